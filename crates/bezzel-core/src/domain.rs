@@ -1,0 +1,230 @@
+//! Domains: how a user states them, and how the engine stores them.
+//!
+//! A user gives a domain as a range (`1..=9`, `0..8`) or as a set of values (`&[1, 3, 5]`),
+//! through the [`IntoDomain`] trait. The engine keeps every domain as a bitset relative to the
+//! smallest initial value, so that value `v` is bit `v - base`. Domains of up to 64 values fit one
+//! machine word, which is the hot path; wider ones span several words and use `bitvec` for scans.
+//! `min`, `max` and `size` are stored beside the bits so that reading them is O(1).
+
+use crate::error::ModelError;
+use crate::{MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
+use bitvec::prelude::*;
+
+/// A validated initial domain: the values, sorted and without duplicates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DomainSpec {
+    values: Vec<i32>,
+}
+
+impl DomainSpec {
+    /// Builds a domain from the inclusive range `lo..=hi`.
+    pub fn range(lo: i64, hi: i64) -> Result<DomainSpec, ModelError> {
+        if lo > hi {
+            return Err(ModelError::InvalidRange { lo, hi });
+        }
+        check_value(lo)?;
+        check_value(hi)?;
+        check_width(lo, hi)?;
+        Ok(DomainSpec {
+            values: (lo as i32..=hi as i32).collect(),
+        })
+    }
+
+    /// Builds a domain from a list of values (duplicates are ignored, order does not matter).
+    pub fn values<I: IntoIterator<Item = i64>>(values: I) -> Result<DomainSpec, ModelError> {
+        let mut vals = Vec::new();
+        for v in values {
+            check_value(v)?;
+            vals.push(v as i32);
+        }
+        vals.sort_unstable();
+        vals.dedup();
+        match (vals.first(), vals.last()) {
+            (Some(&lo), Some(&hi)) => check_width(lo.into(), hi.into())?,
+            _ => return Err(ModelError::EmptyDomain { name: None }),
+        }
+        Ok(DomainSpec { values: vals })
+    }
+
+    /// The smallest value.
+    pub fn min(&self) -> i32 {
+        self.values[0]
+    }
+
+    /// The largest value.
+    pub fn max(&self) -> i32 {
+        self.values[self.values.len() - 1]
+    }
+
+    /// The values in increasing order.
+    pub fn as_slice(&self) -> &[i32] {
+        &self.values
+    }
+}
+
+fn check_value(v: i64) -> Result<(), ModelError> {
+    if (i64::from(MIN_VALUE)..=i64::from(MAX_VALUE)).contains(&v) {
+        Ok(())
+    } else {
+        Err(ModelError::ValueOutOfRange { value: v })
+    }
+}
+
+fn check_width(lo: i64, hi: i64) -> Result<(), ModelError> {
+    let width = (hi - lo + 1) as u64;
+    if width > MAX_DOMAIN_WIDTH {
+        Err(ModelError::DomainTooWide {
+            width,
+            max: MAX_DOMAIN_WIDTH,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Anything that can be turned into an initial domain: ranges of integers, slices, vectors and
+/// arrays of values, or a ready [`DomainSpec`].
+pub trait IntoDomain {
+    /// Validates and converts.
+    fn into_domain(self) -> Result<DomainSpec, ModelError>;
+}
+
+impl IntoDomain for DomainSpec {
+    fn into_domain(self) -> Result<DomainSpec, ModelError> {
+        Ok(self)
+    }
+}
+
+impl IntoDomain for &DomainSpec {
+    fn into_domain(self) -> Result<DomainSpec, ModelError> {
+        Ok(self.clone())
+    }
+}
+
+macro_rules! range_domains {
+    ($($t:ty),*) => {$(
+        impl IntoDomain for std::ops::RangeInclusive<$t> {
+            fn into_domain(self) -> Result<DomainSpec, ModelError> {
+                DomainSpec::range(*self.start() as i64, *self.end() as i64)
+            }
+        }
+        impl IntoDomain for std::ops::Range<$t> {
+            fn into_domain(self) -> Result<DomainSpec, ModelError> {
+                let (lo, hi) = (self.start as i64, self.end as i64 - 1);
+                if lo > hi {
+                    return Err(ModelError::EmptyDomain { name: None });
+                }
+                DomainSpec::range(lo, hi)
+            }
+        }
+        impl IntoDomain for &[$t] {
+            fn into_domain(self) -> Result<DomainSpec, ModelError> {
+                DomainSpec::values(self.iter().map(|&v| v as i64))
+            }
+        }
+        impl IntoDomain for Vec<$t> {
+            fn into_domain(self) -> Result<DomainSpec, ModelError> {
+                self.as_slice().into_domain()
+            }
+        }
+        impl<const N: usize> IntoDomain for [$t; N] {
+            fn into_domain(self) -> Result<DomainSpec, ModelError> {
+                self.as_slice().into_domain()
+            }
+        }
+        impl<const N: usize> IntoDomain for &[$t; N] {
+            fn into_domain(self) -> Result<DomainSpec, ModelError> {
+                self.as_slice().into_domain()
+            }
+        }
+    )*};
+}
+range_domains!(i32, i64, u32, usize);
+
+/// Position of the lowest set bit at or after `from` within `bits[..end]`.
+pub(crate) fn next_one(words: &[u64], from: usize, end: usize) -> Option<usize> {
+    if from >= end {
+        return None;
+    }
+    if words.len() == 1 {
+        let w = words[0] >> from;
+        return (w != 0).then(|| from + w.trailing_zeros() as usize);
+    }
+    words.view_bits::<Lsb0>()[from..end]
+        .first_one()
+        .map(|i| i + from)
+}
+
+/// Position of the highest set bit at or before `upto` (inclusive).
+pub(crate) fn prev_one(words: &[u64], upto: usize) -> Option<usize> {
+    if words.len() == 1 {
+        let w = words[0] << (63 - upto);
+        return (w != 0).then(|| upto - w.leading_zeros() as usize);
+    }
+    words.view_bits::<Lsb0>()[..=upto].last_one()
+}
+
+/// Number of set bits in `lo..hi`.
+pub(crate) fn count_ones(words: &[u64], lo: usize, hi: usize) -> u32 {
+    if lo >= hi {
+        return 0;
+    }
+    words.view_bits::<Lsb0>()[lo..hi].count_ones() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_value_lists_validate() {
+        assert_eq!((1..=3).into_domain().unwrap().as_slice(), &[1, 2, 3]);
+        assert_eq!((-2..1).into_domain().unwrap().as_slice(), &[-2, -1, 0]);
+        assert_eq!(
+            vec![5, -1, 5, 3].into_domain().unwrap().as_slice(),
+            &[-1, 3, 5]
+        );
+        assert_eq!(
+            std::ops::RangeInclusive::new(5, 1).into_domain(),
+            Err(ModelError::InvalidRange { lo: 5, hi: 1 })
+        );
+        assert!(matches!(
+            (3..3).into_domain(),
+            Err(ModelError::EmptyDomain { .. })
+        ));
+        assert!(matches!(
+            Vec::<i32>::new().into_domain(),
+            Err(ModelError::EmptyDomain { .. })
+        ));
+        assert!(matches!(
+            (0..=i64::from(MAX_VALUE) + 1).into_domain(),
+            Err(ModelError::ValueOutOfRange { .. })
+        ));
+        assert!(matches!(
+            [0, MAX_VALUE].into_domain(),
+            Err(ModelError::DomainTooWide { .. })
+        ));
+    }
+
+    #[test]
+    fn bit_scans_agree_with_a_naive_scan() {
+        let words = [0b1010_0000u64, 0, 1 << 63, 0b1];
+        let set: Vec<usize> = (0..256)
+            .filter(|&i| words[i / 64] >> (i % 64) & 1 == 1)
+            .collect();
+        for from in 0..256 {
+            let expect = set.iter().copied().find(|&i| i >= from);
+            assert_eq!(next_one(&words, from, 256), expect, "next from {from}");
+            let expect = set.iter().copied().rev().find(|&i| i <= from);
+            assert_eq!(prev_one(&words, from), expect, "prev upto {from}");
+        }
+        assert_eq!(count_ones(&words, 0, 256), 4);
+        assert_eq!(count_ones(&words, 6, 192), 2);
+        assert_eq!(count_ones(&words, 6, 191), 1);
+        let one = [0b1001_0110u64];
+        assert_eq!(next_one(&one, 3, 64), Some(4));
+        assert_eq!(prev_one(&one, 3), Some(2));
+        assert_eq!(prev_one(&one, 0), None);
+        assert_eq!(next_one(&one, 8, 64), None);
+    }
+}

@@ -1,0 +1,139 @@
+//! Modelling errors.
+//!
+//! Everything a user can get wrong while stating a model is reported as a [`ModelError`] with
+//! the offending values in its fields and a readable message. "No solution" is *not* an error:
+//! it is an ordinary search answer (an empty iterator, a count of zero).
+
+use std::fmt;
+
+/// A mistake in a model: a bad domain, mismatched lengths, a variable from another model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// A domain was given with no values at all.
+    EmptyDomain {
+        /// Name of the variable being created, if it had one.
+        name: Option<String>,
+    },
+    /// A range whose lower end lies above its upper end, e.g. `5..=1`.
+    InvalidRange {
+        /// Lower end as given.
+        lo: i64,
+        /// Upper end as given.
+        hi: i64,
+    },
+    /// A domain value outside the supported range `[MIN_VALUE, MAX_VALUE]`.
+    ValueOutOfRange {
+        /// The value as given.
+        value: i64,
+    },
+    /// A domain spanning more values than a bitset domain may hold.
+    DomainTooWide {
+        /// Number of values between the smallest and largest value (inclusive).
+        width: u64,
+        /// The largest width allowed.
+        max: u64,
+    },
+    /// Two sequences that must have the same length do not.
+    LengthMismatch {
+        /// What the lengths describe, e.g. "coefficients and variables".
+        what: &'static str,
+        /// The length that was expected.
+        expected: usize,
+        /// The length that was found.
+        found: usize,
+    },
+    /// A variable (or a view on one) created by a different model was used in this model.
+    ForeignVariable {
+        /// Index of the variable inside the model that created it.
+        index: u32,
+    },
+    /// A constraint needs at least a certain number of variables.
+    TooFewVariables {
+        /// The constraint being posted.
+        constraint: &'static str,
+        /// Minimum number of variables.
+        min: usize,
+        /// Number given.
+        found: usize,
+    },
+    /// A parameter of a constraint or helper is invalid (the message says which and why).
+    InvalidArgument {
+        /// Explanation of what is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelError::EmptyDomain { name: Some(name) } => {
+                write!(f, "variable `{name}` has an empty domain")
+            }
+            ModelError::EmptyDomain { name: None } => write!(f, "a variable has an empty domain"),
+            ModelError::InvalidRange { lo, hi } => {
+                write!(
+                    f,
+                    "invalid range {lo}..={hi}: the lower end is above the upper end"
+                )
+            }
+            ModelError::ValueOutOfRange { value } => write!(
+                f,
+                "value {value} is outside the supported range {}..={}",
+                crate::MIN_VALUE,
+                crate::MAX_VALUE
+            ),
+            ModelError::DomainTooWide { width, max } => write!(
+                f,
+                "domain spans {width} values; at most {max} are supported per variable"
+            ),
+            ModelError::LengthMismatch {
+                what,
+                expected,
+                found,
+            } => write!(
+                f,
+                "length mismatch in {what}: expected {expected}, found {found}"
+            ),
+            ModelError::ForeignVariable { index } => write!(
+                f,
+                "variable #{index} belongs to a different model than the one it was used in"
+            ),
+            ModelError::TooFewVariables {
+                constraint,
+                min,
+                found,
+            } => write!(
+                f,
+                "{constraint} needs at least {min} variable(s), got {found}"
+            ),
+            ModelError::InvalidArgument { reason } => f.write_str(reason),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_offending_values() {
+        let e = ModelError::InvalidRange { lo: 5, hi: 1 };
+        assert_eq!(
+            e.to_string(),
+            "invalid range 5..=1: the lower end is above the upper end"
+        );
+        let e = ModelError::LengthMismatch {
+            what: "coefficients and variables",
+            expected: 3,
+            found: 2,
+        };
+        assert!(e.to_string().contains("expected 3, found 2"));
+        let e = ModelError::EmptyDomain {
+            name: Some("x".into()),
+        };
+        assert_eq!(e.to_string(), "variable `x` has an empty domain");
+    }
+}

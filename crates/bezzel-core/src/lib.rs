@@ -1,0 +1,98 @@
+//! # bezzel-core: finite-domain constraint search
+//!
+//! Bezzel states a puzzle as integer variables with finite domains and constraints between
+//! them, then finds solutions by propagation and depth-first search. Data flows one way:
+//!
+//! 1. **Model** — a [`Model`] creates variables ([`VarId`], with a domain and a name) and posts
+//!    constraints: built-ins such as [`Model::all_different`], [`Model::linear`] or
+//!    [`Model::check`], or any user type implementing [`Propagator`]. Constraints take
+//!    [`IntView`]s, so `x + c` and `-x` need no special propagators.
+//! 2. **Propagation** — domains are bitsets in a store; every change is recorded on a trail and
+//!    raises an [`Event`] that wakes the propagators subscribed to it, cheapest
+//!    [`Priority`] first, until a fixpoint or a [`Conflict`].
+//! 3. **Search** — a [`Solver`] branches on variables ([`VarOrder`], [`ValueOrder`]) with an
+//!    explicit stack; backtracking restores the trail to a checkpoint.
+//! 4. **Solutions** — lazily through [`Solver::solutions`], or [`Solver::first`],
+//!    [`Solver::count`], a canonical [`SolutionSet`] for snapshot tests, and [`Statistics`] of
+//!    every run.
+//!
+//! ## Example: SEND + MORE = MONEY
+//!
+//! ```
+//! use bezzel_core::prelude::*;
+//!
+//! let mut m = Model::new();
+//! let s = m.named_var("S", 1..=9)?; // leading digits are not zero
+//! let mo = m.named_var("M", 1..=9)?;
+//! let [e, n, d, o, r, y] = ["E", "N", "D", "O", "R", "Y"].map(|name| m.named_var(name, 0..=9));
+//! let [e, n, d, o, r, y] = [e?, n?, d?, o?, r?, y?];
+//! m.all_different(&[s, e, n, d, mo, o, r, y])?;
+//! m.linear(
+//!     &[1000, 100, 10, 1, 1000, 100, 10, 1, -10000, -1000, -100, -10, -1],
+//!     &[s, e, n, d, mo, o, r, e, mo, o, n, e, y],
+//!     Relation::Eq,
+//!     0,
+//! )?;
+//! let mut solver = Solver::new(m);
+//! let answer = solver.first().expect("SEND + MORE = MONEY has a solution");
+//! let word = |xs: &[VarId]| xs.iter().fold(0, |acc, &x| acc * 10 + answer[x]);
+//! assert_eq!(word(&[s, e, n, d]), 9567);
+//! assert_eq!(word(&[mo, o, r, e]), 1085);
+//! assert_eq!(word(&[mo, o, n, e, y]), 10652);
+//! assert_eq!(solver.count(), 1);
+//! println!("{}", solver.stats());
+//! # Ok::<(), ModelError>(())
+//! ```
+//!
+//! ## Adding a constraint
+//!
+//! Implement [`Propagator`]: the [`propagator`] module docs walk through it step by step.
+
+#![deny(missing_docs)]
+
+pub mod constraints;
+pub mod domain;
+pub mod error;
+pub mod event;
+pub mod matrix;
+pub mod model;
+pub mod propagator;
+pub mod propagators;
+pub mod queue;
+pub mod search;
+pub mod solution;
+pub mod stats;
+pub mod store;
+mod trail;
+pub mod var;
+
+pub use domain::{DomainSpec, IntoDomain};
+pub use error::ModelError;
+pub use event::Event;
+pub use matrix::Matrix;
+pub use model::Model;
+pub use propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+pub use propagators::Relation;
+pub use queue::Priority;
+pub use search::{Decision, Limits, SearchConfig, Solutions, Solver, ValueOrder, VarOrder};
+pub use solution::{Solution, SolutionSet};
+pub use stats::{Statistics, StopReason};
+pub use store::{Conflict, TrailedInt};
+pub use trail::Checkpoint;
+pub use var::{IntView, VarId};
+
+/// Smallest value a domain may contain.
+pub const MIN_VALUE: i32 = -(1 << 30);
+/// Largest value a domain may contain.
+pub const MAX_VALUE: i32 = 1 << 30;
+/// Most values between a domain's smallest and largest value (bitset size per variable).
+pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
+
+/// Everything needed to state and solve a model: `use bezzel_core::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        Conflict, Context, Event, IntView, IntoDomain, Limits, Matrix, Model, ModelError, Priority,
+        PropResult, PropStatus, Propagator, Relation, SearchConfig, Setup, Solution, SolutionSet,
+        Solver, Statistics, StopReason, TrailedInt, ValueOrder, VarId, VarOrder,
+    };
+}

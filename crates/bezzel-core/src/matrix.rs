@@ -1,0 +1,118 @@
+//! Matrices of variables, for puzzles stated on grids.
+//!
+//! A [`Matrix`] stores variables row by row and hands out the slices a grid puzzle talks about:
+//! rows, columns and rectangular blocks (the boxes of a Sudoku).
+
+use crate::var::VarId;
+
+/// A `rows × cols` grid of variables, stored row by row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Matrix {
+    rows: usize,
+    cols: usize,
+    vars: Vec<VarId>,
+}
+
+impl Matrix {
+    pub(crate) fn new(rows: usize, cols: usize, vars: Vec<VarId>) -> Matrix {
+        debug_assert_eq!(rows * cols, vars.len());
+        Matrix { rows, cols, vars }
+    }
+
+    /// Number of rows.
+    pub fn num_rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns.
+    pub fn num_cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The variable at row `r`, column `c` (0-based), if inside the grid.
+    pub fn get(&self, r: usize, c: usize) -> Option<VarId> {
+        (r < self.rows && c < self.cols).then(|| self.vars[r * self.cols + c])
+    }
+
+    /// Every variable, row by row.
+    pub fn as_slice(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    /// Row `r` (empty if out of range).
+    pub fn row(&self, r: usize) -> &[VarId] {
+        if r < self.rows {
+            &self.vars[r * self.cols..(r + 1) * self.cols]
+        } else {
+            &[]
+        }
+    }
+
+    /// Column `c` (empty if out of range).
+    pub fn column(&self, c: usize) -> Vec<VarId> {
+        if c >= self.cols {
+            return Vec::new();
+        }
+        (0..self.rows)
+            .map(|r| self.vars[r * self.cols + c])
+            .collect()
+    }
+
+    /// All rows.
+    pub fn rows(&self) -> impl Iterator<Item = &[VarId]> {
+        self.vars.chunks(self.cols.max(1)).take(self.rows)
+    }
+
+    /// All columns.
+    pub fn columns(&self) -> impl Iterator<Item = Vec<VarId>> + '_ {
+        (0..self.cols).map(|c| self.column(c))
+    }
+
+    /// The `height × width` block whose top-left cell is `(r, c)`, clipped to the grid.
+    pub fn block(&self, r: usize, c: usize, height: usize, width: usize) -> Vec<VarId> {
+        let mut out = Vec::with_capacity(height * width);
+        for rr in r..(r + height).min(self.rows) {
+            for cc in c..(c + width).min(self.cols) {
+                out.push(self.vars[rr * self.cols + cc]);
+            }
+        }
+        out
+    }
+
+    /// The grid tiled by `height × width` blocks, left to right, top to bottom (the boxes of a
+    /// Sudoku when both are the box size).
+    pub fn blocks(&self, height: usize, width: usize) -> Vec<Vec<VarId>> {
+        if height == 0 || width == 0 {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for r in (0..self.rows).step_by(height) {
+            for c in (0..self.cols).step_by(width) {
+                out.push(self.block(r, c, height, width));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Model;
+
+    #[test]
+    fn rows_columns_and_blocks_slice_the_grid() {
+        let mut m = Model::new();
+        let g = m.int_matrix("c", 4, 4, 1..=4).unwrap();
+        let idx = |v: &[crate::VarId]| v.iter().map(|x| x.index()).collect::<Vec<_>>();
+        assert_eq!(idx(g.row(1)), vec![4, 5, 6, 7]);
+        assert_eq!(idx(&g.column(2)), vec![2, 6, 10, 14]);
+        assert_eq!(g.rows().count(), 4);
+        assert_eq!(g.columns().count(), 4);
+        let boxes = g.blocks(2, 2);
+        assert_eq!(boxes.len(), 4);
+        assert_eq!(idx(&boxes[3]), vec![10, 11, 14, 15]);
+        assert_eq!(m.name(g.get(3, 2).unwrap()).unwrap(), "c[3][2]");
+        assert_eq!(g.get(4, 0), None);
+        assert!(g.row(9).is_empty());
+    }
+}

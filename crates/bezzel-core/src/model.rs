@@ -1,0 +1,331 @@
+//! The model: variables, their names, and the propagators posted on them.
+//!
+//! A [`Model`] is where a puzzle is stated. It owns the [`Store`](crate::store) of domains, the
+//! propagation queue and the posted propagators, and it runs propagation to a fixpoint for the
+//! search. Variables are created with a domain and an optional name; constraints are posted
+//! either through the built-in modelling functions (see [`constraints`](crate::constraints)) or
+//! as any user type implementing [`Propagator`]. Posting never propagates: the first
+//! propagation happens when search starts, and a contradiction there is simply "no solution".
+
+use crate::domain::IntoDomain;
+use crate::error::ModelError;
+use crate::matrix::Matrix;
+use crate::propagator::{Context, PropStatus, Propagator, Setup};
+use crate::queue::Queue;
+use crate::store::{Conflict, Store};
+use crate::var::{IntView, VarId};
+use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+static NEXT_MODEL_ID: AtomicU32 = AtomicU32::new(0);
+
+/// A constraint model: variables with domains, and propagators on them.
+///
+/// ```
+/// use bezzel_core::prelude::*;
+///
+/// let mut m = Model::new();
+/// let x = m.named_var("x", 0..=3)?;
+/// let y = m.named_var("y", 0..=3)?;
+/// m.less_than(x, y)?;
+/// m.not_equal(x.offset(1), y)?; // x + 1 != y
+/// assert_eq!(Solver::new(m).count(), 3); // (0,2) (0,3) (1,3)
+/// # Ok::<(), ModelError>(())
+/// ```
+pub struct Model {
+    id: u32,
+    pub(crate) store: Store,
+    pub(crate) queue: Queue,
+    pub(crate) props: Vec<Box<dyn Propagator>>,
+    names: Vec<String>,
+}
+
+impl Default for Model {
+    fn default() -> Model {
+        Model::new()
+    }
+}
+
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Model")
+            .field("variables", &self.names.len())
+            .field("propagators", &self.props.len())
+            .finish()
+    }
+}
+
+impl Model {
+    /// An empty model.
+    pub fn new() -> Model {
+        Model {
+            id: NEXT_MODEL_ID.fetch_add(1, Ordering::Relaxed),
+            store: Store::new(),
+            queue: Queue::new(),
+            props: Vec::new(),
+            names: Vec::new(),
+        }
+    }
+
+    /// A new variable named `x<index>`, with domain `domain` (a range or a set of values).
+    pub fn int_var(&mut self, domain: impl IntoDomain) -> Result<VarId, ModelError> {
+        let name = format!("x{}", self.names.len());
+        self.named_var(name, domain)
+    }
+
+    /// A new variable with a name, used when solutions are printed.
+    pub fn named_var(
+        &mut self,
+        name: impl Into<String>,
+        domain: impl IntoDomain,
+    ) -> Result<VarId, ModelError> {
+        let name = name.into();
+        let spec = domain.into_domain().map_err(|e| match e {
+            ModelError::EmptyDomain { .. } => ModelError::EmptyDomain {
+                name: Some(name.clone()),
+            },
+            other => other,
+        })?;
+        let index = self.store.add_var(&spec);
+        self.queue.add_var();
+        self.names.push(name);
+        Ok(VarId {
+            model: self.id,
+            index,
+        })
+    }
+
+    /// `n` new variables named `x<index>`, all with the same domain.
+    pub fn int_vars(
+        &mut self,
+        n: usize,
+        domain: impl IntoDomain,
+    ) -> Result<Vec<VarId>, ModelError> {
+        let spec = domain.into_domain()?;
+        (0..n).map(|_| self.int_var(&spec)).collect()
+    }
+
+    /// `n` new variables named `prefix[0]`, `prefix[1]`, ... with the same domain.
+    pub fn named_vars(
+        &mut self,
+        prefix: &str,
+        n: usize,
+        domain: impl IntoDomain,
+    ) -> Result<Vec<VarId>, ModelError> {
+        let spec = domain.into_domain()?;
+        (0..n)
+            .map(|i| self.named_var(format!("{prefix}[{i}]"), &spec))
+            .collect()
+    }
+
+    /// A `rows × cols` matrix of new variables named `prefix[r][c]`, with row, column and
+    /// block slices for stating puzzles on grids.
+    pub fn int_matrix(
+        &mut self,
+        prefix: &str,
+        rows: usize,
+        cols: usize,
+        domain: impl IntoDomain,
+    ) -> Result<Matrix, ModelError> {
+        let spec = domain.into_domain()?;
+        let mut vars = Vec::with_capacity(rows * cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                vars.push(self.named_var(format!("{prefix}[{r}][{c}]"), &spec)?);
+            }
+        }
+        Ok(Matrix::new(rows, cols, vars))
+    }
+
+    /// Number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Number of posted propagators.
+    pub fn num_propagators(&self) -> usize {
+        self.props.len()
+    }
+
+    /// All variables in creation order.
+    pub fn vars(&self) -> Vec<VarId> {
+        (0..self.names.len() as u32)
+            .map(|index| VarId {
+                model: self.id,
+                index,
+            })
+            .collect()
+    }
+
+    /// The name of a variable.
+    pub fn name(&self, x: VarId) -> Result<&str, ModelError> {
+        self.check_var(x)?;
+        Ok(&self.names[x.index()])
+    }
+
+    /// Every variable's name, in creation order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Renames a variable.
+    pub fn set_name(&mut self, x: VarId, name: impl Into<String>) -> Result<(), ModelError> {
+        self.check_var(x)?;
+        self.names[x.index()] = name.into();
+        Ok(())
+    }
+
+    /// The current domain of `x`, in increasing order.
+    pub fn domain(&self, x: VarId) -> Result<Vec<i32>, ModelError> {
+        self.check_var(x)?;
+        Ok(self.store.values(x.index).collect())
+    }
+
+    /// Number of propagators that listen to `x` (its degree).
+    pub fn degree(&self, x: VarId) -> Result<usize, ModelError> {
+        self.check_var(x)?;
+        Ok(self.queue.degree(x.index))
+    }
+
+    /// Fails unless `x` was created by this model.
+    pub fn check_var(&self, x: VarId) -> Result<(), ModelError> {
+        if x.model == self.id && x.index() < self.names.len() {
+            Ok(())
+        } else {
+            Err(ModelError::ForeignVariable { index: x.index })
+        }
+    }
+
+    /// Fails unless the view's variable was created by this model.
+    pub fn check_view(&self, v: IntView) -> Result<(), ModelError> {
+        self.check_var(v.var)
+    }
+
+    /// Posts a propagator: runs its [`setup`](Propagator::setup), checks that every view it
+    /// subscribes to belongs to this model, and schedules it for the first propagation.
+    pub fn post<P: Propagator + 'static>(&mut self, propagator: P) -> Result<(), ModelError> {
+        self.post_boxed(Box::new(propagator))
+    }
+
+    /// [`post`](Model::post) for a propagator that is boxed already.
+    pub fn post_boxed(&mut self, mut propagator: Box<dyn Propagator>) -> Result<(), ModelError> {
+        let mut setup = Setup {
+            store: &mut self.store,
+            subscriptions: Vec::new(),
+        };
+        propagator.setup(&mut setup);
+        let subscriptions = setup.subscriptions;
+        for (view, _) in &subscriptions {
+            self.check_view(*view)?;
+        }
+        let id = self.store.add_propagator();
+        let queue_id = self.queue.add_propagator(propagator.priority());
+        debug_assert_eq!(id, queue_id);
+        for (view, event) in subscriptions {
+            self.queue.subscribe(view.var.index, id, event);
+        }
+        self.props.push(propagator);
+        Ok(())
+    }
+
+    /// Queues every active propagator, for a propagation from scratch.
+    pub(crate) fn schedule_all(&mut self) {
+        for p in 0..self.props.len() as u32 {
+            if self.store.is_active(p) {
+                self.queue.schedule(p);
+            }
+        }
+    }
+
+    /// Runs queued propagators until none is left, counting runs in `propagations`.
+    pub(crate) fn propagate(&mut self, propagations: &mut u64) -> Result<(), Conflict> {
+        while let Some(p) = self.queue.pop() {
+            if !self.store.is_active(p) {
+                self.queue.done_running();
+                continue;
+            }
+            *propagations += 1;
+            let mut ctx = Context {
+                store: &mut self.store,
+                queue: &mut self.queue,
+            };
+            let result = self.props[p as usize].propagate(&mut ctx);
+            self.queue.done_running();
+            match result {
+                Ok(PropStatus::Fixpoint) => {}
+                Ok(PropStatus::NoFixpoint) => self.queue.schedule(p),
+                Ok(PropStatus::Subsumed) => self.store.deactivate(p),
+                Err(conflict) => {
+                    self.queue.clear();
+                    return Err(conflict);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies a domain change from outside any propagator (a search decision) and wakes the
+    /// propagators concerned.
+    pub(crate) fn narrow(
+        &mut self,
+        x: u32,
+        change: impl FnOnce(&mut Store) -> crate::store::Change,
+    ) -> Result<(), Conflict> {
+        if let Some(event) = change(&mut self.store)? {
+            self.queue.notify(x, event);
+        }
+        Ok(())
+    }
+
+    #[cfg(test)]
+    pub(crate) fn state(&self) -> crate::store::StoreState {
+        self.store.state()
+    }
+
+    pub(crate) fn is_fixed(&self, x: u32) -> bool {
+        self.store.size(x) == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_carry_names_and_reject_other_models() {
+        let mut a = Model::new();
+        let mut b = Model::new();
+        let x = a.named_var("x", 1..=3).unwrap();
+        let q = a.named_vars("q", 2, 0..4).unwrap();
+        let y = b.int_var(0..=1).unwrap();
+        assert_eq!(a.name(x).unwrap(), "x");
+        assert_eq!(a.name(q[1]).unwrap(), "q[1]");
+        assert_eq!(b.name(y).unwrap(), "x0");
+        assert_eq!(a.name(y), Err(ModelError::ForeignVariable { index: 0 }));
+        assert_eq!(
+            a.not_equal(x, y),
+            Err(ModelError::ForeignVariable { index: 0 })
+        );
+        assert_eq!(a.domain(q[0]).unwrap(), vec![0, 1, 2, 3]);
+        assert_eq!(
+            a.named_var("z", std::ops::RangeInclusive::new(3, 1)),
+            Err(ModelError::InvalidRange { lo: 3, hi: 1 })
+        );
+        assert_eq!(
+            a.named_var("z", 3..3),
+            Err(ModelError::EmptyDomain {
+                name: Some("z".into())
+            })
+        );
+    }
+
+    #[test]
+    fn degree_counts_listening_propagators() {
+        let mut m = Model::new();
+        let v = m.int_vars(3, 0..=2).unwrap();
+        m.all_different(&v).unwrap();
+        m.not_equal(v[0], v[1]).unwrap();
+        assert_eq!(m.degree(v[0]).unwrap(), 2);
+        assert_eq!(m.degree(v[2]).unwrap(), 1);
+    }
+}

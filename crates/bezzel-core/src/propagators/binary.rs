@@ -1,0 +1,140 @@
+//! Binary relations between two views: `x != y`, `x == y`, `x <= y`.
+//!
+//! Offsets come from the views, so `x + 3 <= y` or `x != y - 1` need no extra parameters.
+
+use crate::event::Event;
+use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+use crate::queue::Priority;
+use crate::var::IntView;
+
+/// `x != y`: once one side is fixed, its value leaves the other.
+#[derive(Debug, Clone, Copy)]
+pub struct NotEqual {
+    x: IntView,
+    y: IntView,
+}
+
+impl NotEqual {
+    /// The propagator for `x != y`.
+    pub fn new(x: IntView, y: IntView) -> NotEqual {
+        NotEqual { x, y }
+    }
+}
+
+impl Propagator for NotEqual {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        s.subscribe(self.x, Event::Fixed);
+        s.subscribe(self.y, Event::Fixed);
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        if ctx.is_fixed(self.x) {
+            ctx.remove(self.y, ctx.min(self.x))?;
+        } else if ctx.is_fixed(self.y) {
+            ctx.remove(self.x, ctx.min(self.y))?;
+        } else {
+            return Ok(PropStatus::Fixpoint);
+        }
+        Ok(PropStatus::Subsumed)
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Binary
+    }
+
+    fn name(&self) -> &'static str {
+        "not_equal"
+    }
+}
+
+/// `x == y`, domain consistent: both keep exactly the values they share.
+#[derive(Debug, Clone, Copy)]
+pub struct Equal {
+    x: IntView,
+    y: IntView,
+}
+
+impl Equal {
+    /// The propagator for `x == y`.
+    pub fn new(x: IntView, y: IntView) -> Equal {
+        Equal { x, y }
+    }
+}
+
+impl Propagator for Equal {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        s.subscribe(self.x, Event::Domain);
+        s.subscribe(self.y, Event::Domain);
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        let (x, y) = (self.x, self.y);
+        // Repeats because `x` and `y` may be views of the same variable, so pruning one side
+        // can open new pruning on the same side.
+        loop {
+            let mut changed = false;
+            for (a, b) in [(x, y), (y, x)] {
+                for v in ctx.values(a) {
+                    if !ctx.contains(b, v) {
+                        changed |= ctx.remove(a, v)?;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        Ok(if ctx.is_fixed(x) {
+            PropStatus::Subsumed
+        } else {
+            PropStatus::Fixpoint
+        })
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Binary
+    }
+
+    fn name(&self) -> &'static str {
+        "equal"
+    }
+}
+
+/// `x <= y`, bounds consistent.
+#[derive(Debug, Clone, Copy)]
+pub struct LessEq {
+    x: IntView,
+    y: IntView,
+}
+
+impl LessEq {
+    /// The propagator for `x <= y`.
+    pub fn new(x: IntView, y: IntView) -> LessEq {
+        LessEq { x, y }
+    }
+}
+
+impl Propagator for LessEq {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        s.subscribe(self.x, Event::Bounds);
+        s.subscribe(self.y, Event::Bounds);
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        // Repeats for views of the same variable (`x <= x - 1` must fail).
+        while ctx.set_max(self.x, ctx.max(self.y))? | ctx.set_min(self.y, ctx.min(self.x))? {}
+        Ok(if ctx.max(self.x) <= ctx.min(self.y) {
+            PropStatus::Subsumed
+        } else {
+            PropStatus::Fixpoint
+        })
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Binary
+    }
+
+    fn name(&self) -> &'static str {
+        "less_eq"
+    }
+}

@@ -1,0 +1,154 @@
+//! Linear relations `Σ aᵢ·xᵢ (=, ≤, ≥) c` with bounds reasoning.
+//!
+//! For `≤`, every term may be at most `c` minus the smallest possible sum of the others; the
+//! bound of `aᵢ·xᵢ` becomes a bound on `xᵢ` by rounding the division towards the feasible side.
+//! `≥` is `≤` with every sign flipped, and `=` is both. Narrowing one bound can allow another
+//! term to narrow, so it repeats until no bound moves. Sums use `i128`, so no coefficient and
+//! domain combination can overflow.
+
+use crate::event::Event;
+use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+use crate::store::Conflict;
+use crate::var::IntView;
+use serde::{Deserialize, Serialize};
+
+/// The relation between the linear sum and the constant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Relation {
+    /// `Σ aᵢ·xᵢ = c`
+    Eq,
+    /// `Σ aᵢ·xᵢ ≤ c`
+    Le,
+    /// `Σ aᵢ·xᵢ ≥ c`
+    Ge,
+}
+
+/// `Σ aᵢ·xᵢ (relation) c`, bounds consistent.
+#[derive(Debug, Clone)]
+pub struct Linear {
+    terms: Vec<(i64, IntView)>,
+    relation: Relation,
+    constant: i64,
+}
+
+impl Linear {
+    /// The propagator; terms with a zero coefficient are dropped.
+    pub fn new(terms: Vec<(i64, IntView)>, relation: Relation, constant: i64) -> Linear {
+        let terms = terms.into_iter().filter(|&(a, _)| a != 0).collect();
+        Linear {
+            terms,
+            relation,
+            constant,
+        }
+    }
+}
+
+fn term_min(ctx: &Context<'_>, a: i64, x: IntView) -> i128 {
+    let a = i128::from(a);
+    if a > 0 {
+        a * i128::from(ctx.min(x))
+    } else {
+        a * i128::from(ctx.max(x))
+    }
+}
+
+fn div_floor(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+fn div_ceil(a: i128, b: i128) -> i128 {
+    -div_floor(-a, b)
+}
+
+fn clamp_i64(v: i128) -> i64 {
+    v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
+/// Enforces `Σ sign·aᵢ·xᵢ ≤ sign·c`; returns whether any bound moved.
+fn propagate_le(
+    ctx: &mut Context<'_>,
+    terms: &[(i64, IntView)],
+    sign: i64,
+    constant: i64,
+) -> Result<bool, Conflict> {
+    let c = i128::from(sign) * i128::from(constant);
+    let low: i128 = terms.iter().map(|&(a, x)| term_min(ctx, a * sign, x)).sum();
+    if low > c {
+        return Err(Conflict);
+    }
+    let mut changed = false;
+    for &(a, x) in terms {
+        let a = a * sign;
+        let slack = c - (low - term_min(ctx, a, x)); // a·x ≤ slack
+        let a128 = i128::from(a);
+        changed |= if a > 0 {
+            ctx.set_max(x, clamp_i64(div_floor(slack, a128)))?
+        } else {
+            ctx.set_min(x, clamp_i64(div_ceil(slack, a128)))?
+        };
+    }
+    Ok(changed)
+}
+
+impl Propagator for Linear {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        for &(_, x) in &self.terms {
+            s.subscribe(x, Event::Bounds);
+        }
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        loop {
+            let mut changed = false;
+            if matches!(self.relation, Relation::Le | Relation::Eq) {
+                changed |= propagate_le(ctx, &self.terms, 1, self.constant)?;
+            }
+            if matches!(self.relation, Relation::Ge | Relation::Eq) {
+                changed |= propagate_le(ctx, &self.terms, -1, self.constant)?;
+            }
+            if !changed {
+                break;
+            }
+        }
+        let (low, high) = self.terms.iter().fold((0i128, 0i128), |(lo, hi), &(a, x)| {
+            (lo + term_min(ctx, a, x), hi - term_min(ctx, -a, x))
+        });
+        let c = i128::from(self.constant);
+        let entailed = match self.relation {
+            Relation::Le => high <= c,
+            Relation::Ge => low >= c,
+            Relation::Eq => low == high && low == c,
+        };
+        Ok(if entailed {
+            PropStatus::Subsumed
+        } else {
+            PropStatus::Fixpoint
+        })
+    }
+
+    fn name(&self) -> &'static str {
+        "linear"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding_goes_towards_the_feasible_side() {
+        assert_eq!(div_floor(7, 2), 3);
+        assert_eq!(div_floor(-7, 2), -4);
+        assert_eq!(div_floor(7, -2), -4);
+        assert_eq!(div_floor(-7, -2), 3);
+        assert_eq!(div_ceil(7, 2), 4);
+        assert_eq!(div_ceil(-7, 2), -3);
+        assert_eq!(div_ceil(7, -2), -3);
+        assert_eq!(div_ceil(6, 3), 2);
+    }
+}

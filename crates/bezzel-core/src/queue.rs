@@ -1,0 +1,169 @@
+//! The propagation queue: who must run next, and who listens to which variable.
+//!
+//! Each variable keeps a list of subscriptions (propagator, weakest event it cares about). A
+//! domain change wakes the subscribers whose event it meets; a woken propagator joins the bucket
+//! of its [`Priority`] unless it is queued already, so it never sits in the queue twice. The
+//! cheapest non-empty bucket is served first. The propagator that is running is not woken by its
+//! own changes: it reports itself whether it reached a fixpoint.
+
+use crate::event::Event;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// How expensive a propagator is to run; cheaper ones run first.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+pub enum Priority {
+    /// Constant time, e.g. a check on one or two variables.
+    Unary = 0,
+    /// Cheap binary constraints such as `x != y`.
+    Binary = 1,
+    /// Linear in the number of variables (the default).
+    #[default]
+    Linear = 2,
+    /// Quadratic or n·log n work, e.g. bounds-consistent all-different.
+    Quadratic = 3,
+    /// Anything heavier, e.g. matching-based filtering.
+    Expensive = 4,
+}
+
+const BUCKETS: usize = 5;
+const NOBODY: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy)]
+struct Subscription {
+    prop: u32,
+    event: Event,
+}
+
+/// Subscriptions per variable plus the priority buckets of waiting propagators.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Queue {
+    subscriptions: Vec<Vec<Subscription>>,
+    buckets: [VecDeque<u32>; BUCKETS],
+    queued: Vec<bool>,
+    priority: Vec<Priority>,
+    running: u32,
+    len: usize,
+}
+
+impl Queue {
+    pub(crate) fn new() -> Queue {
+        Queue {
+            running: NOBODY,
+            ..Queue::default()
+        }
+    }
+
+    pub(crate) fn add_var(&mut self) {
+        self.subscriptions.push(Vec::new());
+    }
+
+    pub(crate) fn add_propagator(&mut self, priority: Priority) -> u32 {
+        self.queued.push(false);
+        self.priority.push(priority);
+        (self.queued.len() - 1) as u32
+    }
+
+    pub(crate) fn subscribe(&mut self, var: u32, prop: u32, event: Event) {
+        let subs = &mut self.subscriptions[var as usize];
+        // One subscription per (variable, propagator), at the weakest event asked for.
+        if let Some(s) = subs.iter_mut().find(|s| s.prop == prop) {
+            s.event = s.event.min(event);
+        } else {
+            subs.push(Subscription { prop, event });
+        }
+    }
+
+    /// Number of propagators listening to `var`.
+    pub(crate) fn degree(&self, var: u32) -> usize {
+        self.subscriptions[var as usize].len()
+    }
+
+    /// Wakes the subscribers of `var` that care about `event`.
+    #[inline]
+    pub(crate) fn notify(&mut self, var: u32, event: Event) {
+        for i in 0..self.subscriptions[var as usize].len() {
+            let s = self.subscriptions[var as usize][i];
+            if event.wakes(s.event) && s.prop != self.running {
+                self.schedule(s.prop);
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn schedule(&mut self, prop: u32) {
+        let p = prop as usize;
+        if !self.queued[p] {
+            self.queued[p] = true;
+            self.buckets[self.priority[p] as usize].push_back(prop);
+            self.len += 1;
+        }
+    }
+
+    /// Takes the next propagator from the cheapest non-empty bucket and marks it running.
+    #[inline]
+    pub(crate) fn pop(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        let prop = self.buckets.iter_mut().find_map(|b| b.pop_front())?;
+        self.len -= 1;
+        self.queued[prop as usize] = false;
+        self.running = prop;
+        Some(prop)
+    }
+
+    pub(crate) fn done_running(&mut self) {
+        self.running = NOBODY;
+    }
+
+    /// Empties the queue, e.g. after a failure.
+    pub(crate) fn clear(&mut self) {
+        for bucket in &mut self.buckets {
+            for p in bucket.drain(..) {
+                self.queued[p as usize] = false;
+            }
+        }
+        self.len = 0;
+        self.running = NOBODY;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cheap_first_never_twice_and_events_filter() {
+        let mut q = Queue::new();
+        q.add_var();
+        let slow = q.add_propagator(Priority::Expensive);
+        let fixed_only = q.add_propagator(Priority::Unary);
+        let bounds = q.add_propagator(Priority::Linear);
+        q.subscribe(0, slow, Event::Domain);
+        q.subscribe(0, fixed_only, Event::Fixed);
+        q.subscribe(0, bounds, Event::Bounds);
+        assert_eq!(q.degree(0), 3);
+        q.notify(0, Event::Domain);
+        q.notify(0, Event::Domain);
+        assert_eq!(q.pop(), Some(slow));
+        q.done_running();
+        assert_eq!(q.pop(), None);
+        q.notify(0, Event::Fixed);
+        q.notify(0, Event::Bounds);
+        assert_eq!(q.pop(), Some(fixed_only));
+        // The running propagator is not woken by its own change.
+        q.notify(0, Event::Fixed);
+        q.done_running();
+        assert_eq!(q.pop(), Some(bounds));
+        q.done_running();
+        assert_eq!(q.pop(), Some(slow));
+        q.done_running();
+        assert_eq!(q.pop(), None);
+        q.notify(0, Event::Fixed);
+        q.clear();
+        assert_eq!(q.pop(), None);
+    }
+}

@@ -1,0 +1,607 @@
+//! Depth-first search over a [`Model`], with an explicit stack.
+//!
+//! A [`Solver`] owns the model. Each node picks an unfixed variable ([`VarOrder`]) and a
+//! decision on it ([`ValueOrder`]): the left branch applies the decision, the right branch its
+//! negation. Every frame of the stack holds the trail checkpoint taken before the left branch,
+//! so backtracking is a restore to that checkpoint; the depth of search is bounded by memory,
+//! not by the call stack. Search is resumable between solutions, which is what makes
+//! [`Solver::solutions`] a lazy iterator. Limits (solutions, nodes, time, a cancellation flag)
+//! end a run early; [`Statistics::stopped`] says which.
+
+use crate::error::ModelError;
+use crate::model::Model;
+use crate::solution::{Solution, SolutionSet};
+use crate::stats::{Statistics, StopReason};
+use crate::store::Conflict;
+use crate::trail::Checkpoint;
+use crate::var::VarId;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Which unfixed variable to branch on next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum VarOrder {
+    /// The first unfixed variable in branching order.
+    InputOrder,
+    /// The unfixed variable with the fewest values; ties go to the earliest ("first fail").
+    #[default]
+    SmallestDomain,
+    /// Fewest values; ties go to the variable with the most propagators, then the earliest.
+    SmallestDomainMaxDegree,
+}
+
+/// What to try first on the chosen variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum ValueOrder {
+    /// `x = min`, then `x != min`.
+    #[default]
+    Min,
+    /// `x = max`, then `x != max`.
+    Max,
+    /// Bisect: `x <= mid`, then `x > mid`.
+    Split,
+}
+
+/// Limits that end a run early. `None` means unlimited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Limits {
+    /// Stop after this many solutions.
+    pub solutions: Option<u64>,
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after this much wall-clock time.
+    pub time: Option<Duration>,
+}
+
+/// Heuristics and limits of a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SearchConfig {
+    /// Variable selection.
+    pub var_order: VarOrder,
+    /// Value selection.
+    pub value_order: ValueOrder,
+    /// Limits of each run.
+    pub limits: Limits,
+}
+
+/// A branching decision on one variable (by its index in the model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Decision {
+    /// `x = v`
+    Assign(u32, i32),
+    /// `x != v`
+    Exclude(u32, i32),
+    /// `x <= v`
+    AtMost(u32, i32),
+    /// `x > v`
+    Above(u32, i32),
+}
+
+impl Decision {
+    /// The decision of the other branch.
+    pub fn negate(self) -> Decision {
+        match self {
+            Decision::Assign(x, v) => Decision::Exclude(x, v),
+            Decision::Exclude(x, v) => Decision::Assign(x, v),
+            Decision::AtMost(x, v) => Decision::Above(x, v),
+            Decision::Above(x, v) => Decision::AtMost(x, v),
+        }
+    }
+
+    fn var(self) -> u32 {
+        match self {
+            Decision::Assign(x, _)
+            | Decision::Exclude(x, _)
+            | Decision::AtMost(x, _)
+            | Decision::Above(x, _) => x,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    checkpoint: Checkpoint,
+    decision: Decision,
+    right_branch_taken: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Start,
+    Descend,
+    Backtrack,
+    Done,
+}
+
+/// Runs depth-first search on a model; see the [module docs](self).
+///
+/// Each call of [`solutions`](Solver::solutions), [`first`](Solver::first),
+/// [`count`](Solver::count) or [`solution_set`](Solver::solution_set) starts a new run from the
+/// model as posted, and [`stats`](Solver::stats) describes the latest run.
+#[derive(Debug)]
+pub struct Solver {
+    model: Model,
+    config: SearchConfig,
+    branch_vars: Vec<u32>,
+    degree: Vec<usize>,
+    cancel: Option<Arc<AtomicBool>>,
+    stats: Statistics,
+    stack: Vec<Frame>,
+    phase: Phase,
+    started: Instant,
+}
+
+impl Solver {
+    /// A solver with the default configuration: smallest domain first, minimum value first,
+    /// no limits, branching on every variable.
+    pub fn new(model: Model) -> Solver {
+        Solver::with_config(model, SearchConfig::default())
+    }
+
+    /// A solver with the given heuristics and limits.
+    pub fn with_config(model: Model, config: SearchConfig) -> Solver {
+        let n = model.num_vars() as u32;
+        let degree = model
+            .vars()
+            .into_iter()
+            .map(|x| model.queue.degree(x.index))
+            .collect();
+        Solver {
+            model,
+            config,
+            branch_vars: (0..n).collect(),
+            degree,
+            cancel: None,
+            stats: Statistics::default(),
+            stack: Vec::new(),
+            phase: Phase::Done,
+            started: Instant::now(),
+        }
+    }
+
+    /// Branches only on `vars`, in this order for [`VarOrder::InputOrder`]. Other variables
+    /// must then be fixed by propagation for a node to count as a solution.
+    pub fn branch_on(mut self, vars: &[VarId]) -> Result<Solver, ModelError> {
+        for &x in vars {
+            self.model.check_var(x)?;
+        }
+        self.branch_vars = vars.iter().map(|x| x.index).collect();
+        Ok(self)
+    }
+
+    /// Sets a flag that another thread can raise to stop the run at the next node.
+    pub fn set_cancel_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Changes the configuration for the next runs.
+    pub fn config_mut(&mut self) -> &mut SearchConfig {
+        &mut self.config
+    }
+
+    /// The model being searched.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// Statistics of the latest run.
+    pub fn stats(&self) -> &Statistics {
+        &self.stats
+    }
+
+    /// A lazy iterator over the solutions of a new run.
+    pub fn solutions(&mut self) -> Solutions<'_> {
+        self.restart();
+        Solutions { solver: self }
+    }
+
+    /// The first solution, if any.
+    pub fn first(&mut self) -> Option<Solution> {
+        self.restart();
+        self.next_solution()
+    }
+
+    /// Counts solutions (up to the solution limit, if one is set); check
+    /// [`Statistics::is_complete`] to see whether a limit cut the count short.
+    pub fn count(&mut self) -> u64 {
+        self.restart();
+        while self.advance() {}
+        self.stats.solutions
+    }
+
+    /// All solutions on every variable, as a canonical [`SolutionSet`].
+    pub fn solution_set(&mut self) -> SolutionSet {
+        let vars = self.model.vars();
+        self.collect_set(&vars)
+    }
+
+    /// All solutions projected on `vars` (deduplicated), as a canonical [`SolutionSet`].
+    pub fn solution_set_of(&mut self, vars: &[VarId]) -> Result<SolutionSet, ModelError> {
+        for &x in vars {
+            self.model.check_var(x)?;
+        }
+        Ok(self.collect_set(vars))
+    }
+
+    fn collect_set(&mut self, vars: &[VarId]) -> SolutionSet {
+        let names = vars
+            .iter()
+            .map(|&x| self.model.names()[x.index()].clone())
+            .collect();
+        let rows = self.solutions().map(|s| s.values_of(vars)).collect();
+        SolutionSet::new(names, rows)
+    }
+
+    fn restart(&mut self) {
+        self.model.store.restore(0);
+        self.model.queue.clear();
+        self.stack.clear();
+        self.stats = Statistics::default();
+        self.started = Instant::now();
+        self.phase = Phase::Start;
+    }
+
+    fn next_solution(&mut self) -> Option<Solution> {
+        if !self.advance() {
+            return None;
+        }
+        let values = (0..self.model.num_vars() as u32)
+            .map(|x| self.model.store.min(x))
+            .collect();
+        Some(Solution::new(values))
+    }
+
+    fn limit_reached(&self) -> Option<StopReason> {
+        let limits = &self.config.limits;
+        if limits.solutions.is_some_and(|l| self.stats.solutions >= l) {
+            return Some(StopReason::SolutionLimit);
+        }
+        if limits.nodes.is_some_and(|l| self.stats.nodes >= l) {
+            return Some(StopReason::NodeLimit);
+        }
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Some(StopReason::Cancelled);
+        }
+        // Reading the clock at every node would cost more than the nodes themselves.
+        if self.stats.nodes % 256 == 0 && limits.time.is_some_and(|t| self.started.elapsed() >= t) {
+            return Some(StopReason::TimeLimit);
+        }
+        None
+    }
+
+    /// Runs until the next solution (true) or the end of the run (false).
+    fn advance(&mut self) -> bool {
+        loop {
+            match self.phase {
+                Phase::Start => {
+                    self.stats.nodes = 1;
+                    self.model.schedule_all();
+                    self.phase = if self.propagate().is_ok() {
+                        Phase::Descend
+                    } else {
+                        Phase::Done
+                    };
+                }
+                Phase::Descend => {
+                    if let Some(reason) = self.limit_reached() {
+                        self.stats.stopped = Some(reason);
+                        self.phase = Phase::Done;
+                        continue;
+                    }
+                    let Some(decision) = self.choose() else {
+                        self.stats.solutions += 1;
+                        self.phase = Phase::Backtrack;
+                        self.stats.elapsed = self.started.elapsed();
+                        return true;
+                    };
+                    let checkpoint = self.model.store.checkpoint();
+                    self.stack.push(Frame {
+                        checkpoint,
+                        decision,
+                        right_branch_taken: false,
+                    });
+                    self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
+                    if self.apply(decision).is_err() {
+                        self.phase = Phase::Backtrack;
+                    }
+                }
+                Phase::Backtrack => {
+                    let Some(frame) = self.stack.last_mut() else {
+                        self.phase = Phase::Done;
+                        continue;
+                    };
+                    let (checkpoint, decision) = (frame.checkpoint, frame.decision);
+                    let right = !frame.right_branch_taken;
+                    frame.right_branch_taken = true;
+                    self.model.store.restore(checkpoint);
+                    if !right {
+                        self.stack.pop();
+                    } else if self.apply(decision.negate()).is_ok() {
+                        self.phase = Phase::Descend;
+                    }
+                }
+                Phase::Done => {
+                    self.stats.elapsed = self.started.elapsed();
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// Applies a decision as a new node and propagates; counts a failure if it fails.
+    fn apply(&mut self, decision: Decision) -> Result<(), Conflict> {
+        self.stats.nodes += 1;
+        let x = decision.var();
+        let narrowed = self.model.narrow(x, |s| match decision {
+            Decision::Assign(x, v) => s.assign(x, v.into()),
+            Decision::Exclude(x, v) => s.remove(x, v.into()),
+            Decision::AtMost(x, v) => s.set_max(x, v.into()),
+            Decision::Above(x, v) => s.set_min(x, i64::from(v) + 1),
+        });
+        narrowed.and_then(|()| self.propagate())
+    }
+
+    fn propagate(&mut self) -> Result<(), Conflict> {
+        let result = self.model.propagate(&mut self.stats.propagations);
+        if result.is_err() {
+            self.stats.failures += 1;
+        }
+        result
+    }
+
+    fn choose(&self) -> Option<Decision> {
+        let store = &self.model.store;
+        let unfixed = self
+            .branch_vars
+            .iter()
+            .copied()
+            .filter(|&x| !self.model.is_fixed(x));
+        let x = match self.config.var_order {
+            VarOrder::InputOrder => unfixed.into_iter().next(),
+            VarOrder::SmallestDomain => unfixed.min_by_key(|&x| store.size(x)),
+            VarOrder::SmallestDomainMaxDegree => {
+                unfixed.min_by_key(|&x| (store.size(x), std::cmp::Reverse(self.degree[x as usize])))
+            }
+        }?;
+        let (min, max) = (store.min(x), store.max(x));
+        Some(match self.config.value_order {
+            ValueOrder::Min => Decision::Assign(x, min),
+            ValueOrder::Max => Decision::Assign(x, max),
+            ValueOrder::Split => {
+                Decision::AtMost(x, ((i64::from(min) + i64::from(max)).div_euclid(2)) as i32)
+            }
+        })
+    }
+
+    /// The restorable state of the model, for tests that check backtracking.
+    #[cfg(test)]
+    pub(crate) fn model_state(&self) -> crate::store::StoreState {
+        self.model.state()
+    }
+}
+
+/// Lazy iterator over solutions; see [`Solver::solutions`].
+#[derive(Debug)]
+pub struct Solutions<'a> {
+    solver: &'a mut Solver,
+}
+
+impl Solutions<'_> {
+    /// Statistics of the run so far.
+    pub fn stats(&self) -> &Statistics {
+        &self.solver.stats
+    }
+}
+
+impl Iterator for Solutions<'_> {
+    type Item = Solution;
+
+    fn next(&mut self) -> Option<Solution> {
+        self.solver.next_solution()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Relation;
+
+    fn queens(n: usize) -> (Model, Vec<VarId>) {
+        let mut m = Model::new();
+        let q = m.named_vars("q", n, 0..n as i32).unwrap();
+        m.all_different(&q).unwrap();
+        let up: Vec<IntView> = q
+            .iter()
+            .enumerate()
+            .map(|(i, x)| x.offset(i as i32))
+            .collect();
+        let down: Vec<IntView> = q
+            .iter()
+            .enumerate()
+            .map(|(i, x)| x.offset(-(i as i32)))
+            .collect();
+        m.all_different(&up).unwrap();
+        m.all_different(&down).unwrap();
+        (m, q)
+    }
+
+    use crate::var::IntView;
+
+    #[test]
+    fn backtracking_restores_the_whole_store() {
+        let (m, _) = queens(6);
+        let mut solver = Solver::new(m);
+        let before = solver.model_state();
+        // Walk the whole tree; every restore must land exactly on the state it left.
+        let mut count = 0;
+        solver.restart();
+        while solver.advance() {
+            count += 1;
+        }
+        assert_eq!(count, 4);
+        solver.model.store.restore(0);
+        assert_eq!(solver.model_state(), before);
+
+        // And at every depth: state after a restore equals the state at the checkpoint.
+        solver.restart();
+        solver.stats.nodes = 1;
+        solver.model.schedule_all();
+        solver.propagate().unwrap();
+        let root = solver.model_state();
+        let cp = solver.model.store.checkpoint();
+        let d = solver.choose().unwrap();
+        solver.apply(d).unwrap();
+        let child = solver.model_state();
+        assert_ne!(child, root);
+        let cp2 = solver.model.store.checkpoint();
+        let d2 = solver.choose().unwrap();
+        let _ = solver.apply(d2);
+        solver.model.store.restore(cp2);
+        assert_eq!(solver.model_state(), child);
+        solver.model.store.restore(cp);
+        assert_eq!(solver.model_state(), root);
+    }
+
+    #[test]
+    fn queens_counts_match_oeis_for_every_order() {
+        // OEIS A000170.
+        let expected = [1u64, 0, 0, 2, 10, 4, 40, 92];
+        for (i, &e) in expected.iter().enumerate() {
+            for var_order in [
+                VarOrder::InputOrder,
+                VarOrder::SmallestDomain,
+                VarOrder::SmallestDomainMaxDegree,
+            ] {
+                for value_order in [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split] {
+                    let (m, _) = queens(i + 1);
+                    let config = SearchConfig {
+                        var_order,
+                        value_order,
+                        ..Default::default()
+                    };
+                    let mut s = Solver::with_config(m, config);
+                    assert_eq!(s.count(), e, "n={} {var_order:?} {value_order:?}", i + 1);
+                    assert!(s.stats().is_complete());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn limits_stop_runs_and_say_why() {
+        let (m, _) = queens(8);
+        let mut s = Solver::new(m);
+        s.config_mut().limits.solutions = Some(5);
+        assert_eq!(s.count(), 5);
+        assert_eq!(s.stats().stopped, Some(StopReason::SolutionLimit));
+        s.config_mut().limits = Limits {
+            nodes: Some(10),
+            ..Limits::default()
+        };
+        s.count();
+        assert_eq!(s.stats().stopped, Some(StopReason::NodeLimit));
+        assert!(s.stats().nodes <= 11);
+        s.config_mut().limits = Limits {
+            time: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        s.count();
+        assert_eq!(s.stats().stopped, Some(StopReason::TimeLimit));
+        s.config_mut().limits = Limits::default();
+        let flag = Arc::new(AtomicBool::new(true));
+        s.set_cancel_flag(flag.clone());
+        assert_eq!(s.count(), 0);
+        assert_eq!(s.stats().stopped, Some(StopReason::Cancelled));
+        flag.store(false, Ordering::Relaxed);
+        assert_eq!(s.count(), 92);
+        assert!(s.stats().is_complete());
+        assert_eq!(s.stats().solutions, 92);
+        assert!(s.stats().failures > 0 && s.stats().propagations > 0);
+        assert!(s.stats().max_depth >= 5);
+    }
+
+    #[test]
+    fn iterator_is_lazy_and_runs_restart() {
+        let (m, q) = queens(8);
+        let mut s = Solver::with_config(
+            m,
+            SearchConfig {
+                var_order: VarOrder::InputOrder,
+                ..Default::default()
+            },
+        );
+        let first3: Vec<Vec<i32>> = s.solutions().take(3).map(|x| x.values_of(&q)).collect();
+        // Input order with minimum value first enumerates in lexicographic order.
+        assert_eq!(first3[0], vec![0, 4, 7, 5, 2, 6, 1, 3]);
+        assert!(first3.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(s.stats().solutions, 3);
+        assert_eq!(s.first().unwrap().values_of(&q), first3[0]);
+        assert_eq!(s.count(), 92);
+    }
+
+    #[test]
+    fn no_solution_is_an_ordinary_answer() {
+        let mut m = Model::new();
+        let x = m.int_var(0..=3).unwrap();
+        let y = m.int_var(0..=3).unwrap();
+        m.linear(&[1, 1], &[x, y], Relation::Ge, 7).unwrap();
+        let mut s = Solver::new(m);
+        assert_eq!(s.first(), None);
+        assert_eq!(s.count(), 0);
+        assert_eq!(s.stats().failures, 1);
+        assert!(s.stats().is_complete());
+        assert!(s.solution_set().is_empty());
+    }
+
+    #[test]
+    fn deep_search_does_not_use_the_call_stack() {
+        // A chain x0 < x1 < ... with split branching goes thousands of levels deep.
+        let mut m = Model::new();
+        let n = 3000;
+        let xs = m.int_vars(n, 0..=1).unwrap();
+        m.linear(&vec![1; n], &xs, Relation::Eq, 1).unwrap();
+        let mut s = Solver::with_config(
+            m,
+            SearchConfig {
+                var_order: VarOrder::InputOrder,
+                ..Default::default()
+            },
+        );
+        assert_eq!(s.count(), n as u64);
+        assert!(s.stats().max_depth >= n as u64 - 1);
+    }
+
+    #[test]
+    fn settings_and_statistics_round_trip_through_serde() {
+        let config = SearchConfig {
+            var_order: VarOrder::SmallestDomainMaxDegree,
+            value_order: ValueOrder::Split,
+            limits: Limits {
+                solutions: Some(3),
+                nodes: None,
+                time: Some(Duration::from_millis(1500)),
+            },
+        };
+        let json = serde_json::to_string(&config).unwrap();
+        assert_eq!(serde_json::from_str::<SearchConfig>(&json).unwrap(), config);
+        let (m, _) = queens(5);
+        let mut s = Solver::new(m);
+        let sol = s.first().unwrap();
+        let stats = s.stats().clone();
+        let json = serde_json::to_string(&stats).unwrap();
+        assert_eq!(serde_json::from_str::<Statistics>(&json).unwrap(), stats);
+        let json = serde_json::to_string(&sol).unwrap();
+        assert_eq!(serde_json::from_str::<Solution>(&json).unwrap(), sol);
+    }
+}

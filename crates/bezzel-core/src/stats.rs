@@ -1,0 +1,75 @@
+//! Statistics of a search run.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::time::Duration;
+
+/// Why a run ended before exploring the whole tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StopReason {
+    /// The solution limit was reached.
+    SolutionLimit,
+    /// The node limit was reached.
+    NodeLimit,
+    /// The time limit was reached.
+    TimeLimit,
+    /// The cancellation flag was set.
+    Cancelled,
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StopReason::SolutionLimit => "solution limit reached",
+            StopReason::NodeLimit => "node limit reached",
+            StopReason::TimeLimit => "time limit reached",
+            StopReason::Cancelled => "cancelled",
+        })
+    }
+}
+
+/// What a run did. Every run (solutions, first, count) fills one in.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Statistics {
+    /// Search nodes: the root plus every decision applied (left or right branch).
+    pub nodes: u64,
+    /// Nodes whose propagation failed.
+    pub failures: u64,
+    /// Propagator runs.
+    pub propagations: u64,
+    /// Deepest decision stack reached.
+    pub max_depth: u64,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Wall-clock time of the run so far.
+    pub elapsed: Duration,
+    /// `None` while the run is going or when it explored the whole tree; otherwise why it
+    /// stopped early.
+    pub stopped: Option<StopReason>,
+}
+
+impl Statistics {
+    /// Whether the whole search tree was explored (so counts are exact).
+    pub fn is_complete(&self) -> bool {
+        self.stopped.is_none()
+    }
+}
+
+impl fmt::Display for Statistics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "solutions: {}, nodes: {}, failures: {}, propagations: {}, max depth: {}, time: {:.3} s",
+            self.solutions,
+            self.nodes,
+            self.failures,
+            self.propagations,
+            self.max_depth,
+            self.elapsed.as_secs_f64()
+        )?;
+        if let Some(reason) = self.stopped {
+            write!(f, " (stopped: {reason})")?;
+        }
+        Ok(())
+    }
+}

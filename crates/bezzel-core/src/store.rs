@@ -1,0 +1,469 @@
+//! The store: every piece of state that search changes and backtracking restores.
+//!
+//! Domains live in flat arrays: one [`VarState`] per variable (base value, min, max, size and the
+//! position of its words) and one shared `Vec<u64>` of bitset words. Propagators' own trailed
+//! integers and their active flags sit here too, so that a single trail restores everything.
+//! Writes that change nothing return `Ok(None)` and leave no trail entry; a write that would
+//! empty a domain returns `Err(Conflict)` and changes nothing.
+
+use crate::domain::{DomainSpec, count_ones, next_one, prev_one};
+use crate::event::Event;
+use crate::trail::{Checkpoint, Entry, Trail};
+use bitvec::prelude::*;
+use std::fmt;
+
+/// A propagation failure: some domain would become empty. Search answers it by backtracking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Conflict;
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a domain became empty")
+    }
+}
+
+impl std::error::Error for Conflict {}
+
+/// What a domain write did: `None` if nothing changed, otherwise the kind of change.
+pub type Change = Result<Option<Event>, Conflict>;
+
+/// A handle to an integer owned by a propagator whose changes are undone on backtracking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TrailedInt(pub(crate) u32);
+
+/// Per-variable bookkeeping; `min`, `max` and `size` mirror the bitset for O(1) reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct VarState {
+    pub(crate) base: i32,
+    pub(crate) min: i32,
+    pub(crate) max: i32,
+    pub(crate) size: u32,
+    start: u32,
+    words: u32,
+}
+
+/// Everything search changes, plus the trail that undoes it.
+#[derive(Debug, Clone)]
+pub(crate) struct Store {
+    vars: Vec<VarState>,
+    var_stamp: Vec<u64>,
+    words: Vec<u64>,
+    word_stamp: Vec<u64>,
+    ints: Vec<i64>,
+    int_stamp: Vec<u64>,
+    active: Vec<bool>,
+    trail: Trail,
+}
+
+/// The restorable part of a store, for comparing states in tests.
+#[cfg(test)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StoreState {
+    vars: Vec<VarState>,
+    words: Vec<u64>,
+    ints: Vec<i64>,
+    active: Vec<bool>,
+}
+
+impl Store {
+    pub(crate) fn new() -> Store {
+        Store {
+            vars: Vec::new(),
+            var_stamp: Vec::new(),
+            words: Vec::new(),
+            word_stamp: Vec::new(),
+            ints: Vec::new(),
+            int_stamp: Vec::new(),
+            active: Vec::new(),
+            trail: Trail::new(),
+        }
+    }
+
+    /// Adds a variable with the given initial domain and returns its index.
+    pub(crate) fn add_var(&mut self, spec: &DomainSpec) -> u32 {
+        let (lo, hi) = (spec.min(), spec.max());
+        let width = (i64::from(hi) - i64::from(lo) + 1) as usize;
+        let nwords = width.div_ceil(64);
+        let start = self.words.len();
+        self.words.resize(start + nwords, 0);
+        self.word_stamp.resize(start + nwords, 0);
+        let bits = self.words[start..].view_bits_mut::<Lsb0>();
+        for &v in spec.as_slice() {
+            bits.set((v - lo) as usize, true);
+        }
+        self.vars.push(VarState {
+            base: lo,
+            min: lo,
+            max: hi,
+            size: spec.as_slice().len() as u32,
+            start: start as u32,
+            words: nwords as u32,
+        });
+        self.var_stamp.push(0);
+        (self.vars.len() - 1) as u32
+    }
+
+    #[inline]
+    pub(crate) fn min(&self, x: u32) -> i32 {
+        self.vars[x as usize].min
+    }
+
+    #[inline]
+    pub(crate) fn max(&self, x: u32) -> i32 {
+        self.vars[x as usize].max
+    }
+
+    #[inline]
+    pub(crate) fn size(&self, x: u32) -> u32 {
+        self.vars[x as usize].size
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, x: u32, v: i64) -> bool {
+        let d = &self.vars[x as usize];
+        if v < i64::from(d.min) || v > i64::from(d.max) {
+            return false;
+        }
+        let bit = (v - i64::from(d.base)) as usize;
+        self.words[d.start as usize + bit / 64] >> (bit % 64) & 1 == 1
+    }
+
+    fn words_of(&self, d: &VarState) -> &[u64] {
+        &self.words[d.start as usize..(d.start + d.words) as usize]
+    }
+
+    /// The values of `x` in increasing order.
+    pub(crate) fn values(&self, x: u32) -> impl Iterator<Item = i32> + '_ {
+        let d = self.vars[x as usize];
+        let words = self.words_of(&self.vars[x as usize]);
+        let (lo, hi) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
+        words.view_bits::<Lsb0>()[lo..=hi]
+            .iter_ones()
+            .map(move |i| d.base + (i + lo) as i32)
+    }
+
+    #[inline]
+    fn save_bounds(&mut self, x: usize) {
+        let stamp = self.trail.stamp();
+        if self.var_stamp[x] != stamp {
+            self.var_stamp[x] = stamp;
+            let d = &self.vars[x];
+            self.trail.push(Entry::Bounds {
+                var: x as u32,
+                min: d.min,
+                max: d.max,
+                size: d.size,
+            });
+        }
+    }
+
+    #[inline]
+    fn save_word(&mut self, index: usize) {
+        let stamp = self.trail.stamp();
+        if self.word_stamp[index] != stamp {
+            self.word_stamp[index] = stamp;
+            self.trail.push(Entry::Word {
+                index: index as u32,
+                old: self.words[index],
+            });
+        }
+    }
+
+    /// Classifies a change from the old bounds to the current state of `x`.
+    #[inline]
+    fn event(&self, x: usize, old_min: i32, old_max: i32) -> Event {
+        let d = &self.vars[x];
+        if d.size == 1 {
+            Event::Fixed
+        } else if d.min != old_min || d.max != old_max {
+            Event::Bounds
+        } else {
+            Event::Domain
+        }
+    }
+
+    /// Removes value `v` from `x`.
+    #[inline]
+    pub(crate) fn remove(&mut self, x: u32, v: i64) -> Change {
+        let xi = x as usize;
+        let d = self.vars[xi];
+        if v < i64::from(d.min) || v > i64::from(d.max) {
+            return Ok(None);
+        }
+        let bit = (v - i64::from(d.base)) as usize;
+        let wi = d.start as usize + bit / 64;
+        let mask = 1u64 << (bit % 64);
+        if self.words[wi] & mask == 0 {
+            return Ok(None);
+        }
+        if d.size == 1 {
+            return Err(Conflict);
+        }
+        self.save_bounds(xi);
+        self.save_word(wi);
+        self.words[wi] &= !mask;
+        let v = v as i32;
+        let mut new = d;
+        new.size -= 1;
+        if v == d.min {
+            let end = (d.max - d.base) as usize + 1;
+            new.min = d.base + next_one(self.words_of(&d), bit + 1, end).unwrap_or(0) as i32;
+        } else if v == d.max {
+            new.max = d.base + prev_one(self.words_of(&d), bit - 1).unwrap_or(0) as i32;
+        }
+        self.vars[xi] = new;
+        Ok(Some(self.event(xi, d.min, d.max)))
+    }
+
+    /// Removes every value of `x` below `v`.
+    pub(crate) fn set_min(&mut self, x: u32, v: i64) -> Change {
+        let xi = x as usize;
+        let d = self.vars[xi];
+        if v <= i64::from(d.min) {
+            return Ok(None);
+        }
+        if v > i64::from(d.max) {
+            return Err(Conflict);
+        }
+        let (lo, hi) = ((d.min - d.base) as usize, (v - i64::from(d.base)) as usize);
+        self.clear_bits(xi, lo, hi);
+        Ok(Some(self.event(xi, d.min, d.max)))
+    }
+
+    /// Removes every value of `x` above `v`.
+    pub(crate) fn set_max(&mut self, x: u32, v: i64) -> Change {
+        let xi = x as usize;
+        let d = self.vars[xi];
+        if v >= i64::from(d.max) {
+            return Ok(None);
+        }
+        if v < i64::from(d.min) {
+            return Err(Conflict);
+        }
+        let (lo, hi) = (
+            (v - i64::from(d.base)) as usize + 1,
+            (d.max - d.base) as usize + 1,
+        );
+        self.clear_bits(xi, lo, hi);
+        Ok(Some(self.event(xi, d.min, d.max)))
+    }
+
+    /// Fixes `x` to `v`.
+    pub(crate) fn assign(&mut self, x: u32, v: i64) -> Change {
+        if !self.contains(x, v) {
+            return Err(Conflict);
+        }
+        let d = self.vars[x as usize];
+        if d.size == 1 {
+            return Ok(None);
+        }
+        let bit = (v - i64::from(d.base)) as usize;
+        let (lo, hi) = ((d.min - d.base) as usize, (d.max - d.base) as usize + 1);
+        let xi = x as usize;
+        self.clear_bits(xi, lo, bit);
+        self.clear_bits(xi, bit + 1, hi);
+        Ok(Some(Event::Fixed))
+    }
+
+    /// Clears bits `lo..hi` of `x`, which must leave at least one value, and updates
+    /// min, max and size.
+    fn clear_bits(&mut self, xi: usize, lo: usize, hi: usize) {
+        if lo >= hi {
+            return;
+        }
+        let d = self.vars[xi];
+        let start = d.start as usize;
+        let removed = count_ones(self.words_of(&d), lo, hi);
+        if removed == 0 {
+            return;
+        }
+        self.save_bounds(xi);
+        for wi in start + lo / 64..=start + (hi - 1) / 64 {
+            self.save_word(wi);
+        }
+        let words = &mut self.words[start..start + d.words as usize];
+        words.view_bits_mut::<Lsb0>()[lo..hi].fill(false);
+        let (lo_all, hi_all) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
+        let words = &self.words[start..start + d.words as usize];
+        let new_min = d.base + next_one(words, lo_all, hi_all + 1).unwrap_or(0) as i32;
+        let new_max = d.base + prev_one(words, hi_all).unwrap_or(0) as i32;
+        let state = &mut self.vars[xi];
+        state.size -= removed;
+        state.min = new_min;
+        state.max = new_max;
+    }
+
+    /// Allocates a propagator-owned trailed integer.
+    pub(crate) fn new_int(&mut self, value: i64) -> TrailedInt {
+        self.ints.push(value);
+        self.int_stamp.push(0);
+        TrailedInt((self.ints.len() - 1) as u32)
+    }
+
+    #[inline]
+    pub(crate) fn int(&self, slot: TrailedInt) -> i64 {
+        self.ints[slot.0 as usize]
+    }
+
+    #[inline]
+    pub(crate) fn set_int(&mut self, slot: TrailedInt, value: i64) {
+        let i = slot.0 as usize;
+        if self.ints[i] == value {
+            return;
+        }
+        let stamp = self.trail.stamp();
+        if self.int_stamp[i] != stamp {
+            self.int_stamp[i] = stamp;
+            self.trail.push(Entry::Int {
+                slot: slot.0,
+                old: self.ints[i],
+            });
+        }
+        self.ints[i] = value;
+    }
+
+    pub(crate) fn add_propagator(&mut self) -> u32 {
+        self.active.push(true);
+        (self.active.len() - 1) as u32
+    }
+
+    #[inline]
+    pub(crate) fn is_active(&self, prop: u32) -> bool {
+        self.active[prop as usize]
+    }
+
+    pub(crate) fn deactivate(&mut self, prop: u32) {
+        if self.active[prop as usize] {
+            self.active[prop as usize] = false;
+            self.trail.push(Entry::Active { prop });
+        }
+    }
+
+    pub(crate) fn checkpoint(&mut self) -> Checkpoint {
+        self.trail.checkpoint()
+    }
+
+    /// Undoes every write made since `to`.
+    pub(crate) fn restore(&mut self, to: Checkpoint) {
+        while let Some(entry) = self.trail.pop_above(to) {
+            match entry {
+                Entry::Bounds {
+                    var,
+                    min,
+                    max,
+                    size,
+                } => {
+                    let d = &mut self.vars[var as usize];
+                    (d.min, d.max, d.size) = (min, max, size);
+                }
+                Entry::Word { index, old } => self.words[index as usize] = old,
+                Entry::Int { slot, old } => self.ints[slot as usize] = old,
+                Entry::Active { prop } => self.active[prop as usize] = true,
+            }
+        }
+        self.trail.restored();
+    }
+
+    #[cfg(test)]
+    pub(crate) fn trail_len(&self) -> usize {
+        self.trail.len()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn state(&self) -> StoreState {
+        StoreState {
+            vars: self.vars.clone(),
+            words: self.words.clone(),
+            ints: self.ints.clone(),
+            active: self.active.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::IntoDomain;
+
+    fn store_with(domains: &[DomainSpec]) -> Store {
+        let mut s = Store::new();
+        for d in domains {
+            s.add_var(d);
+        }
+        s
+    }
+
+    fn vals(s: &Store, x: u32) -> Vec<i32> {
+        s.values(x).collect()
+    }
+
+    #[test]
+    fn removal_keeps_min_max_size_in_step() {
+        let mut s = store_with(&[(1..=5).into_domain().unwrap()]);
+        assert_eq!(s.remove(0, 3), Ok(Some(Event::Domain)));
+        assert_eq!(s.remove(0, 3), Ok(None));
+        assert_eq!(s.remove(0, 1), Ok(Some(Event::Bounds)));
+        assert_eq!((s.min(0), s.max(0), s.size(0)), (2, 5, 3));
+        assert_eq!(s.remove(0, 5), Ok(Some(Event::Bounds)));
+        assert_eq!(s.remove(0, 4), Ok(Some(Event::Fixed)));
+        assert_eq!(s.remove(0, 2), Err(Conflict));
+        assert_eq!(vals(&s, 0), vec![2]);
+        assert_eq!(s.remove(0, 99), Ok(None));
+    }
+
+    #[test]
+    fn wide_domains_span_several_words() {
+        let mut s = store_with(&[(-100..=200).into_domain().unwrap()]);
+        assert_eq!(s.size(0), 301);
+        assert_eq!(s.set_min(0, 70), Ok(Some(Event::Bounds)));
+        assert_eq!((s.min(0), s.size(0)), (70, 131));
+        for v in 70..150 {
+            s.remove(0, v).unwrap();
+        }
+        assert_eq!(s.min(0), 150);
+        assert_eq!(s.set_max(0, 151), Ok(Some(Event::Bounds)));
+        assert_eq!(vals(&s, 0), vec![150, 151]);
+        assert_eq!(s.assign(0, 151), Ok(Some(Event::Fixed)));
+        assert_eq!(s.assign(0, 150), Err(Conflict));
+    }
+
+    #[test]
+    fn sparse_domains_and_bounds() {
+        let mut s = store_with(&[[-3, 0, 7, 9].into_domain().unwrap()]);
+        assert_eq!((s.min(0), s.max(0), s.size(0)), (-3, 9, 4));
+        assert!(!s.contains(0, 1));
+        assert_eq!(s.set_min(0, -2), Ok(Some(Event::Bounds)));
+        assert_eq!(s.min(0), 0);
+        assert_eq!(s.set_max(0, 8), Ok(Some(Event::Bounds)));
+        assert_eq!(s.max(0), 7);
+        assert_eq!(s.set_min(0, 8), Err(Conflict));
+    }
+
+    #[test]
+    fn restore_returns_exactly_to_the_checkpoint() {
+        let mut s = store_with(&[
+            (0..=9).into_domain().unwrap(),
+            (-70..=70).into_domain().unwrap(),
+        ]);
+        let slot = s.new_int(5);
+        s.add_propagator();
+        let before = s.state();
+        let cp = s.checkpoint();
+        s.remove(0, 4).unwrap();
+        s.set_min(1, 10).unwrap();
+        s.set_int(slot, 9);
+        s.deactivate(0);
+        let mid = s.state();
+        let cp2 = s.checkpoint();
+        s.assign(0, 9).unwrap();
+        s.set_max(1, 11).unwrap();
+        s.set_int(slot, 1);
+        s.set_int(slot, 2);
+        s.restore(cp2);
+        assert_eq!(s.state(), mid);
+        s.remove(1, 11).unwrap();
+        s.restore(cp);
+        assert_eq!(s.state(), before);
+        assert_eq!(s.trail_len(), 0);
+    }
+}

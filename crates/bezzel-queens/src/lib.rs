@@ -1,0 +1,2 @@
+//! N-Queens on Bezzel.
+#![deny(missing_docs)]
