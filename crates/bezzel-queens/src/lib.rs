@@ -1,2 +1,32 @@
-//! N-Queens on Bezzel.
+//! # bezzel-queens: N-Queens on Bezzel
+//!
+//! Place n queens on an n × n board so that no two attack each other. A placement is written
+//! as the column of each row's queen (0-based, top row first), e.g. `[0, 4, 7, 5, 2, 6, 1, 3]`.
+//!
+//! - [`model`]: the constraint model on the generic engine (three `all_different`s over offset
+//!   views), with lazy solutions, counts and statistics;
+//! - [`bitmask`]: the classic bit-parallel counter with mirror symmetry, in parallel;
+//! - [`symmetry`]: the 8 symmetries of the board and the count of unique solutions;
+//! - [`construct`]: one solution for any n ≥ 4 in O(n), by the closed-form rule;
+//! - [`check`]: the O(n) checker that verifies placements from all of the above;
+//! - [`format`]: the classic text and board forms of a placement.
+//!
+//! ```
+//! use bezzel_queens::{bitmask, check, construct, model::Queens};
+//!
+//! let mut q = Queens::lexicographic(8)?;
+//! assert_eq!(q.first(), Some(vec![0, 4, 7, 5, 2, 6, 1, 3]));
+//! assert_eq!(q.count(), 92);
+//! assert_eq!(bitmask::count(8)?, 92);
+//! assert!(check::is_solution(&construct::construct(1000)?));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
 #![deny(missing_docs)]
+
+pub mod bitmask;
+pub mod check;
+pub mod construct;
+pub mod format;
+pub mod model;
+pub mod symmetry;

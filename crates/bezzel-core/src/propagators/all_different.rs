@@ -48,15 +48,16 @@ impl Propagator for AllDifferentValue {
             let value = ctx.min(v);
             live -= 1;
             self.views.swap(i, live);
-            let mut fixed_earlier = false;
+            let mut fixed_some = false;
             for j in 0..live {
                 let w = self.views[j];
-                if ctx.remove(w, value)? && j < i && ctx.is_fixed(w) {
-                    fixed_earlier = true;
+                if ctx.remove(w, value)? && ctx.is_fixed(w) {
+                    fixed_some = true;
                 }
             }
-            // A view before `i` that just became fixed must be looked at again.
-            if fixed_earlier {
+            // A newly fixed view may sit before `i`, and so may other views of the same
+            // variable (views can alias), so scan again from the start.
+            if fixed_some {
                 i = 0;
             }
         }

@@ -1,0 +1,333 @@
+//! Checking a placement of queens, one per row.
+//!
+//! A placement is a slice where `placement[row]` is the 0-based column of the
+//! queen in that row, so the board size `n` is the slice length and two
+//! queens can never share a row. What is left to check is the columns and the
+//! two diagonal directions. [`is_solution`] does that in O(n) by marking each
+//! column and diagonal in a boolean array the first time it is used;
+//! [`attacking_pairs`] explains a failure by listing every attacking pair, and
+//! [`validate`] reports columns that fall off the board.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The line along which two queens attack each other.
+///
+/// Rows are numbered from the top and columns from the left, so a
+/// [`Diagonal`](AttackKind::Diagonal) runs from top-left to bottom-right
+/// (`column - row` is constant) and an
+/// [`AntiDiagonal`](AttackKind::AntiDiagonal) from top-right to bottom-left
+/// (`column + row` is constant).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum AttackKind {
+    /// Both queens stand in the same column.
+    Column,
+    /// Both queens stand on the same top-left to bottom-right diagonal.
+    Diagonal,
+    /// Both queens stand on the same top-right to bottom-left diagonal.
+    AntiDiagonal,
+}
+
+/// Two queens, in rows `a < b`, that attack each other along `kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Attack {
+    /// The upper row of the pair.
+    pub a: usize,
+    /// The lower row of the pair; always greater than `a`.
+    pub b: usize,
+    /// The line the two queens share.
+    pub kind: AttackKind,
+}
+
+/// A queen whose column does not fit on the board, found by [`validate`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PlacementError {
+    /// The first row whose column is out of range.
+    pub row: usize,
+    /// The offending column.
+    pub column: usize,
+    /// The board size, which is the placement length; columns must be below it.
+    pub n: usize,
+}
+
+impl fmt::Display for PlacementError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "row {} has its queen in column {}, but a board of size {} only has columns 0 to {}",
+            self.row,
+            self.column,
+            self.n,
+            self.n.saturating_sub(1),
+        )
+    }
+}
+
+impl std::error::Error for PlacementError {}
+
+/// Checks that every column lies on the board, reporting the first row that
+/// does not.
+///
+/// An empty placement passes: it has no column to get wrong.
+pub fn validate(placement: &[usize]) -> Result<(), PlacementError> {
+    let n = placement.len();
+    match placement.iter().position(|&column| column >= n) {
+        None => Ok(()),
+        Some(row) => Err(PlacementError {
+            row,
+            column: placement[row],
+            n,
+        }),
+    }
+}
+
+/// Whether `placement` puts `n = placement.len()` queens on an `n`x`n` board
+/// with no two attacking each other, in O(n) time.
+///
+/// A column outside `0..n` makes the answer `false`. The empty placement is
+/// also `false`: a board with no squares is treated as having no solution, so
+/// that a caller who lost the board size cannot mistake it for success.
+pub fn is_solution(placement: &[usize]) -> bool {
+    let n = placement.len();
+    if n == 0 {
+        return false;
+    }
+    let mut column_used = vec![false; n];
+    // `column - row` ranges over -(n-1)..=n-1, shifted by n-1 to index from 0.
+    let mut diagonal_used = vec![false; 2 * n - 1];
+    let mut anti_diagonal_used = vec![false; 2 * n - 1];
+    for (row, &column) in placement.iter().enumerate() {
+        if column >= n {
+            return false;
+        }
+        let diagonal = column + (n - 1) - row;
+        let anti_diagonal = column + row;
+        if column_used[column] || diagonal_used[diagonal] || anti_diagonal_used[anti_diagonal] {
+            return false;
+        }
+        column_used[column] = true;
+        diagonal_used[diagonal] = true;
+        anti_diagonal_used[anti_diagonal] = true;
+    }
+    true
+}
+
+/// Every pair of queens in `placement` that attack each other, sorted by
+/// `(a, b)`.
+///
+/// Columns are taken at face value, even outside `0..n` (use [`validate`] to
+/// reject those), so the answer is always the geometric truth. Two queens in
+/// different rows share at most one line, so each pair appears at most once.
+/// Queens are grouped by line first, so the cost is O(n log n) plus the
+/// number of pairs reported.
+pub fn attacking_pairs(placement: &[usize]) -> Vec<Attack> {
+    let mut attacks = Vec::new();
+    let mut keyed: Vec<(i128, usize)> = Vec::with_capacity(placement.len());
+    for kind in [
+        AttackKind::Column,
+        AttackKind::Diagonal,
+        AttackKind::AntiDiagonal,
+    ] {
+        keyed.clear();
+        keyed.extend(
+            placement
+                .iter()
+                .enumerate()
+                .map(|(row, &column)| (line_key(kind, row, column), row)),
+        );
+        // Sorting by (key, row) puts each line's queens together, upper rows first.
+        keyed.sort_unstable();
+        for group in keyed.chunk_by(|x, y| x.0 == y.0) {
+            for (i, &(_, a)) in group.iter().enumerate() {
+                for &(_, b) in &group[i + 1..] {
+                    attacks.push(Attack { a, b, kind });
+                }
+            }
+        }
+    }
+    attacks.sort_unstable_by_key(|attack| (attack.a, attack.b));
+    attacks
+}
+
+/// Which line of `kind` the square `(row, column)` lies on. i128 holds
+/// `column - row` and `column + row` exactly for any usize column, so distinct
+/// lines never collide through wrap-around.
+fn line_key(kind: AttackKind, row: usize, column: usize) -> i128 {
+    let (row, column) = (row as i128, column as i128);
+    match kind {
+        AttackKind::Column => column,
+        AttackKind::Diagonal => column - row,
+        AttackKind::AntiDiagonal => column + row,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The definition, pair by pair, to compare the fast versions against.
+    fn attacks_by_definition(placement: &[usize]) -> Vec<Attack> {
+        let mut attacks = Vec::new();
+        for a in 0..placement.len() {
+            for b in a + 1..placement.len() {
+                let (ca, cb) = (placement[a] as i128, placement[b] as i128);
+                let (ra, rb) = (a as i128, b as i128);
+                let kind = if ca == cb {
+                    AttackKind::Column
+                } else if ca - ra == cb - rb {
+                    AttackKind::Diagonal
+                } else if ca + ra == cb + rb {
+                    AttackKind::AntiDiagonal
+                } else {
+                    continue;
+                };
+                attacks.push(Attack { a, b, kind });
+            }
+        }
+        attacks
+    }
+
+    const EIGHT_QUEENS: [usize; 8] = [0, 4, 7, 5, 2, 6, 1, 3];
+
+    #[test]
+    fn accepts_known_solutions() {
+        assert!(is_solution(&[0]));
+        assert!(is_solution(&[1, 3, 0, 2]));
+        assert!(is_solution(&[2, 0, 3, 1]));
+        assert!(is_solution(&EIGHT_QUEENS));
+        assert!(attacking_pairs(&EIGHT_QUEENS).is_empty());
+        assert_eq!(validate(&EIGHT_QUEENS), Ok(()));
+    }
+
+    #[test]
+    fn empty_board_is_not_a_solution() {
+        assert!(!is_solution(&[]));
+        assert!(attacking_pairs(&[]).is_empty());
+        assert_eq!(validate(&[]), Ok(()));
+    }
+
+    #[test]
+    fn rejects_shared_column() {
+        let placement = [0, 2, 0];
+        assert!(!is_solution(&placement));
+        assert_eq!(
+            attacking_pairs(&placement),
+            vec![Attack {
+                a: 0,
+                b: 2,
+                kind: AttackKind::Column
+            }]
+        );
+    }
+
+    #[test]
+    fn rejects_shared_diagonal() {
+        // Rows 0 and 2 sit on column - row == 0.
+        let placement = [0, 3, 2, 1];
+        assert!(!is_solution(&placement));
+        let attacks = attacking_pairs(&placement);
+        assert!(attacks.contains(&Attack {
+            a: 0,
+            b: 2,
+            kind: AttackKind::Diagonal
+        }));
+        assert_eq!(attacks, attacks_by_definition(&placement));
+    }
+
+    #[test]
+    fn rejects_shared_anti_diagonal() {
+        // Rows 0 and 1 sit on column + row == 3.
+        let placement = [3, 2, 0, 1];
+        assert!(!is_solution(&placement));
+        assert!(attacking_pairs(&placement).contains(&Attack {
+            a: 0,
+            b: 1,
+            kind: AttackKind::AntiDiagonal
+        }));
+    }
+
+    #[test]
+    fn lists_every_pair_on_a_crowded_line() {
+        // All four queens on the main diagonal: six pairs.
+        let attacks = attacking_pairs(&[0, 1, 2, 3]);
+        assert_eq!(attacks.len(), 6);
+        assert!(attacks.iter().all(|x| x.kind == AttackKind::Diagonal));
+        assert!(
+            attacks
+                .windows(2)
+                .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b))
+        );
+    }
+
+    #[test]
+    fn rejects_out_of_range_columns() {
+        assert!(!is_solution(&[1, 3, 0, 4]));
+        assert!(!is_solution(&[usize::MAX]));
+        let error = validate(&[1, 3, 0, 4]).unwrap_err();
+        assert_eq!(
+            error,
+            PlacementError {
+                row: 3,
+                column: 4,
+                n: 4
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "row 3 has its queen in column 4, but a board of size 4 only has columns 0 to 3"
+        );
+        // The first bad row is the one reported.
+        assert_eq!(validate(&[9, 9, 0]).unwrap_err().row, 0);
+    }
+
+    #[test]
+    fn huge_columns_do_not_wrap_onto_a_diagonal() {
+        // column - row agrees modulo 2^64 but not as integers.
+        let placement = [usize::MAX, 0];
+        assert!(attacking_pairs(&placement).is_empty());
+        assert_eq!(attacking_pairs(&[usize::MAX, usize::MAX]).len(), 1);
+    }
+
+    #[test]
+    fn agrees_with_brute_force_on_every_small_board() {
+        // Every placement (not just permutations) for n <= 5.
+        for n in 1..=5usize {
+            let total = n.pow(n as u32);
+            for code in 0..total {
+                let mut rest = code;
+                let placement: Vec<usize> = (0..n)
+                    .map(|_| {
+                        let column = rest % n;
+                        rest /= n;
+                        column
+                    })
+                    .collect();
+                let expected = attacks_by_definition(&placement);
+                assert_eq!(attacking_pairs(&placement), expected, "{placement:?}");
+                assert_eq!(
+                    is_solution(&placement),
+                    expected.is_empty(),
+                    "{placement:?}"
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn fast_checks_match_the_definition(
+            placement in proptest::collection::vec(0usize..12, 0..12)
+        ) {
+            let expected = attacks_by_definition(&placement);
+            prop_assert_eq!(&attacking_pairs(&placement), &expected);
+            let in_range = placement.iter().all(|&c| c < placement.len());
+            prop_assert_eq!(
+                is_solution(&placement),
+                !placement.is_empty() && in_range && expected.is_empty()
+            );
+            prop_assert_eq!(validate(&placement).is_ok(), in_range);
+        }
+    }
+}

@@ -1,0 +1,511 @@
+//! The queens command: count, list, construct and check N-Queens placements.
+//!
+//! ```text
+//! cargo run --release --example queens -- 8                 # the 92 solutions and the total
+//! cargo run --release --example queens -- count 14          # fastest exact count
+//! cargo run --release --example queens -- count 12 --engine model --stats
+//! cargo run --release --example queens -- first 8 --format board
+//! cargo run --release --example queens -- unique 8 --list
+//! cargo run --release --example queens -- construct 1000000 > placement.txt
+//! echo "0 4 7 5 2 6 1 3" | cargo run --release --example queens -- check
+//! ```
+//!
+//! Placements are printed as the 0-based column of each row's queen, top row first. Exit
+//! status: 0 on success, 1 when the answer is negative (`check` found attacks, `construct`
+//! has no solution for n = 2 or 3), 2 on bad input.
+
+use bezzel::core::Statistics;
+use bezzel::queens::{bitmask, check, construct, format, model::Queens, symmetry};
+use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "queens",
+    about = "N-Queens: count, list, construct and check placements",
+    long_about = "N-Queens: count, list, construct and check placements.\n\n\
+                  A plain `queens N` prints every solution and the total, like the classic programs.",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Board size, for the default command (`all`).
+    #[arg(allow_negative_numbers = true)]
+    n: Option<String>,
+    #[command(flatten)]
+    output: Output,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+struct Output {
+    /// How to print placements.
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    format: Format,
+    /// Print at most this many placements.
+    #[arg(long, global = true)]
+    limit: Option<u64>,
+    /// Worker threads for the bitmask and unique counters (default: all cores).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// Print statistics (nodes, failures, time) on stderr.
+    #[arg(long, global = true)]
+    stats: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count all solutions.
+    Count {
+        /// Board size.
+        #[arg(allow_negative_numbers = true)]
+        n: String,
+        /// Counting engine (default: the fastest exact one).
+        #[arg(long, value_enum, default_value_t = Engine::Bitmask)]
+        engine: Engine,
+    },
+    /// Print every solution in lexicographic order, then the total.
+    All {
+        /// Board size.
+        #[arg(allow_negative_numbers = true)]
+        n: String,
+    },
+    /// Print the lexicographically first solution.
+    First {
+        /// Board size.
+        #[arg(allow_negative_numbers = true)]
+        n: String,
+    },
+    /// Count solutions that are distinct under rotations and reflections.
+    Unique {
+        /// Board size.
+        #[arg(allow_negative_numbers = true)]
+        n: String,
+        /// Also print one representative of each class (the lexicographically smallest).
+        #[arg(long)]
+        list: bool,
+    },
+    /// Print one solution for any n >= 4 (and n = 1) in O(n), by the closed-form rule.
+    Construct {
+        /// Board size.
+        #[arg(allow_negative_numbers = true)]
+        n: String,
+    },
+    /// Read a placement (columns separated by spaces or commas) and say whether it is a
+    /// solution, and which queens attack each other if not.
+    Check {
+        /// The placement; read from stdin when absent.
+        columns: Vec<String>,
+    },
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum Engine {
+    /// The generic constraint model (three all-different constraints).
+    Model,
+    /// The bit-parallel backtracking counter with mirror symmetry, on all threads.
+    Bitmask,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    /// `NO.1: 0 4 7 5 2 6 1 3`
+    Text,
+    /// The board drawn with `Q` and `.`.
+    Board,
+    /// One JSON object per line.
+    Json,
+}
+
+/// A failure to report: one line on stderr, and the exit status.
+struct Failure {
+    message: String,
+    status: u8,
+}
+
+impl Failure {
+    fn input(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            status: 2,
+        }
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure {
+            message: format!("cannot write output: {e}"),
+            status: 2,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            // One clear line instead of clap's multi-line usage block.
+            let rendered = e.to_string();
+            let line = rendered
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
+            eprintln!(
+                "queens: {} (try --help)",
+                line.trim_start_matches("error: ")
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(status) => ExitCode::from(status),
+        Err(f) if f.message.contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("queens: {}", f.message);
+            ExitCode::from(f.status)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<u8, Failure> {
+    let out = cli.output;
+    match cli.command {
+        Some(Command::Count { n, engine }) => count(parse_n(&n)?, engine, &out),
+        Some(Command::All { n }) => all(parse_n(&n)?, &out),
+        Some(Command::First { n }) => first(parse_n(&n)?, &out),
+        Some(Command::Unique { n, list }) => unique(parse_n(&n)?, list, &out),
+        Some(Command::Construct { n }) => construct_one(parse_n(&n)?, &out),
+        Some(Command::Check { columns }) => check_placement(&columns, &out),
+        None => match cli.n {
+            Some(n) => all(parse_n(&n)?, &out),
+            None => Err(Failure::input(
+                "missing board size: try `queens 8` or `queens count 12` (see --help)",
+            )),
+        },
+    }
+}
+
+fn parse_n(text: &str) -> Result<usize, Failure> {
+    match text.trim().parse::<i64>() {
+        Ok(n) if n >= 1 => usize::try_from(n).map_err(|_| Failure::input("n is too large")),
+        Ok(n) => Err(Failure::input(format!("n must be at least 1, got {n}"))),
+        Err(_) => Err(Failure::input(format!(
+            "n must be a positive whole number, got `{text}`"
+        ))),
+    }
+}
+
+fn print_stats(out: &Output, stats: &Statistics) {
+    if out.stats {
+        eprintln!("{stats}");
+    }
+}
+
+#[derive(Serialize)]
+struct CountLine {
+    n: usize,
+    count: u64,
+    engine: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unique: Option<u64>,
+}
+
+fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
+    let start = Instant::now();
+    let (total, name) = match engine {
+        Engine::Model => {
+            let mut q = Queens::first_fail(n).map_err(|e| Failure::input(e.to_string()))?;
+            let total = q.count();
+            print_stats(out, q.stats());
+            (total, "model")
+        }
+        Engine::Bitmask => {
+            bitmask::check_size(n).map_err(|e| Failure::input(e.to_string()))?;
+            let bar = progress_bar(n, out);
+            let total = bitmask::count_parallel_with_progress(n, out.threads, |_, total| {
+                if let Some(bar) = &bar {
+                    bar.set_length(total);
+                    bar.inc(1);
+                }
+            })
+            .map_err(|e| Failure::input(e.to_string()))?;
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            if out.stats {
+                eprintln!(
+                    "engine: bitmask, threads: {}, time: {:.3} s",
+                    out.threads.map_or_else(
+                        || rayon::current_num_threads().to_string(),
+                        |t| t.to_string()
+                    ),
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            (total, "bitmask")
+        }
+    };
+    let mut w = stdout();
+    if out.format == Format::Json {
+        let line = CountLine {
+            n,
+            count: total,
+            engine: name,
+            unique: None,
+        };
+        writeln!(w, "{}", serde_json::to_string(&line).expect("plain data"))?;
+    } else {
+        writeln!(w, "{total}")?;
+    }
+    w.flush()?;
+    Ok(0)
+}
+
+/// A progress bar on stderr, only for long counts and only when a person is watching.
+fn progress_bar(n: usize, out: &Output) -> Option<ProgressBar> {
+    if n < 15 || out.format == Format::Json || !io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} subproblems, eta {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    Some(bar)
+}
+
+fn stdout() -> BufWriter<io::StdoutLock<'static>> {
+    BufWriter::with_capacity(1 << 16, io::stdout().lock())
+}
+
+#[derive(Serialize)]
+struct PlacementLine<'a> {
+    n: usize,
+    index: u64,
+    placement: &'a [usize],
+}
+
+fn write_placement(
+    w: &mut impl Write,
+    format: Format,
+    index: u64,
+    placement: &[usize],
+) -> io::Result<()> {
+    match format {
+        Format::Text => writeln!(w, "{}", format::text(index, placement)),
+        Format::Board => writeln!(w, "NO.{index}:\n{}", format::board(placement)),
+        Format::Json => {
+            let line = PlacementLine {
+                n: placement.len(),
+                index,
+                placement,
+            };
+            writeln!(w, "{}", serde_json::to_string(&line).expect("plain data"))
+        }
+    }
+}
+
+fn all(n: usize, out: &Output) -> Result<u8, Failure> {
+    let mut q = Queens::lexicographic(n).map_err(|e| Failure::input(e.to_string()))?;
+    let mut w = stdout();
+    let mut shown = 0;
+    let limit = out.limit.unwrap_or(u64::MAX);
+    for placement in q.solutions() {
+        if shown == limit {
+            break;
+        }
+        shown += 1;
+        write_placement(&mut w, out.format, shown, &placement)?;
+    }
+    if out.format != Format::Json {
+        if shown == limit && out.limit.is_some() {
+            writeln!(w, "{shown} solutions shown (limit {limit})")?;
+        } else {
+            writeln!(w, "{shown} solutions")?;
+        }
+    }
+    w.flush()?;
+    print_stats(out, q.stats());
+    Ok(0)
+}
+
+fn first(n: usize, out: &Output) -> Result<u8, Failure> {
+    let mut q = Queens::lexicographic(n).map_err(|e| Failure::input(e.to_string()))?;
+    let found = q.first();
+    print_stats(out, q.stats());
+    let mut w = stdout();
+    match found {
+        Some(p) => write_placement(&mut w, out.format, 1, &p)?,
+        None => {
+            w.flush()?;
+            eprintln!("no solution exists for n = {n}");
+            return Ok(1);
+        }
+    }
+    w.flush()?;
+    Ok(0)
+}
+
+fn unique(n: usize, list: bool, out: &Output) -> Result<u8, Failure> {
+    let start = Instant::now();
+    let run = || -> Result<(symmetry::UniqueCount, Vec<Vec<usize>>), bitmask::BitmaskError> {
+        let counts = symmetry::count_unique(n)?;
+        let reps = if list {
+            symmetry::unique_solutions(n)?
+        } else {
+            Vec::new()
+        };
+        Ok((counts, reps))
+    };
+    let result = match out.threads {
+        None => run(),
+        Some(0) => return Err(Failure::input("--threads must be at least 1")),
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .map_err(|e| Failure::input(format!("cannot start threads: {e}")))?
+            .install(run),
+    };
+    let (counts, reps) = result.map_err(|e| Failure::input(e.to_string()))?;
+    let mut w = stdout();
+    let limit = out.limit.unwrap_or(u64::MAX);
+    for (i, p) in reps
+        .iter()
+        .enumerate()
+        .take(limit.min(usize::MAX as u64) as usize)
+    {
+        write_placement(&mut w, out.format, i as u64 + 1, p)?;
+    }
+    if out.format == Format::Json {
+        let line = CountLine {
+            n,
+            count: counts.total,
+            engine: "symmetry",
+            unique: Some(counts.unique),
+        };
+        writeln!(w, "{}", serde_json::to_string(&line).expect("plain data"))?;
+    } else {
+        writeln!(
+            w,
+            "{} unique solutions ({} in total)",
+            counts.unique, counts.total
+        )?;
+    }
+    w.flush()?;
+    if out.stats {
+        eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
+    }
+    Ok(0)
+}
+
+fn construct_one(n: usize, out: &Output) -> Result<u8, Failure> {
+    let start = Instant::now();
+    match construct::construct(n) {
+        Ok(p) => {
+            debug_assert!(check::is_solution(&p));
+            let mut w = stdout();
+            write_placement(&mut w, out.format, 1, &p)?;
+            w.flush()?;
+            if out.stats {
+                eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
+            }
+            Ok(0)
+        }
+        Err(construct::ConstructError::NoSolution { .. }) => {
+            println!("no solution exists for n = {n}");
+            Ok(1)
+        }
+        Err(e) => Err(Failure::input(e.to_string())),
+    }
+}
+
+/// Reads columns from the arguments or stdin: numbers separated by spaces or commas, with an
+/// optional `NO.k:` label in front (so the output of `all` can be piped back in).
+fn parse_placement(text: &str) -> Result<Vec<usize>, Failure> {
+    let body = match text.trim_start().strip_prefix("NO.") {
+        Some(rest) => rest.split_once(':').map_or(rest, |(_, cols)| cols),
+        None => text,
+    };
+    let mut cols = Vec::new();
+    for (i, token) in body
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .enumerate()
+    {
+        let col = token.parse::<usize>().map_err(|_| {
+            Failure::input(format!(
+                "malformed placement: item {} is `{token}`, expected a column number (0-based)",
+                i + 1
+            ))
+        })?;
+        cols.push(col);
+    }
+    if cols.is_empty() {
+        return Err(Failure::input(
+            "malformed placement: no columns given (e.g. `queens check 1 3 0 2`)",
+        ));
+    }
+    check::validate(&cols).map_err(|e| Failure::input(format!("malformed placement: {e}")))?;
+    Ok(cols)
+}
+
+#[derive(Serialize)]
+struct CheckLine<'a> {
+    n: usize,
+    solution: bool,
+    attacks: &'a [check::Attack],
+}
+
+fn check_placement(columns: &[String], out: &Output) -> Result<u8, Failure> {
+    let text = if columns.is_empty() {
+        let mut s = String::new();
+        io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| Failure::input(format!("cannot read stdin: {e}")))?;
+        s
+    } else {
+        columns.join(" ")
+    };
+    let placement = parse_placement(&text)?;
+    let attacks = check::attacking_pairs(&placement);
+    let n = placement.len();
+    let mut w = stdout();
+    if out.format == Format::Json {
+        let line = CheckLine {
+            n,
+            solution: attacks.is_empty(),
+            attacks: &attacks,
+        };
+        writeln!(w, "{}", serde_json::to_string(&line).expect("plain data"))?;
+    } else if attacks.is_empty() {
+        writeln!(w, "solution: no two of the {n} queens attack each other")?;
+    } else {
+        writeln!(w, "not a solution: {} attacking pair(s)", attacks.len())?;
+        for a in &attacks {
+            let line = match a.kind {
+                check::AttackKind::Column => "column",
+                check::AttackKind::Diagonal => "diagonal",
+                check::AttackKind::AntiDiagonal => "anti-diagonal",
+            };
+            writeln!(
+                w,
+                "  rows {} and {} (columns {} and {}) share a {line}",
+                a.a, a.b, placement[a.a], placement[a.b]
+            )?;
+        }
+    }
+    w.flush()?;
+    Ok(if attacks.is_empty() { 0 } else { 1 })
+}
