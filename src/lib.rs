@@ -5,12 +5,14 @@
 //!
 //! - [`core`]: the engine (models, propagators, search, solutions);
 //! - [`queens`]: N-Queens on the engine, plus the classic fast paths;
+//! - [`sudoku`]: Sudoku of any box size on the engine;
 //! - [`prelude`]: what a puzzle definition needs.
 
 #![deny(missing_docs)]
 
 pub use bezzel_core as core;
 pub use bezzel_queens as queens;
+pub use bezzel_sudoku as sudoku;
 
 /// `use bezzel::prelude::*;` brings the modelling and search API into scope.
 pub mod prelude {

@@ -237,8 +237,29 @@ impl Model {
         }
     }
 
+    /// Propagates every constraint to a fixpoint now, narrowing the domains that
+    /// [`domain`](Model::domain) reports, e.g. to see what a model deduces before any search.
+    /// `Err(Conflict)` means the model has no solution. Search starts from the model as
+    /// posted either way, so calling this is never needed before solving.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=9)?;
+    /// let y = m.int_var(0..=3)?;
+    /// m.less_than(x, y)?;
+    /// m.propagate().unwrap();
+    /// assert_eq!(m.domain(x)?, vec![0, 1, 2]);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn propagate(&mut self) -> Result<(), Conflict> {
+        self.schedule_all();
+        let mut runs = 0;
+        self.run_queue(&mut runs)
+    }
+
     /// Runs queued propagators until none is left, counting runs in `propagations`.
-    pub(crate) fn propagate(&mut self, propagations: &mut u64) -> Result<(), Conflict> {
+    pub(crate) fn run_queue(&mut self, propagations: &mut u64) -> Result<(), Conflict> {
         while let Some(p) = self.queue.pop() {
             if !self.store.is_active(p) {
                 self.queue.done_running();

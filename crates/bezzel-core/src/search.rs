@@ -353,7 +353,7 @@ impl Solver {
     }
 
     fn propagate(&mut self) -> Result<(), Conflict> {
-        let result = self.model.propagate(&mut self.stats.propagations);
+        let result = self.model.run_queue(&mut self.stats.propagations);
         if result.is_err() {
             self.stats.failures += 1;
         }
