@@ -174,7 +174,7 @@ impl Context<'_> {
         out
     }
 
-    #[inline]
+    #[inline(always)]
     fn report(&mut self, v: IntView, change: crate::store::Change) -> Result<bool, Conflict> {
         match change? {
             Some(event) => {
@@ -186,7 +186,7 @@ impl Context<'_> {
     }
 
     /// Removes `value`; returns whether the domain changed.
-    #[inline]
+    #[inline(always)]
     pub fn remove(&mut self, v: IntView, value: i64) -> Result<bool, Conflict> {
         let change = self.store.remove(v.var.index, v.to_var(value));
         self.report(v, change)

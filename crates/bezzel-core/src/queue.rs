@@ -41,6 +41,9 @@ struct Subscription {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Queue {
     subscriptions: Vec<Vec<Subscription>>,
+    /// Per variable, the weakest event any subscriber waits for (`None`: nobody listens), so
+    /// that most changes are dismissed without walking the list.
+    weakest: Vec<Option<Event>>,
     buckets: [VecDeque<u32>; BUCKETS],
     queued: Vec<bool>,
     priority: Vec<Priority>,
@@ -58,6 +61,7 @@ impl Queue {
 
     pub(crate) fn add_var(&mut self) {
         self.subscriptions.push(Vec::new());
+        self.weakest.push(None);
     }
 
     pub(crate) fn add_propagator(&mut self, priority: Priority) -> u32 {
@@ -67,6 +71,8 @@ impl Queue {
     }
 
     pub(crate) fn subscribe(&mut self, var: u32, prop: u32, event: Event) {
+        let weakest = &mut self.weakest[var as usize];
+        *weakest = Some(weakest.map_or(event, |w| w.min(event)));
         let subs = &mut self.subscriptions[var as usize];
         // One subscription per (variable, propagator), at the weakest event asked for.
         if let Some(s) = subs.iter_mut().find(|s| s.prop == prop) {
@@ -82,12 +88,29 @@ impl Queue {
     }
 
     /// Wakes the subscribers of `var` that care about `event`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn notify(&mut self, var: u32, event: Event) {
-        for i in 0..self.subscriptions[var as usize].len() {
-            let s = self.subscriptions[var as usize][i];
-            if event.wakes(s.event) && s.prop != self.running {
-                self.schedule(s.prop);
+        if self.weakest[var as usize].is_some_and(|w| event.wakes(w)) {
+            self.wake(var, event);
+        }
+    }
+
+    fn wake(&mut self, var: u32, event: Event) {
+        let Queue {
+            subscriptions,
+            buckets,
+            queued,
+            priority,
+            running,
+            len,
+            ..
+        } = self;
+        for s in &subscriptions[var as usize] {
+            let p = s.prop as usize;
+            if event.wakes(s.event) && s.prop != *running && !queued[p] {
+                queued[p] = true;
+                buckets[priority[p] as usize].push_back(s.prop);
+                *len += 1;
             }
         }
     }

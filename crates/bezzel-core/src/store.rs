@@ -8,7 +8,7 @@
 
 use crate::domain::{DomainSpec, count_ones, next_one, prev_one};
 use crate::event::Event;
-use crate::trail::{Checkpoint, Entry, Trail};
+use crate::trail::{Checkpoint, Trail};
 use bitvec::prelude::*;
 use std::fmt;
 
@@ -27,39 +27,76 @@ impl std::error::Error for Conflict {}
 /// What a domain write did: `None` if nothing changed, otherwise the kind of change.
 pub type Change = Result<Option<Event>, Conflict>;
 
+/// One overwritten piece of state, as the trail keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// A variable's whole state (inline word, bounds, size) before its first change since
+    /// the last checkpoint.
+    Var { var: u32, old: VarState },
+    /// A word of a wide domain (global word index) before a change.
+    Word { index: u32, old: u64 },
+    /// A propagator-owned trailed integer.
+    Int { slot: u32, old: i64 },
+    /// A propagator that was active before it became subsumed.
+    Active { prop: u32 },
+}
+
 /// A handle to an integer owned by a propagator whose changes are undone on backtracking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TrailedInt(pub(crate) u32);
 
-/// Per-variable bookkeeping; `min`, `max` and `size` mirror the bitset for O(1) reads.
+/// Marks a variable whose domain fits the inline word.
+const SMALL: u32 = u32::MAX;
+
+/// Per-variable state. A domain of up to 64 values lives in `bits` (bit `i` is value
+/// `base + i`); a wider one lives in `words[large..large + nwords]`. `min`, `max` and `size`
+/// mirror the bits for O(1) reads. The whole struct is what the trail saves, once per variable
+/// and checkpoint (`stamp` says whether that happened already).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct VarState {
+    bits: u64,
+    stamp: u64,
     pub(crate) base: i32,
     pub(crate) min: i32,
     pub(crate) max: i32,
     pub(crate) size: u32,
-    start: u32,
-    words: u32,
+    large: u32,
+    nwords: u32,
+}
+
+impl VarState {
+    /// Whether value `v` (already known to lie in `min..=max`) is in the inline word.
+    #[inline]
+    fn small_bit(&self, v: i64) -> u64 {
+        1u64 << (v - i64::from(self.base))
+    }
+
+    /// Derives min, max and size from the inline word (which must not be empty).
+    #[inline]
+    fn refresh_small(&mut self) {
+        self.min = self.base + self.bits.trailing_zeros() as i32;
+        self.max = self.base + 63 - self.bits.leading_zeros() as i32;
+        self.size = self.bits.count_ones();
+    }
 }
 
 /// Everything search changes, plus the trail that undoes it.
 #[derive(Debug, Clone)]
 pub(crate) struct Store {
     vars: Vec<VarState>,
-    var_stamp: Vec<u64>,
     words: Vec<u64>,
     word_stamp: Vec<u64>,
     ints: Vec<i64>,
     int_stamp: Vec<u64>,
     active: Vec<bool>,
-    trail: Trail,
+    trail: Trail<Entry>,
 }
 
 /// The restorable part of a store, for comparing states in tests.
 #[cfg(test)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StoreState {
-    vars: Vec<VarState>,
+    vars: Vec<(u64, i32, i32, i32, u32)>,
     words: Vec<u64>,
     ints: Vec<i64>,
     active: Vec<bool>,
@@ -69,7 +106,6 @@ impl Store {
     pub(crate) fn new() -> Store {
         Store {
             vars: Vec::new(),
-            var_stamp: Vec::new(),
             words: Vec::new(),
             word_stamp: Vec::new(),
             ints: Vec::new(),
@@ -83,23 +119,33 @@ impl Store {
     pub(crate) fn add_var(&mut self, spec: &DomainSpec) -> u32 {
         let (lo, hi) = (spec.min(), spec.max());
         let width = (i64::from(hi) - i64::from(lo) + 1) as usize;
-        let nwords = width.div_ceil(64);
-        let start = self.words.len();
-        self.words.resize(start + nwords, 0);
-        self.word_stamp.resize(start + nwords, 0);
-        let bits = self.words[start..].view_bits_mut::<Lsb0>();
-        for &v in spec.as_slice() {
-            bits.set((v - lo) as usize, true);
-        }
-        self.vars.push(VarState {
+        let mut state = VarState {
+            bits: 0,
+            stamp: 0,
             base: lo,
             min: lo,
             max: hi,
             size: spec.as_slice().len() as u32,
-            start: start as u32,
-            words: nwords as u32,
-        });
-        self.var_stamp.push(0);
+            large: SMALL,
+            nwords: 0,
+        };
+        if width <= 64 {
+            for &v in spec.as_slice() {
+                state.bits |= 1u64 << (v - lo);
+            }
+        } else {
+            let nwords = width.div_ceil(64);
+            let start = self.words.len();
+            self.words.resize(start + nwords, 0);
+            self.word_stamp.resize(start + nwords, 0);
+            let bits = self.words[start..].view_bits_mut::<Lsb0>();
+            for &v in spec.as_slice() {
+                bits.set((v - lo) as usize, true);
+            }
+            state.large = start as u32;
+            state.nwords = nwords as u32;
+        }
+        self.vars.push(state);
         (self.vars.len() - 1) as u32
     }
 
@@ -124,39 +170,42 @@ impl Store {
         if v < i64::from(d.min) || v > i64::from(d.max) {
             return false;
         }
+        if d.large == SMALL {
+            return d.bits & d.small_bit(v) != 0;
+        }
         let bit = (v - i64::from(d.base)) as usize;
-        self.words[d.start as usize + bit / 64] >> (bit % 64) & 1 == 1
+        self.words[d.large as usize + bit / 64] >> (bit % 64) & 1 == 1
     }
 
-    fn words_of(&self, d: &VarState) -> &[u64] {
-        &self.words[d.start as usize..(d.start + d.words) as usize]
+    fn words_of<'a>(&'a self, d: &'a VarState) -> &'a [u64] {
+        if d.large == SMALL {
+            std::slice::from_ref(&d.bits)
+        } else {
+            &self.words[d.large as usize..(d.large + d.nwords) as usize]
+        }
     }
 
     /// The values of `x` in increasing order.
     pub(crate) fn values(&self, x: u32) -> impl Iterator<Item = i32> + '_ {
-        let d = self.vars[x as usize];
-        let words = self.words_of(&self.vars[x as usize]);
-        let (lo, hi) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
-        words.view_bits::<Lsb0>()[lo..=hi]
+        let d = &self.vars[x as usize];
+        let base = d.base;
+        let (lo, hi) = ((d.min - base) as usize, (d.max - base) as usize);
+        self.words_of(d).view_bits::<Lsb0>()[lo..=hi]
             .iter_ones()
-            .map(move |i| d.base + (i + lo) as i32)
+            .map(move |i| base + (i + lo) as i32)
     }
 
-    #[inline]
-    fn save_bounds(&mut self, x: usize) {
+    /// Saves the state of `x` on the trail unless it was saved since the last checkpoint.
+    #[inline(always)]
+    fn save_var(&mut self, x: usize) {
         let stamp = self.trail.stamp();
-        if self.var_stamp[x] != stamp {
-            self.var_stamp[x] = stamp;
-            let d = &self.vars[x];
-            self.trail.push(Entry::Bounds {
-                var: x as u32,
-                min: d.min,
-                max: d.max,
-                size: d.size,
-            });
+        let d = &mut self.vars[x];
+        if d.stamp != stamp {
+            let old = *d;
+            d.stamp = stamp;
+            self.trail.push(Entry::Var { var: x as u32, old });
         }
     }
-
     #[inline]
     fn save_word(&mut self, index: usize) {
         let stamp = self.trail.stamp();
@@ -169,10 +218,9 @@ impl Store {
         }
     }
 
-    /// Classifies a change from the old bounds to the current state of `x`.
+    /// Classifies a change from the old bounds to the state `d`.
     #[inline]
-    fn event(&self, x: usize, old_min: i32, old_max: i32) -> Event {
-        let d = &self.vars[x];
+    fn event(d: &VarState, old_min: i32, old_max: i32) -> Event {
         if d.size == 1 {
             Event::Fixed
         } else if d.min != old_min || d.max != old_max {
@@ -182,37 +230,64 @@ impl Store {
         }
     }
 
-    /// Removes value `v` from `x`.
+    /// Replaces the inline word of a small `x` by `bits`, a subset of it.
     #[inline]
+    fn narrow_small(&mut self, x: usize, bits: u64) -> Change {
+        let (old_bits, old_min, old_max) = {
+            let d = &self.vars[x];
+            (d.bits, d.min, d.max)
+        };
+        if bits == old_bits {
+            return Ok(None);
+        }
+        if bits == 0 {
+            return Err(Conflict);
+        }
+        self.save_var(x);
+        let d = &mut self.vars[x];
+        d.bits = bits;
+        d.refresh_small();
+        Ok(Some(Store::event(d, old_min, old_max)))
+    }
+
+    /// Removes value `v` from `x`.
+    #[inline(always)]
     pub(crate) fn remove(&mut self, x: u32, v: i64) -> Change {
         let xi = x as usize;
-        let d = self.vars[xi];
+        let d = &self.vars[xi];
         if v < i64::from(d.min) || v > i64::from(d.max) {
             return Ok(None);
         }
-        let bit = (v - i64::from(d.base)) as usize;
-        let wi = d.start as usize + bit / 64;
-        let mask = 1u64 << (bit % 64);
-        if self.words[wi] & mask == 0 {
+        if d.large != SMALL {
+            let bit = (v - i64::from(d.base)) as usize;
+            return self.clear_large(xi, bit, bit + 1);
+        }
+        // The hottest write of all: one bit, so size and bounds follow without a recount.
+        let mask = d.small_bit(v);
+        if d.bits & mask == 0 {
             return Ok(None);
         }
         if d.size == 1 {
             return Err(Conflict);
         }
-        self.save_bounds(xi);
-        self.save_word(wi);
-        self.words[wi] &= !mask;
+        self.save_var(xi);
+        let d = &mut self.vars[xi];
+        d.bits &= !mask;
+        d.size -= 1;
         let v = v as i32;
-        let mut new = d;
-        new.size -= 1;
-        if v == d.min {
-            let end = (d.max - d.base) as usize + 1;
-            new.min = d.base + next_one(self.words_of(&d), bit + 1, end).unwrap_or(0) as i32;
+        if d.size == 1 {
+            d.min = d.base + d.bits.trailing_zeros() as i32;
+            d.max = d.min;
+            Ok(Some(Event::Fixed))
+        } else if v == d.min {
+            d.min = d.base + d.bits.trailing_zeros() as i32;
+            Ok(Some(Event::Bounds))
         } else if v == d.max {
-            new.max = d.base + prev_one(self.words_of(&d), bit - 1).unwrap_or(0) as i32;
+            d.max = d.base + 63 - d.bits.leading_zeros() as i32;
+            Ok(Some(Event::Bounds))
+        } else {
+            Ok(Some(Event::Domain))
         }
-        self.vars[xi] = new;
-        Ok(Some(self.event(xi, d.min, d.max)))
     }
 
     /// Removes every value of `x` below `v`.
@@ -225,9 +300,12 @@ impl Store {
         if v > i64::from(d.max) {
             return Err(Conflict);
         }
-        let (lo, hi) = ((d.min - d.base) as usize, (v - i64::from(d.base)) as usize);
-        self.clear_bits(xi, lo, hi);
-        Ok(Some(self.event(xi, d.min, d.max)))
+        let bit = (v - i64::from(d.base)) as usize;
+        if d.large == SMALL {
+            // `bit` <= 63 because `v` <= max.
+            return self.narrow_small(xi, d.bits & !((1u64 << bit) - 1));
+        }
+        self.clear_large(xi, (d.min - d.base) as usize, bit)
     }
 
     /// Removes every value of `x` above `v`.
@@ -240,12 +318,12 @@ impl Store {
         if v < i64::from(d.min) {
             return Err(Conflict);
         }
-        let (lo, hi) = (
-            (v - i64::from(d.base)) as usize + 1,
-            (d.max - d.base) as usize + 1,
-        );
-        self.clear_bits(xi, lo, hi);
-        Ok(Some(self.event(xi, d.min, d.max)))
+        let bit = (v - i64::from(d.base)) as usize;
+        if d.large == SMALL {
+            // `bit` < 63 because `v` < max.
+            return self.narrow_small(xi, d.bits & ((1u64 << (bit + 1)) - 1));
+        }
+        self.clear_large(xi, bit + 1, (d.max - d.base) as usize + 1)
     }
 
     /// Fixes `x` to `v`.
@@ -253,44 +331,50 @@ impl Store {
         if !self.contains(x, v) {
             return Err(Conflict);
         }
-        let d = self.vars[x as usize];
+        let xi = x as usize;
+        let d = self.vars[xi];
         if d.size == 1 {
             return Ok(None);
         }
+        if d.large == SMALL {
+            return self.narrow_small(xi, d.small_bit(v));
+        }
         let bit = (v - i64::from(d.base)) as usize;
-        let (lo, hi) = ((d.min - d.base) as usize, (d.max - d.base) as usize + 1);
-        let xi = x as usize;
-        self.clear_bits(xi, lo, bit);
-        self.clear_bits(xi, bit + 1, hi);
+        self.clear_large(xi, (d.min - d.base) as usize, bit)?;
+        self.clear_large(xi, bit + 1, (d.max - d.base) as usize + 1)?;
         Ok(Some(Event::Fixed))
     }
 
-    /// Clears bits `lo..hi` of `x`, which must leave at least one value, and updates
-    /// min, max and size.
-    fn clear_bits(&mut self, xi: usize, lo: usize, hi: usize) {
+    /// Clears bits `lo..hi` of a wide `x` and updates min, max and size; fails (changing
+    /// nothing) if that would empty the domain.
+    fn clear_large(&mut self, xi: usize, lo: usize, hi: usize) -> Change {
         if lo >= hi {
-            return;
+            return Ok(None);
         }
         let d = self.vars[xi];
-        let start = d.start as usize;
+        let start = d.large as usize;
         let removed = count_ones(self.words_of(&d), lo, hi);
         if removed == 0 {
-            return;
+            return Ok(None);
         }
-        self.save_bounds(xi);
+        if removed == d.size {
+            return Err(Conflict);
+        }
+        self.save_var(xi);
         for wi in start + lo / 64..=start + (hi - 1) / 64 {
             self.save_word(wi);
         }
-        let words = &mut self.words[start..start + d.words as usize];
+        let words = &mut self.words[start..start + d.nwords as usize];
         words.view_bits_mut::<Lsb0>()[lo..hi].fill(false);
         let (lo_all, hi_all) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
-        let words = &self.words[start..start + d.words as usize];
+        let words = &self.words[start..start + d.nwords as usize];
         let new_min = d.base + next_one(words, lo_all, hi_all + 1).unwrap_or(0) as i32;
         let new_max = d.base + prev_one(words, hi_all).unwrap_or(0) as i32;
         let state = &mut self.vars[xi];
         state.size -= removed;
         state.min = new_min;
         state.max = new_max;
+        Ok(Some(Store::event(state, d.min, d.max)))
     }
 
     /// Allocates a propagator-owned trailed integer.
@@ -347,15 +431,7 @@ impl Store {
     pub(crate) fn restore(&mut self, to: Checkpoint) {
         while let Some(entry) = self.trail.pop_above(to) {
             match entry {
-                Entry::Bounds {
-                    var,
-                    min,
-                    max,
-                    size,
-                } => {
-                    let d = &mut self.vars[var as usize];
-                    (d.min, d.max, d.size) = (min, max, size);
-                }
+                Entry::Var { var, old } => self.vars[var as usize] = old,
                 Entry::Word { index, old } => self.words[index as usize] = old,
                 Entry::Int { slot, old } => self.ints[slot as usize] = old,
                 Entry::Active { prop } => self.active[prop as usize] = true,
@@ -372,7 +448,11 @@ impl Store {
     #[cfg(test)]
     pub(crate) fn state(&self) -> StoreState {
         StoreState {
-            vars: self.vars.clone(),
+            vars: self
+                .vars
+                .iter()
+                .map(|d| (d.bits, d.base, d.min, d.max, d.size))
+                .collect(),
             words: self.words.clone(),
             ints: self.ints.clone(),
             active: self.active.clone(),

@@ -1,7 +1,7 @@
 //! The trail: an undo stack of overwritten state.
 //!
-//! Each write to search state (a domain word, a variable's bounds and size, a propagator's
-//! trailed integer, a propagator's active flag) first records the old value here. A checkpoint is
+//! Each write to search state first records the old value here (what is recorded is the
+//! store's business: see `store::Entry`). A checkpoint is
 //! simply the trail's length; backtracking pops entries back to it, restoring each old value, so
 //! no node ever clones the store. Writes within one checkpoint are recorded once per location:
 //! each location keeps the *stamp* of the checkpoint in which it was last saved, and a new stamp
@@ -10,33 +10,15 @@
 /// A trail position to return to.
 pub type Checkpoint = usize;
 
-/// One overwritten piece of state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Entry {
-    /// A variable's bounds and size before a change.
-    Bounds {
-        var: u32,
-        min: i32,
-        max: i32,
-        size: u32,
-    },
-    /// A bitset word (global word index) before a change.
-    Word { index: u32, old: u64 },
-    /// A propagator-owned trailed integer.
-    Int { slot: u32, old: i64 },
-    /// A propagator that was active before it became subsumed.
-    Active { prop: u32 },
-}
-
 /// The undo stack together with the stamp that tells whether a location is saved already.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Trail {
-    entries: Vec<Entry>,
+pub(crate) struct Trail<E> {
+    entries: Vec<E>,
     stamp: u64,
 }
 
-impl Trail {
-    pub(crate) fn new() -> Trail {
+impl<E> Trail<E> {
+    pub(crate) fn new() -> Trail<E> {
         Trail {
             entries: Vec::new(),
             stamp: 1,
@@ -55,13 +37,13 @@ impl Trail {
     }
 
     #[inline]
-    pub(crate) fn push(&mut self, entry: Entry) {
+    pub(crate) fn push(&mut self, entry: E) {
         self.entries.push(entry);
     }
 
     /// Pops the newest entry above `to`, if any.
     #[inline]
-    pub(crate) fn pop_above(&mut self, to: Checkpoint) -> Option<Entry> {
+    pub(crate) fn pop_above(&mut self, to: Checkpoint) -> Option<E> {
         if self.entries.len() > to {
             self.entries.pop()
         } else {
@@ -86,16 +68,16 @@ mod tests {
 
     #[test]
     fn checkpoints_are_lengths_and_stamps_advance() {
-        let mut t = Trail::new();
+        let mut t = Trail::<(u32, i64)>::new();
         let s0 = t.stamp();
         let cp = t.checkpoint();
         assert_eq!(cp, 0);
         assert!(t.stamp() > s0);
-        t.push(Entry::Int { slot: 0, old: 3 });
-        t.push(Entry::Active { prop: 1 });
+        t.push((0, 3));
+        t.push((1, 7));
         assert_eq!(t.len(), 2);
-        assert_eq!(t.pop_above(cp), Some(Entry::Active { prop: 1 }));
-        assert_eq!(t.pop_above(cp), Some(Entry::Int { slot: 0, old: 3 }));
+        assert_eq!(t.pop_above(cp), Some((1, 7)));
+        assert_eq!(t.pop_above(cp), Some((0, 3)));
         assert_eq!(t.pop_above(cp), None);
         let s1 = t.stamp();
         t.restored();

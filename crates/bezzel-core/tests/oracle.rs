@@ -190,7 +190,15 @@ fn constraint_spec(nvars: usize) -> impl Strategy<Value = ConstraintSpec> {
 fn model_spec() -> impl Strategy<Value = ModelSpec> {
     (2..=6usize).prop_flat_map(|nvars| {
         (
-            prop::collection::vec(prop::collection::btree_set(-3..=4i32, 1..=6), nvars),
+            // Mostly small values; now and then a far one, so wide (multi-word) domains
+            // are searched too.
+            prop::collection::vec(
+                prop::collection::btree_set(
+                    prop_oneof![8 => -3..=4i32, 1 => Just(-100), 1 => Just(100)],
+                    1..=6,
+                ),
+                nvars,
+            ),
             prop::collection::vec(constraint_spec(nvars), 1..=4),
         )
             .prop_map(|(domains, constraints)| ModelSpec {

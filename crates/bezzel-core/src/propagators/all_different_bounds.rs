@@ -1,0 +1,344 @@
+//! Bounds-consistent all-different, by Hall intervals.
+//!
+//! A Hall interval is a range of values `[a, b]` that exactly as many views as it has values
+//! must fit into; every other view then has to leave it. This is the O(n log n) algorithm of
+//! López-Ortiz, Quimper, Tromp and van Beek, "A fast and simple algorithm for bounds consistency
+//! of the alldifferent constraint" (IJCAI 2003), as Gecode's `int/distinct/bnd.hpp` implements
+//! it: sort the views by minimum and by maximum, rank the distinct bounds, then sweep the views
+//! in order of increasing maximum while a union-find-like structure with path compression (the
+//! `t`, `d` and `h` arrays) tracks, for each bound, the capacity left to its left and the Hall
+//! interval it falls into; that sweep raises lower bounds, and the mirrored sweep lowers upper
+//! bounds. Before it, a cheap value-consistent pass removes the values of fixed views from the
+//! others, as Gecode does (it is what most search decisions need, and it runs in linear time).
+//!
+//! The Hall sweep reasons on the intervals `[min, max]` of a snapshot of the bounds. That is
+//! exact when the views are on distinct variables and a new bound lands on a value of the
+//! domain; when it lands in a hole, or a view becomes fixed, or two views share a variable (so a
+//! change to one moves the other behind the snapshot's back), the propagator reports
+//! [`NoFixpoint`](PropStatus::NoFixpoint) and runs again.
+
+use crate::event::Event;
+use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+use crate::queue::Priority;
+use crate::store::{Conflict, TrailedInt};
+use crate::var::IntView;
+
+/// One distinct bound in the sweep: its value and the union-find links of the paper.
+#[derive(Debug, Clone, Copy, Default)]
+struct Hall {
+    /// The bound's value (a minimum, or a maximum plus one).
+    bounds: i64,
+    /// Path to the next bound with spare capacity ("t" in the paper).
+    t: usize,
+    /// Capacity: values between this bound and its predecessor not yet used ("d").
+    d: i64,
+    /// Path to the end of the Hall interval this bound belongs to ("h").
+    h: usize,
+}
+
+/// `views` take pairwise distinct values (bounds consistency, plus value consistency for
+/// fixed views).
+#[derive(Debug, Clone)]
+pub struct AllDifferentBounds {
+    views: Vec<IntView>,
+    /// Whether two views share a variable, so that a single sweep may miss its fixpoint.
+    aliased: bool,
+    /// A permutation of view indices whose trailed prefix (`live`) holds the views whose value
+    /// has not been removed from the others yet.
+    order: Vec<u32>,
+    live: Option<TrailedInt>,
+    /// View indices by increasing minimum / maximum; kept between calls because the order
+    /// barely changes from one call to the next, which makes re-sorting nearly linear.
+    min_sorted: Vec<u32>,
+    max_sorted: Vec<u32>,
+    /// The snapshot of each view's minimum and maximum plus one.
+    lo: Vec<i64>,
+    hi: Vec<i64>,
+    /// Each view's minimum and maximum as a rank into `hall`.
+    rank_min: Vec<usize>,
+    rank_max: Vec<usize>,
+    hall: Vec<Hall>,
+}
+
+impl AllDifferentBounds {
+    /// The propagator over `views`. Views may share variables (`x` and `x + 1`).
+    pub fn new(views: Vec<IntView>) -> AllDifferentBounds {
+        let n = views.len();
+        let mut vars: Vec<_> = views.iter().map(|v| v.var()).collect();
+        vars.sort_unstable();
+        let aliased = vars.windows(2).any(|w| w[0] == w[1]);
+        AllDifferentBounds {
+            aliased,
+            order: (0..n as u32).collect(),
+            live: None,
+            min_sorted: (0..n as u32).collect(),
+            max_sorted: (0..n as u32).collect(),
+            lo: vec![0; n],
+            hi: vec![0; n],
+            rank_min: vec![0; n],
+            rank_max: vec![0; n],
+            hall: vec![Hall::default(); 2 * n + 2],
+            views,
+        }
+    }
+
+    /// Removes the value of every fixed view from the others, until no new view is fixed.
+    /// Returns the new size of the live prefix.
+    fn value_pass(&mut self, ctx: &mut Context<'_>, mut live: usize) -> Result<usize, Conflict> {
+        let mut i = 0;
+        while i < live {
+            let v = self.views[self.order[i] as usize];
+            if !ctx.is_fixed(v) {
+                i += 1;
+                continue;
+            }
+            let value = ctx.min(v);
+            live -= 1;
+            self.order.swap(i, live);
+            let mut fixed_some = false;
+            for j in 0..live {
+                let w = self.views[self.order[j] as usize];
+                if ctx.remove(w, value)? && ctx.is_fixed(w) {
+                    fixed_some = true;
+                }
+            }
+            // A view fixed by these removals may sit before `i` (and with aliasing, so may a
+            // view of a variable fixed meanwhile), so scan again from the start.
+            if fixed_some {
+                i = 0;
+            }
+        }
+        Ok(live)
+    }
+
+    /// The Hall-interval sweeps. Returns whether the result is a fixpoint (as far as the
+    /// snapshot can tell) and whether anything changed.
+    fn hall_pass(&mut self, ctx: &mut Context<'_>) -> Result<(bool, bool), Conflict> {
+        let n = self.views.len();
+        let (mut lowest, mut highest) = (i64::MAX, i64::MIN);
+        for (i, &v) in self.views.iter().enumerate() {
+            self.lo[i] = ctx.min(v);
+            self.hi[i] = ctx.max(v) + 1;
+            lowest = lowest.min(self.lo[i]);
+            highest = highest.max(self.hi[i]);
+        }
+        // Pigeonhole: fewer values in the whole range than views.
+        if highest - lowest < n as i64 {
+            return Err(Conflict);
+        }
+        let (lo, hi) = (&self.lo, &self.hi);
+        self.min_sorted.sort_unstable_by_key(|&i| lo[i as usize]);
+        self.max_sorted.sort_unstable_by_key(|&i| hi[i as usize]);
+
+        // Merge the sorted minima and maxima into the distinct bounds, ranking every view.
+        // `hall[0]` and `hall[nb + 1]` are sentinels two apart from their neighbours, so that
+        // their capacities never run out.
+        let hall = &mut self.hall;
+        let mut nb = 0;
+        {
+            let mut min = lo[self.min_sorted[0] as usize];
+            let mut max = hi[self.max_sorted[0] as usize];
+            let mut last = min - 2;
+            hall[0].bounds = last;
+            let (mut i, mut j) = (0, 0);
+            loop {
+                if i < n && min < max {
+                    if min != last {
+                        nb += 1;
+                        last = min;
+                        hall[nb].bounds = min;
+                    }
+                    self.rank_min[self.min_sorted[i] as usize] = nb;
+                    i += 1;
+                    if i < n {
+                        min = lo[self.min_sorted[i] as usize];
+                    }
+                } else {
+                    if max != last {
+                        nb += 1;
+                        last = max;
+                        hall[nb].bounds = max;
+                    }
+                    self.rank_max[self.max_sorted[j] as usize] = nb;
+                    j += 1;
+                    if j == n {
+                        break;
+                    }
+                    max = hi[self.max_sorted[j] as usize];
+                }
+            }
+            hall[nb + 1].bounds = hall[nb].bounds + 2;
+        }
+
+        let mut fixpoint = true;
+        let mut changed = false;
+
+        // Lower bounds: views by increasing maximum.
+        for i in 1..=nb + 1 {
+            hall[i].t = i - 1;
+            hall[i].h = i - 1;
+            hall[i].d = hall[i].bounds - hall[i - 1].bounds;
+        }
+        for &k in &self.max_sorted {
+            let k = k as usize;
+            let x = self.rank_min[k];
+            let y = self.rank_max[k];
+            let mut z = path_max_t(hall, x + 1);
+            let j = hall[z].t;
+            hall[z].d -= 1;
+            if hall[z].d == 0 {
+                hall[z].t = z + 1;
+                z = path_max_t(hall, z + 1);
+                hall[z].t = j;
+            }
+            path_set_t(hall, x + 1, z, z);
+            if hall[z].d < hall[z].bounds - hall[y].bounds {
+                return Err(Conflict);
+            }
+            if hall[x].h > x {
+                let w = path_max_h(hall, hall[x].h);
+                let m = hall[w].bounds;
+                let v = self.views[k];
+                if ctx.set_min(v, m)? {
+                    changed = true;
+                    // Landing in a hole or fixing the view leaves work for another run.
+                    fixpoint &= ctx.min(v) == m && !ctx.is_fixed(v);
+                }
+                path_set_h(hall, x, w, w);
+            }
+            if hall[z].d == hall[z].bounds - hall[y].bounds {
+                path_set_h(hall, hall[y].h, j - 1, y);
+                hall[y].h = j - 1;
+            }
+        }
+
+        // Upper bounds: the mirror image, views by decreasing minimum.
+        for i in 0..=nb {
+            hall[i].t = i + 1;
+            hall[i].h = i + 1;
+            hall[i].d = hall[i + 1].bounds - hall[i].bounds;
+        }
+        for &k in self.min_sorted.iter().rev() {
+            let k = k as usize;
+            let x = self.rank_max[k];
+            let y = self.rank_min[k];
+            let mut z = path_min_t(hall, x - 1);
+            let j = hall[z].t;
+            hall[z].d -= 1;
+            if hall[z].d == 0 {
+                hall[z].t = z - 1;
+                z = path_min_t(hall, z - 1);
+                hall[z].t = j;
+            }
+            path_set_t(hall, x - 1, z, z);
+            if hall[z].d < hall[y].bounds - hall[z].bounds {
+                return Err(Conflict);
+            }
+            if hall[x].h < x {
+                let w = path_min_h(hall, hall[x].h);
+                let m = hall[w].bounds - 1;
+                let v = self.views[k];
+                if ctx.set_max(v, m)? {
+                    changed = true;
+                    fixpoint &= ctx.max(v) == m && !ctx.is_fixed(v);
+                }
+                path_set_h(hall, x, w, w);
+            }
+            if hall[z].d == hall[y].bounds - hall[z].bounds {
+                path_set_h(hall, hall[y].h, j + 1, y);
+                hall[y].h = j + 1;
+            }
+        }
+        Ok((fixpoint, changed))
+    }
+}
+
+#[inline]
+fn path_max_t(hall: &[Hall], mut i: usize) -> usize {
+    while hall[i].t > i {
+        i = hall[i].t;
+    }
+    i
+}
+
+#[inline]
+fn path_min_t(hall: &[Hall], mut i: usize) -> usize {
+    while hall[i].t < i {
+        i = hall[i].t;
+    }
+    i
+}
+
+#[inline]
+fn path_max_h(hall: &[Hall], mut i: usize) -> usize {
+    while hall[i].h > i {
+        i = hall[i].h;
+    }
+    i
+}
+
+#[inline]
+fn path_min_h(hall: &[Hall], mut i: usize) -> usize {
+    while hall[i].h < i {
+        i = hall[i].h;
+    }
+    i
+}
+
+/// Path compression: points every `t` link from `start` up to `end` at `to`.
+#[inline]
+fn path_set_t(hall: &mut [Hall], start: usize, end: usize, to: usize) {
+    let mut l = start;
+    while l != end {
+        let k = l;
+        l = hall[k].t;
+        hall[k].t = to;
+    }
+}
+
+/// Path compression of the `h` links.
+#[inline]
+fn path_set_h(hall: &mut [Hall], start: usize, end: usize, to: usize) {
+    let mut l = start;
+    while l != end {
+        let k = l;
+        l = hall[k].h;
+        hall[k].h = to;
+    }
+}
+
+impl Propagator for AllDifferentBounds {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        for &v in &self.views {
+            s.subscribe(v, Event::Bounds);
+        }
+        self.live = Some(s.trailed_int(self.views.len() as i64));
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        let Some(live_slot) = self.live else {
+            return Ok(PropStatus::Fixpoint);
+        };
+        let live = self.value_pass(ctx, ctx.int(live_slot) as usize)?;
+        ctx.set_int(live_slot, live as i64);
+        // Every fixed view's value has left the others: nothing can clash any more.
+        if live <= 1 {
+            return Ok(PropStatus::Subsumed);
+        }
+        let (fixpoint, changed) = self.hall_pass(ctx)?;
+        Ok(if !fixpoint || (changed && self.aliased) {
+            PropStatus::NoFixpoint
+        } else {
+            PropStatus::Fixpoint
+        })
+    }
+
+    fn priority(&self) -> Priority {
+        // n log n for the sorts, near-linear for the sweeps.
+        Priority::Quadratic
+    }
+
+    fn name(&self) -> &'static str {
+        "all_different(bounds)"
+    }
+}
