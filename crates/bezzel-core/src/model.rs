@@ -37,6 +37,8 @@ pub struct Model {
     pub(crate) store: Store,
     pub(crate) queue: Queue,
     pub(crate) props: Vec<Box<dyn Propagator>>,
+    /// How often each propagator failed, over the model's life: the weights of dom/wdeg.
+    pub(crate) failures: Vec<u64>,
     names: Vec<String>,
 }
 
@@ -63,6 +65,7 @@ impl Model {
             store: Store::new(),
             queue: Queue::new(),
             props: Vec::new(),
+            failures: Vec::new(),
             names: Vec::new(),
         }
     }
@@ -225,6 +228,7 @@ impl Model {
             self.queue.subscribe(view.var.index, id, event);
         }
         self.props.push(propagator);
+        self.failures.push(0);
         Ok(())
     }
 
@@ -278,6 +282,7 @@ impl Model {
                 Ok(PropStatus::Subsumed) => self.store.deactivate(p),
                 Err(conflict) => {
                     self.queue.clear();
+                    self.failures[p as usize] += 1;
                     return Err(conflict);
                 }
             }

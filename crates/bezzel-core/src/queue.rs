@@ -87,6 +87,11 @@ impl Queue {
         self.subscriptions[var as usize].len()
     }
 
+    /// The propagators listening to `var`.
+    pub(crate) fn subscribers(&self, var: u32) -> impl Iterator<Item = u32> + '_ {
+        self.subscriptions[var as usize].iter().map(|s| s.prop)
+    }
+
     /// Wakes the subscribers of `var` that care about `event`.
     #[inline(always)]
     pub(crate) fn notify(&mut self, var: u32, event: Event) {

@@ -30,6 +30,11 @@ pub enum VarOrder {
     SmallestDomain,
     /// Fewest values; ties go to the variable with the most propagators, then the earliest.
     SmallestDomainMaxDegree,
+    /// Smallest ratio of domain size to weighted degree ("dom/wdeg", Boussemart et al. 2004):
+    /// every propagator's weight is 1 plus the number of times it failed, and a variable's
+    /// weighted degree sums the weights of the propagators listening to it. Weights persist
+    /// across runs and restarts, so search learns where the model is hard.
+    DomWDeg,
 }
 
 /// What to try first on the chosen variable.
@@ -55,6 +60,38 @@ pub struct Limits {
     pub time: Option<Duration>,
 }
 
+/// Restarts for satisfaction search: after `scale · luby(i)` failures the `i`-th attempt
+/// gives up and search starts again from the root (keeping what [`VarOrder::DomWDeg`] learnt).
+///
+/// Restarts only apply to [`Solver::first`], where revisiting a subtree is harmless; runs that
+/// enumerate or count solutions ignore them, so no solution is lost or reported twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Restarts {
+    /// Failures allowed in an attempt of Luby length 1.
+    pub scale: u64,
+}
+
+impl Default for Restarts {
+    fn default() -> Restarts {
+        Restarts { scale: 100 }
+    }
+}
+
+/// The `i`-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
+pub fn luby(i: u64) -> u64 {
+    let i = i.max(1);
+    let mut k = 1u32;
+    // Find k with 2^(k-1) <= i < 2^k.
+    while k < 63 && (1u64 << k) - 1 < i {
+        k += 1;
+    }
+    if i == (1u64 << k) - 1 {
+        1u64 << (k - 1)
+    } else {
+        luby(i - ((1u64 << (k - 1)) - 1))
+    }
+}
+
 /// Heuristics and limits of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct SearchConfig {
@@ -64,6 +101,9 @@ pub struct SearchConfig {
     pub value_order: ValueOrder,
     /// Limits of each run.
     pub limits: Limits,
+    /// Restarts for [`Solver::first`]; `None` (the default) searches the tree once.
+    #[serde(default)]
+    pub restarts: Option<Restarts>,
 }
 
 /// A branching decision on one variable (by its index in the model).
@@ -131,6 +171,16 @@ pub struct Solver {
     stack: Vec<Frame>,
     phase: Phase,
     started: Instant,
+    /// Restart bookkeeping of the current run: `None` when the run does not restart.
+    restart: Option<RestartState>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct RestartState {
+    attempt: u64,
+    failures_at_start: u64,
+    allowed: u64,
+    scale: u64,
 }
 
 impl Solver {
@@ -158,6 +208,7 @@ impl Solver {
             stack: Vec::new(),
             phase: Phase::Done,
             started: Instant::now(),
+            restart: None,
         }
     }
 
@@ -205,6 +256,12 @@ impl Solver {
     /// The first solution, if any.
     pub fn first(&mut self) -> Option<Solution> {
         self.restart();
+        self.restart = self.config.restarts.map(|r| RestartState {
+            attempt: 1,
+            failures_at_start: 0,
+            allowed: r.scale.max(1) * luby(1),
+            scale: r.scale.max(1),
+        });
         self.next_solution()
     }
 
@@ -240,6 +297,7 @@ impl Solver {
     }
 
     fn restart(&mut self) {
+        self.restart = None;
         self.model.store.restore(0);
         self.model.queue.clear();
         self.stack.clear();
@@ -299,6 +357,14 @@ impl Solver {
                         self.phase = Phase::Done;
                         continue;
                     }
+                    if self.restart_due() {
+                        self.model
+                            .store
+                            .restore(self.stack.first().map_or(0, |f| f.checkpoint));
+                        self.stack.clear();
+                        self.stats.restarts += 1;
+                        continue;
+                    }
                     let Some(decision) = self.choose() else {
                         self.stats.solutions += 1;
                         self.phase = Phase::Backtrack;
@@ -339,6 +405,20 @@ impl Solver {
         }
     }
 
+    /// Whether the current attempt has used up its failures; if so, starts the next one.
+    fn restart_due(&mut self) -> bool {
+        let Some(r) = &mut self.restart else {
+            return false;
+        };
+        if self.stats.failures - r.failures_at_start < r.allowed || self.stack.is_empty() {
+            return false;
+        }
+        r.attempt += 1;
+        r.failures_at_start = self.stats.failures;
+        r.allowed = r.scale.saturating_mul(luby(r.attempt));
+        true
+    }
+
     /// Applies a decision as a new node and propagates; counts a failure if it fails.
     fn apply(&mut self, decision: Decision) -> Result<(), Conflict> {
         self.stats.nodes += 1;
@@ -372,6 +452,26 @@ impl Solver {
             VarOrder::SmallestDomain => unfixed.min_by_key(|&x| store.size(x)),
             VarOrder::SmallestDomainMaxDegree => {
                 unfixed.min_by_key(|&x| (store.size(x), std::cmp::Reverse(self.degree[x as usize])))
+            }
+            VarOrder::DomWDeg => {
+                let mut best: Option<(u32, u64, u64)> = None;
+                for x in unfixed {
+                    let weight: u64 = self
+                        .model
+                        .queue
+                        .subscribers(x)
+                        .map(|p| 1 + self.model.failures[p as usize])
+                        .sum::<u64>()
+                        .max(1);
+                    let size = u64::from(store.size(x));
+                    // size/weight < best_size/best_weight, without division.
+                    if best.is_none_or(|(_, s, w)| {
+                        u128::from(size) * u128::from(w) < u128::from(s) * u128::from(weight)
+                    }) {
+                        best = Some((x, size, weight));
+                    }
+                }
+                best.map(|(x, _, _)| x)
             }
         }?;
         let (min, max) = (store.min(x), store.max(x));
@@ -482,6 +582,7 @@ mod tests {
                 VarOrder::InputOrder,
                 VarOrder::SmallestDomain,
                 VarOrder::SmallestDomainMaxDegree,
+                VarOrder::DomWDeg,
             ] {
                 for value_order in [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split] {
                     let (m, _) = queens(i + 1);
@@ -583,6 +684,48 @@ mod tests {
     }
 
     #[test]
+    fn luby_sequence() {
+        let first: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(first, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+        assert_eq!(luby(31), 16);
+        assert_eq!(luby(32), 1);
+    }
+
+    #[test]
+    fn restarts_find_solutions_and_learn_weights() {
+        let (m, q) = queens(30);
+        let mut s = Solver::with_config(
+            m,
+            SearchConfig {
+                var_order: VarOrder::DomWDeg,
+                restarts: Some(Restarts { scale: 2 }),
+                ..SearchConfig::default()
+            },
+        );
+        let sol = s.first().expect("30 queens have solutions");
+        let cols: Vec<i32> = sol.values_of(&q);
+        for i in 0..30 {
+            for j in i + 1..30 {
+                assert_ne!(cols[i], cols[j]);
+                assert_ne!((cols[i] - cols[j]).abs() as usize, j - i);
+            }
+        }
+        assert!(s.stats().restarts > 0, "{}", s.stats());
+        assert!(s.model.failures.iter().any(|&f| f > 0));
+        // Counting ignores restarts and stays exact.
+        let (m, _) = queens(6);
+        let mut s = Solver::with_config(
+            m,
+            SearchConfig {
+                restarts: Some(Restarts { scale: 1 }),
+                ..SearchConfig::default()
+            },
+        );
+        assert_eq!(s.count(), 4);
+        assert_eq!(s.stats().restarts, 0);
+    }
+
+    #[test]
     fn settings_and_statistics_round_trip_through_serde() {
         let config = SearchConfig {
             var_order: VarOrder::SmallestDomainMaxDegree,
@@ -592,6 +735,7 @@ mod tests {
                 nodes: None,
                 time: Some(Duration::from_millis(1500)),
             },
+            restarts: Some(Restarts { scale: 50 }),
         };
         let json = serde_json::to_string(&config).unwrap();
         assert_eq!(serde_json::from_str::<SearchConfig>(&json).unwrap(), config);

@@ -41,6 +41,9 @@ pub struct Statistics {
     pub max_depth: u64,
     /// Solutions found.
     pub solutions: u64,
+    /// Restarts made (only [`Solver::first`](crate::Solver::first) with restarts on).
+    #[serde(default)]
+    pub restarts: u64,
     /// Wall-clock time of the run so far.
     pub elapsed: Duration,
     /// `None` while the run is going or when it explored the whole tree; otherwise why it

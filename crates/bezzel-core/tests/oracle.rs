@@ -127,14 +127,22 @@ impl ModelSpec {
             assert!(found.insert(s.values_of(&vars)), "duplicate solution");
         }
         let count = solver.count();
+        // Satisfaction search with aggressive restarts still finds a solution exactly when
+        // there is one, and it is a real one.
+        solver.config_mut().restarts = Some(bezzel_core::search::Restarts { scale: 1 });
+        match solver.first() {
+            Some(s) => assert!(found.contains(&s.values_of(&vars)), "restarted first()"),
+            None => assert!(found.is_empty(), "restarted first() lost every solution"),
+        }
         (found, count)
     }
 }
 
-const VAR_ORDERS: [VarOrder; 3] = [
+const VAR_ORDERS: [VarOrder; 4] = [
     VarOrder::InputOrder,
     VarOrder::SmallestDomain,
     VarOrder::SmallestDomainMaxDegree,
+    VarOrder::DomWDeg,
 ];
 const VALUE_ORDERS: [ValueOrder; 3] = [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split];
 

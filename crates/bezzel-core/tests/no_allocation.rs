@@ -1,0 +1,90 @@
+//! The search loop allocates nothing per node once warm: a second run over the same tree
+//! performs no heap allocation at all. Checked with a counting global allocator; this file
+//! holds a single test so that no other test allocates concurrently.
+
+// A global allocator can only be written with `unsafe`; this one forwards every call unchanged
+// to `System`, so it is exactly as sound as `System` itself. Library code stays unsafe-free.
+#![allow(unsafe_code)]
+
+use bezzel_core::prelude::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator, whose contract the caller
+        // already meets.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this `layout` (see `alloc`).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as in `dealloc`; `new_size` is the caller's, passed on unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn queens(n: usize, var_order: VarOrder) -> Solver {
+    let mut m = Model::new();
+    let q = m.named_vars("q", n, 0..n as i32).unwrap();
+    let up: Vec<IntView> = q
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x.offset(i as i32))
+        .collect();
+    let down: Vec<IntView> = q
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x.offset(-(i as i32)))
+        .collect();
+    m.all_different(&q).unwrap();
+    m.all_different(&up).unwrap();
+    m.all_different(&down).unwrap();
+    // A linear and a binary constraint too, so that their propagators are exercised.
+    m.linear(&[1, -1], &[q[0], q[1]], Relation::Le, n as i64)
+        .unwrap();
+    m.less_eq(q[2], q[3].offset(n as i32)).unwrap();
+    Solver::with_config(
+        m,
+        SearchConfig {
+            var_order,
+            ..SearchConfig::default()
+        },
+    )
+}
+
+#[test]
+fn a_warm_search_allocates_nothing() {
+    for order in [
+        VarOrder::SmallestDomain,
+        VarOrder::InputOrder,
+        VarOrder::DomWDeg,
+    ] {
+        let mut solver = queens(9, order);
+        let warm_up = solver.count();
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let again = solver.count();
+        let after = ALLOCATIONS.load(Ordering::Relaxed);
+        assert_eq!(warm_up, 352);
+        assert_eq!(again, 352);
+        assert!(solver.stats().nodes > 1000);
+        assert_eq!(
+            after - before,
+            0,
+            "{order:?}: allocations during a warm run"
+        );
+    }
+}
