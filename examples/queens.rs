@@ -14,13 +14,18 @@
 //! status: 0 on success, 1 when the answer is negative (`check` found attacks, `construct`
 //! has no solution for n = 2 or 3), 2 on bad input.
 
-use bezzel::core::Statistics;
-use bezzel::queens::{bitmask, check, construct, format, model::Queens, symmetry};
+use bezzel::core::checkpoint::Checkpoint;
+use bezzel::core::parallel::ParallelSearch;
+use bezzel::core::{Consistency, ModelError, SearchConfig, Solver, Statistics, VarOrder};
+use bezzel::queens::{bitmask, check, construct, format, model, model::Queens, symmetry};
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 #[derive(Parser, Debug)]
@@ -49,12 +54,75 @@ struct Output {
     /// Print at most this many placements.
     #[arg(long, global = true)]
     limit: Option<u64>,
-    /// Worker threads for the bitmask and unique counters (default: all cores).
+    /// Worker threads for counting (default: all cores; `--threads 1` with the model engine
+    /// runs plain sequential search).
     #[arg(long, global = true)]
     threads: Option<usize>,
     /// Print statistics (nodes, failures, time) on stderr.
     #[arg(long, global = true)]
     stats: bool,
+    /// Record finished subproblems of a count in FILE; rerunning the same command resumes.
+    #[arg(long, value_name = "FILE", global = true)]
+    checkpoint: Option<std::path::PathBuf>,
+    /// No progress bar.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+    /// Propagation strength of the model's all-different constraints.
+    #[arg(long, value_enum, default_value_t = Level::Value, global = true)]
+    consistency: Level,
+    /// Variable order of the model's search (count; `all` and `first` always go row by row
+    /// so that solutions come in lexicographic order).
+    #[arg(long, value_enum, default_value_t = Order::FirstFail, global = true)]
+    order: Order,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// A placed queen's column and diagonals leave the other rows.
+    Value,
+    /// Hall intervals on columns and diagonals.
+    Bounds,
+    /// Every remaining square has a support (matching-based).
+    Domain,
+}
+
+impl From<Level> for Consistency {
+    fn from(level: Level) -> Consistency {
+        match level {
+            Level::Value => Consistency::Value,
+            Level::Bounds => Consistency::Bounds,
+            Level::Domain => Consistency::Domain,
+        }
+    }
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// Smallest domain first (Gecode's INT_VAR_SIZE_MIN).
+    FirstFail,
+    /// Row by row.
+    Rows,
+    /// dom/wdeg: smallest domain per failure weight.
+    DomWdeg,
+}
+
+impl Output {
+    fn search(&self, lexicographic: bool) -> SearchConfig {
+        let var_order = match (lexicographic, self.order) {
+            (true, _) | (false, Order::Rows) => VarOrder::InputOrder,
+            (false, Order::FirstFail) => VarOrder::SmallestDomain,
+            (false, Order::DomWdeg) => VarOrder::DomWDeg,
+        };
+        SearchConfig {
+            var_order,
+            ..SearchConfig::default()
+        }
+    }
+
+    fn model(&self, n: usize, lexicographic: bool) -> Result<Queens, Failure> {
+        Queens::with_consistency(n, self.search(lexicographic), self.consistency.into())
+            .map_err(|e| Failure::input(e.to_string()))
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -179,6 +247,9 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<u8, Failure> {
     let out = cli.output;
+    if out.threads == Some(0) {
+        return Err(Failure::input("--threads must be at least 1"));
+    }
     match cli.command {
         Some(Command::Count { n, engine }) => count(parse_n(&n)?, engine, &out),
         Some(Command::All { n }) => all(parse_n(&n)?, &out),
@@ -223,32 +294,79 @@ struct CountLine {
 fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
     let start = Instant::now();
     let (total, name) = match engine {
-        Engine::Model => {
-            let mut q = Queens::first_fail(n).map_err(|e| Failure::input(e.to_string()))?;
+        Engine::Model if out.threads == Some(1) && out.checkpoint.is_none() => {
+            // One thread: plain depth-first search, whose tree and node count are those of
+            // Gecode's example with the same heuristic.
+            let mut q = out.model(n, false)?;
             let total = q.count();
             print_stats(out, q.stats());
             (total, "model")
         }
-        Engine::Bitmask => {
-            bitmask::check_size(n).map_err(|e| Failure::input(e.to_string()))?;
-            let bar = progress_bar(n, out);
-            let total = bitmask::count_parallel_with_progress(n, out.threads, |_, total| {
-                if let Some(bar) = &bar {
-                    bar.set_length(total);
-                    bar.inc(1);
-                }
+        Engine::Model => {
+            let identity = format!(
+                "queens n={n} engine=model consistency={:?} order={:?}",
+                out.consistency, out.order
+            );
+            let config = out.search(false);
+            let consistency = out.consistency.into();
+            let build = move || model::build_with(n, consistency).map(|(m, _)| m);
+            build().map_err(|e| Failure::input(e.to_string()))?;
+            let search = ParallelSearch::new(identity.clone(), || {
+                build().map_err(|e| ModelError::InvalidArgument {
+                    reason: e.to_string(),
+                })
             })
-            .map_err(|e| Failure::input(e.to_string()))?;
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
+            .config(config)
+            .threads(out.threads);
+            let subproblems = search
+                .subproblems()
+                .map_err(|e| Failure::input(e.to_string()))?;
+            let stats = Mutex::new(Statistics::default());
+            let total = run_subproblems(
+                &identity,
+                &subproblems,
+                out,
+                || Solver::with_config(build().expect("the same model was built above"), config),
+                |solver, sub, cancel| {
+                    solver.set_cancel_flag(cancel.clone());
+                    let count = solver.count_in(&sub.decisions).ok()?;
+                    let s = solver.stats();
+                    if !s.is_complete() {
+                        return None;
+                    }
+                    let mut total = stats.lock().unwrap_or_else(|e| e.into_inner());
+                    total.nodes += s.nodes;
+                    total.failures += s.failures;
+                    total.propagations += s.propagations;
+                    Some(count)
+                },
+            )?;
+            if out.stats {
+                let mut s = stats.into_inner().unwrap_or_else(|e| e.into_inner());
+                s.solutions = total;
+                s.elapsed = start.elapsed();
+                eprintln!(
+                    "{s} (subproblems: {}, threads: {})",
+                    subproblems.len(),
+                    threads(out)
+                );
             }
+            (total, "model")
+        }
+        Engine::Bitmask => {
+            let subproblems = bitmask::subproblems(n).map_err(|e| Failure::input(e.to_string()))?;
+            let identity = format!("queens n={n} engine=bitmask");
+            let total = run_subproblems(
+                &identity,
+                &subproblems,
+                out,
+                || (),
+                |_, sub, _| bitmask::count_subproblem(n, sub).ok(),
+            )?;
             if out.stats {
                 eprintln!(
                     "engine: bitmask, threads: {}, time: {:.3} s",
-                    out.threads.map_or_else(
-                        || rayon::current_num_threads().to_string(),
-                        |t| t.to_string()
-                    ),
+                    threads(out),
                     start.elapsed().as_secs_f64()
                 );
             }
@@ -271,15 +389,121 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// A progress bar on stderr, only for long counts and only when a person is watching.
-fn progress_bar(n: usize, out: &Output) -> Option<ProgressBar> {
-    if n < 15 || out.format == Format::Json || !io::stderr().is_terminal() {
+fn threads(out: &Output) -> usize {
+    out.threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Set by Ctrl-C (or SIGTERM): workers stop at their next node.
+fn cancel_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let handler_flag = flag.clone();
+        // Without a handler (e.g. one is installed already) Ctrl-C just ends the process.
+        let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::Relaxed));
+        flag
+    })
+    .clone()
+}
+
+/// Solves subproblems in parallel, skipping those a checkpoint has already, recording each as
+/// it finishes, and showing progress when a person is watching. Returns the exact total, or
+/// fails with exit status 130 (after saying how far it got) when interrupted.
+fn run_subproblems<S, T>(
+    identity: &str,
+    subproblems: &[S],
+    out: &Output,
+    init: impl Fn() -> T + Sync + Send,
+    solve: impl Fn(&mut T, &S, &Arc<AtomicBool>) -> Option<u64> + Sync + Send,
+) -> Result<u64, Failure>
+where
+    S: Serialize + Sync,
+{
+    let checkpoint = match &out.checkpoint {
+        Some(path) => Some(
+            Checkpoint::open(path, identity, subproblems)
+                .map_err(|e| Failure::input(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let todo: Vec<usize> = (0..subproblems.len())
+        .filter(|&i| checkpoint.as_ref().is_none_or(|c| !c.is_done(i)))
+        .collect();
+    let earlier: u64 = checkpoint.as_ref().map_or(0, |c| c.solutions());
+    let bar = progress_bar(subproblems.len() as u64, out);
+    if let Some(bar) = &bar {
+        bar.set_position((subproblems.len() - todo.len()) as u64);
+    }
+    let checkpoint = Mutex::new(checkpoint);
+    let save_error = Mutex::new(None);
+    let solved = AtomicU64::new(0);
+    let found = AtomicU64::new(0);
+    let cancel = cancel_flag();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads(out))
+        .build()
+        .map_err(|e| Failure::input(format!("cannot start threads: {e}")))?;
+    pool.install(|| {
+        todo.par_iter().for_each_init(&init, |state, &i| {
+            if cancel.load(Ordering::Relaxed) {
+                return;
+            }
+            let Some(count) = solve(state, &subproblems[i], &cancel) else {
+                return;
+            };
+            let mut guard = checkpoint.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(c) = guard.as_mut()
+                && let Err(e) = c.record(i, count)
+            {
+                save_error
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e.to_string());
+                cancel.store(true, Ordering::Relaxed);
+            }
+            drop(guard);
+            found.fetch_add(count, Ordering::Relaxed);
+            solved.fetch_add(1, Ordering::Relaxed);
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+        });
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(Failure::input(e));
+    }
+    let total = earlier + found.load(Ordering::Relaxed);
+    let finished = subproblems.len() - todo.len() + solved.load(Ordering::Relaxed) as usize;
+    if finished < subproblems.len() {
+        let resume = if out.checkpoint.is_some() {
+            "run the same command again to resume"
+        } else {
+            "add --checkpoint FILE to make a run resumable"
+        };
+        return Err(Failure {
+            message: format!(
+                "interrupted: {finished} of {} subproblems done, {total} solutions so far; {resume}",
+                subproblems.len()
+            ),
+            status: 130,
+        });
+    }
+    Ok(total)
+}
+
+/// A progress bar on stderr, only when a person is watching and did not ask for quiet.
+fn progress_bar(len: u64, out: &Output) -> Option<ProgressBar> {
+    if out.quiet || out.format == Format::Json || !io::stderr().is_terminal() {
         return None;
     }
-    let bar = ProgressBar::new(0);
+    let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} subproblems, eta {eta}",
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} subproblems, {per_sec}, eta {eta}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
@@ -318,7 +542,7 @@ fn write_placement(
 }
 
 fn all(n: usize, out: &Output) -> Result<u8, Failure> {
-    let mut q = Queens::lexicographic(n).map_err(|e| Failure::input(e.to_string()))?;
+    let mut q = out.model(n, true)?;
     let mut w = stdout();
     let mut shown = 0;
     let limit = out.limit.unwrap_or(u64::MAX);
@@ -342,7 +566,7 @@ fn all(n: usize, out: &Output) -> Result<u8, Failure> {
 }
 
 fn first(n: usize, out: &Output) -> Result<u8, Failure> {
-    let mut q = Queens::lexicographic(n).map_err(|e| Failure::input(e.to_string()))?;
+    let mut q = out.model(n, true)?;
     let found = q.first();
     print_stats(out, q.stats());
     let mut w = stdout();

@@ -127,3 +127,106 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bezzel-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("checkpoint.json")
+}
+
+fn done_in(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v["done"].as_object().map(|d| d.len()))
+        .unwrap_or(0)
+}
+
+/// Ctrl-C part-way through a checkpointed count, then the same command again: the exact total.
+#[test]
+fn interrupted_counts_resume_to_the_exact_total() {
+    let path = temp_path("resume");
+    let _ = std::fs::remove_file(&path);
+    let args = [
+        "count",
+        "13",
+        "--engine",
+        "model",
+        "--threads",
+        "1",
+        "--checkpoint",
+        path.to_str().unwrap(),
+    ];
+    let mut child = std::process::Command::new(common::example("queens"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while done_in(&path) < 3 && start.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let interrupted = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    let o = child.wait_with_output().unwrap();
+    let first_done = done_in(&path);
+    if interrupted && o.status.code() == Some(130) {
+        let err = stderr(&o);
+        assert!(err.contains("interrupted") && err.contains("run the same command"), "{err}");
+        assert!(first_done >= 3);
+    }
+    let o = run("queens", &args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "73712");
+    assert!(done_in(&path) >= first_done);
+
+    // A checkpoint of another size is refused, and so is a corrupted one.
+    let other = ["count", "12", "--engine", "model", "--checkpoint", path.to_str().unwrap()];
+    let o = run("queens", &other, None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("different run"), "{}", stderr(&o));
+    std::fs::write(&path, "{\"format\": \"bezzel-checkpoint\", \"done\": ").unwrap();
+    let o = run("queens", &args, None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("corrupt"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn bitmask_counts_resume_from_a_checkpoint_too() {
+    let path = temp_path("bitmask");
+    let _ = std::fs::remove_file(&path);
+    let args = ["count", "12", "--checkpoint", path.to_str().unwrap()];
+    let o = run("queens", &args, None);
+    assert_eq!(stdout(&o).trim(), "14200");
+    let full = done_in(&path);
+    assert!(full > 1);
+    // Forget half of the finished subproblems, as if the run had been killed then.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let done = v["done"].as_object_mut().unwrap();
+    let keys: Vec<String> = done.keys().take(full / 2).cloned().collect();
+    for k in keys {
+        done.remove(&k);
+    }
+    std::fs::write(&path, v.to_string()).unwrap();
+    let o = run("queens", &args, None);
+    assert_eq!(stdout(&o).trim(), "14200");
+    assert_eq!(done_in(&path), full);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn parallel_model_counts_match_sequential_ones() {
+    for n in ["8", "11"] {
+        let seq = run("queens", &["count", n, "--engine", "model", "--threads", "1"], None);
+        for threads in ["2", "4"] {
+            let par = run("queens", &["count", n, "--engine", "model", "--threads", threads], None);
+            assert_eq!(stdout(&par), stdout(&seq), "n = {n}, {threads} threads");
+        }
+    }
+}

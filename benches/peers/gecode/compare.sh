@@ -18,8 +18,8 @@ cd "$(dirname "$0")/../../.."
 
 # ---- What Bezzel is asked and how its answers are read: adjust here when the CLI changes.
 # {n}, {consistency} (value|bounds|domain) and {file} are filled in per workload.
-BEZZEL_QUEENS=${BEZZEL_QUEENS:-"target/release/examples/queens count {n} --engine model --consistency {consistency} --stats"}
-BEZZEL_SUDOKU=${BEZZEL_SUDOKU:-"target/release/examples/sudoku --count --limit 2 --consistency {consistency} --stats {file}"}
+BEZZEL_QUEENS=${BEZZEL_QUEENS:-"target/release/examples/queens count {n} --engine model --threads 1 --consistency {consistency} --stats"}
+BEZZEL_SUDOKU=${BEZZEL_SUDOKU:-"target/release/examples/sudoku --count --limit 2 --threads 1 --consistency {consistency} --stats {file}"}
 # Python regexes over Bezzel's stderr; the last match counts.
 BEZZEL_NODES_RE=${BEZZEL_NODES_RE:-'nodes: ([0-9]+)'}
 BEZZEL_TIME_RE=${BEZZEL_TIME_RE:-'time: ([0-9.]+) ?s\b'}

@@ -7,8 +7,51 @@
 
 use crate::error::ModelError;
 use crate::model::Model;
-use crate::propagators::{AllDifferentValue, Check, Equal, LessEq, Linear, NotEqual, Relation};
+use crate::propagators::{
+    AllDifferentBounds, AllDifferentDomain, AllDifferentValue, Check, Equal, LessEq, Linear,
+    NotEqual, Relation,
+};
 use crate::var::IntView;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// How much pruning [`Model::all_different_with`] does, chosen per constraint at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Consistency {
+    /// A fixed view's value leaves the others: cheap, the default.
+    #[default]
+    Value,
+    /// Every bound has a support in the intervals of the others (Hall intervals).
+    Bounds,
+    /// Every value has a support (Régin's matching-based filtering): the strongest.
+    Domain,
+}
+
+impl fmt::Display for Consistency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Consistency::Value => "value",
+            Consistency::Bounds => "bounds",
+            Consistency::Domain => "domain",
+        })
+    }
+}
+
+impl FromStr for Consistency {
+    type Err = ModelError;
+
+    fn from_str(s: &str) -> Result<Consistency, ModelError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "value" | "val" => Ok(Consistency::Value),
+            "bounds" | "bnd" => Ok(Consistency::Bounds),
+            "domain" | "dom" => Ok(Consistency::Domain),
+            other => Err(ModelError::InvalidArgument {
+                reason: format!("unknown consistency `{other}`: expected value, bounds or domain"),
+            }),
+        }
+    }
+}
 
 fn views<V: Into<IntView> + Copy>(m: &Model, vars: &[V]) -> Result<Vec<IntView>, ModelError> {
     vars.iter()
@@ -22,11 +65,35 @@ fn views<V: Into<IntView> + Copy>(m: &Model, vars: &[V]) -> Result<Vec<IntView>,
 impl Model {
     /// All views take pairwise different values (value consistency).
     pub fn all_different<V: Into<IntView> + Copy>(&mut self, vars: &[V]) -> Result<(), ModelError> {
+        self.all_different_with(vars, Consistency::Value)
+    }
+
+    /// All views take pairwise different values, pruned at the given [`Consistency`].
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.int_var([1, 3])?;
+    /// let y = m.int_var([1, 3])?;
+    /// let z = m.int_var(1..=3)?;
+    /// m.all_different_with(&[x, y, z], Consistency::Domain)?;
+    /// m.propagate().unwrap();
+    /// assert_eq!(m.domain(z)?, vec![2]); // x and y use up 1 and 3
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn all_different_with<V: Into<IntView> + Copy>(
+        &mut self,
+        vars: &[V],
+        consistency: Consistency,
+    ) -> Result<(), ModelError> {
         let views = views(self, vars)?;
-        match views.len() {
-            0 | 1 => Ok(()),
-            2 => self.post(NotEqual::new(views[0], views[1])),
-            _ => self.post(AllDifferentValue::new(views)),
+        match consistency {
+            _ if views.len() <= 1 => Ok(()),
+            // For two views, `!=` already prunes every unsupported value.
+            _ if views.len() == 2 => self.post(NotEqual::new(views[0], views[1])),
+            Consistency::Value => self.post(AllDifferentValue::new(views)),
+            Consistency::Bounds => self.post(AllDifferentBounds::new(views)),
+            Consistency::Domain => self.post(AllDifferentDomain::new(views)),
         }
     }
 

@@ -44,18 +44,23 @@
 //! # Ok::<(), ModelError>(())
 //! ```
 //!
+//! Beyond one thread: [`parallel`] splits the tree into subproblems solved on a `rayon` pool,
+//! and [`checkpoint`] lets a long split run resume after an interruption.
+//!
 //! ## Adding a constraint
 //!
 //! Implement [`Propagator`]: the [`propagator`] module docs walk through it step by step.
 
 #![deny(missing_docs)]
 
+pub mod checkpoint;
 pub mod constraints;
 pub mod domain;
 pub mod error;
 pub mod event;
 pub mod matrix;
 pub mod model;
+pub mod parallel;
 pub mod propagator;
 pub mod propagators;
 pub mod queue;
@@ -66,6 +71,7 @@ pub mod store;
 mod trail;
 pub mod var;
 
+pub use constraints::Consistency;
 pub use domain::{DomainSpec, IntoDomain};
 pub use error::ModelError;
 pub use event::Event;
@@ -91,8 +97,9 @@ pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
 /// Everything needed to state and solve a model: `use bezzel_core::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Conflict, Context, Event, IntView, IntoDomain, Limits, Matrix, Model, ModelError, Priority,
-        PropResult, PropStatus, Propagator, Relation, SearchConfig, Setup, Solution, SolutionSet,
-        Solver, Statistics, StopReason, TrailedInt, ValueOrder, VarId, VarOrder,
+        Conflict, Consistency, Context, Decision, Event, IntView, IntoDomain, Limits, Matrix,
+        Model, ModelError, Priority, PropResult, PropStatus, Propagator, Relation, SearchConfig,
+        Setup, Solution, SolutionSet, Solver, Statistics, StopReason, TrailedInt, ValueOrder,
+        VarId, VarOrder,
     };
 }

@@ -192,6 +192,20 @@ impl Context<'_> {
         self.report(v, change)
     }
 
+    /// Removes `value`; returns what kind of change happened, if any.
+    #[inline(always)]
+    pub(crate) fn remove_event(
+        &mut self,
+        v: IntView,
+        value: i64,
+    ) -> Result<Option<Event>, Conflict> {
+        let change = self.store.remove(v.var.index, v.to_var(value))?;
+        if let Some(event) = change {
+            self.queue.notify(v.var.index, event);
+        }
+        Ok(change)
+    }
+
     /// Removes every value below `value`.
     pub fn set_min(&mut self, v: IntView, value: i64) -> Result<bool, Conflict> {
         let change = if v.negated {

@@ -130,7 +130,8 @@ impl Decision {
         }
     }
 
-    fn var(self) -> u32 {
+    /// The variable (index in the model) the decision is about.
+    pub fn var(self) -> u32 {
         match self {
             Decision::Assign(x, _)
             | Decision::Exclude(x, _)
@@ -173,6 +174,8 @@ pub struct Solver {
     started: Instant,
     /// Restart bookkeeping of the current run: `None` when the run does not restart.
     restart: Option<RestartState>,
+    /// Decisions applied at the root of the current run, restricting it to a subproblem.
+    prefix: Vec<Decision>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -209,6 +212,7 @@ impl Solver {
             phase: Phase::Done,
             started: Instant::now(),
             restart: None,
+            prefix: Vec::new(),
         }
     }
 
@@ -298,6 +302,7 @@ impl Solver {
 
     fn restart(&mut self) {
         self.restart = None;
+        self.prefix.clear();
         self.model.store.restore(0);
         self.model.queue.clear();
         self.stack.clear();
@@ -345,11 +350,11 @@ impl Solver {
                 Phase::Start => {
                     self.stats.nodes = 1;
                     self.model.schedule_all();
-                    self.phase = if self.propagate().is_ok() {
-                        Phase::Descend
-                    } else {
-                        Phase::Done
-                    };
+                    let mut ok = self.propagate().is_ok();
+                    for i in 0..self.prefix.len() {
+                        ok = ok && self.apply(self.prefix[i]).is_ok();
+                    }
+                    self.phase = if ok { Phase::Descend } else { Phase::Done };
                 }
                 Phase::Descend => {
                     if let Some(reason) = self.limit_reached() {
@@ -383,19 +388,11 @@ impl Solver {
                     }
                 }
                 Phase::Backtrack => {
-                    let Some(frame) = self.stack.last_mut() else {
-                        self.phase = Phase::Done;
-                        continue;
+                    self.phase = if self.backtrack() {
+                        Phase::Descend
+                    } else {
+                        Phase::Done
                     };
-                    let (checkpoint, decision) = (frame.checkpoint, frame.decision);
-                    let right = !frame.right_branch_taken;
-                    frame.right_branch_taken = true;
-                    self.model.store.restore(checkpoint);
-                    if !right {
-                        self.stack.pop();
-                    } else if self.apply(decision.negate()).is_ok() {
-                        self.phase = Phase::Descend;
-                    }
                 }
                 Phase::Done => {
                     self.stats.elapsed = self.started.elapsed();
@@ -403,6 +400,125 @@ impl Solver {
                 }
             }
         }
+    }
+
+    /// Returns to the deepest open right branch and takes it; false when the tree is done.
+    fn backtrack(&mut self) -> bool {
+        while let Some(frame) = self.stack.last_mut() {
+            let (checkpoint, decision) = (frame.checkpoint, frame.decision);
+            let right = !frame.right_branch_taken;
+            frame.right_branch_taken = true;
+            self.model.store.restore(checkpoint);
+            if !right {
+                self.stack.pop();
+            } else if self.apply(decision.negate()).is_ok() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The decisions that lead from the root to the current node.
+    fn current_prefix(&self) -> Vec<Decision> {
+        let mut prefix = self.prefix.clone();
+        prefix.extend(self.stack.iter().map(|f| {
+            if f.right_branch_taken {
+                f.decision.negate()
+            } else {
+                f.decision
+            }
+        }));
+        prefix
+    }
+
+    /// Splits the search tree into at least `target` subproblems where the tree allows:
+    /// decision prefixes, none refuted by propagation, whose subtrees partition the
+    /// solutions (Embarrassingly Parallel Search, Régin et al. 2013). The split deepens one
+    /// level at a time until there are enough; a level is one left branch (one value of one
+    /// variable), so the split behaves like d-way branching on the first variables. Solving each with [`count_in`](Solver::count_in) and adding up
+    /// gives [`count`](Solver::count).
+    pub fn split(&mut self, target: usize) -> Vec<Vec<Decision>> {
+        let mut depth = 1;
+        let mut previous = usize::MAX;
+        loop {
+            let prefixes = self.prefixes_at(depth);
+            if prefixes.len() >= target || prefixes.len() == previous {
+                self.restart();
+                return prefixes;
+            }
+            previous = prefixes.len();
+            depth += 1;
+        }
+    }
+
+    /// Every node at `depth` (or a shallower solution), as a decision prefix.
+    fn prefixes_at(&mut self, depth: usize) -> Vec<Vec<Decision>> {
+        self.restart();
+        let mut out = Vec::new();
+        self.model.schedule_all();
+        if self.propagate().is_err() {
+            return out;
+        }
+        loop {
+            // Depth counts left branches only: a chain of right branches (`x != 0`,
+            // `x != 1`, ...) stays one level, so each level expands every value of a
+            // variable, and the rightmost subproblem is not left holding most of the tree.
+            let level = self.stack.iter().filter(|f| !f.right_branch_taken).count();
+            let decision = if level < depth { self.choose() } else { None };
+            let alive = match decision {
+                None => {
+                    out.push(self.current_prefix());
+                    self.backtrack()
+                }
+                Some(decision) => {
+                    let checkpoint = self.model.store.checkpoint();
+                    self.stack.push(Frame {
+                        checkpoint,
+                        decision,
+                        right_branch_taken: false,
+                    });
+                    self.apply(decision).is_ok() || self.backtrack()
+                }
+            };
+            if !alive {
+                return out;
+            }
+        }
+    }
+
+    /// Checks that every decision names a variable of the model.
+    fn check_prefix(&self, prefix: &[Decision]) -> Result<(), ModelError> {
+        match prefix
+            .iter()
+            .find(|d| d.var() as usize >= self.model.num_vars())
+        {
+            Some(d) => Err(ModelError::InvalidArgument {
+                reason: format!(
+                    "decision {d:?} names variable #{}, but the model has {} variables",
+                    d.var(),
+                    self.model.num_vars()
+                ),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Counts the solutions below a decision prefix (a subproblem from
+    /// [`split`](Solver::split)); the prefix may come from another process, so it is checked.
+    pub fn count_in(&mut self, prefix: &[Decision]) -> Result<u64, ModelError> {
+        self.check_prefix(prefix)?;
+        self.restart();
+        self.prefix.extend_from_slice(prefix);
+        while self.advance() {}
+        Ok(self.stats.solutions)
+    }
+
+    /// A lazy iterator over the solutions below a decision prefix.
+    pub fn solutions_in(&mut self, prefix: &[Decision]) -> Result<Solutions<'_>, ModelError> {
+        self.check_prefix(prefix)?;
+        self.restart();
+        self.prefix.extend_from_slice(prefix);
+        Ok(Solutions { solver: self })
     }
 
     /// Whether the current attempt has used up its failures; if so, starts the next one.
@@ -707,7 +823,7 @@ mod tests {
         for i in 0..30 {
             for j in i + 1..30 {
                 assert_ne!(cols[i], cols[j]);
-                assert_ne!((cols[i] - cols[j]).abs() as usize, j - i);
+                assert_ne!((cols[i] - cols[j]).unsigned_abs() as usize, j - i);
             }
         }
         assert!(s.stats().restarts > 0, "{}", s.stats());

@@ -255,16 +255,17 @@ impl Store {
     pub(crate) fn remove(&mut self, x: u32, v: i64) -> Change {
         let xi = x as usize;
         let d = &self.vars[xi];
-        if v < i64::from(d.min) || v > i64::from(d.max) {
-            return Ok(None);
-        }
         if d.large != SMALL {
+            if v < i64::from(d.min) || v > i64::from(d.max) {
+                return Ok(None);
+            }
             let bit = (v - i64::from(d.base)) as usize;
             return self.clear_large(xi, bit, bit + 1);
         }
-        // The hottest write of all: one bit, so size and bounds follow without a recount.
-        let mask = d.small_bit(v);
-        if d.bits & mask == 0 {
+        // The hottest write of all. Bits outside min..=max are clear, so one bit test covers
+        // the range check, and size and bounds follow without a recount.
+        let offset = (v - i64::from(d.base)) as u64;
+        if offset >= 64 || d.bits >> offset & 1 == 0 {
             return Ok(None);
         }
         if d.size == 1 {
@@ -272,7 +273,7 @@ impl Store {
         }
         self.save_var(xi);
         let d = &mut self.vars[xi];
-        d.bits &= !mask;
+        d.bits &= !(1u64 << offset);
         d.size -= 1;
         let v = v as i32;
         if d.size == 1 {

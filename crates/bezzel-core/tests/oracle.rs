@@ -110,6 +110,19 @@ impl ModelSpec {
         }
     }
 
+    fn build(&self) -> Result<Model, ModelError> {
+        let mut m = Model::new();
+        let vars: Vec<VarId> = self
+            .domains
+            .iter()
+            .map(|d| m.int_var(d.as_slice()))
+            .collect::<Result<_, _>>()?;
+        for c in &self.constraints {
+            c.post(&mut m, &vars)?;
+        }
+        Ok(m)
+    }
+
     fn engine(&self, config: SearchConfig) -> (BTreeSet<Vec<i32>>, u64) {
         let mut m = Model::new();
         let vars: Vec<VarId> = self
@@ -217,6 +230,30 @@ fn model_spec() -> impl Strategy<Value = ModelSpec> {
                 constraints,
             })
     })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 150,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::Direct("proptest-regressions/parallel.txt"),
+        )),
+        ..ProptestConfig::default()
+    })]
+
+    /// Parallel search over subproblems counts what sequential search counts.
+    #[test]
+    fn parallel_counts_match_brute_force(spec in model_spec()) {
+        let expected = spec.brute_force().len() as u64;
+        for threads in [1, 2, 4] {
+            let search = bezzel_core::parallel::ParallelSearch::new("spec", || spec.build())
+                .threads(Some(threads))
+                .per_worker(4);
+            let subproblems = search.subproblems().unwrap();
+            let result = search.count(&subproblems, None, |_, _| {}).unwrap();
+            prop_assert_eq!(result.solutions, expected, "{} threads", threads);
+        }
+    }
 }
 
 proptest! {

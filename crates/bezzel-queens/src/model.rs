@@ -59,8 +59,14 @@ pub struct Queens {
     rows: Vec<VarId>,
 }
 
-/// Builds the model: the engine's [`Model`] and the row variables `q[0..n]`.
+/// Builds the model: the engine's [`Model`] and the row variables `q[0..n]`, with
+/// value-consistent `all_different`s.
 pub fn build(n: usize) -> Result<(Model, Vec<VarId>), QueensError> {
+    build_with(n, Consistency::Value)
+}
+
+/// [`build`] with the `all_different`s pruned at the given consistency level.
+pub fn build_with(n: usize, consistency: Consistency) -> Result<(Model, Vec<VarId>), QueensError> {
     if n == 0 {
         return Err(QueensError::EmptyBoard);
     }
@@ -82,9 +88,9 @@ pub fn build(n: usize) -> Result<(Model, Vec<VarId>), QueensError> {
         .enumerate()
         .map(|(i, x)| x.offset(-(i as i32)))
         .collect();
-    m.all_different(&q)?;
-    m.all_different(&up)?;
-    m.all_different(&down)?;
+    m.all_different_with(&q, consistency)?;
+    m.all_different_with(&up, consistency)?;
+    m.all_different_with(&down, consistency)?;
     Ok((m, q))
 }
 
@@ -93,7 +99,16 @@ impl Queens {
     /// lexicographic order only with [`VarOrder::InputOrder`] and [`ValueOrder::Min`]; see
     /// [`Queens::lexicographic`].
     pub fn new(n: usize, config: SearchConfig) -> Result<Queens, QueensError> {
-        let (model, rows) = build(n)?;
+        Queens::with_consistency(n, config, Consistency::Value)
+    }
+
+    /// [`Queens::new`] with the `all_different`s pruned at the given consistency level.
+    pub fn with_consistency(
+        n: usize,
+        config: SearchConfig,
+        consistency: Consistency,
+    ) -> Result<Queens, QueensError> {
+        let (model, rows) = build_with(n, consistency)?;
         let solver = Solver::with_config(model, config).branch_on(&rows)?;
         Ok(Queens { solver, rows })
     }

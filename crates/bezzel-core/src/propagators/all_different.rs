@@ -84,7 +84,7 @@ impl AllDifferentValue {
                 let mut j = 0;
                 while j < live {
                     let w = self.views[j];
-                    if ctx.remove(w, value)? && ctx.is_fixed(w) {
+                    if ctx.remove_event(w, value)? == Some(Event::Fixed) {
                         self.note_fixed(ctx.min(w))?;
                         live -= 1;
                         self.views.swap(j, live);

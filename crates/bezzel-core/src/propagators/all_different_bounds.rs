@@ -207,7 +207,8 @@ impl AllDifferentBounds {
                 path_set_h(hall, x, w, w);
             }
             if hall[z].d == hall[z].bounds - hall[y].bounds {
-                path_set_h(hall, hall[y].h, j - 1, y);
+                let hy = hall[y].h;
+                path_set_h(hall, hy, j - 1, y);
                 hall[y].h = j - 1;
             }
         }
@@ -245,7 +246,8 @@ impl AllDifferentBounds {
                 path_set_h(hall, x, w, w);
             }
             if hall[z].d == hall[y].bounds - hall[z].bounds {
-                path_set_h(hall, hall[y].h, j + 1, y);
+                let hy = hall[y].h;
+                path_set_h(hall, hy, j + 1, y);
                 hall[y].h = j + 1;
             }
         }

@@ -7,11 +7,15 @@
 //! [`IntView`]: crate::IntView
 
 mod all_different;
+mod all_different_bounds;
+mod all_different_domain;
 mod binary;
 mod check;
 mod linear;
 
 pub use all_different::AllDifferentValue;
+pub use all_different_bounds::AllDifferentBounds;
+pub use all_different_domain::AllDifferentDomain;
 pub use binary::{Equal, LessEq, NotEqual};
 pub use check::Check;
 pub use linear::{Linear, Relation};

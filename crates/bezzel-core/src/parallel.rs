@@ -1,0 +1,259 @@
+//! Parallel search for any model: Embarrassingly Parallel Search (Régin, Rezgui and Malapert,
+//! 2013).
+//!
+//! The tree is split into many subproblems — decision prefixes that propagation does not refute,
+//! by default about 50 per worker — and the subproblems are solved independently on a `rayon`
+//! pool, each worker with its own copy of the model (built by a closure, so propagators need not
+//! be `Clone`). Having many more subproblems than workers balances the load without any work
+//! stealing inside a search. A [`Subproblem`] is plain data (serde), naming the model it belongs
+//! to, so a run can write them out, solve them elsewhere, and merge the counts; this is also what
+//! a [`Checkpoint`](crate::checkpoint::Checkpoint) records.
+
+use crate::error::ModelError;
+use crate::model::Model;
+use crate::search::{Decision, SearchConfig, Solver};
+use crate::stats::{Statistics, StopReason};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// One piece of a split search tree.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Subproblem {
+    /// The model it belongs to, as named by the caller (e.g. `queens n=14 value`).
+    pub model: String,
+    /// Its position in the split (0-based).
+    pub index: usize,
+    /// The decisions from the root that define it.
+    pub decisions: Vec<Decision>,
+}
+
+/// What a parallel count found.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParallelCount {
+    /// Solutions in the subproblems solved by this run.
+    pub solutions: u64,
+    /// Subproblems solved by this run.
+    pub solved: usize,
+    /// Summed statistics of the solved subproblems (`elapsed` is the run's wall time).
+    pub stats: Statistics,
+    /// Whether every subproblem handed to the run was solved (false after cancellation).
+    pub complete: bool,
+}
+
+/// Why a parallel run could not start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParallelError {
+    /// Building the model failed.
+    Model(ModelError),
+    /// A thread count of zero.
+    ZeroThreads,
+    /// The thread pool could not be started.
+    ThreadPool(String),
+    /// A subproblem of another model was handed in.
+    ForeignSubproblem {
+        /// The model the run is for.
+        expected: String,
+        /// The model the subproblem names.
+        found: String,
+    },
+}
+
+impl std::fmt::Display for ParallelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParallelError::Model(e) => write!(f, "{e}"),
+            ParallelError::ZeroThreads => f.write_str("the thread count must be at least 1"),
+            ParallelError::ThreadPool(e) => write!(f, "could not start the thread pool: {e}"),
+            ParallelError::ForeignSubproblem { expected, found } => write!(
+                f,
+                "subproblem belongs to model `{found}`, not to `{expected}`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParallelError {}
+
+impl From<ModelError> for ParallelError {
+    fn from(e: ModelError) -> ParallelError {
+        ParallelError::Model(e)
+    }
+}
+
+/// A parallel search over the model that `build` creates; see the [module docs](self).
+///
+/// ```
+/// use bezzel_core::prelude::*;
+/// use bezzel_core::parallel::ParallelSearch;
+///
+/// let queens = || -> Result<Model, ModelError> {
+///     let mut m = Model::new();
+///     let q = m.int_vars(8, 0..8)?;
+///     let up: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(i as i32)).collect();
+///     let down: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(-(i as i32))).collect();
+///     m.all_different(&q)?;
+///     m.all_different(&up)?;
+///     m.all_different(&down)?;
+///     Ok(m)
+/// };
+/// let search = ParallelSearch::new("queens 8", queens).threads(Some(2));
+/// let subproblems = search.subproblems()?;
+/// let result = search.count(&subproblems, None, |_, _| {})?;
+/// assert_eq!(result.solutions, 92);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct ParallelSearch<F> {
+    identity: String,
+    build: F,
+    config: SearchConfig,
+    threads: Option<usize>,
+    per_worker: usize,
+}
+
+impl<F> ParallelSearch<F>
+where
+    F: Fn() -> Result<Model, ModelError> + Sync,
+{
+    /// A parallel search over the model `build` makes, named `identity` in its subproblems.
+    /// `build` must make the same model every time.
+    pub fn new(identity: impl Into<String>, build: F) -> ParallelSearch<F> {
+        ParallelSearch {
+            identity: identity.into(),
+            build,
+            config: SearchConfig::default(),
+            threads: None,
+            per_worker: 50,
+        }
+    }
+
+    /// Search heuristics (limits other than the cancellation flag should stay unset: they
+    /// would apply to each subproblem separately).
+    pub fn config(mut self, config: SearchConfig) -> ParallelSearch<F> {
+        self.config = config;
+        self
+    }
+
+    /// Worker threads; `None` (the default) uses every core.
+    pub fn threads(mut self, threads: Option<usize>) -> ParallelSearch<F> {
+        self.threads = threads;
+        self
+    }
+
+    /// Subproblems to aim for per worker (default 50).
+    pub fn per_worker(mut self, per_worker: usize) -> ParallelSearch<F> {
+        self.per_worker = per_worker.max(1);
+        self
+    }
+
+    /// The model's name in its subproblems.
+    pub fn identity(&self) -> &str {
+        &self.identity
+    }
+
+    fn workers(&self) -> Result<usize, ParallelError> {
+        match self.threads {
+            Some(0) => Err(ParallelError::ZeroThreads),
+            Some(t) => Ok(t),
+            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        }
+    }
+
+    /// Splits the tree into about `per_worker` subproblems per worker.
+    pub fn subproblems(&self) -> Result<Vec<Subproblem>, ParallelError> {
+        let target = self.workers()? * self.per_worker;
+        let mut solver = Solver::with_config((self.build)()?, self.config);
+        Ok(solver
+            .split(target)
+            .into_iter()
+            .enumerate()
+            .map(|(index, decisions)| Subproblem {
+                model: self.identity.clone(),
+                index,
+                decisions,
+            })
+            .collect())
+    }
+
+    /// Counts the solutions of `subproblems` in parallel. `on_solved(subproblem, count)` is
+    /// called (from worker threads) as each one is finished; a subproblem interrupted by
+    /// `cancel` is not reported and not counted.
+    pub fn count(
+        &self,
+        subproblems: &[Subproblem],
+        cancel: Option<Arc<AtomicBool>>,
+        on_solved: impl Fn(&Subproblem, u64) + Sync,
+    ) -> Result<ParallelCount, ParallelError> {
+        if let Some(s) = subproblems.iter().find(|s| s.model != self.identity) {
+            return Err(ParallelError::ForeignSubproblem {
+                expected: self.identity.clone(),
+                found: s.model.clone(),
+            });
+        }
+        (self.build)()?; // fail early, and with the error, if the model cannot be built
+        let started = Instant::now();
+        let cancel = cancel.unwrap_or_default();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.workers()?)
+            .build()
+            .map_err(|e| ParallelError::ThreadPool(e.to_string()))?;
+        let results: Vec<Option<(u64, Statistics)>> = pool.install(|| {
+            subproblems
+                .par_iter()
+                .map_init(
+                    || self.worker(&cancel),
+                    |solver, sub| {
+                        let solver = solver.as_mut()?;
+                        if cancel.load(Ordering::Relaxed) {
+                            return None;
+                        }
+                        let count = solver.count_in(&sub.decisions).ok()?;
+                        if !solver.stats().is_complete() {
+                            return None;
+                        }
+                        on_solved(sub, count);
+                        Some((count, solver.stats().clone()))
+                    },
+                )
+                .collect()
+        });
+        let mut out = ParallelCount {
+            complete: true,
+            ..ParallelCount::default()
+        };
+        for r in results {
+            match r {
+                Some((count, stats)) => {
+                    out.solutions += count;
+                    out.solved += 1;
+                    add_stats(&mut out.stats, &stats);
+                }
+                None => out.complete = false,
+            }
+        }
+        out.stats.elapsed = started.elapsed();
+        out.stats.solutions = out.solutions;
+        if !out.complete {
+            out.stats.stopped = Some(StopReason::Cancelled);
+        }
+        Ok(out)
+    }
+
+    fn worker(&self, cancel: &Arc<AtomicBool>) -> Option<Solver> {
+        let mut solver = Solver::with_config((self.build)().ok()?, self.config);
+        solver.set_cancel_flag(cancel.clone());
+        Some(solver)
+    }
+}
+
+fn add_stats(total: &mut Statistics, part: &Statistics) {
+    total.nodes += part.nodes;
+    total.failures += part.failures;
+    total.propagations += part.propagations;
+    total.max_depth = total.max_depth.max(part.max_depth);
+    total.restarts += part.restarts;
+}

@@ -1,0 +1,790 @@
+//! Domain-consistent all-different, by Régin's matching algorithm.
+//!
+//! Régin ("A filtering algorithm for constraints of difference in CSPs", AAAI 1994) sees the
+//! constraint as a bipartite graph between views and values. A solution is a matching that
+//! covers every view, so if a maximum matching leaves a view out the constraint fails. Otherwise
+//! a value `v` of view `x` belongs to some solution exactly when the edge `(x, v)` is in the
+//! matching, or on an even alternating cycle, or on an even alternating path that starts at a
+//! free (unmatched) value. Contracting each matched pair into its view turns this into a graph
+//! on views, with an arc `x → y` when `x` can take the value matched to `y`: the edge is kept
+//! when `x` and `y` lie in the same strongly connected component, or when `y` can reach a view
+//! that has a free value. Every other edge is removed.
+//!
+//! As in Gecode's `int/distinct/dom.hpp`, the matching is kept between calls (it is a cache, not
+//! trailed: every call drops the pairs whose value has gone, which also covers backtracking, and
+//! augments along alternating paths found breadth-first), and a cheap value-consistent pass
+//! comes first: fixed views remove their value from the others and leave a trailed live prefix,
+//! so that later calls ignore them.
+//!
+//! Two implementations share that plan. When the live views' values span at most 64, domains,
+//! value sets and view sets are single `u64` words, and the components come from bit-parallel
+//! forward and backward closures; this is the hot path of Sudoku (up to 25 × 25) and of the
+//! N-Queens diagonals up to n = 32. Wider spans use an adjacency array over value indices
+//! (dense offsets, or sorted distinct values when the span is huge and sparse) and an iterative
+//! Tarjan that also propagates "reaches a free value" from component to component.
+//!
+//! Two views of one variable (`x` and `x + 1`) are reasoned about as if they were independent,
+//! which stays sound; after pruning such a constraint the propagator reports
+//! [`NoFixpoint`](PropStatus::NoFixpoint) so that it runs again on what it changed.
+
+use crate::event::Event;
+use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+use crate::queue::Priority;
+use crate::store::{Conflict, TrailedInt};
+use crate::var::IntView;
+
+/// No value matched to a view (in `mate_val`).
+const NO_VALUE: i64 = i64::MIN;
+/// No index (wide path).
+const NONE: u32 = u32::MAX;
+/// Spans up to this many values are indexed densely (`value - lo`) on the wide path; beyond,
+/// unless the domains are dense enough, values are compressed by sorting.
+const DENSE_SPAN: i64 = 1 << 16;
+
+/// `views` take pairwise distinct values (domain consistency).
+#[derive(Debug, Clone)]
+pub struct AllDifferentDomain {
+    views: Vec<IntView>,
+    /// Whether two views share a variable, so that one run may miss its fixpoint.
+    aliased: bool,
+    /// Views `0..live` are those whose value has not been removed from the others yet;
+    /// positions beyond hold fixed views, in any order.
+    live: Option<TrailedInt>,
+    /// The matching kept between calls: the value matched to the view at each position, or
+    /// `NO_VALUE`. It moves with its view when positions are swapped.
+    mate_val: Vec<i64>,
+    small: Box<Small>,
+    wide: Wide,
+}
+
+/// Buffers of the one-word path: views and values are bit positions (at most 64 of each).
+#[derive(Debug, Clone)]
+struct Small {
+    /// Each live view's values, as read and as narrowed.
+    orig: [u64; 64],
+    cur: [u64; 64],
+    /// Value bit matched to each view, and the view matched to each value bit.
+    mate: [u8; 64],
+    val_var: [u8; 64],
+    /// Views containing each value bit.
+    val_vars: [u64; 64],
+    /// `succ[x]`: views whose matched value `x` can take; `pred[y]`: views that can take
+    /// `y`'s matched value.
+    succ: [u64; 64],
+    pred: [u64; 64],
+    /// Breadth-first search of augmenting paths: the view a value was reached from.
+    parent: [u8; 64],
+    queue: [u8; 64],
+    unmatched: [u8; 64],
+}
+
+/// Buffers of the general path, reused between calls.
+#[derive(Debug, Clone, Default)]
+struct Wide {
+    /// Adjacency of live views: `adj[adj_start[x]..adj_start[x + 1]]` are value indices,
+    /// `adj_val` the same values in view terms.
+    adj_start: Vec<u32>,
+    adj: Vec<u32>,
+    adj_val: Vec<i64>,
+    /// Sorted distinct values, when they are compressed rather than dense.
+    uni: Vec<i64>,
+    /// Value index matched to each view position.
+    mate: Vec<u32>,
+    /// Per value index: its view (valid when `val_epoch == epoch`), its BFS mark, its BFS parent.
+    val_var: Vec<u32>,
+    val_epoch: Vec<u32>,
+    visit_epoch: Vec<u32>,
+    parent: Vec<u32>,
+    epoch: u32,
+    bfs_epoch: u32,
+    queue: Vec<u32>,
+    /// Tarjan state per view position, and per component whether it reaches a free value.
+    index: Vec<u32>,
+    low: Vec<u32>,
+    comp: Vec<u32>,
+    pos: Vec<u32>,
+    on_stack: Vec<bool>,
+    reach: Vec<bool>,
+    comp_reach: Vec<bool>,
+    stack: Vec<u32>,
+    calls: Vec<u32>,
+}
+
+impl AllDifferentDomain {
+    /// The propagator over `views`. Views may share variables (`x` and `x + 1`).
+    pub fn new(views: Vec<IntView>) -> AllDifferentDomain {
+        let n = views.len();
+        let mut vars: Vec<_> = views.iter().map(|v| v.var()).collect();
+        vars.sort_unstable();
+        let aliased = vars.windows(2).any(|w| w[0] == w[1]);
+        let small = Box::new(Small {
+            orig: [0; 64],
+            cur: [0; 64],
+            mate: [0; 64],
+            val_var: [0; 64],
+            val_vars: [0; 64],
+            succ: [0; 64],
+            pred: [0; 64],
+            parent: [0; 64],
+            queue: [0; 64],
+            unmatched: [0; 64],
+        });
+        let wide = Wide {
+            adj_start: Vec::with_capacity(n + 1),
+            mate: vec![NONE; n],
+            queue: Vec::with_capacity(n + 1),
+            index: vec![0; n],
+            low: vec![0; n],
+            comp: vec![0; n],
+            pos: vec![0; n],
+            on_stack: vec![false; n],
+            reach: vec![false; n],
+            comp_reach: vec![false; n],
+            stack: Vec::with_capacity(n),
+            calls: Vec::with_capacity(n),
+            ..Wide::default()
+        };
+        AllDifferentDomain {
+            aliased,
+            live: None,
+            mate_val: vec![NO_VALUE; n],
+            small,
+            wide,
+            views,
+        }
+    }
+
+    fn swap(&mut self, i: usize, j: usize) {
+        self.views.swap(i, j);
+        self.mate_val.swap(i, j);
+    }
+
+    /// The one-word path: every live view's values fit in `base..base + 64`.
+    fn propagate_small(&mut self, ctx: &mut Context<'_>, live: usize, base: i64) -> PropResult {
+        let s = &mut *self.small;
+        for i in 0..live {
+            let mask = read_mask(ctx, self.views[i], base);
+            s.orig[i] = mask;
+            s.cur[i] = mask;
+        }
+
+        // Value pass on the masks: fixed views leave the live prefix and their value leaves
+        // the others; the store is written once, at the end.
+        let mut m = live;
+        let mut i = 0;
+        while i < m {
+            let c = s.cur[i];
+            if c & (c - 1) != 0 {
+                i += 1;
+                continue;
+            }
+            m -= 1;
+            self.views.swap(i, m);
+            self.mate_val.swap(i, m);
+            s.orig.swap(i, m);
+            s.cur.swap(i, m);
+            let mut fixed_some = false;
+            for d in &mut s.cur[..m] {
+                if *d & c != 0 {
+                    *d &= !c;
+                    if *d == 0 {
+                        return Err(Conflict);
+                    }
+                    fixed_some |= *d & (*d - 1) == 0;
+                }
+            }
+            if fixed_some {
+                i = 0;
+            }
+        }
+
+        if m > 1 {
+            s.regin(&mut self.mate_val[..m], base)?;
+        }
+
+        let mut changed = false;
+        for i in 0..live {
+            let (o, c) = (s.orig[i], s.cur[i]);
+            if o != c {
+                changed = true;
+                write_mask(ctx, self.views[i], base, o, c)?;
+            }
+        }
+        let slot = self.live.expect("set up");
+        ctx.set_int(slot, m as i64);
+        Ok(status(m, changed, self.aliased))
+    }
+
+    /// Removes the value of every fixed live view from the other live views, on the store,
+    /// until no new view is fixed. Returns the new size of the live prefix and whether
+    /// anything changed.
+    fn value_pass(
+        &mut self,
+        ctx: &mut Context<'_>,
+        mut live: usize,
+    ) -> Result<(usize, bool), Conflict> {
+        let mut changed = false;
+        let mut i = 0;
+        while i < live {
+            let v = self.views[i];
+            if !ctx.is_fixed(v) {
+                i += 1;
+                continue;
+            }
+            let value = ctx.min(v);
+            live -= 1;
+            self.swap(i, live);
+            let mut fixed_some = false;
+            for &w in &self.views[..live] {
+                if ctx.remove(w, value)? {
+                    changed = true;
+                    fixed_some |= ctx.is_fixed(w);
+                }
+            }
+            if fixed_some {
+                i = 0;
+            }
+        }
+        Ok((live, changed))
+    }
+
+    /// The general path, for spans of more than 64 values.
+    fn propagate_wide(&mut self, ctx: &mut Context<'_>, live: usize) -> PropResult {
+        let (m, mut changed) = self.value_pass(ctx, live)?;
+        let slot = self.live.expect("set up");
+        if m <= 1 {
+            ctx.set_int(slot, m as i64);
+            return Ok(PropStatus::Subsumed);
+        }
+        let views = &self.views[..m];
+        let w = &mut self.wide;
+
+        let (mut lo, mut hi, mut edges) = (i64::MAX, i64::MIN, 0i64);
+        for &v in views {
+            lo = lo.min(ctx.min(v));
+            hi = hi.max(ctx.max(v));
+            edges += i64::from(ctx.size(v));
+        }
+        if hi - lo + 1 < m as i64 {
+            return Err(Conflict);
+        }
+        w.adj_start.clear();
+        w.adj_val.clear();
+        w.adj_start.push(0);
+        for &v in views {
+            push_values(ctx, v, &mut w.adj_val);
+            w.adj_start.push(w.adj_val.len() as u32);
+        }
+        let dense = hi - lo < DENSE_SPAN || hi - lo < 2 * edges;
+        let k = if dense {
+            (hi - lo + 1) as usize
+        } else {
+            w.uni.clear();
+            w.uni.extend_from_slice(&w.adj_val);
+            w.uni.sort_unstable();
+            w.uni.dedup();
+            w.uni.len()
+        };
+        if k < m {
+            return Err(Conflict);
+        }
+        w.adj.clear();
+        if dense {
+            w.adj.extend(w.adj_val.iter().map(|&val| (val - lo) as u32));
+        } else {
+            let uni = &w.uni;
+            w.adj.extend(
+                w.adj_val
+                    .iter()
+                    .map(|val| uni.partition_point(|u| u < val) as u32),
+            );
+        }
+        let value_of = |w: &Wide, idx: u32| {
+            if dense {
+                lo + i64::from(idx)
+            } else {
+                w.uni[idx as usize]
+            }
+        };
+        if w.val_epoch.len() < k {
+            w.val_epoch.resize(k, 0);
+            w.visit_epoch.resize(k, 0);
+            w.val_var.resize(k, 0);
+            w.parent.resize(k, 0);
+        }
+        w.epoch = next_epoch(w.epoch, &mut w.val_epoch);
+        let epoch = w.epoch;
+
+        // Keep the pairs that survived, then augment for the views left unmatched.
+        w.queue.clear();
+        for (x, &v) in views.iter().enumerate() {
+            w.mate[x] = NONE;
+            let mv = self.mate_val[x];
+            if mv == NO_VALUE || !ctx.contains(v, mv) {
+                continue;
+            }
+            let idx = if dense {
+                (mv - lo) as u32
+            } else {
+                w.uni.partition_point(|&u| u < mv) as u32
+            };
+            if w.val_epoch[idx as usize] != epoch {
+                w.val_epoch[idx as usize] = epoch;
+                w.val_var[idx as usize] = x as u32;
+                w.mate[x] = idx;
+            }
+        }
+        for x in 0..m {
+            if w.mate[x] == NONE && !w.augment(x as u32) {
+                return Err(Conflict);
+            }
+        }
+        // Augmenting paths move other views' partners too.
+        for x in 0..m {
+            self.mate_val[x] = value_of(w, w.mate[x]);
+        }
+
+        w.components(m);
+
+        for (x, &v) in views.iter().enumerate() {
+            let (start, end) = (w.adj_start[x] as usize, w.adj_start[x + 1] as usize);
+            for p in start..end {
+                let idx = w.adj[p];
+                if idx == w.mate[x] || w.val_epoch[idx as usize] != epoch {
+                    continue;
+                }
+                let y = w.val_var[idx as usize] as usize;
+                let cy = w.comp[y] as usize;
+                if cy == w.comp[x] as usize || w.comp_reach[cy] {
+                    continue;
+                }
+                ctx.remove(v, w.adj_val[p])?;
+                changed = true;
+            }
+        }
+        ctx.set_int(slot, m as i64);
+        Ok(status(m, changed, self.aliased))
+    }
+}
+
+/// The status after a run that left `m` live views.
+fn status(m: usize, changed: bool, aliased: bool) -> PropStatus {
+    if m <= 1 {
+        // The fixed views' values have left every other view: nothing can clash any more.
+        PropStatus::Subsumed
+    } else if changed && aliased {
+        PropStatus::NoFixpoint
+    } else {
+        PropStatus::Fixpoint
+    }
+}
+
+/// Advances a generation counter; on wrap-around, clears the marks so that none is stale.
+fn next_epoch(epoch: u32, marks: &mut [u32]) -> u32 {
+    if epoch == u32::MAX {
+        marks.fill(0);
+        1
+    } else {
+        epoch + 1
+    }
+}
+
+/// The values of `v` as bits over `base..base + 64`; the caller guarantees they fit.
+#[inline]
+fn read_mask(ctx: &Context<'_>, v: IntView, base: i64) -> u64 {
+    let (lo, hi) = (ctx.min(v), ctx.max(v));
+    let width = (hi - lo + 1) as u32;
+    let shift = (lo - base) as u32;
+    if ctx.size(v) == width {
+        // An interval: no need to test each value.
+        return (u64::MAX >> (64 - width)) << shift;
+    }
+    let mut mask = 0u64;
+    for (bit, value) in (lo..=hi).enumerate() {
+        if ctx.contains(v, value) {
+            mask |= 1 << bit;
+        }
+    }
+    mask << shift
+}
+
+/// Narrows `v` from the values `old` to `new` (bits over `base..base + 64`), with as few
+/// store operations as possible: bounds first, then inner values one by one.
+#[inline]
+fn write_mask(
+    ctx: &mut Context<'_>,
+    v: IntView,
+    base: i64,
+    old: u64,
+    new: u64,
+) -> Result<(), Conflict> {
+    let value = |bit: u32| base + i64::from(bit);
+    if new & new.wrapping_sub(1) == 0 {
+        ctx.assign(v, value(new.trailing_zeros()))?;
+        return Ok(());
+    }
+    let (new_lo, new_hi) = (new.trailing_zeros(), 63 - new.leading_zeros());
+    if new_lo > old.trailing_zeros() {
+        ctx.set_min(v, value(new_lo))?;
+    }
+    if new_hi < 63 - old.leading_zeros() {
+        ctx.set_max(v, value(new_hi))?;
+    }
+    let inside = (u64::MAX >> (63 - new_hi)) & (u64::MAX << new_lo);
+    let mut gone = old & !new & inside;
+    while gone != 0 {
+        ctx.remove(v, value(gone.trailing_zeros()))?;
+        gone &= gone - 1;
+    }
+    Ok(())
+}
+
+/// Appends the values of `v` in increasing order.
+fn push_values(ctx: &Context<'_>, v: IntView, out: &mut Vec<i64>) {
+    let (lo, hi) = (ctx.min(v), ctx.max(v));
+    let size = i64::from(ctx.size(v));
+    if hi - lo + 1 == size {
+        out.extend(lo..=hi);
+    } else if hi - lo < 4 * size + 64 {
+        out.extend((lo..=hi).filter(|&value| ctx.contains(v, value)));
+    } else {
+        // Sparse and wide: testing every value of the span would cost more than this
+        // allocation (only above 16 values).
+        out.extend(ctx.values(v));
+    }
+}
+
+/// Iterates the set bits of a word, lowest first.
+#[inline]
+fn bits(mut word: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if word == 0 {
+            None
+        } else {
+            let b = word.trailing_zeros() as usize;
+            word &= word - 1;
+            Some(b)
+        }
+    })
+}
+
+impl Small {
+    /// Régin's filtering on the masks `cur[..m]` (`m` = `mate_val.len()`, at least 2), which
+    /// it narrows; `mate_val` is read as the previous matching and written as the new one.
+    fn regin(&mut self, mate_val: &mut [i64], base: i64) -> Result<(), Conflict> {
+        let m = mate_val.len();
+        let mut matched = 0u64;
+        let mut union = 0u64;
+        let mut unmatched = 0;
+        for (i, &mv) in mate_val.iter().enumerate() {
+            let c = self.cur[i];
+            union |= c;
+            let off = mv.wrapping_sub(base);
+            if (0..64).contains(&off) {
+                let b = 1u64 << off;
+                if c & b != 0 && matched & b == 0 {
+                    matched |= b;
+                    self.mate[i] = off as u8;
+                    self.val_var[off as usize] = i as u8;
+                    continue;
+                }
+            }
+            self.unmatched[unmatched] = i as u8;
+            unmatched += 1;
+        }
+        if (union.count_ones() as usize) < m {
+            return Err(Conflict);
+        }
+        for u in 0..unmatched {
+            let x = self.unmatched[u] as usize;
+            let free = self.cur[x] & !matched;
+            let v = if free != 0 {
+                let v = free.trailing_zeros() as usize;
+                self.mate[x] = v as u8;
+                self.val_var[v] = x as u8;
+                v
+            } else {
+                self.augment(x, matched).ok_or(Conflict)?
+            };
+            matched |= 1 << v;
+        }
+        for (i, mv) in mate_val.iter_mut().enumerate() {
+            *mv = base + i64::from(self.mate[i]);
+        }
+
+        // The view graph, both ways.
+        for v in bits(union) {
+            self.val_vars[v] = 0;
+        }
+        for x in 0..m {
+            let mut succ = 0u64;
+            for v in bits(self.cur[x]) {
+                self.val_vars[v] |= 1 << x;
+                if matched >> v & 1 == 1 {
+                    succ |= 1 << self.val_var[v];
+                }
+            }
+            self.succ[x] = succ & !(1 << x);
+        }
+        for y in 0..m {
+            self.pred[y] = self.val_vars[self.mate[y] as usize] & !(1 << y);
+        }
+
+        // Views that can reach a free value: every edge into them is on an alternating path
+        // from a free value (move each matched value one step along the path).
+        let free = union & !matched;
+        let mut reach_free = 0u64;
+        if free != 0 {
+            for x in 0..m {
+                if self.cur[x] & free != 0 {
+                    reach_free |= 1 << x;
+                }
+            }
+            let mut frontier = reach_free;
+            while frontier != 0 {
+                let y = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                let new = self.pred[y] & !reach_free;
+                reach_free |= new;
+                frontier |= new;
+            }
+        }
+        let mut common = free;
+        for y in bits(reach_free) {
+            common |= 1 << self.mate[y];
+        }
+        for x in bits(reach_free) {
+            self.cur[x] &= common;
+        }
+
+        // Strongly connected components of the other views: the views reachable from `x`
+        // that also reach it back. Edges inside a component are on alternating cycles.
+        let all = u64::MAX >> (64 - m);
+        let mut rest = all & !reach_free;
+        while rest != 0 {
+            let x = rest.trailing_zeros() as usize;
+            let forward = closure(&self.succ, x, rest);
+            let component = closure(&self.pred, x, forward);
+            let mut keep = common;
+            for y in bits(component) {
+                keep |= 1 << self.mate[y];
+            }
+            for y in bits(component) {
+                self.cur[y] &= keep;
+            }
+            rest &= !component;
+        }
+        Ok(())
+    }
+
+    /// Finds an augmenting path from the unmatched view `start`, breadth first, and flips it.
+    /// Returns the free value it ends on, or `None` if there is none (the constraint fails).
+    fn augment(&mut self, start: usize, matched: u64) -> Option<usize> {
+        let mut visited = 0u64;
+        self.queue[0] = start as u8;
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let j = self.queue[head] as usize;
+            head += 1;
+            let candidates = self.cur[j] & !visited;
+            let free = candidates & !matched;
+            if free != 0 {
+                let end = free.trailing_zeros() as usize;
+                let (mut v, mut x) = (end, j);
+                loop {
+                    let old = self.mate[x] as usize;
+                    self.mate[x] = v as u8;
+                    self.val_var[v] = x as u8;
+                    if x == start {
+                        return Some(end);
+                    }
+                    v = old;
+                    x = self.parent[old] as usize;
+                }
+            }
+            visited |= candidates;
+            for v in bits(candidates) {
+                self.parent[v] = j as u8;
+                self.queue[tail] = self.val_var[v];
+                tail += 1;
+            }
+        }
+        None
+    }
+}
+
+/// The views reachable from `x` along `adj` without leaving `within`.
+#[inline]
+fn closure(adj: &[u64; 64], x: usize, within: u64) -> u64 {
+    let mut reached = 1u64 << x;
+    let mut frontier = reached;
+    while frontier != 0 {
+        let y = frontier.trailing_zeros() as usize;
+        frontier &= frontier - 1;
+        let new = adj[y] & within & !reached;
+        reached |= new;
+        frontier |= new;
+    }
+    reached
+}
+
+impl Wide {
+    /// Finds an augmenting path from the unmatched view `start`, breadth first, and flips it.
+    fn augment(&mut self, start: u32) -> bool {
+        self.bfs_epoch = next_epoch(self.bfs_epoch, &mut self.visit_epoch);
+        let (epoch, bfs) = (self.epoch, self.bfs_epoch);
+        self.queue.clear();
+        self.queue.push(start);
+        let mut head = 0;
+        while head < self.queue.len() {
+            let j = self.queue[head];
+            head += 1;
+            let (lo, hi) = (
+                self.adj_start[j as usize] as usize,
+                self.adj_start[j as usize + 1] as usize,
+            );
+            for p in lo..hi {
+                let idx = self.adj[p];
+                let i = idx as usize;
+                if self.visit_epoch[i] == bfs {
+                    continue;
+                }
+                self.visit_epoch[i] = bfs;
+                if self.val_epoch[i] != epoch {
+                    let (mut v, mut x) = (idx, j);
+                    loop {
+                        let old = self.mate[x as usize];
+                        self.mate[x as usize] = v;
+                        self.val_var[v as usize] = x;
+                        self.val_epoch[v as usize] = epoch;
+                        if x == start {
+                            return true;
+                        }
+                        v = old;
+                        x = self.parent[old as usize];
+                    }
+                }
+                self.parent[i] = j;
+                self.queue.push(self.val_var[i]);
+            }
+        }
+        false
+    }
+
+    /// Tarjan's strongly connected components of the view graph over `0..m` (an arc `x → y`
+    /// when `x` can take `y`'s matched value), iteratively. Each component also learns whether
+    /// it reaches a free value: components complete in reverse topological order, so every
+    /// component an arc leaves to is complete by then.
+    fn components(&mut self, m: usize) {
+        let epoch = self.epoch;
+        self.index[..m].fill(NONE);
+        self.stack.clear();
+        self.calls.clear();
+        let (mut counter, mut ncomp) = (0u32, 0u32);
+        for root in 0..m as u32 {
+            if self.index[root as usize] != NONE {
+                continue;
+            }
+            self.visit(root, &mut counter);
+            while let Some(&x) = self.calls.last() {
+                let xi = x as usize;
+                if self.pos[xi] < self.adj_start[xi + 1] {
+                    let idx = self.adj[self.pos[xi] as usize];
+                    self.pos[xi] += 1;
+                    if self.val_epoch[idx as usize] != epoch {
+                        self.reach[xi] = true;
+                        continue;
+                    }
+                    let y = self.val_var[idx as usize];
+                    let yi = y as usize;
+                    if y == x {
+                        continue;
+                    }
+                    if self.index[yi] == NONE {
+                        self.visit(y, &mut counter);
+                    } else if self.on_stack[yi] {
+                        self.low[xi] = self.low[xi].min(self.index[yi]);
+                    } else {
+                        self.reach[xi] |= self.comp_reach[self.comp[yi] as usize];
+                    }
+                    continue;
+                }
+                self.calls.pop();
+                if self.low[xi] == self.index[xi] {
+                    let c = ncomp;
+                    ncomp += 1;
+                    let mut reach = false;
+                    loop {
+                        let y = self.stack.pop().expect("x is on the stack") as usize;
+                        self.on_stack[y] = false;
+                        self.comp[y] = c;
+                        reach |= self.reach[y];
+                        if y == xi {
+                            break;
+                        }
+                    }
+                    self.comp_reach[c as usize] = reach;
+                }
+                if let Some(&p) = self.calls.last() {
+                    let pi = p as usize;
+                    self.low[pi] = self.low[pi].min(self.low[xi]);
+                    if !self.on_stack[xi] {
+                        self.reach[pi] |= self.comp_reach[self.comp[xi] as usize];
+                    }
+                }
+            }
+        }
+    }
+
+    fn visit(&mut self, x: u32, counter: &mut u32) {
+        let xi = x as usize;
+        self.index[xi] = *counter;
+        self.low[xi] = *counter;
+        *counter += 1;
+        self.pos[xi] = self.adj_start[xi];
+        self.on_stack[xi] = true;
+        self.reach[xi] = false;
+        self.stack.push(x);
+        self.calls.push(x);
+    }
+}
+
+impl Propagator for AllDifferentDomain {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        for &v in &self.views {
+            s.subscribe(v, Event::Domain);
+        }
+        self.live = Some(s.trailed_int(self.views.len() as i64));
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        let Some(slot) = self.live else {
+            return Ok(PropStatus::Fixpoint);
+        };
+        let live = ctx.int(slot) as usize;
+        if live <= 1 {
+            return Ok(PropStatus::Subsumed);
+        }
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for &v in &self.views[..live] {
+            lo = lo.min(ctx.min(v));
+            hi = hi.max(ctx.max(v));
+        }
+        if hi - lo + 1 < live as i64 {
+            return Err(Conflict);
+        }
+        if hi - lo < 64 {
+            self.propagate_small(ctx, live, lo)
+        } else {
+            self.propagate_wide(ctx, live)
+        }
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Expensive
+    }
+
+    fn name(&self) -> &'static str {
+        "all_different(domain)"
+    }
+}

@@ -1,0 +1,132 @@
+//! Parallel search and subproblems: the same counts and solution sets as sequential search.
+
+use bezzel_core::parallel::{ParallelSearch, Subproblem};
+use bezzel_core::prelude::*;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+fn queens(n: usize) -> Result<Model, ModelError> {
+    let mut m = Model::new();
+    let q = m.named_vars("q", n, 0..n as i32)?;
+    let up: Vec<IntView> = q
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x.offset(i as i32))
+        .collect();
+    let down: Vec<IntView> = q
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x.offset(-(i as i32)))
+        .collect();
+    m.all_different(&q)?;
+    m.all_different(&up)?;
+    m.all_different(&down)?;
+    Ok(m)
+}
+
+const A000170: [u64; 13] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
+
+#[test]
+fn parallel_queens_counts_equal_sequential_counts() {
+    for n in 1..=12 {
+        let sequential = Solver::new(queens(n).unwrap()).count();
+        assert_eq!(sequential, A000170[n - 1]);
+        for threads in [1, 2, 4] {
+            let search = ParallelSearch::new(format!("queens {n}"), || queens(n))
+                .threads(Some(threads))
+                .per_worker(30);
+            let subproblems = search.subproblems().unwrap();
+            let result = search.count(&subproblems, None, |_, _| {}).unwrap();
+            assert!(result.complete);
+            assert_eq!(result.solutions, sequential, "n = {n}, {threads} threads");
+            assert_eq!(result.solved, subproblems.len());
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow in debug builds")]
+fn parallel_queens_13() {
+    let search = ParallelSearch::new("queens 13", || queens(13)).threads(Some(2));
+    let subproblems = search.subproblems().unwrap();
+    assert!(subproblems.len() >= 100, "{}", subproblems.len());
+    let result = search.count(&subproblems, None, |_, _| {}).unwrap();
+    assert_eq!(result.solutions, 73712);
+}
+
+/// The subproblems partition the solutions: each solution lies below exactly one prefix.
+#[test]
+fn subproblems_partition_the_solution_set() {
+    let mut solver = Solver::new(queens(8).unwrap());
+    let all: BTreeSet<Vec<i32>> = solver.solutions().map(|s| s.values().to_vec()).collect();
+    let prefixes = solver.split(40);
+    assert!(prefixes.len() >= 40);
+    let mut seen = BTreeSet::new();
+    for p in &prefixes {
+        for s in solver.solutions_in(p).unwrap() {
+            assert!(
+                seen.insert(s.values().to_vec()),
+                "solution below two prefixes"
+            );
+        }
+    }
+    assert_eq!(seen, all);
+}
+
+#[test]
+fn subproblems_travel_as_data_and_are_checked() {
+    let search = ParallelSearch::new("queens 6", || queens(6)).threads(Some(1));
+    let subproblems = search.subproblems().unwrap();
+    let json = serde_json::to_string(&subproblems).unwrap();
+    let back: Vec<Subproblem> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, subproblems);
+    // Solved elsewhere, merged here.
+    let mut solver = Solver::new(queens(6).unwrap());
+    let merged: u64 = back
+        .iter()
+        .map(|s| solver.count_in(&s.decisions).unwrap())
+        .sum();
+    assert_eq!(merged, 4);
+    // A subproblem of another model is refused; so is one naming a missing variable.
+    let other = ParallelSearch::new("queens 7", || queens(7));
+    assert!(other.count(&subproblems, None, |_, _| {}).is_err());
+    let bad = [Decision::Assign(99, 0)];
+    assert!(solver.count_in(&bad).is_err());
+    assert!(matches!(
+        ParallelSearch::new("q", || queens(4))
+            .threads(Some(0))
+            .subproblems(),
+        Err(bezzel_core::parallel::ParallelError::ZeroThreads)
+    ));
+}
+
+#[test]
+fn cancelled_runs_count_only_finished_subproblems() {
+    let search = ParallelSearch::new("queens 10", || queens(10)).threads(Some(2));
+    let subproblems = search.subproblems().unwrap();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let solved = AtomicUsize::new(0);
+    let finished = std::sync::Mutex::new(Vec::new());
+    let result = search
+        .count(&subproblems, Some(cancel.clone()), |sub, count| {
+            finished.lock().unwrap().push((sub.index, count));
+            if solved.fetch_add(1, Ordering::Relaxed) + 1 == 10 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        })
+        .unwrap();
+    assert!(!result.complete);
+    let finished = finished.into_inner().unwrap();
+    assert_eq!(result.solved, finished.len());
+    assert_eq!(result.solutions, finished.iter().map(|f| f.1).sum::<u64>());
+    // Finishing the rest gives the exact total.
+    let done: BTreeSet<usize> = finished.iter().map(|f| f.0).collect();
+    let rest: Vec<Subproblem> = subproblems
+        .iter()
+        .filter(|s| !done.contains(&s.index))
+        .cloned()
+        .collect();
+    let second = search.count(&rest, None, |_, _| {}).unwrap();
+    assert_eq!(result.solutions + second.solutions, 724);
+}
