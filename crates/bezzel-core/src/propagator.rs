@@ -174,6 +174,22 @@ impl Context<'_> {
         out
     }
 
+    /// The view's values in `base..base + 64` as a bitmask (bit `i`: value `base + i`), for
+    /// word-level propagators; `None` when the variable's domain is wider than one word.
+    #[inline]
+    pub fn bits64(&self, v: IntView, base: i64) -> Option<u64> {
+        let x = v.var.index;
+        if v.negated {
+            // View value w = offset - x, so w in base..base+64 is x in offset-base-63..=offset-base,
+            // in reverse order.
+            self.store
+                .word_from(x, v.offset - base - 63)
+                .map(u64::reverse_bits)
+        } else {
+            self.store.word_from(x, base - v.offset)
+        }
+    }
+
     #[inline(always)]
     fn report(&mut self, v: IntView, change: crate::store::Change) -> Result<bool, Conflict> {
         match change? {

@@ -185,6 +185,22 @@ impl Store {
         }
     }
 
+    /// The 64 values `from..from + 64` of a small `x` as a bitmask (bit `i`: value `from + i`);
+    /// `None` for a wide domain.
+    #[inline]
+    pub(crate) fn word_from(&self, x: u32, from: i64) -> Option<u64> {
+        let d = &self.vars[x as usize];
+        if d.large != SMALL {
+            return None;
+        }
+        let shift = from - i64::from(d.base);
+        Some(match shift {
+            0..=63 => d.bits >> shift,
+            -63..=-1 => d.bits << -shift,
+            _ => 0,
+        })
+    }
+
     /// The values of `x` in increasing order.
     pub(crate) fn values(&self, x: u32) -> impl Iterator<Item = i32> + '_ {
         let d = &self.vars[x as usize];
@@ -518,6 +534,18 @@ mod tests {
         assert_eq!(s.set_max(0, 8), Ok(Some(Event::Bounds)));
         assert_eq!(s.max(0), 7);
         assert_eq!(s.set_min(0, 8), Err(Conflict));
+    }
+
+    #[test]
+    fn words_from_any_origin() {
+        let s = store_with(&[[2, 3, 7].into_domain().unwrap()]);
+        assert_eq!(s.word_from(0, 2), Some(0b100011));
+        assert_eq!(s.word_from(0, 0), Some(0b100011 << 2));
+        assert_eq!(s.word_from(0, 3), Some(0b10001));
+        assert_eq!(s.word_from(0, 100), Some(0));
+        assert_eq!(s.word_from(0, -100), Some(0));
+        let wide = store_with(&[(0..=100).into_domain().unwrap()]);
+        assert_eq!(wide.word_from(0, 0), None);
     }
 
     #[test]
