@@ -17,7 +17,9 @@
 use bezzel::core::checkpoint::Checkpoint;
 use bezzel::core::parallel::ParallelSearch;
 use bezzel::core::{Consistency, ModelError, SearchConfig, Solver, Statistics, VarOrder};
-use bezzel::queens::{bitmask, check, construct, format, model, model::Queens, symmetry};
+use bezzel::queens::{
+    bitmask, check, construct, format, model, model::Queens, symmetry, symmetry_count,
+};
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -133,7 +135,7 @@ enum Command {
         #[arg(allow_negative_numbers = true)]
         n: String,
         /// Counting engine (default: the fastest exact one).
-        #[arg(long, value_enum, default_value_t = Engine::Bitmask)]
+        #[arg(long, value_enum, default_value_t = Engine::Symmetry)]
         engine: Engine,
     },
     /// Print every solution in lexicographic order, then the total.
@@ -177,6 +179,9 @@ enum Engine {
     Model,
     /// The bit-parallel backtracking counter with mirror symmetry, on all threads.
     Bitmask,
+    /// Bit-parallel counting of placements canonical under all 8 symmetries, weighted by
+    /// orbit size (also yields the unique count): the fastest.
+    Symmetry,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -322,7 +327,7 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                 .subproblems()
                 .map_err(|e| Failure::input(e.to_string()))?;
             let stats = Mutex::new(Statistics::default());
-            let total = run_subproblems(
+            let [total, _] = run_subproblems(
                 &identity,
                 &subproblems,
                 out,
@@ -338,7 +343,7 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                     total.nodes += s.nodes;
                     total.failures += s.failures;
                     total.propagations += s.propagations;
-                    Some(count)
+                    Some([count, 0])
                 },
             )?;
             if out.stats {
@@ -353,15 +358,26 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
             }
             (total, "model")
         }
+        Engine::Symmetry => {
+            let [total, _] = symmetry_counts(n, out)?;
+            if out.stats {
+                eprintln!(
+                    "engine: symmetry, threads: {}, time: {:.3} s",
+                    threads(out),
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            (total, "symmetry")
+        }
         Engine::Bitmask => {
             let subproblems = bitmask::subproblems(n).map_err(|e| Failure::input(e.to_string()))?;
             let identity = format!("queens n={n} engine=bitmask");
-            let total = run_subproblems(
+            let [total, _] = run_subproblems(
                 &identity,
                 &subproblems,
                 out,
                 || (),
-                |_, sub, _| bitmask::count_subproblem(n, sub).ok(),
+                |_, sub, _| bitmask::count_subproblem(n, sub).ok().map(|c| [c, 0]),
             )?;
             if out.stats {
                 eprintln!(
@@ -407,6 +423,26 @@ fn cancel_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
+/// Total and unique counts by the full-symmetry counter, in parallel and checkpointed.
+fn symmetry_counts(n: usize, out: &Output) -> Result<Counts, Failure> {
+    let subproblems = symmetry_count::subproblems(n).map_err(|e| Failure::input(e.to_string()))?;
+    run_subproblems(
+        &format!("queens n={n} engine=symmetry"),
+        &subproblems,
+        out,
+        || (),
+        |_, sub, _| {
+            symmetry_count::count_subproblem(n, sub)
+                .ok()
+                .map(|c| [c.total, c.unique])
+        },
+    )
+}
+
+/// What a subproblem yields: `[solutions, unique solutions]` (the second only from engines that
+/// count classes under the board's symmetries).
+type Counts = [u64; 2];
+
 /// Solves subproblems in parallel, skipping those a checkpoint has already, recording each as
 /// it finishes, and showing progress when a person is watching. Returns the exact total, or
 /// fails with exit status 130 (after saying how far it got) when interrupted.
@@ -415,8 +451,8 @@ fn run_subproblems<S, T>(
     subproblems: &[S],
     out: &Output,
     init: impl Fn() -> T + Sync + Send,
-    solve: impl Fn(&mut T, &S, &Arc<AtomicBool>) -> Option<u64> + Sync + Send,
-) -> Result<u64, Failure>
+    solve: impl Fn(&mut T, &S, &Arc<AtomicBool>) -> Option<Counts> + Sync + Send,
+) -> Result<Counts, Failure>
 where
     S: Serialize + Sync,
 {
@@ -430,7 +466,10 @@ where
     let todo: Vec<usize> = (0..subproblems.len())
         .filter(|&i| checkpoint.as_ref().is_none_or(|c| !c.is_done(i)))
         .collect();
-    let earlier: u64 = checkpoint.as_ref().map_or(0, |c| c.solutions());
+    let earlier = checkpoint.as_ref().map_or([0, 0], |c| {
+        let totals = c.totals();
+        [0, 1].map(|i| totals.get(i).copied().unwrap_or(0))
+    });
     let bar = progress_bar(subproblems.len() as u64, out);
     if let Some(bar) = &bar {
         bar.set_position((subproblems.len() - todo.len()) as u64);
@@ -438,7 +477,7 @@ where
     let checkpoint = Mutex::new(checkpoint);
     let save_error = Mutex::new(None);
     let solved = AtomicU64::new(0);
-    let found = AtomicU64::new(0);
+    let found = [AtomicU64::new(0), AtomicU64::new(0)];
     let cancel = cancel_flag();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads(out))
@@ -454,7 +493,7 @@ where
             };
             let mut guard = checkpoint.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(c) = guard.as_mut()
-                && let Err(e) = c.record(i, count)
+                && let Err(e) = c.record(i, &count)
             {
                 save_error
                     .lock()
@@ -463,7 +502,9 @@ where
                 cancel.store(true, Ordering::Relaxed);
             }
             drop(guard);
-            found.fetch_add(count, Ordering::Relaxed);
+            for (sum, c) in found.iter().zip(count) {
+                sum.fetch_add(c, Ordering::Relaxed);
+            }
             solved.fetch_add(1, Ordering::Relaxed);
             if let Some(bar) = &bar {
                 bar.inc(1);
@@ -476,7 +517,7 @@ where
     if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(Failure::input(e));
     }
-    let total = earlier + found.load(Ordering::Relaxed);
+    let total = [0, 1].map(|i| earlier[i] + found[i].load(Ordering::Relaxed));
     let finished = subproblems.len() - todo.len() + solved.load(Ordering::Relaxed) as usize;
     if finished < subproblems.len() {
         let resume = if out.checkpoint.is_some() {
@@ -486,8 +527,9 @@ where
         };
         return Err(Failure {
             message: format!(
-                "interrupted: {finished} of {} subproblems done, {total} solutions so far; {resume}",
-                subproblems.len()
+                "interrupted: {finished} of {} subproblems done, {} solutions so far; {resume}",
+                subproblems.len(),
+                total[0]
             ),
             status: 130,
         });
@@ -584,25 +626,13 @@ fn first(n: usize, out: &Output) -> Result<u8, Failure> {
 
 fn unique(n: usize, list: bool, out: &Output) -> Result<u8, Failure> {
     let start = Instant::now();
-    let run = || -> Result<(symmetry::UniqueCount, Vec<Vec<usize>>), bitmask::BitmaskError> {
-        let counts = symmetry::count_unique(n)?;
-        let reps = if list {
-            symmetry::unique_solutions(n)?
-        } else {
-            Vec::new()
-        };
-        Ok((counts, reps))
+    let [total, unique] = symmetry_counts(n, out)?;
+    let reps = if list {
+        symmetry::unique_solutions(n).map_err(|e| Failure::input(e.to_string()))?
+    } else {
+        Vec::new()
     };
-    let result = match out.threads {
-        None => run(),
-        Some(0) => return Err(Failure::input("--threads must be at least 1")),
-        Some(t) => rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build()
-            .map_err(|e| Failure::input(format!("cannot start threads: {e}")))?
-            .install(run),
-    };
-    let (counts, reps) = result.map_err(|e| Failure::input(e.to_string()))?;
+    let counts = symmetry::UniqueCount { unique, total };
     let mut w = stdout();
     let limit = out.limit.unwrap_or(u64::MAX);
     for (i, p) in reps

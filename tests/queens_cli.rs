@@ -157,7 +157,7 @@ fn interrupted_counts_resume_to_the_exact_total() {
         "--checkpoint",
         path.to_str().unwrap(),
     ];
-    let mut child = std::process::Command::new(common::example("queens"))
+    let child = std::process::Command::new(common::example("queens"))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -176,7 +176,10 @@ fn interrupted_counts_resume_to_the_exact_total() {
     let first_done = done_in(&path);
     if interrupted && o.status.code() == Some(130) {
         let err = stderr(&o);
-        assert!(err.contains("interrupted") && err.contains("run the same command"), "{err}");
+        assert!(
+            err.contains("interrupted") && err.contains("run the same command"),
+            "{err}"
+        );
         assert!(first_done >= 3);
     }
     let o = run("queens", &args, None);
@@ -185,7 +188,14 @@ fn interrupted_counts_resume_to_the_exact_total() {
     assert!(done_in(&path) >= first_done);
 
     // A checkpoint of another size is refused, and so is a corrupted one.
-    let other = ["count", "12", "--engine", "model", "--checkpoint", path.to_str().unwrap()];
+    let other = [
+        "count",
+        "12",
+        "--engine",
+        "model",
+        "--checkpoint",
+        path.to_str().unwrap(),
+    ];
     let o = run("queens", &other, None);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("different run"), "{}", stderr(&o));
@@ -223,9 +233,17 @@ fn bitmask_counts_resume_from_a_checkpoint_too() {
 #[test]
 fn parallel_model_counts_match_sequential_ones() {
     for n in ["8", "11"] {
-        let seq = run("queens", &["count", n, "--engine", "model", "--threads", "1"], None);
+        let seq = run(
+            "queens",
+            &["count", n, "--engine", "model", "--threads", "1"],
+            None,
+        );
         for threads in ["2", "4"] {
-            let par = run("queens", &["count", n, "--engine", "model", "--threads", threads], None);
+            let par = run(
+                "queens",
+                &["count", n, "--engine", "model", "--threads", threads],
+                None,
+            );
             assert_eq!(stdout(&par), stdout(&seq), "n = {n}, {threads} threads");
         }
     }

@@ -75,8 +75,9 @@ struct State {
     model: String,
     subproblems: usize,
     split_digest: String,
-    /// Finished subproblems: index → number of solutions.
-    done: BTreeMap<usize, u64>,
+    /// Finished subproblems: index → its counts (the number of solutions first; a caller may
+    /// record more, e.g. unique solutions).
+    done: BTreeMap<usize, Vec<u64>>,
 }
 
 /// The progress of a split run, kept in a file.
@@ -181,19 +182,33 @@ impl Checkpoint {
         self.state.done.len()
     }
 
-    /// Solutions in the finished subproblems.
+    /// Solutions in the finished subproblems (the sum of their first counts).
     pub fn solutions(&self) -> u64 {
-        self.state.done.values().sum()
+        self.totals().first().copied().unwrap_or(0)
     }
 
-    /// The count recorded for subproblem `index`, if finished.
-    pub fn count_of(&self, index: usize) -> Option<u64> {
-        self.state.done.get(&index).copied()
+    /// Position-wise sums of the recorded counts of the finished subproblems.
+    pub fn totals(&self) -> Vec<u64> {
+        let mut sums: Vec<u64> = Vec::new();
+        for counts in self.state.done.values() {
+            if sums.len() < counts.len() {
+                sums.resize(counts.len(), 0);
+            }
+            for (sum, c) in sums.iter_mut().zip(counts) {
+                *sum += c;
+            }
+        }
+        sums
     }
 
-    /// Records a finished subproblem and writes the file atomically.
-    pub fn record(&mut self, index: usize, count: u64) -> Result<(), CheckpointError> {
-        self.state.done.insert(index, count);
+    /// The counts recorded for subproblem `index`, if finished.
+    pub fn counts_of(&self, index: usize) -> Option<&[u64]> {
+        self.state.done.get(&index).map(Vec::as_slice)
+    }
+
+    /// Records a finished subproblem's counts (solutions first) and writes the file atomically.
+    pub fn record(&mut self, index: usize, counts: &[u64]) -> Result<(), CheckpointError> {
+        self.state.done.insert(index, counts.to_vec());
         self.save()
     }
 
@@ -243,11 +258,13 @@ mod tests {
         let subs = split("m", 4);
         let mut c = Checkpoint::open(&path, "m", &subs).unwrap();
         assert_eq!(c.finished(), 0);
-        c.record(2, 10).unwrap();
-        c.record(0, 5).unwrap();
+        c.record(2, &[10, 3]).unwrap();
+        c.record(0, &[5, 1]).unwrap();
         let c = Checkpoint::open(&path, "m", &subs).unwrap();
         assert!(c.is_done(0) && c.is_done(2) && !c.is_done(1));
         assert_eq!(c.solutions(), 15);
+        assert_eq!(c.totals(), vec![15, 4]);
+        assert_eq!(c.counts_of(2), Some(&[10, 3][..]));
         assert!(!dir.join("run.json.tmp").exists());
 
         let err = Checkpoint::open(&path, "other", &split("other", 4)).unwrap_err();

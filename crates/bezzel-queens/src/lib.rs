@@ -7,9 +7,11 @@
 //!   views), with lazy solutions, counts and statistics;
 //! - [`bitmask`]: the classic bit-parallel counter with mirror symmetry, in parallel;
 //! - [`symmetry`]: the 8 symmetries of the board and the count of unique solutions;
+//! - [`symmetry_count`]: unique and total counts together, searching only one representative
+//!   per orbit of the 8 symmetries (Takaki's bound-mask algorithm), in parallel;
 //! - [`construct`]: one solution for any n ≥ 4 in O(n), by the closed-form rule;
 //! - [`check`]: the O(n) checker that verifies placements from all of the above;
-//! - [`format`]: the classic text and board forms of a placement.
+//! - [`format`](mod@format): the classic text and board forms of a placement.
 //!
 //! ```
 //! use bezzel_queens::{bitmask, check, construct, model::Queens};
@@ -30,3 +32,4 @@ pub mod construct;
 pub mod format;
 pub mod model;
 pub mod symmetry;
+pub mod symmetry_count;

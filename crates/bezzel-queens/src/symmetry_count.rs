@@ -1,0 +1,1313 @@
+//! Counting N-Queens solutions with the board's full symmetry group, in
+//! parallel.
+//!
+//! Each orbit of solutions under the eight rotations and reflections is
+//! counted once, through one representative, and weighted by its size (2, 4
+//! or 8); this yields the unique count (OEIS A002562) and the total (OEIS
+//! A000170) together. The algorithm is the classic one of the Japanese
+//! bitmask N-Queens programs (Kenjiro Takaki's `Backtrack1` and `Backtrack2`
+//! with `BOUND1`, `BOUND2`, `TOPBIT`, `ENDBIT`, `SIDEMASK` and `LASTMASK`),
+//! which keeps non-representatives out of the search itself instead of
+//! testing every solution afterwards as
+//! [`symmetry::count_unique`](crate::symmetry::count_unique) does:
+//!
+//! - *Corner*: a solution with a queen in a corner is turned so that the
+//!   corner is the top left, and transposed so that the second row's queen
+//!   (in column `BOUND1`) comes before the second column's queen, so rows
+//!   `2..BOUND1` keep off the second column. A corner queen rules out any
+//!   symmetric solution, so these orbits all have 8 members.
+//! - *Edge*: otherwise the representative has, in its top row, the border
+//!   queen nearest a corner: in column `BOUND1` of the left half. Every
+//!   other border queen keeps at least `BOUND1` squares from the corners, so
+//!   the side columns' queens lie in rows `BOUND1` to `BOUND2 = n - 1 -
+//!   BOUND1`: rows above `BOUND1` keep off the sides (`SIDEMASK`), both
+//!   sides are taken by row `BOUND2`, and the bottom row keeps off the
+//!   `BOUND1` columns next to each corner (`LASTMASK`). A complete placement
+//!   can then only tie with a rotation whose top row also has its queen in
+//!   column `BOUND1` (a side queen in row `BOUND2` or `BOUND1`, or the bottom
+//!   queen in column `n - 1 - BOUND1`; the reflections cannot tie, as their
+//!   queen would attack the top one). Only those few placements are compared
+//!   with the rotated board, row by row on the bit masks; one equal to its
+//!   quarter turn is an orbit of 2, one equal to its half turn an orbit of
+//!   4, and all the others are orbits of 8.
+//!
+//! The search is the one of [`bitmask`], iterative with an
+//! explicit stack and nested loops for the last five rows, compiled once
+//! for each way the bound masks can reach into those rows, so that the hot
+//! loops test no more than they must. Searching only for representatives
+//! visits about 45% of the nodes that the mirror-only counter of
+//! [`bitmask`] visits. The placements of the first
+//! [`SPLIT_ROWS`] rows that can start a representative are the
+//! [`Subproblem`]s, which are independent and are what the parallel counter
+//! hands to rayon.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::bitmask::{self, BitmaskError};
+use crate::symmetry::UniqueCount;
+
+/// How many rows each [`Subproblem`] from [`subproblems`] fixes.
+pub const SPLIT_ROWS: usize = 3;
+
+/// Every row index is masked with this, which lets the compiler see that it
+/// stays inside the per-row arrays and drop the bounds checks.
+const STACK_MASK: usize = 31;
+const STACK_LEN: usize = STACK_MASK + 1;
+const _: () = assert!(bitmask::MAX_N <= STACK_LEN && bitmask::MAX_N <= u32::BITS as usize);
+
+/// The smallest board the shapes are defined for; of the smaller ones only
+/// the 1x1 board has a solution, whose one queen is its own orbit.
+const SMALLEST_SEARCHED: usize = 4;
+
+/// The rows searched by nested loops rather than the stack loop.
+const TAIL_ROWS: usize = 5;
+
+/// One independent piece of the symmetry-reduced search: the queens of the
+/// first rows.
+///
+/// It stands for the representatives (see the [module docs](self)) that
+/// start with [`prefix`](Self::prefix). Summing [`count_subproblem`] over
+/// [`subproblems`] gives [`count`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Subproblem {
+    /// The columns of the queens in the first rows, top row first.
+    pub prefix: Vec<usize>,
+}
+
+/// The attacked lines after some rows are filled, as seen from the next row.
+#[derive(Debug, Clone, Copy)]
+struct Lines {
+    cols: u32,
+    ld: u32,
+    rd: u32,
+}
+
+impl Lines {
+    const EMPTY: Self = Self {
+        cols: 0,
+        ld: 0,
+        rd: 0,
+    };
+
+    fn attacked(self) -> u32 {
+        self.cols | self.ld | self.rd
+    }
+
+    /// The lines as seen from the row below, after a queen at `bit`.
+    fn place(self, bit: u32) -> Self {
+        Self {
+            cols: self.cols | bit,
+            ld: (self.ld | bit) << 1,
+            rd: (self.rd | bit) >> 1,
+        }
+    }
+}
+
+/// Representatives found, by orbit size.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    two: u64,
+    four: u64,
+    eight: u64,
+}
+
+impl Tally {
+    fn record(&mut self, orbit: u64) {
+        match orbit {
+            2 => self.two += 1,
+            4 => self.four += 1,
+            _ => self.eight += 1,
+        }
+    }
+
+    fn unique_count(self) -> UniqueCount {
+        UniqueCount {
+            unique: self.two + self.four + self.eight,
+            total: 2 * self.two + 4 * self.four + 8 * self.eight,
+        }
+    }
+}
+
+fn add(a: UniqueCount, b: UniqueCount) -> UniqueCount {
+    UniqueCount {
+        unique: a.unique + b.unique,
+        total: a.total + b.total,
+    }
+}
+
+/// The two kinds of representative; see the module docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// A queen in the top-left corner and one in column `bound1` of row 1.
+    Corner { bound1: usize },
+    /// The top row's queen in column `bound1`, the nearest any border queen
+    /// comes to a corner.
+    Edge { bound1: usize },
+}
+
+impl Shape {
+    /// The shape of the representatives on an `n`-column board that start
+    /// with queens in columns `first` and `second`: `Err(())` if that takes
+    /// the second row and it is not given, `Ok(None)` if no representative
+    /// starts so.
+    fn of(n: usize, first: usize, second: Option<usize>) -> Result<Option<Shape>, ()> {
+        match (first, second) {
+            (0, None) => Err(()),
+            (0, Some(bound1)) => Ok((2..=n - 2)
+                .contains(&bound1)
+                .then_some(Shape::Corner { bound1 })),
+            (bound1, _) => Ok((2 * bound1 + 1 < n).then_some(Shape::Edge { bound1 })),
+        }
+    }
+
+    /// Every shape on an `n`-column board, corners first.
+    fn all(n: usize) -> impl Iterator<Item = Shape> {
+        let corners = (2..=n - 2).map(|bound1| Shape::Corner { bound1 });
+        let edges = (1..).take_while(move |bound1| 2 * bound1 + 1 < n);
+        corners.chain(edges.map(|bound1| Shape::Edge { bound1 }))
+    }
+}
+
+/// The per-row restrictions of one [`Shape`] on an `n`-column board.
+#[derive(Debug)]
+struct Rules {
+    n: usize,
+    all: u32,
+    /// The two side columns (`SIDEMASK`).
+    sides: u32,
+    /// The columns each row may take.
+    allowed: [u32; STACK_LEN],
+    /// The columns that must be taken once each row has its queen.
+    need: [u32; STACK_LEN],
+}
+
+impl Rules {
+    fn new(n: usize, shape: Shape) -> Self {
+        let all = u32::MAX >> (u32::BITS as usize - n);
+        let sides = 1 | 1 << (n - 1);
+        let mut allowed = [all; STACK_LEN];
+        let mut need = [0; STACK_LEN];
+        match shape {
+            Shape::Corner { bound1 } => {
+                allowed[0] = 1;
+                allowed[1] = 1 << bound1;
+                for row in &mut allowed[2..bound1] {
+                    *row &= !2;
+                }
+            }
+            Shape::Edge { bound1 } => {
+                let near_left = (1u32 << bound1) - 1;
+                let last_mask = near_left | near_left << (n - bound1);
+                allowed[0] = 1 << bound1;
+                for row in &mut allowed[1..bound1] {
+                    *row &= !sides;
+                }
+                allowed[n - 1] &= !last_mask;
+                need[n - 1 - bound1] = sides;
+            }
+        }
+        Self {
+            n,
+            all,
+            sides,
+            allowed,
+            need,
+        }
+    }
+
+    /// The columns `row` may take below `lines`.
+    #[inline(always)]
+    fn candidates(&self, row: usize, lines: Lines) -> u32 {
+        let avail = self.allowed[row & STACK_MASK] & !lines.attacked();
+        let missing = self.need[row & STACK_MASK] & !lines.cols;
+        if missing == 0 {
+            avail
+        } else if missing & (missing - 1) == 0 {
+            // The one column still missing must be taken now.
+            avail & missing
+        } else {
+            0
+        }
+    }
+}
+
+/// What the search does with complete placements.
+trait Leaves {
+    /// Whether [`leaf`](Leaves::leaf) reads the board, which the search
+    /// then keeps up to date.
+    const BOARD: bool;
+
+    /// Takes a complete placement; returns 1 to have the caller count it as
+    /// a representative of an orbit of 8, else 0.
+    fn leaf(&mut self, board: &[u32; STACK_LEN]) -> u64;
+
+    /// Whether a complete placement whose last two rows take the columns
+    /// `last_two` (and the rows above as on `board`) needs
+    /// [`leaf`](Leaves::leaf); false only if it is surely a representative
+    /// of an orbit of 8.
+    fn needs_leaf(&self, board: &[u32; STACK_LEN], last_two: u32) -> bool;
+}
+
+/// Corner representatives: every complete placement is one, of an orbit of
+/// 8.
+#[derive(Debug)]
+struct CornerLeaves;
+
+impl Leaves for CornerLeaves {
+    const BOARD: bool = false;
+
+    #[inline(always)]
+    fn leaf(&mut self, _: &[u32; STACK_LEN]) -> u64 {
+        1
+    }
+
+    #[inline(always)]
+    fn needs_leaf(&self, _: &[u32; STACK_LEN], _: u32) -> bool {
+        false
+    }
+}
+
+/// The constants of the rotation test of an edge shape.
+#[derive(Debug, Clone, Copy)]
+struct EdgeTest {
+    bound1: usize,
+    bound2: usize,
+    last: usize,
+    top_bit: u32,
+    end_bit: u32,
+}
+
+impl EdgeTest {
+    fn new(n: usize, bound1: usize) -> Self {
+        let top_bit = 1 << (n - 1);
+        Self {
+            bound1,
+            bound2: n - 1 - bound1,
+            last: n - 1,
+            top_bit,
+            end_bit: top_bit >> bound1,
+        }
+    }
+
+    /// Whether a rotation has its top queen in column `BOUND1` too, so that
+    /// it has to be compared.
+    #[inline(always)]
+    fn may_tie(&self, board: &[u32; STACK_LEN]) -> bool {
+        board[self.bound2 & STACK_MASK] == 1
+            || board[self.last & STACK_MASK] == self.end_bit
+            || board[self.bound1 & STACK_MASK] == self.top_bit
+    }
+
+    /// Compares a complete placement with its quarter, half and
+    /// three-quarter turns, row by row as bit values: `None` if one is
+    /// smaller, else the orbit size. Each row of a rotation is found by
+    /// scanning for the queen of the matching column, and the scan stops as
+    /// soon as the comparison is decided.
+    #[inline(never)]
+    fn orbit(&self, board: &[u32; STACK_LEN]) -> Option<u64> {
+        let at = |row: usize| board[row & STACK_MASK];
+        let last = self.last;
+        // Quarter turn: its row `own` holds the queen of column `own`.
+        if at(self.bound2) == 1 {
+            let mut own = 1;
+            let mut column = 2u32;
+            while own <= last {
+                let mine = at(own);
+                let mut bit = 1u32;
+                let mut you = last;
+                while at(you) != column && mine >= bit {
+                    bit <<= 1;
+                    you = you.wrapping_sub(1);
+                }
+                if mine > bit {
+                    return None;
+                }
+                if mine < bit {
+                    break;
+                }
+                own += 1;
+                column <<= 1;
+            }
+            if own > last {
+                return Some(2);
+            }
+        }
+        // Half turn: its row `own` is row `last - own`, mirrored.
+        if at(last) == self.end_bit {
+            let mut own = 1;
+            let mut you = last - 1;
+            while own <= last {
+                let mine = at(own);
+                let mut bit = 1u32;
+                let mut mirrored = self.top_bit;
+                while at(you) != mirrored && mine >= bit {
+                    bit <<= 1;
+                    mirrored >>= 1;
+                }
+                if mine > bit {
+                    return None;
+                }
+                if mine < bit {
+                    break;
+                }
+                own += 1;
+                you = you.wrapping_sub(1);
+            }
+            if own > last {
+                return Some(4);
+            }
+        }
+        // Three-quarter turn: its row `own` holds the queen of column
+        // `last - own`.
+        if at(self.bound1) == self.top_bit {
+            let mut own = 1;
+            let mut column = self.top_bit >> 1;
+            while own <= last {
+                let mine = at(own);
+                let mut bit = 1u32;
+                let mut you = 0;
+                while at(you) != column && mine >= bit {
+                    bit <<= 1;
+                    you += 1;
+                }
+                if mine > bit {
+                    return None;
+                }
+                if mine < bit {
+                    break;
+                }
+                own += 1;
+                column >>= 1;
+            }
+        }
+        Some(8)
+    }
+}
+
+/// Edge representatives: the rotation test where a rotation may tie, and
+/// the tally of what it finds.
+#[derive(Debug)]
+struct EdgeLeaves {
+    test: EdgeTest,
+    tally: Tally,
+}
+
+impl EdgeLeaves {
+    #[inline(never)]
+    fn compare(&mut self, board: &[u32; STACK_LEN]) {
+        if let Some(orbit) = self.test.orbit(board) {
+            self.tally.record(orbit);
+        }
+    }
+}
+
+impl Leaves for EdgeLeaves {
+    const BOARD: bool = true;
+
+    #[inline(always)]
+    fn leaf(&mut self, board: &[u32; STACK_LEN]) -> u64 {
+        if self.test.may_tie(board) {
+            self.compare(board);
+            0
+        } else {
+            1
+        }
+    }
+
+    #[inline(always)]
+    fn needs_leaf(&self, board: &[u32; STACK_LEN], last_two: u32) -> bool {
+        let test = &self.test;
+        // `BOUND1 < BOUND2 <= n - 2`, so the board is up to date in row
+        // `BOUND1`, and in row `BOUND2` unless that is one of the last two;
+        // a stale row only makes the answer true more often, and a side
+        // queen in one of the last two rows is caught by `last_two`.
+        last_two & (1 | test.end_bit) != 0
+            || board[test.bound1 & STACK_MASK] == test.top_bit
+            || board[test.bound2 & STACK_MASK] == 1
+    }
+}
+
+/// How the last [`TAIL_ROWS`] rows of a shape are searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tail {
+    /// With the per-row [`Rules`], as any shape allows.
+    Rules,
+    /// With no rules at all: a corner shape whose rows `2..BOUND1` are all
+    /// above the tail.
+    Plain,
+    /// An edge shape whose rows `1..BOUND1` are all above the tail, so that
+    /// only `LASTMASK` in the bottom row and, where row `BOUND2` is in the
+    /// tail, its side columns restrict the tail.
+    Edge {
+        /// How many rows from the bottom row `BOUND2` is, when that is 3, 4
+        /// or 5; otherwise 0 (row `BOUND2` is above the tail, or next to
+        /// the bottom row, where `LASTMASK` takes care of the sides).
+        sides: usize,
+    },
+}
+
+impl Tail {
+    /// The fastest tail that is right for `shape`.
+    fn fastest(n: usize, shape: Shape) -> Tail {
+        match shape {
+            Shape::Corner { bound1 } if bound1 + TAIL_ROWS <= n => Tail::Plain,
+            Shape::Edge { bound1 } if bound1 + TAIL_ROWS <= n => {
+                let from_bottom = bound1 + 1;
+                Tail::Edge {
+                    sides: if (3..=TAIL_ROWS).contains(&from_bottom) {
+                        from_bottom
+                    } else {
+                        0
+                    },
+                }
+            }
+            _ => Tail::Rules,
+        }
+    }
+}
+
+/// The search of one shape: its rules, the board (kept only when the leaves
+/// read it) and what to do with complete placements.
+#[derive(Debug)]
+struct Search<'r, L> {
+    rules: &'r Rules,
+    board: [u32; STACK_LEN],
+    leaves: L,
+}
+
+impl<L: Leaves> Search<'_, L> {
+    #[inline(always)]
+    fn set(&mut self, row: usize, bit: u32) {
+        if L::BOARD {
+            self.board[row & STACK_MASK] = bit;
+        }
+    }
+
+    /// Places `prefix` from the top row; `None` if the rules or the queens
+    /// themselves rule it out.
+    fn place_prefix(&mut self, prefix: &[usize]) -> Option<Lines> {
+        let mut lines = Lines::EMPTY;
+        for (row, &column) in prefix.iter().enumerate() {
+            let bit = 1u32 << column;
+            if self.rules.candidates(row, lines) & bit == 0 {
+                return None;
+            }
+            self.board[row & STACK_MASK] = bit;
+            lines = lines.place(bit);
+        }
+        Some(lines)
+    }
+
+    // With the rules: any shape, any depth.
+
+    /// The last row, `row`, below `lines`: at most one column is left.
+    #[inline(always)]
+    fn last_one(&mut self, row: usize, lines: Lines) -> u64 {
+        let bit = self.rules.candidates(row, lines);
+        if bit == 0 {
+            return 0;
+        }
+        self.set(row, bit);
+        self.leaves.leaf(&self.board)
+    }
+
+    /// The last two rows, from `row`, without a loop: exactly two columns
+    /// are left, and both orders are tested with bit arithmetic.
+    #[inline(always)]
+    fn last_two(&mut self, row: usize, lines: Lines) -> u64 {
+        let rules = self.rules;
+        let free = rules.all & !lines.cols;
+        let low = free & free.wrapping_neg();
+        let high = free ^ low;
+        let here = rules.allowed[row & STACK_MASK] & !(lines.ld | lines.rd);
+        let below = rules.allowed[(row + 1) & STACK_MASK] & !((lines.ld << 1) | (lines.rd >> 1));
+        let missing = rules.need[row & STACK_MASK] & free;
+        // Queens in adjacent columns of consecutive rows share a diagonal,
+        // whichever goes first.
+        let apart = high != low << 1;
+        let low_first = apart & (low & here != 0) & (high & below != 0) & (missing & !low == 0);
+        let high_first = apart & (high & here != 0) & (low & below != 0) & (missing & !high == 0);
+        if !L::BOARD {
+            return u64::from(low_first) + u64::from(high_first);
+        }
+        self.both_orders(row, [(low, high, low_first), (high, low, high_first)])
+    }
+
+    /// Hands the complete placements whose last two rows, from `row`, take
+    /// the columns `(here, below)` to the leaves, where `valid`.
+    fn both_orders(&mut self, row: usize, orders: [(u32, u32, bool); 2]) -> u64 {
+        let mut count = 0;
+        for (here, below, valid) in orders {
+            if valid {
+                self.set(row, here);
+                self.set(row + 1, below);
+                count += self.leaves.leaf(&self.board);
+            }
+        }
+        count
+    }
+
+    /// The last three rows, from `row`: a loop over the columns `row` may
+    /// take, each followed by [`last_two`](Self::last_two).
+    #[inline(always)]
+    fn last_three(&mut self, row: usize, lines: Lines) -> u64 {
+        let mut avail = self.rules.candidates(row, lines);
+        let mut count = 0;
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            self.set(row, bit);
+            count += self.last_two(row + 1, lines.place(bit));
+        }
+        count
+    }
+
+    /// The last four rows, from `row`, likewise.
+    #[inline(always)]
+    fn last_four(&mut self, row: usize, lines: Lines) -> u64 {
+        let mut avail = self.rules.candidates(row, lines);
+        let mut count = 0;
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            self.set(row, bit);
+            count += self.last_three(row + 1, lines.place(bit));
+        }
+        count
+    }
+
+    /// The last five rows, from `row`, likewise.
+    #[inline(always)]
+    fn last_five(&mut self, row: usize, lines: Lines) -> u64 {
+        let mut avail = self.rules.candidates(row, lines);
+        let mut count = 0;
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            self.set(row, bit);
+            count += self.last_four(row + 1, lines.place(bit));
+        }
+        count
+    }
+
+    // The fast tails, [`Tail::Plain`] and [`Tail::Edge`]: only the
+    // restrictions that can reach the last five rows are tested. Each depth
+    // has a loop of its own, whose branches the branch predictor learns far
+    // better than those of one loop shared by all depths.
+
+    /// The last two rows of a [`Tail::Plain`] search.
+    #[inline(always)]
+    fn plain_two(&self, lines: Lines) -> u64 {
+        let free = self.rules.all & !lines.cols;
+        let low = free & free.wrapping_neg();
+        let high = free ^ low;
+        let here = lines.ld | lines.rd;
+        let below = (lines.ld << 1) | (lines.rd >> 1);
+        let apart = high != low << 1;
+        let low_first = (low & here == 0) & (high & below == 0);
+        let high_first = (high & here == 0) & (low & below == 0);
+        u64::from(apart) * (u64::from(low_first) + u64::from(high_first))
+    }
+
+    /// The last two rows of a [`Tail::Edge`] search: the bottom row keeps
+    /// off `LASTMASK`, and the few placements that may tie with a rotation
+    /// go to the leaves.
+    #[inline(always)]
+    fn edge_two(&mut self, row: usize, lines: Lines) -> u64 {
+        let rules = self.rules;
+        let free = rules.all & !lines.cols;
+        let low = free & free.wrapping_neg();
+        let high = free ^ low;
+        let here = !(lines.ld | lines.rd);
+        let below = rules.allowed[(row + 1) & STACK_MASK] & !((lines.ld << 1) | (lines.rd >> 1));
+        let apart = high != low << 1;
+        let low_first = apart & (low & here != 0) & (high & below != 0);
+        let high_first = apart & (high & here != 0) & (low & below != 0);
+        let count = u64::from(low_first) + u64::from(high_first);
+        if count != 0 && self.leaves.needs_leaf(&self.board, free) {
+            return self.edge_leaves(row, [(low, high, low_first), (high, low, high_first)]);
+        }
+        count
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn edge_leaves(&mut self, row: usize, orders: [(u32, u32, bool); 2]) -> u64 {
+        self.both_orders(row, orders)
+    }
+
+    /// The columns the row `K` rows from the bottom of a fast tail may take:
+    /// any free one, except that row `BOUND2`, `SIDES` rows from the bottom,
+    /// must take the side columns that the rows above left free.
+    #[inline(always)]
+    fn tail_candidates<const K: usize, const SIDES: usize>(&self, lines: Lines) -> u32 {
+        let avail = self.rules.all & !lines.attacked();
+        if K != SIDES {
+            return avail;
+        }
+        let sides = self.rules.sides;
+        let missing = sides & !lines.cols;
+        if missing == sides {
+            0
+        } else if missing != 0 {
+            avail & missing
+        } else {
+            avail
+        }
+    }
+
+    /// The row three from the bottom of a [`Tail::Plain`] (`EDGE` false) or
+    /// [`Tail::Edge`] (`EDGE` true) search.
+    #[inline(always)]
+    fn tail_three<const EDGE: bool, const SIDES: usize>(
+        &mut self,
+        row: usize,
+        lines: Lines,
+    ) -> u64 {
+        let mut avail = self.tail_candidates::<3, SIDES>(lines);
+        let mut count = 0;
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            self.set(row, bit);
+            let next = lines.place(bit);
+            count += if EDGE {
+                self.edge_two(row + 1, next)
+            } else {
+                self.plain_two(next)
+            };
+        }
+        count
+    }
+
+    /// The row four from the bottom of a fast tail.
+    #[inline(always)]
+    fn tail_four<const EDGE: bool, const SIDES: usize>(&mut self, row: usize, lines: Lines) -> u64 {
+        let mut avail = self.tail_candidates::<4, SIDES>(lines);
+        let mut count = 0;
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            self.set(row, bit);
+            count += self.tail_three::<EDGE, SIDES>(row + 1, lines.place(bit));
+        }
+        count
+    }
+
+    /// The row five from the bottom of a fast tail.
+    #[inline(always)]
+    fn tail_five<const EDGE: bool, const SIDES: usize>(&mut self, row: usize, lines: Lines) -> u64 {
+        let mut avail = self.tail_candidates::<5, SIDES>(lines);
+        let mut count = 0;
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            self.set(row, bit);
+            count += self.tail_four::<EDGE, SIDES>(row + 1, lines.place(bit));
+        }
+        count
+    }
+
+    /// The last five rows, from `row`, searched as `tail` says.
+    #[inline(always)]
+    fn tail(&mut self, tail: Tail, row: usize, lines: Lines) -> u64 {
+        match tail {
+            Tail::Rules => self.last_five(row, lines),
+            Tail::Plain => self.tail_five::<false, 0>(row, lines),
+            Tail::Edge { sides: 3 } => self.tail_five::<true, 3>(row, lines),
+            Tail::Edge { sides: 4 } => self.tail_five::<true, 4>(row, lines),
+            Tail::Edge { sides: 5 } => self.tail_five::<true, 5>(row, lines),
+            Tail::Edge { .. } => self.tail_five::<true, 0>(row, lines),
+        }
+    }
+
+    /// Searches rows `first..n` below `start`, the last five as `tail` says;
+    /// returns the representatives of orbits of 8 that the leaves left to
+    /// it. This is the hot loop; it is inlined where `tail` is a constant,
+    /// which compiles it once for each kind of tail.
+    #[inline(always)]
+    fn run(&mut self, tail: Tail, first: usize, start: Lines) -> u64 {
+        let n = self.rules.n;
+        match n - first {
+            0 => return self.leaves.leaf(&self.board),
+            1 => return self.last_one(first, start),
+            2 => return self.last_two(first, start),
+            3 => return self.last_three(first, start),
+            4 => return self.last_four(first, start),
+            5 => return self.last_five(first, start),
+            _ => {}
+        }
+        // The current row's state lives in locals; a frame is pushed only
+        // when descending, and never below the tail rows.
+        let deepest = n - TAIL_ROWS - 1;
+        let mut stack = [Lines::EMPTY; STACK_LEN];
+        let mut avail_stack = [0u32; STACK_LEN];
+        let mut row = first;
+        let mut lines = start;
+        let mut avail = self.rules.candidates(row, lines);
+        let mut count = 0u64;
+        loop {
+            if avail != 0 {
+                let bit = avail & avail.wrapping_neg();
+                avail ^= bit;
+                self.set(row, bit);
+                let next = lines.place(bit);
+                if row == deepest {
+                    count += self.tail(tail, row + 1, next);
+                } else {
+                    let next_avail = self.rules.candidates(row + 1, next);
+                    if next_avail != 0 {
+                        stack[row & STACK_MASK] = lines;
+                        avail_stack[row & STACK_MASK] = avail;
+                        row += 1;
+                        lines = next;
+                        avail = next_avail;
+                    }
+                }
+            } else if row == first {
+                return count;
+            } else {
+                row -= 1;
+                lines = stack[row & STACK_MASK];
+                avail = avail_stack[row & STACK_MASK];
+            }
+        }
+    }
+}
+
+/// Searches the representatives of `shape` that start with `prefix` (which
+/// must fit the board), the last rows as `tail` says (which must be right
+/// for `shape`); returns the orbits of 8 that the leaves left to the caller,
+/// and the leaves.
+fn search_shape<L: Leaves>(
+    n: usize,
+    shape: Shape,
+    prefix: &[usize],
+    tail: Tail,
+    leaves: L,
+) -> (u64, L) {
+    let rules = Rules::new(n, shape);
+    let mut search = Search {
+        rules: &rules,
+        board: [0; STACK_LEN],
+        leaves,
+    };
+    let Some(lines) = search.place_prefix(prefix) else {
+        return (0, search.leaves);
+    };
+    let first = prefix.len();
+    let eights = match tail {
+        Tail::Rules => search.run(Tail::Rules, first, lines),
+        Tail::Plain => search.run(Tail::Plain, first, lines),
+        Tail::Edge { sides: 3 } => search.run(Tail::Edge { sides: 3 }, first, lines),
+        Tail::Edge { sides: 4 } => search.run(Tail::Edge { sides: 4 }, first, lines),
+        Tail::Edge { sides: 5 } => search.run(Tail::Edge { sides: 5 }, first, lines),
+        Tail::Edge { .. } => search.run(Tail::Edge { sides: 0 }, first, lines),
+    };
+    (eights, search.leaves)
+}
+
+/// The representatives on an `n`-column board (at least
+/// [`SMALLEST_SEARCHED`]) that start with `prefix`, each shape's last rows
+/// searched as `tail_of` says.
+fn count_prefix(n: usize, prefix: &[usize], tail_of: fn(usize, Shape) -> Tail) -> Tally {
+    let shape = match prefix {
+        [] => Err(()),
+        [first] => Shape::of(n, *first, None),
+        [first, second, ..] => Shape::of(n, *first, Some(*second)),
+    };
+    let shape = match shape {
+        // Too short to tell the shape: split on the next row.
+        Err(()) => {
+            let mut tally = Tally::default();
+            let mut longer = prefix.to_vec();
+            longer.push(0);
+            for column in 0..n {
+                longer[prefix.len()] = column;
+                let more = count_prefix(n, &longer, tail_of);
+                tally.two += more.two;
+                tally.four += more.four;
+                tally.eight += more.eight;
+            }
+            return tally;
+        }
+        Ok(None) => return Tally::default(),
+        Ok(Some(shape)) => shape,
+    };
+    let tail = tail_of(n, shape);
+    match shape {
+        Shape::Corner { .. } => Tally {
+            eight: search_shape(n, shape, prefix, tail, CornerLeaves).0,
+            ..Tally::default()
+        },
+        Shape::Edge { bound1 } => {
+            let leaves = EdgeLeaves {
+                test: EdgeTest::new(n, bound1),
+                tally: Tally::default(),
+            };
+            let (eights, leaves) = search_shape(n, shape, prefix, tail, leaves);
+            Tally {
+                eight: leaves.tally.eight + eights,
+                ..leaves.tally
+            }
+        }
+    }
+}
+
+/// Appends to `out` every extension of `prefix` to [`SPLIT_ROWS`] rows that
+/// `rules` allow.
+fn split(rules: &Rules, prefix: &mut Vec<usize>, lines: Lines, out: &mut Vec<Subproblem>) {
+    let row = prefix.len();
+    if row == SPLIT_ROWS {
+        out.push(Subproblem {
+            prefix: prefix.clone(),
+        });
+        return;
+    }
+    let mut avail = rules.candidates(row, lines);
+    while avail != 0 {
+        let bit = avail & avail.wrapping_neg();
+        avail ^= bit;
+        prefix.push(bit.trailing_zeros() as usize);
+        split(rules, prefix, lines.place(bit), out);
+        prefix.pop();
+    }
+}
+
+/// The split of the symmetry-reduced `n`-queens search into independent
+/// pieces, in a fixed order: every placement of the first [`SPLIT_ROWS`]
+/// rows that can start a representative. Count them one by one (say, to
+/// show progress or to record them in a checkpoint) with
+/// [`count_subproblem`].
+pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
+    bitmask::check_size(n)?;
+    if n < SMALLEST_SEARCHED {
+        // Only the 1x1 board has a solution: its one queen.
+        return Ok(if n == 1 {
+            vec![Subproblem { prefix: vec![0] }]
+        } else {
+            Vec::new()
+        });
+    }
+    let mut pieces = Vec::new();
+    for shape in Shape::all(n) {
+        split(
+            &Rules::new(n, shape),
+            &mut Vec::new(),
+            Lines::EMPTY,
+            &mut pieces,
+        );
+    }
+    Ok(pieces)
+}
+
+/// The orbits of `n`-queens solutions whose representative (see the
+/// [module docs](self)) starts with the queens of `subproblem`: how many
+/// (`unique`), and how many solutions they hold (`total`).
+///
+/// Any prefix is accepted, not only those from [`subproblems`]: the empty
+/// prefix stands for every orbit, and a prefix that no representative
+/// starts with (its queens attack each other, say, or it is longer than the
+/// board) stands for none. A column outside `0..n` is an error.
+pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<UniqueCount, BitmaskError> {
+    bitmask::check_size(n)?;
+    let prefix = subproblem.prefix.as_slice();
+    if let Some((row, &column)) = prefix.iter().enumerate().find(|&(_, &c)| c >= n) {
+        return Err(BitmaskError::ColumnOutOfRange { row, column, n });
+    }
+    if prefix.len() > n {
+        return Ok(UniqueCount::default());
+    }
+    if n < SMALLEST_SEARCHED {
+        let whole_board = UniqueCount {
+            unique: 1,
+            total: 1,
+        };
+        return Ok(if n == 1 {
+            whole_board
+        } else {
+            UniqueCount::default()
+        });
+    }
+    Ok(count_prefix(n, prefix, Tail::fastest).unique_count())
+}
+
+/// The number of `n`-queens solutions up to rotation and reflection
+/// (`unique`, OEIS A002562) and of all solutions (`total`, OEIS A000170),
+/// on the calling thread.
+pub fn count(n: usize) -> Result<UniqueCount, BitmaskError> {
+    subproblems(n)?
+        .iter()
+        .try_fold(UniqueCount::default(), |sum, subproblem| {
+            Ok(add(sum, count_subproblem(n, subproblem)?))
+        })
+}
+
+/// [`count`] spread over a rayon pool: a new pool of `threads` threads when
+/// `Some`, rayon's global pool when `None`.
+pub fn count_parallel(n: usize, threads: Option<usize>) -> Result<UniqueCount, BitmaskError> {
+    count_parallel_with_progress(n, threads, |_, _| {})
+}
+
+/// [`count_parallel`], calling `on_task_done(done, total)` after each of the
+/// `total` subproblems is counted.
+///
+/// The calls come from the worker threads. Each `done` from 1 to `total` is
+/// reported exactly once, but two threads may report out of order, so a
+/// progress bar should advance by one per call rather than jump to `done`.
+pub fn count_parallel_with_progress(
+    n: usize,
+    threads: Option<usize>,
+    on_task_done: impl Fn(u64, u64) + Sync,
+) -> Result<UniqueCount, BitmaskError> {
+    let pieces = subproblems(n)?;
+    let total = pieces.len() as u64;
+    let done = AtomicU64::new(0);
+    let run = || -> Result<UniqueCount, BitmaskError> {
+        pieces
+            .par_iter()
+            .map(|subproblem| {
+                let found = count_subproblem(n, subproblem)?;
+                on_task_done(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                Ok(found)
+            })
+            .try_reduce(UniqueCount::default, |a, b| Ok(add(a, b)))
+    };
+    match threads {
+        None => run(),
+        Some(0) => Err(BitmaskError::ZeroThreads),
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|error| BitmaskError::ThreadPool {
+                message: error.to_string(),
+            })?
+            .install(run),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::is_solution;
+    use crate::symmetry;
+
+    /// OEIS A002562, starting at n = 1.
+    const UNIQUE: [u64; 17] = [
+        1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955, 11977939,
+    ];
+
+    /// OEIS A000170, starting at n = 1.
+    const TOTAL: [u64; 17] = [
+        1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
+        95815104,
+    ];
+
+    fn expected(n: usize) -> UniqueCount {
+        UniqueCount {
+            unique: UNIQUE[n - 1],
+            total: TOTAL[n - 1],
+        }
+    }
+
+    fn sum(n: usize, pieces: &[Subproblem]) -> UniqueCount {
+        pieces.iter().fold(UniqueCount::default(), |total, piece| {
+            add(total, count_subproblem(n, piece).unwrap())
+        })
+    }
+
+    /// Records every representative with its orbit size, the way the counter
+    /// classifies it.
+    struct Recorder {
+        test: Option<EdgeTest>,
+        n: usize,
+        found: Vec<(Vec<usize>, u64)>,
+    }
+
+    impl Leaves for Recorder {
+        const BOARD: bool = true;
+
+        fn leaf(&mut self, board: &[u32; STACK_LEN]) -> u64 {
+            let orbit = match &self.test {
+                None => Some(8),
+                Some(test) if test.may_tie(board) => test.orbit(board),
+                Some(_) => Some(8),
+            };
+            if let Some(orbit) = orbit {
+                let placement = board[..self.n]
+                    .iter()
+                    .map(|bit| bit.trailing_zeros() as usize)
+                    .collect();
+                self.found.push((placement, orbit));
+            }
+            0
+        }
+
+        fn needs_leaf(&self, _: &[u32; STACK_LEN], _: u32) -> bool {
+            true
+        }
+    }
+
+    /// Every representative on an `n`-column board (n >= 4), searched with
+    /// the rules throughout.
+    fn representatives(n: usize) -> Vec<(Vec<usize>, u64)> {
+        let mut found = Vec::new();
+        for shape in Shape::all(n) {
+            let (test, prefix) = match shape {
+                Shape::Corner { bound1 } => (None, vec![0, bound1]),
+                Shape::Edge { bound1 } => (Some(EdgeTest::new(n, bound1)), vec![bound1]),
+            };
+            let recorder = Recorder {
+                test,
+                n,
+                found: Vec::new(),
+            };
+            let (eights, recorder) = search_shape(n, shape, &prefix, Tail::Rules, recorder);
+            assert_eq!(eights, 0);
+            found.extend(recorder.found);
+        }
+        found
+    }
+
+    #[test]
+    fn count_matches_oeis() {
+        for n in 1..=15 {
+            assert_eq!(count(n), Ok(expected(n)), "n = {n}");
+        }
+    }
+
+    #[test]
+    #[ignore = "takes a few seconds; run with --ignored"]
+    fn count_matches_oeis_for_16_and_17() {
+        for n in [16, 17] {
+            assert_eq!(count_parallel(n, None), Ok(expected(n)), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn count_parallel_equals_count() {
+        for n in 1..=14 {
+            let sequential = count(n).unwrap();
+            assert_eq!(count_parallel(n, Some(1)), Ok(sequential), "n = {n}");
+            assert_eq!(count_parallel(n, Some(2)), Ok(sequential), "n = {n}");
+        }
+        assert_eq!(count_parallel(15, Some(2)), Ok(expected(15)));
+        assert_eq!(count_parallel(12, None), Ok(expected(12)));
+    }
+
+    #[test]
+    fn subproblems_sum_to_the_count() {
+        for n in 1..=14 {
+            let pieces = subproblems(n).unwrap();
+            assert_eq!(sum(n, &pieces), count(n).unwrap(), "n = {n}");
+            assert!(
+                pieces
+                    .iter()
+                    .all(|piece| piece.prefix.len() == SPLIT_ROWS.min(n)),
+                "n = {n}"
+            );
+        }
+        assert_eq!(subproblems(1), Ok(vec![Subproblem { prefix: vec![0] }]));
+        assert_eq!(subproblems(3), Ok(Vec::new()));
+        // Only representatives' starts: the first queen in the left half.
+        assert!(
+            subproblems(12)
+                .unwrap()
+                .iter()
+                .all(|piece| 2 * piece.prefix[0] + 1 < 12)
+        );
+    }
+
+    #[test]
+    fn agrees_with_enumerating_every_solution() {
+        for n in 1..=12 {
+            assert_eq!(count(n), symmetry::count_unique(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn representatives_are_one_per_orbit() {
+        for n in 4..=10 {
+            let found = representatives(n);
+            let mut canonical: Vec<_> = found
+                .iter()
+                .map(|(placement, orbit)| {
+                    assert!(is_solution(placement), "{placement:?}");
+                    assert_eq!(
+                        symmetry::orbit_size(placement),
+                        Ok(*orbit as usize),
+                        "{placement:?}"
+                    );
+                    symmetry::canonical(placement).unwrap()
+                })
+                .collect();
+            canonical.sort();
+            assert_eq!(canonical, symmetry::unique_solutions(n).unwrap(), "n = {n}");
+        }
+        // The 4x4 board's one orbit has two members, each its own quarter
+        // turn; the 6x6 board's one orbit has four.
+        assert_eq!(representatives(4), vec![(vec![1, 3, 0, 2], 2)]);
+        assert_eq!(representatives(6).len(), 1);
+        assert_eq!(representatives(6)[0].1, 4);
+    }
+
+    #[test]
+    fn fast_tails_agree_with_the_rules() {
+        for n in 4..=13 {
+            for piece in subproblems(n).unwrap() {
+                let fast = count_prefix(n, &piece.prefix, Tail::fastest).unique_count();
+                let ruled = count_prefix(n, &piece.prefix, |_, _| Tail::Rules).unique_count();
+                assert_eq!(fast, ruled, "n = {n}, {piece:?}");
+            }
+        }
+        // Every kind of tail is exercised.
+        let tails: Vec<_> = Shape::all(16)
+            .map(|shape| Tail::fastest(16, shape))
+            .collect();
+        for tail in [
+            Tail::Rules,
+            Tail::Plain,
+            Tail::Edge { sides: 0 },
+            Tail::Edge { sides: 3 },
+            Tail::Edge { sides: 4 },
+            Tail::Edge { sides: 5 },
+        ] {
+            assert!(tails.contains(&tail), "{tail:?}");
+        }
+    }
+
+    #[test]
+    fn prefixes_of_any_length_partition_the_orbits() {
+        for n in 4..=8 {
+            let whole = count(n).unwrap();
+            assert_eq!(
+                count_subproblem(n, &Subproblem { prefix: vec![] }),
+                Ok(whole)
+            );
+            // All non-attacking placements of the first `rows` rows.
+            let mut prefixes = vec![Vec::new()];
+            for rows in 1..=n {
+                prefixes = prefixes
+                    .iter()
+                    .flat_map(|prefix: &Vec<usize>| {
+                        (0..n).map(move |column| {
+                            let mut longer = prefix.clone();
+                            longer.push(column);
+                            longer
+                        })
+                    })
+                    .filter(|p| is_solution_prefix(p))
+                    .collect();
+                let pieces: Vec<_> = prefixes
+                    .iter()
+                    .map(|prefix| Subproblem {
+                        prefix: prefix.clone(),
+                    })
+                    .collect();
+                assert_eq!(sum(n, &pieces), whole, "n = {n}, rows = {rows}");
+            }
+        }
+    }
+
+    /// Whether no two queens of `prefix` attack each other.
+    fn is_solution_prefix(prefix: &[usize]) -> bool {
+        prefix.iter().enumerate().all(|(a, &ca)| {
+            prefix[a + 1..]
+                .iter()
+                .enumerate()
+                .all(|(d, &cb)| ca != cb && ca.abs_diff(cb) != d + 1)
+        })
+    }
+
+    #[test]
+    fn any_subproblem_is_counted_honestly() {
+        let none = UniqueCount::default();
+        let piece = |prefix: &[usize]| Subproblem {
+            prefix: prefix.to_vec(),
+        };
+        // Attacking queens, a right-half start, a corner the wrong way round.
+        assert_eq!(count_subproblem(8, &piece(&[3, 4])), Ok(none));
+        assert_eq!(count_subproblem(8, &piece(&[5])), Ok(none));
+        assert_eq!(count_subproblem(8, &piece(&[0, 7])), Ok(none));
+        // The first 8x8 representative, [0, 4, 7, 5, 2, 6, 1, 3], in full.
+        let one = UniqueCount {
+            unique: 1,
+            total: 8,
+        };
+        assert_eq!(
+            count_subproblem(8, &piece(&[0, 4, 7, 5, 2, 6, 1, 3])),
+            Ok(one)
+        );
+        assert_eq!(count_subproblem(8, &piece(&[0, 4, 7, 5, 2, 6, 1])), Ok(one));
+        // Its transpose is a solution too, but not the representative.
+        assert!(is_solution(&[0, 6, 4, 7, 1, 3, 5, 2]));
+        assert_eq!(
+            count_subproblem(8, &piece(&[0, 6, 4, 7, 1, 3, 5, 2])),
+            Ok(none)
+        );
+        assert_eq!(count_subproblem(8, &piece(&[0; 9])), Ok(none));
+        assert_eq!(count_subproblem(1, &piece(&[])), Ok(expected(1)));
+        assert_eq!(count_subproblem(1, &piece(&[0, 0])), Ok(none));
+        assert_eq!(count_subproblem(3, &piece(&[])), Ok(none));
+        assert_eq!(
+            count_subproblem(8, &piece(&[0, 8])),
+            Err(BitmaskError::ColumnOutOfRange {
+                row: 1,
+                column: 8,
+                n: 8
+            })
+        );
+    }
+
+    #[test]
+    fn progress_reports_every_task_once() {
+        let n = 10;
+        let total = subproblems(n).unwrap().len() as u64;
+        let reports = std::sync::Mutex::new(Vec::new());
+        let found = count_parallel_with_progress(n, Some(2), |done, all| {
+            assert_eq!(all, total);
+            reports.lock().unwrap().push(done);
+        });
+        assert_eq!(found, Ok(expected(n)));
+        let mut reports = reports.into_inner().unwrap();
+        reports.sort_unstable();
+        assert_eq!(reports, (1..=total).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn refuses_bad_sizes() {
+        assert_eq!(count(0), Err(BitmaskError::ZeroBoard));
+        assert_eq!(count_parallel(0, Some(2)), Err(BitmaskError::ZeroBoard));
+        let too_large = BitmaskError::TooLarge {
+            n: bitmask::MAX_N + 1,
+            max: bitmask::MAX_N,
+        };
+        assert_eq!(count(bitmask::MAX_N + 1), Err(too_large.clone()));
+        assert_eq!(subproblems(bitmask::MAX_N + 1), Err(too_large));
+        assert_eq!(count_parallel(8, Some(0)), Err(BitmaskError::ZeroThreads));
+        assert!(subproblems(0).is_err());
+    }
+
+    #[test]
+    fn largest_board_is_accepted() {
+        // Counting n = MAX_N is out of reach, but the set-up must not
+        // overflow a shift, and a subproblem with most rows fixed finishes
+        // at once.
+        let n = bitmask::MAX_N;
+        let pieces = subproblems(n).unwrap();
+        assert!(pieces.iter().all(|piece| 2 * piece.prefix[0] + 1 < n));
+        let solution = crate::construct::construct(n).unwrap();
+        let mirrored: Vec<_> = solution.iter().map(|&column| n - 1 - column).collect();
+        let found: u64 = [solution, mirrored]
+            .iter()
+            .map(|placement| {
+                let prefix = placement[..n - 6].to_vec();
+                count_subproblem(n, &Subproblem { prefix }).unwrap().total
+            })
+            .sum();
+        assert!(found <= 16);
+    }
+}
