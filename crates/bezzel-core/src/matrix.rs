@@ -3,6 +3,7 @@
 //! A [`Matrix`] stores variables row by row and hands out the slices a grid puzzle talks about:
 //! rows, columns and rectangular blocks (the boxes of a Sudoku).
 
+use crate::error::ModelError;
 use crate::var::VarId;
 
 /// A `rows × cols` grid of variables, stored row by row.
@@ -17,6 +18,19 @@ impl Matrix {
     pub(crate) fn new(rows: usize, cols: usize, vars: Vec<VarId>) -> Matrix {
         debug_assert_eq!(rows * cols, vars.len());
         Matrix { rows, cols, vars }
+    }
+
+    /// A matrix of variables created one by one (e.g. with different domains), given row by
+    /// row; `vars` must hold exactly `rows × cols` of them.
+    pub fn from_vars(rows: usize, cols: usize, vars: Vec<VarId>) -> Result<Matrix, ModelError> {
+        match rows.checked_mul(cols) {
+            Some(len) if len == vars.len() => Ok(Matrix { rows, cols, vars }),
+            _ => Err(ModelError::LengthMismatch {
+                what: "matrix: rows × columns and variables",
+                expected: rows.saturating_mul(cols),
+                found: vars.len(),
+            }),
+        }
     }
 
     /// Number of rows.
@@ -114,5 +128,8 @@ mod tests {
         assert_eq!(m.name(g.get(3, 2).unwrap()).unwrap(), "c[3][2]");
         assert_eq!(g.get(4, 0), None);
         assert!(g.row(9).is_empty());
+        let again = crate::Matrix::from_vars(4, 4, g.as_slice().to_vec()).unwrap();
+        assert_eq!(again, g);
+        assert!(crate::Matrix::from_vars(3, 4, g.as_slice().to_vec()).is_err());
     }
 }

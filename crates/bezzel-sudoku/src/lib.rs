@@ -1,8 +1,11 @@
 //! # bezzel-sudoku: Sudoku of any box size on Bezzel
 //!
 //! - [`grid`]: the grid, its line and grid text forms, and clashing givens;
-//! - [`check`]: an independent validity checker for solutions (no solver involved).
+//! - [`check`]: an independent validity checker for solutions (no solver involved);
+//! - [`model`]: the constraint model on the generic engine (a variable per cell, an
+//!   `all_different` per row, column and box), with solve, count and statistics.
 #![deny(missing_docs)]
 
 pub mod check;
 pub mod grid;
+pub mod model;

@@ -1,0 +1,617 @@
+//! The sudoku command: solve Sudoku puzzles of any box size (4x4, 9x9, 16x16, 25x25) on the
+//! generic engine, one answer per puzzle.
+//!
+//! ```text
+//! cargo run --release --example sudoku -- puzzles.txt          # one answer line per puzzle line
+//! cargo run --release --example sudoku -- --count --limit 100 puzzles.txt
+//! cargo run --release --example sudoku -- --pretty grid.txt      # a puzzle in grid form
+//! echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \
+//!     | cargo run --release --example sudoku -- --json
+//! ```
+//!
+//! **Input.** Files given as arguments, in order, or stdin when there are none (`-` names stdin
+//! too). A batch holds one puzzle per line in line form: `N * N` cells row by row, `1`-`9`
+//! then `A`-`P` for 10-25, `.` or `0` for an empty cell; blank lines and lines starting with
+//! `#` are skipped. An input is instead read as *one* puzzle in grid form (one row per line;
+//! spaces and the separators `|`, `-`, `+` ignored, so `--pretty` output reads back) when
+//! `--grid` is given, or when it looks like one grid: none of its lines has the length of a
+//! line-form puzzle (16, 81, 256 or 625 characters), and at least 4 lines hold cells, none
+//! more than 25. A 16x16 grid written without spaces has rows of 16 characters, the length of
+//! a 4x4 line, so it needs `--grid`.
+//!
+//! **Output.** Every puzzle gets exactly one line on stdout, in input order: the solution in
+//! line form, `no solution`, `multiple solutions`, or `error: line L: what is wrong` (with the
+//! file name when there are several inputs). By default each puzzle is solved and proven
+//! unique (solutions counted up to 2); `--first` prints the first solution without that
+//! proof; `--count` prints the number of solutions instead, up to `--limit` (default 2), as
+//! `K+` when the limit stopped the count. `--pretty` prints a `# line L: status` header and
+//! the grid with box separators; `--json` one JSON object per puzzle: `line`, `puzzle`,
+//! `status` (`unique`, `multiple`, `no_solution`, `solved` with `--first`, or `error`), then
+//! `solution` (the first found), `count`, `exact` (false when the limit stopped the count),
+//! `nodes`, `failures`, `propagations` and `time_ms`, or `error`; and `file` when there are
+//! several inputs. A summary goes to stderr (puzzles, solved, unique, errors, time, puzzles per
+//! second, nodes; with `--stats` also failures, propagations, the deepest search and the
+//! search-only time), and each bad line is repeated there. Puzzles are solved on all cores
+//! (`--threads N` to choose), and answers still come in input order.
+//!
+//! **Exit status.** 0 when every puzzle was read and had consistent givens, whatever the
+//! answers; 2 when any puzzle had an input error (wrong length, illegal character, clashing
+//! givens; the other puzzles are still answered), and for a bad option or an unreadable file
+//! (then nothing is solved).
+
+use bezzel::core::Statistics;
+use bezzel::core::{Consistency, SearchConfig};
+use bezzel::sudoku::grid::Grid;
+use bezzel::sudoku::model::{Outcome, Status, Sudoku};
+use clap::Parser;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The lengths of line-form puzzles: `N * N` for N = 4, 9, 16, 25.
+const LINE_LENGTHS: [usize; 4] = [16, 81, 256, 625];
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sudoku",
+    about = "Solve Sudoku puzzles (4x4 to 25x25): one answer line per puzzle line",
+    long_about = "Solve Sudoku puzzles (4x4 to 25x25): one answer line per puzzle line.\n\n\
+        Each non-blank line not starting with `#` is a puzzle in line form: N*N cells, \
+        1-9 then A-P for 10-25, `.` or `0` for empty. An input that looks like one grid \
+        (N lines of N cells, spaces and | - + ignored), or any input with --grid, is read \
+        as a single puzzle in grid form.\n\n\
+        Each puzzle gets one line: the solution, `no solution`, `multiple solutions` or \
+        `error: line L: ...`; a summary goes to stderr. Exit status: 0, or 2 when any \
+        input was bad (the other puzzles are still answered)."
+)]
+struct Cli {
+    /// Puzzle files, read in order; stdin when none is given, or for `-`.
+    files: Vec<PathBuf>,
+    /// Read each input as one puzzle in grid form (one row per line).
+    #[arg(long)]
+    grid: bool,
+    /// Print the first solution found, without proving that it is the only one.
+    #[arg(long, conflicts_with = "count")]
+    first: bool,
+    /// Print the number of solutions (`K+` when --limit stopped the count).
+    #[arg(long)]
+    count: bool,
+    /// Stop counting at this many solutions (with --count).
+    #[arg(long, default_value_t = 2, requires = "count", value_parser = parse_positive::<u64>)]
+    limit: u64,
+    /// Print solutions as grids with box separators, after a `# line L: status` header.
+    #[arg(long, conflicts_with = "json")]
+    pretty: bool,
+    /// Print one JSON object per puzzle.
+    #[arg(long)]
+    json: bool,
+    /// Add failures, propagations, the deepest search and the search-only time (summed over
+    /// puzzles, model building and output excluded) to the summary.
+    #[arg(long)]
+    stats: bool,
+    /// Solve this many puzzles at a time, one per thread (default: all cores); answers stay
+    /// in input order.
+    #[arg(long, value_parser = parse_positive::<usize>)]
+    threads: Option<usize>,
+    /// No summary on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Propagation strength of the row, column and box constraints.
+    #[arg(long, value_enum, default_value_t = Level::Domain)]
+    consistency: Level,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// A filled cell's value leaves its row, column and box.
+    Value,
+    /// Hall intervals.
+    Bounds,
+    /// Every remaining candidate has a support (matching-based): the default.
+    Domain,
+}
+
+impl From<Level> for Consistency {
+    fn from(level: Level) -> Consistency {
+        match level {
+            Level::Value => Consistency::Value,
+            Level::Bounds => Consistency::Bounds,
+            Level::Domain => Consistency::Domain,
+        }
+    }
+}
+
+/// A whole number of at least 1.
+fn parse_positive<T: std::str::FromStr + PartialEq + From<u8>>(text: &str) -> Result<T, String> {
+    match text.trim().parse::<T>() {
+        Ok(k) if k == T::from(0) => Err("it must be at least 1".to_string()),
+        Ok(k) => Ok(k),
+        Err(_) => Err(format!("`{text}` is not a whole number")),
+    }
+}
+
+/// What is asked of each puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Solve and prove unique (count to 2).
+    Unique,
+    /// The first solution only.
+    First,
+    /// Count up to a limit.
+    Count(u64),
+}
+
+/// One input: its name for messages and its text.
+struct Input {
+    name: String,
+    text: String,
+}
+
+/// One puzzle of an input, read or not.
+struct Puzzle<'a> {
+    /// 1-based line of the input where the puzzle starts.
+    line: usize,
+    /// The puzzle's text as given (trimmed).
+    text: &'a str,
+    parsed: Result<Grid, String>,
+}
+
+/// The answer to one puzzle.
+enum Answer {
+    Error(String),
+    Solved(Outcome),
+}
+
+#[derive(Serialize)]
+struct JsonLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
+    line: usize,
+    puzzle: String,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failures: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    propagations: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_ms: Option<f64>,
+}
+
+/// Why a run stopped before answering every puzzle.
+enum Failure {
+    Output(io::Error),
+    Threads(String),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Output(e)
+    }
+}
+
+/// Totals for the summary.
+#[derive(Default)]
+struct Summary {
+    puzzles: u64,
+    solved: u64,
+    unique: u64,
+    multiple: u64,
+    no_solution: u64,
+    errors: u64,
+    nodes: u64,
+    failures: u64,
+    propagations: u64,
+    max_depth: u64,
+    /// The searches' own time, summed over puzzles (model building and output excluded).
+    search_secs: f64,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            // One clear line instead of clap's multi-line usage block; a message ending in
+            // a colon ("required arguments were not provided:") takes the next line along.
+            let rendered = e.to_string();
+            let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut line = lines.next().unwrap_or("").to_string();
+            if line.ends_with(':') {
+                if let Some(next) = lines.next() {
+                    line = format!("{line} {next}");
+                }
+            }
+            eprintln!(
+                "sudoku: {} (try --help)",
+                line.trim_start_matches("error: ")
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let inputs = match read_inputs(&cli.files) {
+        Ok(inputs) => inputs,
+        Err(message) => {
+            eprintln!("sudoku: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&cli, &inputs) {
+        Ok(status) => ExitCode::from(status),
+        // The reader went away (`sudoku big.txt | head`): nothing left to say.
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Output(e)) => {
+            eprintln!("sudoku: cannot write output: {e}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Threads(e)) => {
+            eprintln!("sudoku: cannot start threads: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads every input before solving anything, so a mistyped file name costs nothing.
+/// Bytes that are not UTF-8 become U+FFFD and are then reported as illegal characters of
+/// their line.
+fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
+    let stdin_name = || "<stdin>".to_string();
+    if files.is_empty() {
+        return Ok(vec![Input {
+            name: stdin_name(),
+            text: read_stdin()?,
+        }]);
+    }
+    let mut inputs = Vec::with_capacity(files.len());
+    for path in files {
+        if path.as_os_str() == "-" {
+            inputs.push(Input {
+                name: stdin_name(),
+                text: read_stdin()?,
+            });
+            continue;
+        }
+        let bytes = std::fs::read(path)
+            .map_err(|e| format!("cannot read {}: {}", path.display(), io_reason(&e)))?;
+        inputs.push(Input {
+            name: path.display().to_string(),
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        });
+    }
+    Ok(inputs)
+}
+
+fn read_stdin() -> Result<String, String> {
+    let mut bytes = Vec::new();
+    io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read stdin: {}", io_reason(&e)))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The OS message without Rust's " (os error N)" suffix.
+fn io_reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// Whether a trimmed line is a puzzle line (not blank, not a comment).
+fn is_puzzle_line(line: &str) -> bool {
+    !line.is_empty() && !line.starts_with('#')
+}
+
+fn cell_count(line: &str) -> usize {
+    line.chars()
+        .filter(|&c| !c.is_whitespace() && !matches!(c, '|' | '-' | '+'))
+        .count()
+}
+
+/// Whether an input looks like one puzzle in grid form: no line has the length of a
+/// line-form puzzle, and at least 4 lines hold cells, none more than 25.
+fn looks_like_one_grid(text: &str) -> bool {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| is_puzzle_line(l))
+        .collect();
+    if lines
+        .iter()
+        .any(|l| LINE_LENGTHS.contains(&l.chars().count()))
+    {
+        return false;
+    }
+    let rows: Vec<usize> = lines
+        .iter()
+        .map(|l| cell_count(l))
+        .filter(|&k| k > 0)
+        .collect();
+    rows.len() >= 4 && rows.iter().all(|&k| k <= 25)
+}
+
+/// The puzzles of one input, in order.
+fn puzzles<'a>(input: &'a Input, grid_form: bool) -> Vec<Puzzle<'a>> {
+    let text = input.text.as_str();
+    if grid_form || looks_like_one_grid(text) {
+        // Comment lines become blank lines, which the grid reader skips; the line structure
+        // (and so every position in an error) stays as in the input.
+        let body: String = text
+            .lines()
+            .map(|l| if l.trim().starts_with('#') { "" } else { l })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let line = text
+            .lines()
+            .position(|l| is_puzzle_line(l.trim()))
+            .map_or(1, |i| i + 1);
+        return vec![Puzzle {
+            line,
+            text: text.trim(),
+            parsed: Grid::parse_grid(&body).map_err(|e| e.to_string()),
+        }];
+    }
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| is_puzzle_line(l))
+        .map(|(line, l)| Puzzle {
+            line,
+            text: l,
+            parsed: Grid::parse_line(l).map_err(|e| e.to_string()),
+        })
+        .collect()
+}
+
+fn answer(grid: &Grid, mode: Mode, consistency: Consistency) -> Answer {
+    let outcome =
+        Sudoku::with_options(grid, SearchConfig::default(), consistency).map(|mut s| match mode {
+            Mode::Unique => s.count(2),
+            Mode::First => s.solve(),
+            Mode::Count(limit) => s.count(limit),
+        });
+    match outcome {
+        Ok(o) => {
+            if let Some(s) = &o.solution {
+                debug_assert_eq!(bezzel::sudoku::check::is_valid_solution(grid, s), Ok(()));
+            }
+            Answer::Solved(o)
+        }
+        Err(e) => Answer::Error(e.to_string()),
+    }
+}
+
+/// Puzzles solved between two writes of the output: big enough to keep every thread busy,
+/// small enough that answers appear while a long batch runs.
+const CHUNK: usize = 256;
+
+fn run(cli: &Cli, inputs: &[Input]) -> Result<u8, Failure> {
+    let mode = if cli.count {
+        Mode::Count(cli.limit)
+    } else if cli.first {
+        Mode::First
+    } else {
+        Mode::Unique
+    };
+    let pool = match cli.threads {
+        Some(1) => None,
+        Some(t) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .map_err(|e| Failure::Threads(e.to_string()))?,
+        ),
+        None => Some(
+            rayon::ThreadPoolBuilder::new()
+                .build()
+                .map_err(|e| Failure::Threads(e.to_string()))?,
+        ),
+    };
+    let named = inputs.len() > 1;
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut sum = Summary::default();
+    let start = Instant::now();
+    for input in inputs {
+        let puzzles = puzzles(input, cli.grid);
+        for chunk in puzzles.chunks(CHUNK) {
+            let solve = |p: &Puzzle<'_>| match &p.parsed {
+                Ok(grid) => answer(grid, mode, cli.consistency.into()),
+                Err(e) => Answer::Error(e.clone()),
+            };
+            let answers: Vec<Answer> = match &pool {
+                None => chunk.iter().map(solve).collect(),
+                Some(pool) => pool.install(|| chunk.par_iter().map(solve).collect()),
+            };
+            for (p, answer) in chunk.iter().zip(&answers) {
+                let where_ = if named {
+                    format!("{}: line {}", input.name, p.line)
+                } else {
+                    format!("line {}", p.line)
+                };
+                sum.puzzles += 1;
+                match answer {
+                    Answer::Error(e) => {
+                        sum.errors += 1;
+                        eprintln!("sudoku: {where_}: {e}");
+                    }
+                    Answer::Solved(o) => tally(&mut sum, o),
+                }
+                let file = named.then_some(input.name.as_str());
+                if cli.json {
+                    write_json(&mut out, file, p, answer)?;
+                } else if cli.pretty {
+                    write_pretty(&mut out, &where_, mode, answer)?;
+                } else {
+                    writeln!(out, "{}", plain(&where_, mode, answer))?;
+                }
+            }
+            out.flush()?;
+        }
+    }
+    out.flush()?;
+    if !cli.quiet {
+        eprintln!(
+            "{}",
+            summary_line(&sum, start.elapsed().as_secs_f64(), cli.stats)
+        );
+    }
+    Ok(if sum.errors > 0 { 2 } else { 0 })
+}
+
+fn tally(sum: &mut Summary, o: &Outcome) {
+    match o.status() {
+        Status::Unique => {
+            sum.solved += 1;
+            sum.unique += 1;
+        }
+        Status::Solved => sum.solved += 1,
+        Status::Multiple => {
+            sum.solved += 1;
+            sum.multiple += 1;
+        }
+        Status::NoSolution => sum.no_solution += 1,
+        Status::Unknown => {}
+    }
+    sum.nodes += o.stats.nodes;
+    sum.failures += o.stats.failures;
+    sum.propagations += o.stats.propagations;
+    sum.max_depth = sum.max_depth.max(o.stats.max_depth);
+    sum.search_secs += o.stats.elapsed.as_secs_f64();
+}
+
+fn summary_line(sum: &Summary, secs: f64, stats: bool) -> String {
+    let rate = if secs > 0.0 {
+        sum.puzzles as f64 / secs
+    } else {
+        0.0
+    };
+    let mut line = format!(
+        "puzzles: {}, solved: {}, unique: {}, multiple: {}, no solution: {}, errors: {}, \
+         time: {secs:.3} s, puzzles/s: {rate:.1}, nodes: {}",
+        sum.puzzles, sum.solved, sum.unique, sum.multiple, sum.no_solution, sum.errors, sum.nodes
+    );
+    if stats {
+        line += &format!(
+            ", failures: {}, propagations: {}, max depth: {}, search time: {:.3} s",
+            sum.failures, sum.propagations, sum.max_depth, sum.search_secs
+        );
+    }
+    line
+}
+
+/// A count, with `+` when a limit stopped it.
+fn count_text(o: &Outcome) -> String {
+    if o.exact {
+        o.solutions.to_string()
+    } else {
+        format!("{}+", o.solutions)
+    }
+}
+
+/// The one output line of a puzzle.
+fn plain(where_: &str, mode: Mode, answer: &Answer) -> String {
+    let o = match answer {
+        Answer::Error(e) => return format!("error: {where_}: {e}"),
+        Answer::Solved(o) => o,
+    };
+    if let Mode::Count(_) = mode {
+        return count_text(o);
+    }
+    match (o.status(), &o.solution) {
+        (Status::Unique | Status::Solved, Some(s)) => s.to_line(),
+        (Status::Multiple, _) => "multiple solutions".to_string(),
+        (Status::NoSolution, _) => "no solution".to_string(),
+        _ => "unknown".to_string(),
+    }
+}
+
+fn write_pretty(out: &mut impl Write, where_: &str, mode: Mode, answer: &Answer) -> io::Result<()> {
+    let o = match answer {
+        Answer::Error(e) => return writeln!(out, "# {where_}: error: {e}\n"),
+        Answer::Solved(o) => o,
+    };
+    let status = match mode {
+        Mode::Count(_) => format!("{} solution(s)", count_text(o)),
+        _ => o.status().to_string(),
+    };
+    writeln!(out, "# {where_}: {status}")?;
+    if let (Status::Unique | Status::Solved, Some(s)) = (o.status(), &o.solution) {
+        write!(out, "{}", s.to_pretty())?;
+    }
+    writeln!(out)
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::NoSolution => "no_solution",
+        Status::Solved => "solved",
+        Status::Unique => "unique",
+        Status::Multiple => "multiple",
+        Status::Unknown => "unknown",
+    }
+}
+
+fn write_json(
+    out: &mut impl Write,
+    file: Option<&str>,
+    p: &Puzzle<'_>,
+    answer: &Answer,
+) -> io::Result<()> {
+    let puzzle = match &p.parsed {
+        Ok(g) => g.to_line(),
+        Err(_) => p.text.to_string(),
+    };
+    let mut line = JsonLine {
+        file,
+        line: p.line,
+        puzzle,
+        status: "error",
+        solution: None,
+        count: None,
+        exact: None,
+        error: None,
+        nodes: None,
+        failures: None,
+        propagations: None,
+        time_ms: None,
+    };
+    match answer {
+        Answer::Error(e) => line.error = Some(e),
+        Answer::Solved(o) => {
+            let Statistics {
+                nodes,
+                failures,
+                propagations,
+                elapsed,
+                ..
+            } = o.stats;
+            line.status = status_name(o.status());
+            line.solution = o.solution.as_ref().map(Grid::to_line);
+            line.count = Some(o.solutions);
+            line.exact = Some(o.exact);
+            line.nodes = Some(nodes);
+            line.failures = Some(failures);
+            line.propagations = Some(propagations);
+            line.time_ms = Some((elapsed.as_secs_f64() * 1e6).round() / 1e3);
+        }
+    }
+    let json = serde_json::to_string(&line).map_err(io::Error::other)?;
+    writeln!(out, "{json}")
+}

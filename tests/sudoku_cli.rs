@@ -1,0 +1,430 @@
+//! The sudoku command end to end: one answer line per puzzle line, per-line errors, formats,
+//! exit codes. Every solution printed is checked by the independent checker.
+
+mod common;
+use bezzel::sudoku::check;
+use bezzel::sudoku::grid::Grid;
+use common::{run, stderr, stdout};
+use std::path::PathBuf;
+
+const WIKIPEDIA: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const WIKIPEDIA_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+/// Wikipedia's puzzle with r1c3 = 1: no clash among the givens, but its only solution has
+/// a 4 there, so it has none.
+const NO_SOLUTION: &str =
+    "531.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+/// Six solutions (see the snapshot tests).
+const SEVERAL_4X4: &str = "1...3.........2.";
+const UNIQUE_4X4: &str = "....3..2..4....3";
+const TOP1465_FIRST: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+fn sudoku(args: &[&str], stdin: &str) -> std::process::Output {
+    run("sudoku", args, Some(stdin))
+}
+
+/// Checks that `line` is a valid solution of `puzzle` by the independent checker.
+fn assert_solves(puzzle: &str, line: &str) {
+    let p = Grid::parse_line(puzzle).unwrap();
+    let s = Grid::parse_line(line).unwrap_or_else(|e| panic!("`{line}` is not a grid: {e}"));
+    assert_eq!(check::is_valid_solution(&p, &s), Ok(()), "{line}");
+}
+
+/// A file in a fresh temporary folder, removed when the test process ends.
+fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "bezzel-sudoku-cli-{}-{}",
+        std::process::id(),
+        name.replace('.', "-")
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn every_puzzle_line_gets_one_answer_line_in_order() {
+    let input = format!(
+        "# a batch with comments, blank lines and bad lines in the middle\n\
+         {WIKIPEDIA}\n\
+         \n\
+         {}\n\
+         {TOP1465_FIRST}\r\n\
+         53..x....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n\
+         55..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n\
+         \t# an indented comment\n\
+         {NO_SOLUTION}\n\
+         {SEVERAL_4X4}\n\
+         {UNIQUE_4X4}\n",
+        &WIKIPEDIA[..80]
+    );
+    let o = sudoku(&[], &input);
+    assert_eq!(o.status.code(), Some(2), "bad lines make the exit status 2");
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8, "{out}");
+    assert_eq!(lines[0], WIKIPEDIA_SOLUTION);
+    assert_eq!(
+        lines[1],
+        "error: line 4: line has 80 cells; expected 81 (9x9), 16, 256 or 625"
+    );
+    assert_solves(TOP1465_FIRST, lines[2]);
+    assert_eq!(
+        lines[3],
+        "error: line 6: illegal character 'x' at position 5 (row 1, column 5)"
+    );
+    assert_eq!(
+        lines[4],
+        "error: line 7: givens clash: r1c1 and r1c2 both hold 5 in row 1"
+    );
+    assert_eq!(lines[5], "no solution");
+    assert_eq!(lines[6], "multiple solutions");
+    assert_solves(UNIQUE_4X4, lines[7]);
+
+    let err = stderr(&o);
+    let err_lines: Vec<&str> = err.lines().collect();
+    assert_eq!(err_lines.len(), 4, "three errors and the summary: {err}");
+    assert!(err_lines[0].contains("line 4: line has 80 cells"), "{err}");
+    assert!(err_lines[2].contains("r1c1 and r1c2"), "{err}");
+    let summary = err_lines[3];
+    for part in [
+        "puzzles: 8",
+        "solved: 4",
+        "unique: 3",
+        "multiple: 1",
+        "no solution: 1",
+        "errors: 3",
+        "puzzles/s:",
+        "nodes:",
+        "time:",
+    ] {
+        assert!(summary.contains(part), "{part} missing from: {summary}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn good_input_exits_0_with_only_the_summary_on_stderr() {
+    let o = sudoku(&[], &format!("{WIKIPEDIA}\n{TOP1465_FIRST}\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines, [WIKIPEDIA_SOLUTION, lines[1]]);
+    assert_solves(TOP1465_FIRST, lines[1]);
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("puzzles: 2, solved: 2, unique: 2,"),
+        "{err}"
+    );
+
+    // No solution and several solutions are answers, not input errors.
+    let o = sudoku(&["--quiet"], &format!("{NO_SOLUTION}\n{SEVERAL_4X4}\n"));
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "no solution\nmultiple solutions\n");
+    assert_eq!(stderr(&o), "", "--quiet drops the summary");
+
+    // Empty input: nothing to answer.
+    let o = sudoku(&[], "# only a comment\n\n");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).starts_with("puzzles: 0,"));
+}
+
+#[test]
+fn files_stdin_and_their_order() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/top1465_sample.txt");
+    let o = run("sudoku", &["--quiet", data], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(data).unwrap();
+    let puzzles: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let out = stdout(&o);
+    let answers: Vec<&str> = out.lines().collect();
+    assert_eq!(answers.len(), 50);
+    for (p, a) in puzzles.iter().zip(&answers) {
+        assert_solves(p, a);
+    }
+    // The same through stdin, and through `-`.
+    assert_eq!(stdout(&sudoku(&["-q"], &text)), out);
+    assert_eq!(stdout(&sudoku(&["-q", "-"], &text)), out);
+
+    // Several files: answers in file order, errors name their file.
+    let a = temp_file("a.txt", format!("{WIKIPEDIA}\n").as_bytes());
+    let b = temp_file("b.txt", format!("\n{UNIQUE_4X4}\n12\n").as_bytes());
+    let o = run("sudoku", &[b.to_str().unwrap(), a.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_solves(UNIQUE_4X4, lines[0]);
+    assert_eq!(
+        lines[1],
+        format!(
+            "error: {}: line 3: line has 2 cells; expected 16 (4x4), 81, 256 or 625",
+            b.display()
+        )
+    );
+    assert_eq!(lines[2], WIKIPEDIA_SOLUTION);
+}
+
+#[test]
+fn json_gives_one_object_per_puzzle() {
+    let input = format!(
+        "{WIKIPEDIA}\n{}\n{SEVERAL_4X4}\n{NO_SOLUTION}\n",
+        &WIKIPEDIA[..80]
+    );
+    let o = sudoku(&["--json"], &input);
+    assert_eq!(o.status.code(), Some(2));
+    let objects: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(objects.len(), 4);
+    let v = &objects[0];
+    assert_eq!(v["line"], 1);
+    assert_eq!(v["puzzle"], WIKIPEDIA);
+    assert_eq!(v["status"], "unique");
+    assert_eq!(v["solution"], WIKIPEDIA_SOLUTION);
+    assert_eq!(v["count"], 1);
+    assert_eq!(v["exact"], true);
+    assert!(v["nodes"].as_u64().unwrap() >= 1);
+    assert!(v["propagations"].as_u64().is_some() && v["time_ms"].as_f64().is_some());
+    let v = &objects[1];
+    assert_eq!(
+        (v["line"].clone(), v["status"].clone()),
+        (2.into(), "error".into())
+    );
+    assert!(v["error"].as_str().unwrap().contains("80 cells"));
+    assert_eq!(v["puzzle"], &WIKIPEDIA[..80]);
+    let v = &objects[2];
+    assert_eq!(v["status"], "multiple");
+    assert_eq!(
+        (v["count"].as_u64(), v["exact"].as_bool()),
+        (Some(2), Some(false))
+    );
+    assert_eq!(objects[3]["status"], "no_solution");
+    assert_eq!(objects[3]["count"], 0);
+    assert!(objects[3].get("solution").is_none());
+}
+
+#[test]
+fn pretty_grids_read_back_in_grid_form() {
+    let o = sudoku(&["--pretty"], &format!("{WIKIPEDIA}\n{NO_SOLUTION}\n"));
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let solution = Grid::parse_line(WIKIPEDIA_SOLUTION).unwrap();
+    assert_eq!(
+        out,
+        format!(
+            "# line 1: unique\n{}\n# line 2: no solution\n\n",
+            solution.to_pretty()
+        )
+    );
+    assert!(out.contains("5 3 4 | 6 7 8 | 9 1 2\n"));
+    assert!(out.contains("------+-------+------\n"));
+
+    // A single grid is recognised as grid form without a flag: here the first block of
+    // the output above, header comment included.
+    let block = out.split("\n\n").next().unwrap();
+    let o = sudoku(&[], block);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{WIKIPEDIA_SOLUTION}\n"));
+
+    // The puzzle in grid form, from a file, with --pretty.
+    let puzzle = Grid::parse_line(WIKIPEDIA).unwrap().to_pretty();
+    let file = temp_file("grid.txt", puzzle.as_bytes());
+    let o = run("sudoku", &["--pretty", file.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!("# line 1: unique\n{}\n", solution.to_pretty())
+    );
+}
+
+#[test]
+fn grid_form_errors_and_the_grid_flag() {
+    // A 9x9 grid with a short row is still read as a grid, and the error says which row.
+    let mut rows: Vec<String> = WIKIPEDIA
+        .as_bytes()
+        .chunks(9)
+        .map(|r| String::from_utf8(r.to_vec()).unwrap())
+        .collect();
+    rows[2].pop();
+    let o = sudoku(&[], &(rows.join("\n") + "\n"));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "error: line 1: row 3 has 8 cells; expected 9\n");
+
+    // A 16x16 grid without spaces has rows as long as 4x4 lines: it needs --grid.
+    let sixteen = "A..CD.4.....F39...E.27.136..A5..F3..5A..D.4B72G172.G3F.658C..D4ED7....6..9..5.E..BC..D.4..62.A89.F.6A389....D...3A98B.EC741.2F6G4.726.3F...9..D.G..38..A.......798...C..17..G6.FCE.D14..6F3..85A8C.B.E..G..1..A31G2F...3C5B..47.E.D.G1F.9..6..B5.9.AC8..4D..1.F.";
+    let grid: String = sixteen
+        .as_bytes()
+        .chunks(16)
+        .map(|r| String::from_utf8(r.to_vec()).unwrap() + "\n")
+        .collect();
+    let o = sudoku(&["--grid"], &grid);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_solves(sixteen, stdout(&o).trim());
+    let o = sudoku(&["--quiet"], &grid);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stdout(&o).lines().count(),
+        16,
+        "read as 16 lines of 4x4 puzzles"
+    );
+    assert!(stdout(&o).starts_with("error: line 1: character 'A' at position 1"));
+}
+
+#[test]
+fn count_first_and_stats() {
+    let input = format!("{SEVERAL_4X4}\n{UNIQUE_4X4}\n{NO_SOLUTION}\n................\n");
+    let o = sudoku(&["--count", "--limit", "100"], &input);
+    assert_eq!(o.status.code(), Some(0));
+    // 288 is the published number of 4x4 grids; the limit stops that count.
+    assert_eq!(stdout(&o), "6\n1\n0\n100+\n");
+    let o = sudoku(&["--count"], &input);
+    assert_eq!(stdout(&o), "2+\n1\n0\n2+\n");
+    let o = sudoku(&["--count", "--limit", "1000"], "................\n");
+    assert_eq!(stdout(&o), "288\n");
+
+    let o = sudoku(
+        &["--first", "--stats", "--threads", "1"],
+        &format!("{TOP1465_FIRST}\n{SEVERAL_4X4}\n"),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_solves(TOP1465_FIRST, lines[0]);
+    assert_solves(SEVERAL_4X4, lines[1]);
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "only the summary: {err}");
+    for part in [
+        "puzzles: 2, solved: 2, unique: 0,",
+        "failures:",
+        "propagations:",
+        "max depth:",
+        "search time:",
+    ] {
+        assert!(err.contains(part), "{part} missing from: {err}");
+    }
+}
+
+#[test]
+fn threads_keep_the_input_order() {
+    let text = include_str!("data/sudoku17_sample.txt");
+    let first: String = text.lines().take(24).collect::<Vec<_>>().join("\n");
+    let one = sudoku(&["-q", "--threads", "1"], &first);
+    let four = sudoku(&["-q", "--threads", "4"], &first);
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(stdout(&one), stdout(&four));
+    let puzzles = first.lines().filter(|l| !l.starts_with('#'));
+    let out = stdout(&four);
+    assert_eq!(out.lines().count(), 13);
+    for (p, a) in puzzles.zip(out.lines()) {
+        assert_solves(p, a);
+    }
+}
+
+#[test]
+fn non_utf8_bytes_are_an_illegal_character_of_their_line() {
+    let mut bytes = format!("{WIKIPEDIA}\n").into_bytes();
+    bytes.extend_from_slice(WIKIPEDIA.as_bytes());
+    bytes[82 + 3] = 0xFF; // the 4th character of line 2, a `.`: one byte for one
+    bytes.push(b'\n');
+    let file = temp_file("latin1.txt", &bytes);
+    let o = run("sudoku", &[file.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    assert_eq!(out.lines().next(), Some(WIKIPEDIA_SOLUTION));
+    assert_eq!(
+        out.lines().nth(1),
+        Some("error: line 2: illegal character '\u{fffd}' at position 4 (row 1, column 4)")
+    );
+}
+
+#[test]
+fn bad_options_and_unreadable_files_get_one_line_and_exit_2() {
+    let dir = temp_file("dummy.txt", b"").parent().unwrap().to_path_buf();
+    let missing = dir.join("missing.txt");
+    for (args, needle) in [
+        (vec!["--frobnicate"], "--frobnicate"),
+        (vec!["--limit", "3"], "--count"),
+        (vec!["--count", "--limit", "0"], "at least 1"),
+        (vec!["--count", "--limit", "many"], "many"),
+        (vec!["--threads", "0"], "at least 1"),
+        (vec!["--pretty", "--json"], "--json"),
+        (vec!["--first", "--count"], "--count"),
+        (vec![missing.to_str().unwrap()], "cannot read"),
+        (vec![dir.to_str().unwrap()], "cannot read"),
+    ] {
+        // No stdin: these fail before reading it (and writing to it could race the exit).
+        let o = run("sudoku", &args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(stdout(&o), "", "{args:?}: nothing is solved");
+    }
+    let o = run("sudoku", &[missing.to_str().unwrap()], None);
+    assert_eq!(
+        stderr(&o).trim(),
+        format!(
+            "sudoku: cannot read {}: No such file or directory",
+            missing.display()
+        )
+    );
+}
+
+#[test]
+fn help_exits_0() {
+    let o = sudoku(&["--help"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("--count"));
+}
+
+/// Every consistency level gives the same answers; only the work differs (domain level needs
+/// the fewest nodes).
+#[test]
+fn every_consistency_level_gives_the_same_answers() {
+    let data = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/top1465_sample.txt"),
+    )
+    .unwrap();
+    let sample: String = data
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(10)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let nodes = |err: &str| -> u64 {
+        let tail = err
+            .split("nodes: ")
+            .nth(1)
+            .expect("a node count in the summary");
+        tail.split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let mut answers = Vec::new();
+    let mut work = Vec::new();
+    for level in ["value", "bounds", "domain"] {
+        let o = sudoku(&["--consistency", level, "--threads", "1"], &sample);
+        assert!(o.status.success(), "{level}: {}", stderr(&o));
+        answers.push(stdout(&o));
+        work.push(nodes(&stderr(&o)));
+    }
+    assert!(answers.iter().all(|a| a == &answers[0]));
+    assert_eq!(answers[0].lines().count(), 10);
+    assert!(work[2] <= work[1] && work[2] < work[0], "{work:?}");
+    let o = sudoku(&["--consistency", "strong"], &sample);
+    assert_eq!(o.status.code(), Some(2));
+}
