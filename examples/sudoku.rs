@@ -39,10 +39,10 @@
 //! givens; the other puzzles are still answered), and for a bad option or an unreadable file
 //! (then nothing is solved).
 
+use bezzel::core::Consistency;
 use bezzel::core::Statistics;
-use bezzel::core::{Consistency, SearchConfig};
 use bezzel::sudoku::grid::Grid;
-use bezzel::sudoku::model::{Outcome, Status, Sudoku};
+use bezzel::sudoku::model::{Outcome, Status, SudokuSolver};
 use clap::Parser;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -380,13 +380,27 @@ fn puzzles<'a>(input: &'a Input, grid_form: bool) -> Vec<Puzzle<'a>> {
         .collect()
 }
 
-fn answer(grid: &Grid, mode: Mode, consistency: Consistency) -> Answer {
-    let outcome =
-        Sudoku::with_options(grid, SearchConfig::default(), consistency).map(|mut s| match mode {
-            Mode::Unique => s.count(2),
-            Mode::First => s.solve(),
-            Mode::Count(limit) => s.count(limit),
-        });
+/// Solvers for the grid sizes met so far, one model per size, reused across puzzles.
+#[derive(Default)]
+struct Solvers(Vec<SudokuSolver>);
+
+fn answer(solvers: &mut Solvers, grid: &Grid, mode: Mode, consistency: Consistency) -> Answer {
+    let solver = match solvers
+        .0
+        .iter()
+        .position(|s| s.box_size() == grid.box_size())
+    {
+        Some(i) => Ok(&mut solvers.0[i]),
+        None => SudokuSolver::new(grid.box_size(), consistency).map(|s| {
+            solvers.0.push(s);
+            solvers.0.last_mut().expect("just pushed")
+        }),
+    };
+    let outcome = solver.and_then(|s| match mode {
+        Mode::Unique => s.count(grid, 2),
+        Mode::First => s.solve(grid),
+        Mode::Count(limit) => s.count(grid, limit),
+    });
     match outcome {
         Ok(o) => {
             if let Some(s) = &o.solution {
@@ -427,17 +441,21 @@ fn run(cli: &Cli, inputs: &[Input]) -> Result<u8, Failure> {
     let named = inputs.len() > 1;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut sum = Summary::default();
+    let mut serial = Solvers::default();
     let start = Instant::now();
     for input in inputs {
         let puzzles = puzzles(input, cli.grid);
         for chunk in puzzles.chunks(CHUNK) {
-            let solve = |p: &Puzzle<'_>| match &p.parsed {
-                Ok(grid) => answer(grid, mode, cli.consistency.into()),
+            let consistency = cli.consistency.into();
+            let solve = |solvers: &mut Solvers, p: &Puzzle<'_>| match &p.parsed {
+                Ok(grid) => answer(solvers, grid, mode, consistency),
                 Err(e) => Answer::Error(e.clone()),
             };
             let answers: Vec<Answer> = match &pool {
-                None => chunk.iter().map(solve).collect(),
-                Some(pool) => pool.install(|| chunk.par_iter().map(solve).collect()),
+                None => chunk.iter().map(|p| solve(&mut serial, p)).collect(),
+                Some(pool) => {
+                    pool.install(|| chunk.par_iter().map_init(Solvers::default, solve).collect())
+                }
             };
             for (p, answer) in chunk.iter().zip(&answers) {
                 let where_ = if named {

@@ -72,3 +72,31 @@ fn solving_without_the_uniqueness_proof_finds_the_same_solutions() {
         assert!(first.stats.nodes <= counted.stats.nodes, "line {line}");
     }
 }
+
+/// The reusable solver (givens applied as root decisions on one empty-grid model) gives the
+/// same answers and explores the same trees as a model built per puzzle with the givens as
+/// domains.
+#[test]
+fn reusing_one_model_per_size_changes_nothing_but_the_cost() {
+    use bezzel::core::Consistency;
+    use bezzel::sudoku::model::{Sudoku, SudokuSolver};
+    for consistency in [Consistency::Domain, Consistency::Value] {
+        let mut reused = SudokuSolver::new(3, consistency).unwrap();
+        for (line, puzzle) in read(TOP1465).into_iter().take(20) {
+            let fresh = Sudoku::with_options(&puzzle, Default::default(), consistency)
+                .unwrap()
+                .count(2);
+            let again = reused.count(&puzzle, 2).unwrap();
+            assert_eq!(again.solution, fresh.solution, "line {line}");
+            assert_eq!(again.solutions, fresh.solutions, "line {line}");
+            assert_eq!(again.stats.nodes, fresh.stats.nodes, "line {line}");
+            assert_eq!(again.stats.failures, fresh.stats.failures, "line {line}");
+        }
+    }
+    let mut four = SudokuSolver::new(2, Consistency::Domain).unwrap();
+    let nine: Grid = read(TOP1465)[0].1.clone();
+    assert!(
+        four.count(&nine, 2).is_err(),
+        "a 9x9 puzzle in the 4x4 solver"
+    );
+}

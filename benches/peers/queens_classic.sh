@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Side by side, in one run: the classic C bitmask program (gcc -O2) against Bezzel's bitmask
-# counter on one thread and on all threads. Prints medians of RUNS runs and the ratios.
+# counter (mirror symmetry) and full-symmetry counter, each on one thread and on all threads.
+# Prints medians of RUNS runs and the ratios.
 #
 #   bash benches/peers/queens_classic.sh [N...]        (default N: 15 16; RUNS=5)
 #
@@ -27,11 +28,17 @@ def median_time(cmd):
     return outs.pop(), statistics.median(times)
 q = "target/release/examples/queens"
 print(f"median of {runs} runs; ratio = C time / Bezzel time (higher is faster); cores: {threads}")
-print(f"{'n':>3} {'count':>12} {'C -O2':>9} {'bitmask x1':>11} {'ratio':>6} {'bitmask xN':>11} {'ratio':>6}")
+head = f"{'n':>3} {'count':>12} {'C -O2':>8}"
+for e in ("bitmask", "symmetry"):
+    head += f" | {e + ' x1':>12} {'ratio':>6} {e + ' xN':>12} {'ratio':>6}"
+print(head)
 for n in ns:
     c_count, c = median_time(["benches/peers/build/queens_classic", str(n)])
-    one_count, one = median_time([q, "count", str(n), "--threads", "1"])
-    all_count, al = median_time([q, "count", str(n)])
-    assert c_count == one_count == all_count, (c_count, one_count, all_count)
-    print(f"{n:>3} {c_count:>12} {c:>8.3}s {one:>10.3}s {c/one:>5.2}x {al:>10.3}s {c/al:>5.2}x")
+    row = f"{n:>3} {c_count:>12} {c:>7.3f}s"
+    for e in ("bitmask", "symmetry"):
+        one_count, one = median_time([q, "count", str(n), "--engine", e, "--threads", "1"])
+        all_count, al = median_time([q, "count", str(n), "--engine", e])
+        assert c_count == one_count == all_count, (c_count, one_count, all_count)
+        row += f" | {one:>11.3f}s {c/one:>5.2f}x {al:>11.3f}s {c/al:>5.2f}x"
+    print(row, flush=True)
 PY

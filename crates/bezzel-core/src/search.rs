@@ -348,12 +348,20 @@ impl Solver {
         loop {
             match self.phase {
                 Phase::Start => {
+                    // The prefix narrows the root before its one propagation: propagation
+                    // reaches the same fixpoint in any order, and once is cheaper than once per
+                    // decision. The prefix is part of the root, not search nodes.
                     self.stats.nodes = 1;
                     self.model.schedule_all();
-                    let mut ok = self.propagate().is_ok();
-                    for i in 0..self.prefix.len() {
-                        ok = ok && self.apply(self.prefix[i]).is_ok();
-                    }
+                    let narrowed =
+                        (0..self.prefix.len()).all(|i| self.narrow(self.prefix[i]).is_ok());
+                    let ok = if narrowed {
+                        self.propagate().is_ok()
+                    } else {
+                        self.stats.failures += 1;
+                        self.model.queue.clear();
+                        false
+                    };
                     self.phase = if ok { Phase::Descend } else { Phase::Done };
                 }
                 Phase::Descend => {
@@ -538,14 +546,23 @@ impl Solver {
     /// Applies a decision as a new node and propagates; counts a failure if it fails.
     fn apply(&mut self, decision: Decision) -> Result<(), Conflict> {
         self.stats.nodes += 1;
+        if self.narrow(decision).is_err() {
+            self.stats.failures += 1;
+            self.model.queue.clear();
+            return Err(Conflict);
+        }
+        self.propagate()
+    }
+
+    /// Applies a decision's domain change and wakes the propagators concerned.
+    fn narrow(&mut self, decision: Decision) -> Result<(), Conflict> {
         let x = decision.var();
-        let narrowed = self.model.narrow(x, |s| match decision {
+        self.model.narrow(x, |s| match decision {
             Decision::Assign(x, v) => s.assign(x, v.into()),
             Decision::Exclude(x, v) => s.remove(x, v.into()),
             Decision::AtMost(x, v) => s.set_max(x, v.into()),
             Decision::Above(x, v) => s.set_min(x, i64::from(v) + 1),
-        });
-        narrowed.and_then(|()| self.propagate())
+        })
     }
 
     fn propagate(&mut self) -> Result<(), Conflict> {

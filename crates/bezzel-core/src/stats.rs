@@ -62,7 +62,7 @@ impl fmt::Display for Statistics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "solutions: {}, nodes: {}, failures: {}, propagations: {}, max depth: {}, time: {:.3} s",
+            "solutions: {}, nodes: {}, failures: {}, propagations: {}, max depth: {}, time: {:.6} s",
             self.solutions,
             self.nodes,
             self.failures,

@@ -111,6 +111,127 @@ pub fn build_with(puzzle: &Grid, consistency: Consistency) -> Result<(Model, Mat
     Ok((m, cells))
 }
 
+/// One model per grid size, reused for any number of puzzles: the empty grid is built and
+/// posted once, and each puzzle's givens are applied at the root of a run as a decision prefix
+/// (see [`Solver::count_in`]). Propagation then reaches the same root fixpoint as a model built
+/// with the givens as domains, so the search tree and its statistics are the same; only the
+/// per-puzzle cost of building a model is gone. This is what batch solving uses.
+///
+/// ```
+/// use bezzel_sudoku::{grid::Grid, model::{SudokuSolver, Status}};
+/// use bezzel_core::Consistency;
+///
+/// let mut solver = SudokuSolver::new(3, Consistency::Domain)?;
+/// for line in [
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+///     "....7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// ] {
+///     let puzzle: Grid = line.parse()?;
+///     let outcome = solver.count(&puzzle, 2)?;
+///     assert!(matches!(outcome.status(), Status::Unique | Status::Multiple));
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct SudokuSolver {
+    box_size: usize,
+    cells: Matrix,
+    solver: Solver,
+    givens: Vec<Decision>,
+}
+
+impl SudokuSolver {
+    /// The model of the empty grid with boxes of `box_size × box_size`, smallest domain first.
+    pub fn new(box_size: usize, consistency: Consistency) -> Result<SudokuSolver, SudokuError> {
+        SudokuSolver::with_config(box_size, consistency, SearchConfig::default())
+    }
+
+    /// [`SudokuSolver::new`] with other heuristics or limits.
+    pub fn with_config(
+        box_size: usize,
+        consistency: Consistency,
+        config: SearchConfig,
+    ) -> Result<SudokuSolver, SudokuError> {
+        if !crate::grid::is_supported_box_size(box_size) {
+            return Err(SudokuError::Model(ModelError::InvalidArgument {
+                reason: format!("unsupported box size {box_size}"),
+            }));
+        }
+        let (model, cells) = build_with(&Grid::empty(box_size), consistency)?;
+        Ok(SudokuSolver {
+            box_size,
+            cells,
+            solver: Solver::with_config(model, config),
+            givens: Vec::new(),
+        })
+    }
+
+    /// The box size this solver is for.
+    pub fn box_size(&self) -> usize {
+        self.box_size
+    }
+
+    /// Checks the puzzle and turns its givens into root decisions.
+    fn load(&mut self, puzzle: &Grid) -> Result<(), SudokuError> {
+        if puzzle.box_size() != self.box_size {
+            return Err(SudokuError::Model(ModelError::InvalidArgument {
+                reason: format!(
+                    "a {n}x{n} puzzle given to the {m}x{m} solver",
+                    n = puzzle.size(),
+                    m = self.box_size * self.box_size
+                ),
+            }));
+        }
+        if let Some(conflict) = puzzle.first_conflict() {
+            return Err(SudokuError::Clash(conflict));
+        }
+        self.givens.clear();
+        for (&x, &given) in self.cells.as_slice().iter().zip(puzzle.cells()) {
+            if given != 0 {
+                self.givens
+                    .push(Decision::Assign(x.index() as u32, i32::from(given)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts the solutions of `puzzle` up to `limit` (2 tells unique from not).
+    pub fn count(&mut self, puzzle: &Grid, limit: u64) -> Result<Outcome, SudokuError> {
+        self.load(puzzle)?;
+        let saved = self.solver.config().limits.solutions;
+        self.solver.config_mut().limits.solutions =
+            Some(saved.map_or(limit.max(1), |s| s.min(limit.max(1))));
+        let first = {
+            let mut run = self.solver.solutions_in(&self.givens)?;
+            let first = run.next();
+            run.for_each(drop);
+            first
+        };
+        self.solver.config_mut().limits.solutions = saved;
+        let stats = self.solver.stats().clone();
+        Ok(Outcome {
+            solution: first.map(|s| solution_grid(self.box_size, &self.cells, &s)),
+            solutions: stats.solutions,
+            exact: stats.is_complete(),
+            stats,
+        })
+    }
+
+    /// The first solution of `puzzle`, without proving it unique.
+    pub fn solve(&mut self, puzzle: &Grid) -> Result<Outcome, SudokuError> {
+        self.load(puzzle)?;
+        let found = self.solver.solutions_in(&self.givens)?.next();
+        let stats = self.solver.stats().clone();
+        let solution = found.map(|s| solution_grid(self.box_size, &self.cells, &s));
+        Ok(Outcome {
+            solutions: u64::from(solution.is_some()),
+            exact: solution.is_none() && stats.is_complete(),
+            solution,
+            stats,
+        })
+    }
+}
+
 /// What a search run concluded about a puzzle; see [`Outcome::status`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]

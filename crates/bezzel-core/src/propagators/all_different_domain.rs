@@ -54,7 +54,9 @@ pub struct AllDifferentDomain {
     /// `NO_VALUE`. It moves with its view when positions are swapped.
     mate_val: Vec<i64>,
     small: Small,
-    wide: Wide,
+    /// Built on first use: most instances (Sudoku, small queens) never need it, and models with
+    /// thousands of these propagators should not pay for it.
+    wide: Option<Box<Wide>>,
 }
 
 /// Buffers of the one-word path: views and values are bit positions (at most 64 of each).
@@ -113,6 +115,26 @@ struct Wide {
     calls: Vec<u32>,
 }
 
+impl Wide {
+    fn with_views(n: usize) -> Wide {
+        Wide {
+            adj_start: Vec::with_capacity(n + 1),
+            mate: vec![NONE; n],
+            queue: Vec::with_capacity(n + 1),
+            index: vec![0; n],
+            low: vec![0; n],
+            comp: vec![0; n],
+            pos: vec![0; n],
+            on_stack: vec![false; n],
+            reach: vec![false; n],
+            comp_reach: vec![false; n],
+            stack: Vec::with_capacity(n),
+            calls: Vec::with_capacity(n),
+            ..Wide::default()
+        }
+    }
+}
+
 impl AllDifferentDomain {
     /// The propagator over `views`. Views may share variables (`x` and `x + 1`).
     pub fn new(views: Vec<IntView>) -> AllDifferentDomain {
@@ -132,27 +154,12 @@ impl AllDifferentDomain {
             parent: [0; 64],
             val_vars: [0; 64],
         };
-        let wide = Wide {
-            adj_start: Vec::with_capacity(n + 1),
-            mate: vec![NONE; n],
-            queue: Vec::with_capacity(n + 1),
-            index: vec![0; n],
-            low: vec![0; n],
-            comp: vec![0; n],
-            pos: vec![0; n],
-            on_stack: vec![false; n],
-            reach: vec![false; n],
-            comp_reach: vec![false; n],
-            stack: Vec::with_capacity(n),
-            calls: Vec::with_capacity(n),
-            ..Wide::default()
-        };
         AllDifferentDomain {
             aliased,
             live: None,
             mate_val: vec![NO_VALUE; n],
             small,
-            wide,
+            wide: None,
             views,
         }
     }
@@ -259,8 +266,11 @@ impl AllDifferentDomain {
             ctx.set_int(slot, m as i64);
             return Ok(PropStatus::Subsumed);
         }
+        let n = self.views.len();
         let views = &self.views[..m];
-        let w = &mut self.wide;
+        let w = self
+            .wide
+            .get_or_insert_with(|| Box::new(Wide::with_views(n)));
 
         let (mut lo, mut hi, mut edges) = (i64::MAX, i64::MIN, 0i64);
         for &v in views {
