@@ -1,7 +1,8 @@
 //! The store: every piece of state that search changes and backtracking restores.
 //!
-//! Domains live in flat arrays: one [`VarState`] per variable (base value, min, max, size and the
-//! position of its words) and one shared `Vec<u64>` of bitset words. Propagators' own trailed
+//! Domains live in flat arrays: one `VarState` per variable (base value, min, max, size, and
+//! the domain itself when it fits one 64-bit word, which is the hot path), and one shared
+//! `Vec<u64>` of bitset words for wider domains. Propagators' own trailed
 //! integers and their active flags sit here too, so that a single trail restores everything.
 //! Writes that change nothing return `Ok(None)` and leave no trail entry; a write that would
 //! empty a domain returns `Err(Conflict)` and changes nothing.

@@ -395,6 +395,15 @@ pub fn count_parallel_with_progress(
             })
             .sum()
     };
+    in_pool(threads, run)
+}
+
+/// Runs `run` on rayon's global pool (`threads == None`) or on a new pool of `threads`
+/// threads, so that counters parallel over subproblems honour a thread count.
+pub(crate) fn in_pool<T: Send>(
+    threads: Option<usize>,
+    run: impl FnOnce() -> Result<T, BitmaskError> + Send,
+) -> Result<T, BitmaskError> {
     match threads {
         None => run(),
         Some(0) => Err(BitmaskError::ZeroThreads),

@@ -976,17 +976,7 @@ pub fn count_parallel_with_progress(
             })
             .try_reduce(UniqueCount::default, |a, b| Ok(add(a, b)))
     };
-    match threads {
-        None => run(),
-        Some(0) => Err(BitmaskError::ZeroThreads),
-        Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|error| BitmaskError::ThreadPool {
-                message: error.to_string(),
-            })?
-            .install(run),
-    }
+    crate::bitmask::in_pool(threads, run)
 }
 
 #[cfg(test)]
