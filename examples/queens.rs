@@ -2,8 +2,9 @@
 //!
 //! ```text
 //! cargo run --release --example queens -- 8                 # the 92 solutions and the total
-//! cargo run --release --example queens -- count 14          # fastest exact count
-//! cargo run --release --example queens -- count 12 --engine model --stats
+//! cargo run --release --example queens -- count 14          # fastest exact count, all cores
+//! cargo run --release --example queens -- count 12 --engine model --consistency domain --stats
+//! cargo run --release --example queens -- count 18 --checkpoint q18.json   # Ctrl-C, rerun: resumes
 //! cargo run --release --example queens -- first 8 --format board
 //! cargo run --release --example queens -- unique 8 --list
 //! cargo run --release --example queens -- construct 1000000 > placement.txt
@@ -12,7 +13,14 @@
 //!
 //! Placements are printed as the 0-based column of each row's queen, top row first. Exit
 //! status: 0 on success, 1 when the answer is negative (`check` found attacks, `construct`
-//! has no solution for n = 2 or 3), 2 on bad input.
+//! has no solution for n = 2 or 3), 2 on bad input, 130 when Ctrl-C stopped a count (after
+//! saying how far it got).
+//!
+//! Counting engines: `symmetry` (default) counts only placements canonical under the board's
+//! 8 symmetries, weighted by orbit size; `bitmask` is the classic mirror-symmetry counter;
+//! `model` is the generic constraint model, searched in parallel over subproblems (or by plain
+//! depth-first search with `--threads 1`). Every engine splits its work into subproblems that
+//! `--checkpoint FILE` records as they finish.
 
 use bezzel::core::checkpoint::Checkpoint;
 use bezzel::core::parallel::ParallelSearch;
