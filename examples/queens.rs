@@ -78,32 +78,17 @@ struct Output {
     #[arg(long, short, global = true)]
     quiet: bool,
     /// Propagation strength of the model's all-different constraints.
-    #[arg(long, value_enum, default_value_t = Level::Value, global = true)]
-    consistency: Level,
+    #[arg(
+        long,
+        default_value = "value",
+        value_name = "value|bounds|domain",
+        global = true
+    )]
+    consistency: Consistency,
     /// Variable order of the model's search (count; `all` and `first` always go row by row
     /// so that solutions come in lexicographic order).
     #[arg(long, value_enum, default_value_t = Order::FirstFail, global = true)]
     order: Order,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-enum Level {
-    /// A placed queen's column and diagonals leave the other rows.
-    Value,
-    /// Hall intervals on columns and diagonals.
-    Bounds,
-    /// Every remaining square has a support (matching-based).
-    Domain,
-}
-
-impl From<Level> for Consistency {
-    fn from(level: Level) -> Consistency {
-        match level {
-            Level::Value => Consistency::Value,
-            Level::Bounds => Consistency::Bounds,
-            Level::Domain => Consistency::Domain,
-        }
-    }
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,7 +115,7 @@ impl Output {
     }
 
     fn model(&self, n: usize, lexicographic: bool) -> Result<Queens, Failure> {
-        Queens::with_consistency(n, self.search(lexicographic), self.consistency.into())
+        Queens::with_consistency(n, self.search(lexicographic), self.consistency)
             .map_err(|e| Failure::input(e.to_string()))
     }
 }
@@ -321,7 +306,7 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                 out.consistency, out.order
             );
             let config = out.search(false);
-            let consistency = out.consistency.into();
+            let consistency = out.consistency;
             let build = move || model::build_with(n, consistency).map(|(m, _)| m);
             build().map_err(|e| Failure::input(e.to_string()))?;
             let search = ParallelSearch::new(identity.clone(), || {

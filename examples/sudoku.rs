@@ -100,28 +100,8 @@ struct Cli {
     #[arg(short, long)]
     quiet: bool,
     /// Propagation strength of the row, column and box constraints.
-    #[arg(long, value_enum, default_value_t = Level::Domain)]
-    consistency: Level,
-}
-
-#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-enum Level {
-    /// A filled cell's value leaves its row, column and box.
-    Value,
-    /// Hall intervals.
-    Bounds,
-    /// Every remaining candidate has a support (matching-based): the default.
-    Domain,
-}
-
-impl From<Level> for Consistency {
-    fn from(level: Level) -> Consistency {
-        match level {
-            Level::Value => Consistency::Value,
-            Level::Bounds => Consistency::Bounds,
-            Level::Domain => Consistency::Domain,
-        }
-    }
+    #[arg(long, default_value = "domain", value_name = "value|bounds|domain")]
+    consistency: Consistency,
 }
 
 /// A whole number of at least 1.
@@ -446,7 +426,7 @@ fn run(cli: &Cli, inputs: &[Input]) -> Result<u8, Failure> {
     for input in inputs {
         let puzzles = puzzles(input, cli.grid);
         for chunk in puzzles.chunks(CHUNK) {
-            let consistency = cli.consistency.into();
+            let consistency = cli.consistency;
             let solve = |solvers: &mut Solvers, p: &Puzzle<'_>| match &p.parsed {
                 Ok(grid) => answer(solvers, grid, mode, consistency),
                 Err(e) => Answer::Error(e.clone()),
