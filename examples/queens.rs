@@ -137,7 +137,8 @@ enum Command {
         #[arg(allow_negative_numbers = true)]
         n: String,
     },
-    /// Print the lexicographically first solution.
+    /// Print the lexicographically first solution (slow for large n, where row-by-row search
+    /// backtracks a lot: use `construct` for any one solution).
     First {
         /// Board size.
         #[arg(allow_negative_numbers = true)]
@@ -162,6 +163,7 @@ enum Command {
     /// solution, and which queens attack each other if not.
     Check {
         /// The placement; read from stdin when absent.
+        #[arg(allow_negative_numbers = true)]
         columns: Vec<String>,
     },
 }
