@@ -383,19 +383,36 @@ pub fn count_parallel_with_progress(
     on_task_done: impl Fn(u64, u64) + Sync,
 ) -> Result<u64, BitmaskError> {
     let pieces = subproblems(n)?;
+    count_pieces_in_pool(
+        &pieces,
+        threads,
+        |piece| count_subproblem(n, piece),
+        |a, b| a + b,
+        on_task_done,
+    )
+}
+
+/// Counts every piece in parallel (in [`in_pool`]) and combines the counts, calling
+/// `on_task_done(done, total)` after each piece: the shared loop of the parallel counters.
+pub(crate) fn count_pieces_in_pool<P: Sync, C: Send + Default>(
+    pieces: &[P],
+    threads: Option<usize>,
+    count_piece: impl Fn(&P) -> Result<C, BitmaskError> + Sync + Send,
+    combine: impl Fn(C, C) -> C + Sync + Send,
+    on_task_done: impl Fn(u64, u64) + Sync,
+) -> Result<C, BitmaskError> {
     let total = pieces.len() as u64;
     let done = AtomicU64::new(0);
-    let run = || -> Result<u64, BitmaskError> {
+    in_pool(threads, || {
         pieces
             .par_iter()
-            .map(|subproblem| {
-                let solutions = count_subproblem(n, subproblem)?;
+            .map(|piece| {
+                let counted = count_piece(piece)?;
                 on_task_done(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                Ok(solutions)
+                Ok(counted)
             })
-            .sum()
-    };
-    in_pool(threads, run)
+            .try_reduce(C::default, |a, b| Ok(combine(a, b)))
+    })
 }
 
 /// Runs `run` on rayon's global pool (`threads == None`) or on a new pool of `threads`

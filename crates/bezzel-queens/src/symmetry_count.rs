@@ -41,9 +41,6 @@
 //! [`Subproblem`]s, which are independent and are what the parallel counter
 //! hands to rayon.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::bitmask::{self, BitmaskError};
@@ -964,19 +961,13 @@ pub fn count_parallel_with_progress(
     on_task_done: impl Fn(u64, u64) + Sync,
 ) -> Result<UniqueCount, BitmaskError> {
     let pieces = subproblems(n)?;
-    let total = pieces.len() as u64;
-    let done = AtomicU64::new(0);
-    let run = || -> Result<UniqueCount, BitmaskError> {
-        pieces
-            .par_iter()
-            .map(|subproblem| {
-                let found = count_subproblem(n, subproblem)?;
-                on_task_done(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                Ok(found)
-            })
-            .try_reduce(UniqueCount::default, |a, b| Ok(add(a, b)))
-    };
-    crate::bitmask::in_pool(threads, run)
+    bitmask::count_pieces_in_pool(
+        &pieces,
+        threads,
+        |piece| count_subproblem(n, piece),
+        add,
+        on_task_done,
+    )
 }
 
 #[cfg(test)]
