@@ -34,7 +34,11 @@ pub fn run(name: &str, args: &[&str], stdin: Option<&str>) -> Output {
     {
         let mut pipe = child.stdin.take().expect("stdin");
         if let Some(text) = stdin {
-            pipe.write_all(text.as_bytes()).expect("write stdin");
+            // A command that stops reading early (it failed, say) closes the pipe; its exit
+            // status and output then tell the test what happened.
+            if let Err(e) = pipe.write_all(text.as_bytes()) {
+                assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+            }
         }
     }
     child.wait_with_output().expect("example finishes")

@@ -92,8 +92,19 @@ impl Model {
             // For two views, `!=` already prunes every unsupported value.
             _ if views.len() == 2 => self.post(NotEqual::new(views[0], views[1])),
             Consistency::Value => self.post(AllDifferentValue::new(views)),
-            Consistency::Bounds => self.post(AllDifferentBounds::new(views)),
-            Consistency::Domain => self.post(AllDifferentDomain::new(views)),
+            // Cheapest first: at the bounds and domain levels a value-consistent propagator
+            // over the same views runs before the stronger one (it has a cheaper priority),
+            // so that fixings cascade at their low cost and each run of the stronger
+            // algorithm sees a batch of changes instead of one (measured: 36% and 14% fewer
+            // instructions on queens 10, 5% on hard sudokus).
+            Consistency::Bounds => {
+                self.post(AllDifferentValue::new(views.clone()))?;
+                self.post(AllDifferentBounds::new(views))
+            }
+            Consistency::Domain => {
+                self.post(AllDifferentValue::new(views.clone()))?;
+                self.post(AllDifferentDomain::new(views))
+            }
         }
     }
 
