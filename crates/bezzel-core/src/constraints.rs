@@ -70,6 +70,9 @@ impl Model {
 
     /// All views take pairwise different values, pruned at the given [`Consistency`].
     ///
+    /// At the bounds and domain levels this posts two propagators: a value-consistent one,
+    /// which runs first, and the stronger one, which then sees a batch of changes.
+    ///
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
