@@ -190,28 +190,6 @@ impl Context<'_> {
         }
     }
 
-    /// Removes every value in `base..base + 64` whose bit (`value - base`) is clear in `keep`,
-    /// in one store operation; values outside that window stay. Returns `None`, changing
-    /// nothing, when the variable's domain is wider than one word. The word-level counterpart
-    /// of [`bits64`](Self::bits64).
-    #[inline]
-    pub fn keep_bits64(
-        &mut self,
-        v: IntView,
-        base: i64,
-        keep: u64,
-    ) -> Option<Result<bool, Conflict>> {
-        let x = v.var.index;
-        let change = if v.negated {
-            // Mirrors `bits64`: view value `base + i` is variable value `offset - base - i`.
-            self.store
-                .keep_word(x, v.offset - base - 63, keep.reverse_bits())?
-        } else {
-            self.store.keep_word(x, base - v.offset, keep)?
-        };
-        Some(self.report(v, change))
-    }
-
     #[inline(always)]
     fn report(&mut self, v: IntView, change: crate::store::Change) -> Result<bool, Conflict> {
         match change? {

@@ -267,24 +267,6 @@ impl Store {
         Ok(Some(Store::event(d, old_min, old_max)))
     }
 
-    /// Removes from a small `x` every value in `from..from + 64` whose bit (`value - from`)
-    /// is clear in `keep`, leaving values outside that window alone; `None` for a wide `x`.
-    #[inline]
-    pub(crate) fn keep_word(&mut self, x: u32, from: i64, keep: u64) -> Option<Change> {
-        let xi = x as usize;
-        let d = &self.vars[xi];
-        if d.large != SMALL {
-            return None;
-        }
-        let shift = from - i64::from(d.base);
-        let (window, kept) = match shift {
-            0..=63 => (u64::MAX << shift, keep << shift),
-            -63..=-1 => (u64::MAX >> -shift, keep >> -shift),
-            _ => return Some(Ok(None)),
-        };
-        Some(self.narrow_small(xi, d.bits & (kept | !window)))
-    }
-
     /// Removes value `v` from `x`.
     #[inline(always)]
     pub(crate) fn remove(&mut self, x: u32, v: i64) -> Change {

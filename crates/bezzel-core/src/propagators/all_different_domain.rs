@@ -433,9 +433,6 @@ fn write_mask(
     old: u64,
     new: u64,
 ) -> Result<(), Conflict> {
-    if let Some(changed) = ctx.keep_bits64(v, base, new) {
-        return changed.map(|_| ());
-    }
     let value = |bit: u32| base + i64::from(bit);
     if new & new.wrapping_sub(1) == 0 {
         ctx.assign(v, value(new.trailing_zeros()))?;
