@@ -279,33 +279,68 @@ impl Store {
             let bit = (v - i64::from(d.base)) as usize;
             return self.clear_large(xi, bit, bit + 1);
         }
+        self.remove_small(x, v)
+    }
+
+    /// Whether `x` keeps its domain in the inline word (fixed when the variable is created).
+    #[inline]
+    pub(crate) fn is_small(&self, x: u32) -> bool {
+        self.vars[x as usize].large == SMALL
+    }
+
+    /// [`remove`](Store::remove) for a variable that [`is_small`](Store::is_small).
+    #[inline(always)]
+    pub(crate) fn remove_small(&mut self, x: u32, v: i64) -> Change {
+        let d = &self.vars[x as usize];
+        debug_assert_eq!(d.large, SMALL);
         // The hottest write of all. Bits outside min..=max are clear, so one bit test covers
-        // the range check, and size and bounds follow without a recount.
+        // the range check.
         let offset = (v - i64::from(d.base)) as u64;
         if offset >= 64 || d.bits >> offset & 1 == 0 {
             return Ok(None);
         }
-        if d.size == 1 {
+        self.remove_bit(x, offset as u32).map(Some)
+    }
+
+    /// The first value of a small `x`'s word: value `v` is bit `v - base`. It never changes.
+    #[inline]
+    pub(crate) fn base(&self, x: u32) -> i32 {
+        self.vars[x as usize].base
+    }
+
+    /// The inline word of a small `x`.
+    #[inline]
+    pub(crate) fn small_bits(&self, x: u32) -> u64 {
+        self.vars[x as usize].bits
+    }
+
+    /// Clears bit `bit` of a small `x`, which must be set. Size and bounds follow without a
+    /// recount.
+    #[inline(always)]
+    pub(crate) fn remove_bit(&mut self, x: u32, bit: u32) -> Result<Event, Conflict> {
+        let xi = x as usize;
+        debug_assert!(self.vars[xi].bits >> bit & 1 == 1);
+        if self.vars[xi].size == 1 {
             return Err(Conflict);
         }
         self.save_var(xi);
         let d = &mut self.vars[xi];
-        d.bits &= !(1u64 << offset);
+        d.bits &= !(1u64 << bit);
         d.size -= 1;
-        let v = v as i32;
-        if d.size == 1 {
+        let v = d.base + bit as i32;
+        Ok(if d.size == 1 {
             d.min = d.base + d.bits.trailing_zeros() as i32;
             d.max = d.min;
-            Ok(Some(Event::Fixed))
+            Event::Fixed
         } else if v == d.min {
             d.min = d.base + d.bits.trailing_zeros() as i32;
-            Ok(Some(Event::Bounds))
+            Event::Bounds
         } else if v == d.max {
             d.max = d.base + 63 - d.bits.leading_zeros() as i32;
-            Ok(Some(Event::Bounds))
+            Event::Bounds
         } else {
-            Ok(Some(Event::Domain))
-        }
+            Event::Domain
+        })
     }
 
     /// Removes every value of `x` below `v`.

@@ -11,16 +11,40 @@
 //! were removed from every live view then, so they cannot come back. When two views share a
 //! variable (`x` and `x + 1`), fixing one fixes the other behind the scan's back, so such
 //! propagators scan again until a scan finds nothing.
+//!
+//! The common case (N-Queens' `q`, `q + i`, `q - i`; sudoku's cells) has at most 64 views, no
+//! variable twice, no negated view and only one-word domains. For it the views are kept as bare
+//! (variable, offset) pairs and removals go straight to the store's one-word path, which saves
+//! the view arithmetic and the representation test on every removal.
 
 use crate::event::Event;
 use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
 use crate::store::{Conflict, TrailedInt};
 use crate::var::IntView;
 
+/// A view `var + offset` of a variable with a one-word domain, for the fast path: view value
+/// `w` is bit `w - shift` of the variable's word (`shift` = offset + the word's base).
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    var: u32,
+    shift: i64,
+}
+
+impl Slot {
+    /// The view's value, once its variable is fixed.
+    #[inline]
+    fn fixed_value(self, ctx: &Context<'_>) -> i64 {
+        i64::from(ctx.store.min(self.var) - ctx.store.base(self.var)) + self.shift
+    }
+}
+
 /// `views` take pairwise distinct values (value consistency).
 #[derive(Debug, Clone)]
 pub struct AllDifferentValue {
     views: Vec<IntView>,
+    /// The views as slots when the fast path applies (see the module docs), else empty; the
+    /// live prefix then permutes `slots` and `views` is left alone.
+    slots: Vec<Slot>,
     live: Option<TrailedInt>,
     aliased: bool,
     /// Values fixed during the current call, still to be removed from the live views.
@@ -39,6 +63,7 @@ impl AllDifferentValue {
         let n = views.len();
         AllDifferentValue {
             views,
+            slots: Vec::new(),
             live: None,
             aliased,
             pending: Vec::with_capacity(n),
@@ -74,6 +99,56 @@ impl AllDifferentValue {
         Ok(())
     }
 
+    /// [`run`](Self::run) for the fast path. No variable appears twice, so one round suffices.
+    /// Whether a view is fixed, or holds a value, is an unpredictable branch per view; the
+    /// scans compute these as bitmasks over the live prefix instead, and only the hits branch.
+    fn run_slots(&mut self, ctx: &mut Context<'_>, live: usize) -> Result<usize, Conflict> {
+        let mut fixed = 0u64;
+        for (i, s) in self.slots[..live].iter().enumerate() {
+            fixed |= u64::from(ctx.store.size(s.var) == 1) << i;
+        }
+        let mut live = self.drop_fixed(ctx, fixed, live)?;
+        while let Some(value) = self.pending.pop() {
+            let mut hits = 0u64;
+            for (j, s) in self.slots[..live].iter().enumerate() {
+                let bit = (value - s.shift) as u64;
+                let held = ctx.store.small_bits(s.var) >> (bit & 63) & u64::from(bit < 64);
+                hits |= (held & 1) << j;
+            }
+            let mut fixed = 0u64;
+            while hits != 0 {
+                let j = hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                let s = self.slots[j];
+                let event = ctx.store.remove_bit(s.var, (value - s.shift) as u32)?;
+                ctx.queue.notify(s.var, event);
+                fixed |= u64::from(event == Event::Fixed) << j;
+            }
+            live = self.drop_fixed(ctx, fixed, live)?;
+        }
+        Ok(live)
+    }
+
+    /// Moves the views at the positions marked in `fixed` out of the live prefix and queues
+    /// their values; returns the new length of the prefix. Highest position first, so that
+    /// the view swapped in from the end of the prefix is never a marked one.
+    #[inline]
+    fn drop_fixed(
+        &mut self,
+        ctx: &Context<'_>,
+        mut fixed: u64,
+        mut live: usize,
+    ) -> Result<usize, Conflict> {
+        while fixed != 0 {
+            let i = 63 - fixed.leading_zeros() as usize;
+            fixed &= !(1u64 << i);
+            self.note_fixed(self.slots[i].fixed_value(ctx))?;
+            live -= 1;
+            self.slots.swap(i, live);
+        }
+        Ok(live)
+    }
+
     fn run(&mut self, ctx: &mut Context<'_>, mut live: usize) -> Result<usize, Conflict> {
         loop {
             live = self.collect_fixed(ctx, live)?;
@@ -106,6 +181,22 @@ impl Propagator for AllDifferentValue {
             s.subscribe(v, Event::Fixed);
         }
         self.live = Some(s.trailed_int(self.views.len() as i64));
+        if !self.aliased
+            && self.views.len() <= 64
+            && self
+                .views
+                .iter()
+                .all(|v| !v.negated && s.store.is_small(v.var.index))
+        {
+            self.slots = self
+                .views
+                .iter()
+                .map(|v| Slot {
+                    var: v.var.index,
+                    shift: v.offset + i64::from(s.store.base(v.var.index)),
+                })
+                .collect();
+        }
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
@@ -115,7 +206,11 @@ impl Propagator for AllDifferentValue {
         let live = ctx.int(live_slot) as usize;
         self.pending.clear();
         self.seen.clear();
-        let live = self.run(ctx, live)?;
+        let live = if self.slots.is_empty() {
+            self.run(ctx, live)?
+        } else {
+            self.run_slots(ctx, live)?
+        };
         ctx.set_int(live_slot, live as i64);
         Ok(if live <= 1 {
             PropStatus::Subsumed
