@@ -12,8 +12,8 @@
 //! variable (`x` and `x + 1`), fixing one fixes the other behind the scan's back, so such
 //! propagators scan again until a scan finds nothing.
 //!
-//! The common case (N-Queens' `q`, `q + i`, `q - i`; sudoku's cells) has at most 64 views, no
-//! variable twice, no negated view and only one-word domains. For it the views are kept as bare
+//! The common case (N-Queens' `q`, `q + i`, `q - i`; sudoku's cells) has at most 64 views and
+//! 64 values in all, no variable twice, no negated view and only one-word domains. For it the views are kept as bare
 //! (variable, offset) pairs and removals go straight to the store's one-word path, which saves
 //! the view arithmetic and the representation test on every removal.
 
@@ -22,19 +22,42 @@ use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
 use crate::store::{Conflict, TrailedInt};
 use crate::var::IntView;
 
-/// A view `var + offset` of a variable with a one-word domain, for the fast path: view value
-/// `w` is bit `w - shift` of the variable's word (`shift` = offset + the word's base).
+/// A view `var + offset` of a variable with a one-word domain, for the fast path. Values are
+/// counted from the smallest initial value of any view, `lo`: value `lo + k` is bit `k - shift`
+/// of the variable's word.
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     var: u32,
-    shift: i64,
+    shift: i32,
 }
 
 impl Slot {
-    /// The view's value, once its variable is fixed.
+    /// The view's value (counted from `lo`), once its variable is fixed.
     #[inline]
-    fn fixed_value(self, ctx: &Context<'_>) -> i64 {
-        i64::from(ctx.store.min(self.var) - ctx.store.base(self.var)) + self.shift
+    fn fixed_value(self, ctx: &Context<'_>) -> u32 {
+        (ctx.store.min(self.var) - ctx.store.base(self.var) + self.shift) as u32
+    }
+}
+
+/// Values fixed during one fast-path call, as bitmasks over values counted from `lo`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Fixed {
+    /// Every value fixed, to catch two views fixed to one value.
+    seen: u64,
+    /// Values still to be removed from the live views.
+    pending: u64,
+}
+
+impl Fixed {
+    #[inline]
+    fn note(&mut self, k: u32) -> Result<(), Conflict> {
+        let b = 1u64 << k;
+        if self.seen & b != 0 {
+            return Err(Conflict);
+        }
+        self.seen |= b;
+        self.pending |= b;
+        Ok(())
     }
 }
 
@@ -103,15 +126,19 @@ impl AllDifferentValue {
     /// Whether a view is fixed, or holds a value, is an unpredictable branch per view; the
     /// scans compute these as bitmasks over the live prefix instead, and only the hits branch.
     fn run_slots(&mut self, ctx: &mut Context<'_>, live: usize) -> Result<usize, Conflict> {
+        let slots = &mut self.slots[..];
+        let mut values = Fixed::default();
         let mut fixed = 0u64;
-        for (i, s) in self.slots[..live].iter().enumerate() {
+        for (i, s) in slots[..live].iter().enumerate() {
             fixed |= u64::from(ctx.store.size(s.var) == 1) << i;
         }
-        let mut live = self.drop_fixed(ctx, fixed, live)?;
-        while let Some(value) = self.pending.pop() {
+        let mut live = drop_fixed(slots, ctx, fixed, live, &mut values)?;
+        while values.pending != 0 {
+            let k = values.pending.trailing_zeros() as i32;
+            values.pending &= values.pending - 1;
             let mut hits = 0u64;
-            for (j, s) in self.slots[..live].iter().enumerate() {
-                let bit = (value - s.shift) as u64;
+            for (j, s) in slots[..live].iter().enumerate() {
+                let bit = (k - s.shift) as u32;
                 let held = ctx.store.small_bits(s.var) >> (bit & 63) & u64::from(bit < 64);
                 hits |= (held & 1) << j;
             }
@@ -119,32 +146,12 @@ impl AllDifferentValue {
             while hits != 0 {
                 let j = hits.trailing_zeros() as usize;
                 hits &= hits - 1;
-                let s = self.slots[j];
-                let event = ctx.store.remove_bit(s.var, (value - s.shift) as u32)?;
+                let s = slots[j];
+                let event = ctx.store.remove_bit(s.var, (k - s.shift) as u32)?;
                 ctx.queue.notify(s.var, event);
                 fixed |= u64::from(event == Event::Fixed) << j;
             }
-            live = self.drop_fixed(ctx, fixed, live)?;
-        }
-        Ok(live)
-    }
-
-    /// Moves the views at the positions marked in `fixed` out of the live prefix and queues
-    /// their values; returns the new length of the prefix. Highest position first, so that
-    /// the view swapped in from the end of the prefix is never a marked one.
-    #[inline]
-    fn drop_fixed(
-        &mut self,
-        ctx: &Context<'_>,
-        mut fixed: u64,
-        mut live: usize,
-    ) -> Result<usize, Conflict> {
-        while fixed != 0 {
-            let i = 63 - fixed.leading_zeros() as usize;
-            fixed &= !(1u64 << i);
-            self.note_fixed(self.slots[i].fixed_value(ctx))?;
-            live -= 1;
-            self.slots.swap(i, live);
+            live = drop_fixed(slots, ctx, fixed, live, &mut values)?;
         }
         Ok(live)
     }
@@ -175,27 +182,55 @@ impl AllDifferentValue {
     }
 }
 
+/// Moves the views at the positions marked in `fixed` out of the live prefix `slots[..live]`
+/// and notes their values; returns the new length of the prefix. Highest position first, so
+/// that the view swapped in from the end of the prefix is never a marked one.
+#[inline(always)]
+fn drop_fixed(
+    slots: &mut [Slot],
+    ctx: &Context<'_>,
+    mut fixed: u64,
+    mut live: usize,
+    values: &mut Fixed,
+) -> Result<usize, Conflict> {
+    while fixed != 0 {
+        let i = 63 - fixed.leading_zeros() as usize;
+        fixed &= !(1u64 << i);
+        values.note(slots[i].fixed_value(ctx))?;
+        live -= 1;
+        slots.swap(i, live);
+    }
+    Ok(live)
+}
+
 impl Propagator for AllDifferentValue {
     fn setup(&mut self, s: &mut Setup<'_>) {
         for &v in &self.views {
             s.subscribe(v, Event::Fixed);
         }
         self.live = Some(s.trailed_int(self.views.len() as i64));
-        if !self.aliased
+        let fast = !self.aliased
             && self.views.len() <= 64
             && self
                 .views
                 .iter()
-                .all(|v| !v.negated && s.store.is_small(v.var.index))
-        {
-            self.slots = self
-                .views
-                .iter()
-                .map(|v| Slot {
-                    var: v.var.index,
-                    shift: v.offset + i64::from(s.store.base(v.var.index)),
-                })
-                .collect();
+                .all(|v| !v.negated && s.store.is_small(v.var.index));
+        if fast {
+            // Initial view values run from base + offset to max + offset.
+            let first = |v: &IntView| i64::from(s.store.base(v.var.index)) + v.offset;
+            let last = |v: &IntView| i64::from(s.store.max(v.var.index)) + v.offset;
+            let lo = self.views.iter().map(first).min().unwrap_or(0);
+            let hi = self.views.iter().map(last).max().unwrap_or(0);
+            if hi - lo < 64 {
+                self.slots = self
+                    .views
+                    .iter()
+                    .map(|v| Slot {
+                        var: v.var.index,
+                        shift: (first(v) - lo) as i32,
+                    })
+                    .collect();
+            }
         }
     }
 
