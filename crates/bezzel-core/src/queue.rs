@@ -8,7 +8,6 @@
 
 use crate::event::Event;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// How expensive a propagator is to run; cheaper ones run first.
 #[derive(
@@ -35,6 +34,52 @@ const NOBODY: u32 = u32::MAX;
 struct Subscription {
     prop: u32,
     event: Event,
+    priority: Priority,
+}
+
+/// The waiting propagators of one priority, first in first out. As a propagator waits at most
+/// once, a ring of more slots than there are propagators never fills; so a push may write its
+/// slot unconditionally and only count it when it is real, which keeps waking branch-free.
+#[derive(Debug, Clone, Default)]
+struct Ring {
+    slots: Vec<u32>,
+    /// Free-running positions; the ring holds `slots[head & mask..tail & mask]`.
+    head: usize,
+    tail: usize,
+}
+
+impl Ring {
+    #[inline(always)]
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
+    }
+
+    /// Writes `prop` at the tail and keeps it there only if `keep`.
+    #[inline(always)]
+    fn push_if(&mut self, prop: u32, keep: bool) {
+        let i = self.tail & self.mask();
+        self.slots[i] = prop;
+        self.tail += usize::from(keep);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if self.head == self.tail {
+            return None;
+        }
+        let prop = self.slots[self.head & self.mask()];
+        self.head += 1;
+        Some(prop)
+    }
+
+    /// Makes room for `props` propagators, keeping the ring empty.
+    fn reserve(&mut self, props: usize) {
+        debug_assert_eq!(self.head, self.tail);
+        let len = (props + 1).next_power_of_two();
+        if self.slots.len() < len {
+            self.slots.resize(len, NOBODY);
+        }
+    }
 }
 
 /// Subscriptions per variable plus the priority buckets of waiting propagators.
@@ -44,7 +89,7 @@ pub(crate) struct Queue {
     /// Per variable, the weakest event any subscriber waits for (`None`: nobody listens), so
     /// that most changes are dismissed without walking the list.
     weakest: Vec<Option<Event>>,
-    buckets: [VecDeque<u32>; BUCKETS],
+    buckets: [Ring; BUCKETS],
     queued: Vec<bool>,
     priority: Vec<Priority>,
     running: u32,
@@ -53,10 +98,14 @@ pub(crate) struct Queue {
 
 impl Queue {
     pub(crate) fn new() -> Queue {
-        Queue {
+        let mut q = Queue {
             running: NOBODY,
             ..Queue::default()
+        };
+        for b in &mut q.buckets {
+            b.reserve(0);
         }
+        q
     }
 
     pub(crate) fn add_var(&mut self) {
@@ -67,7 +116,11 @@ impl Queue {
     pub(crate) fn add_propagator(&mut self, priority: Priority) -> u32 {
         self.queued.push(false);
         self.priority.push(priority);
-        (self.queued.len() - 1) as u32
+        let props = self.queued.len();
+        for b in &mut self.buckets {
+            b.reserve(props);
+        }
+        (props - 1) as u32
     }
 
     pub(crate) fn subscribe(&mut self, var: u32, prop: u32, event: Event) {
@@ -78,7 +131,11 @@ impl Queue {
         if let Some(s) = subs.iter_mut().find(|s| s.prop == prop) {
             s.event = s.event.min(event);
         } else {
-            subs.push(Subscription { prop, event });
+            subs.push(Subscription {
+                prop,
+                event,
+                priority: self.priority[prop as usize],
+            });
         }
     }
 
@@ -100,12 +157,13 @@ impl Queue {
         }
     }
 
+    /// Whether a subscriber is woken depends on its event, on whether it is running and on
+    /// whether it waits already: three unpredictable branches, computed as flags instead.
     fn wake(&mut self, var: u32, event: Event) {
         let Queue {
             subscriptions,
             buckets,
             queued,
-            priority,
             running,
             len,
             ..
@@ -114,7 +172,7 @@ impl Queue {
             let p = s.prop as usize;
             if event.wakes(s.event) && s.prop != *running && !queued[p] {
                 queued[p] = true;
-                buckets[priority[p] as usize].push_back(s.prop);
+                buckets[s.priority as usize].push_if(s.prop, true);
                 *len += 1;
             }
         }
@@ -125,7 +183,7 @@ impl Queue {
         let p = prop as usize;
         if !self.queued[p] {
             self.queued[p] = true;
-            self.buckets[self.priority[p] as usize].push_back(prop);
+            self.buckets[self.priority[p] as usize].push_if(prop, true);
             self.len += 1;
         }
     }
@@ -136,7 +194,7 @@ impl Queue {
         if self.len == 0 {
             return None;
         }
-        let prop = self.buckets.iter_mut().find_map(|b| b.pop_front())?;
+        let prop = self.buckets.iter_mut().find_map(|b| b.pop())?;
         self.len -= 1;
         self.queued[prop as usize] = false;
         self.running = prop;
@@ -150,7 +208,7 @@ impl Queue {
     /// Empties the queue, e.g. after a failure.
     pub(crate) fn clear(&mut self) {
         for bucket in &mut self.buckets {
-            for p in bucket.drain(..) {
+            while let Some(p) = bucket.pop() {
                 self.queued[p as usize] = false;
             }
         }
