@@ -38,8 +38,8 @@ struct Subscription {
 }
 
 /// The waiting propagators of one priority, first in first out. As a propagator waits at most
-/// once, a ring of more slots than there are propagators never fills; so a push may write its
-/// slot unconditionally and only count it when it is real, which keeps waking branch-free.
+/// once, a ring of more slots than there are propagators never fills, so pushing needs no
+/// growth check.
 #[derive(Debug, Clone, Default)]
 struct Ring {
     slots: Vec<u32>,
@@ -54,12 +54,11 @@ impl Ring {
         self.slots.len() - 1
     }
 
-    /// Writes `prop` at the tail and keeps it there only if `keep`.
     #[inline(always)]
-    fn push_if(&mut self, prop: u32, keep: bool) {
+    fn push(&mut self, prop: u32) {
         let i = self.tail & self.mask();
         self.slots[i] = prop;
-        self.tail += usize::from(keep);
+        self.tail += 1;
     }
 
     #[inline]
@@ -157,8 +156,6 @@ impl Queue {
         }
     }
 
-    /// Whether a subscriber is woken depends on its event, on whether it is running and on
-    /// whether it waits already: three unpredictable branches, computed as flags instead.
     fn wake(&mut self, var: u32, event: Event) {
         let Queue {
             subscriptions,
@@ -172,7 +169,7 @@ impl Queue {
             let p = s.prop as usize;
             if event.wakes(s.event) && s.prop != *running && !queued[p] {
                 queued[p] = true;
-                buckets[s.priority as usize].push_if(s.prop, true);
+                buckets[s.priority as usize].push(s.prop);
                 *len += 1;
             }
         }
@@ -183,7 +180,7 @@ impl Queue {
         let p = prop as usize;
         if !self.queued[p] {
             self.queued[p] = true;
-            self.buckets[self.priority[p] as usize].push_if(prop, true);
+            self.buckets[self.priority[p] as usize].push(prop);
             self.len += 1;
         }
     }
