@@ -218,14 +218,14 @@ impl Model {
         };
         propagator.setup(&mut setup);
         let subscriptions = setup.subscriptions;
-        for (view, _) in &subscriptions {
+        for (view, _, _) in &subscriptions {
             self.check_view(*view)?;
         }
         let id = self.store.add_propagator();
         let queue_id = self.queue.add_propagator(propagator.priority());
         debug_assert_eq!(id, queue_id);
-        for (view, event) in subscriptions {
-            self.queue.subscribe(view.var.index, id, event);
+        for (view, event, token) in subscriptions {
+            self.queue.subscribe(view.var.index, id, event, token);
         }
         self.props.push(propagator);
         self.failures.push(0);
@@ -264,7 +264,7 @@ impl Model {
 
     /// Runs queued propagators until none is left, counting runs in `propagations`.
     pub(crate) fn run_queue(&mut self, propagations: &mut u64) -> Result<(), Conflict> {
-        while let Some(p) = self.queue.pop() {
+        while let Some((p, advice)) = self.queue.pop() {
             if !self.store.is_active(p) {
                 self.queue.done_running();
                 continue;
@@ -273,6 +273,7 @@ impl Model {
             let mut ctx = Context {
                 store: &mut self.store,
                 queue: &mut self.queue,
+                advice,
             };
             let result = self.props[p as usize].propagate(&mut ctx);
             self.queue.done_running();

@@ -94,13 +94,20 @@ pub trait Propagator: Send {
 #[derive(Debug)]
 pub struct Setup<'a> {
     pub(crate) store: &'a mut Store,
-    pub(crate) subscriptions: Vec<(IntView, Event)>,
+    /// (view, event, token): see [`Setup::subscribe_advised`].
+    pub(crate) subscriptions: Vec<(IntView, Event, u64)>,
 }
 
 impl Setup<'_> {
     /// Runs the propagator whenever `view` undergoes a change at least as strong as `event`.
     pub fn subscribe(&mut self, view: impl Into<IntView>, event: Event) {
-        self.subscriptions.push((view.into(), event));
+        self.subscriptions.push((view.into(), event, 0));
+    }
+
+    /// [`subscribe`](Setup::subscribe), and the propagator's next run finds the bits of
+    /// `token` in [`Context::advice`] if this subscription woke it.
+    pub(crate) fn subscribe_advised(&mut self, view: IntView, event: Event, token: u64) {
+        self.subscriptions.push((view, event, token));
     }
 
     /// Allocates an integer that backtracking restores, starting at `initial`.
@@ -118,6 +125,10 @@ impl Setup<'_> {
 pub struct Context<'a> {
     pub(crate) store: &'a mut Store,
     pub(crate) queue: &'a mut Queue,
+    /// The tokens of the advised subscriptions that fired since the propagator last ran; all
+    /// ones when it was scheduled without an event (first run, rescheduling), meaning that
+    /// anything may have changed.
+    pub(crate) advice: u64,
 }
 
 impl Context<'_> {

@@ -35,6 +35,8 @@ struct Subscription {
     prop: u32,
     event: Event,
     priority: Priority,
+    /// Bits for the propagator's advice when this subscription wakes it (0: none).
+    token: u64,
 }
 
 /// The waiting propagators of one priority, first in first out. As a propagator waits at most
@@ -90,6 +92,9 @@ pub(crate) struct Queue {
     weakest: Vec<Option<Event>>,
     buckets: [Ring; BUCKETS],
     queued: Vec<bool>,
+    /// Per propagator, the tokens of the subscriptions that woke it since it last ran. Only
+    /// a waiting propagator has any, so emptying the queue clears them all.
+    advice: Vec<u64>,
     priority: Vec<Priority>,
     running: u32,
     len: usize,
@@ -114,6 +119,7 @@ impl Queue {
 
     pub(crate) fn add_propagator(&mut self, priority: Priority) -> u32 {
         self.queued.push(false);
+        self.advice.push(0);
         self.priority.push(priority);
         let props = self.queued.len();
         for b in &mut self.buckets {
@@ -122,18 +128,20 @@ impl Queue {
         (props - 1) as u32
     }
 
-    pub(crate) fn subscribe(&mut self, var: u32, prop: u32, event: Event) {
+    pub(crate) fn subscribe(&mut self, var: u32, prop: u32, event: Event, token: u64) {
         let weakest = &mut self.weakest[var as usize];
         *weakest = Some(weakest.map_or(event, |w| w.min(event)));
         let subs = &mut self.subscriptions[var as usize];
         // One subscription per (variable, propagator), at the weakest event asked for.
         if let Some(s) = subs.iter_mut().find(|s| s.prop == prop) {
             s.event = s.event.min(event);
+            s.token |= token;
         } else {
             subs.push(Subscription {
                 prop,
                 event,
                 priority: self.priority[prop as usize],
+                token,
             });
         }
     }
@@ -161,23 +169,29 @@ impl Queue {
             subscriptions,
             buckets,
             queued,
+            advice,
             running,
             len,
             ..
         } = self;
         for s in &subscriptions[var as usize] {
             let p = s.prop as usize;
-            if event.wakes(s.event) && s.prop != *running && !queued[p] {
-                queued[p] = true;
-                buckets[s.priority as usize].push(s.prop);
-                *len += 1;
+            if event.wakes(s.event) && s.prop != *running {
+                advice[p] |= s.token;
+                if !queued[p] {
+                    queued[p] = true;
+                    buckets[s.priority as usize].push(s.prop);
+                    *len += 1;
+                }
             }
         }
     }
 
+    /// Queues `prop` without an event: its advice says that anything may have changed.
     #[inline]
     pub(crate) fn schedule(&mut self, prop: u32) {
         let p = prop as usize;
+        self.advice[p] = u64::MAX;
         if !self.queued[p] {
             self.queued[p] = true;
             self.buckets[self.priority[p] as usize].push(prop);
@@ -185,9 +199,10 @@ impl Queue {
         }
     }
 
-    /// Takes the next propagator from the cheapest non-empty bucket and marks it running.
+    /// Takes the next propagator from the cheapest non-empty bucket, with its advice, and
+    /// marks it running.
     #[inline]
-    pub(crate) fn pop(&mut self) -> Option<u32> {
+    pub(crate) fn pop(&mut self) -> Option<(u32, u64)> {
         if self.len == 0 {
             return None;
         }
@@ -195,7 +210,7 @@ impl Queue {
         self.len -= 1;
         self.queued[prop as usize] = false;
         self.running = prop;
-        Some(prop)
+        Some((prop, std::mem::take(&mut self.advice[prop as usize])))
     }
 
     pub(crate) fn done_running(&mut self) {
@@ -207,6 +222,7 @@ impl Queue {
         for bucket in &mut self.buckets {
             while let Some(p) = bucket.pop() {
                 self.queued[p as usize] = false;
+                self.advice[p as usize] = 0;
             }
         }
         self.len = 0;
@@ -225,28 +241,39 @@ mod tests {
         let slow = q.add_propagator(Priority::Expensive);
         let fixed_only = q.add_propagator(Priority::Unary);
         let bounds = q.add_propagator(Priority::Linear);
-        q.subscribe(0, slow, Event::Domain);
-        q.subscribe(0, fixed_only, Event::Fixed);
-        q.subscribe(0, bounds, Event::Bounds);
+        q.subscribe(0, slow, Event::Domain, 0);
+        q.subscribe(0, fixed_only, Event::Fixed, 0b10);
+        q.subscribe(0, bounds, Event::Bounds, 0);
         assert_eq!(q.degree(0), 3);
         q.notify(0, Event::Domain);
         q.notify(0, Event::Domain);
-        assert_eq!(q.pop(), Some(slow));
+        assert_eq!(q.pop().map(|(p, _)| p), Some(slow));
         q.done_running();
         assert_eq!(q.pop(), None);
         q.notify(0, Event::Fixed);
         q.notify(0, Event::Bounds);
-        assert_eq!(q.pop(), Some(fixed_only));
+        assert_eq!(q.pop(), Some((fixed_only, 0b10)));
         // The running propagator is not woken by its own change.
         q.notify(0, Event::Fixed);
         q.done_running();
-        assert_eq!(q.pop(), Some(bounds));
+        assert_eq!(q.pop().map(|(p, _)| p), Some(bounds));
         q.done_running();
-        assert_eq!(q.pop(), Some(slow));
+        assert_eq!(q.pop().map(|(p, _)| p), Some(slow));
         q.done_running();
         assert_eq!(q.pop(), None);
         q.notify(0, Event::Fixed);
         q.clear();
         assert_eq!(q.pop(), None);
+        // Advice: tokens only from events that wake, all ones when scheduled, none after clear.
+        q.notify(0, Event::Bounds);
+        q.schedule(slow);
+        assert_eq!(q.pop(), Some((bounds, 0)));
+        q.done_running();
+        assert_eq!(q.pop(), Some((slow, u64::MAX)));
+        q.done_running();
+        q.notify(0, Event::Fixed);
+        q.clear();
+        q.notify(0, Event::Domain);
+        assert_eq!(q.pop(), Some((slow, 0)));
     }
 }

@@ -13,9 +13,11 @@
 //! propagators scan again until a scan finds nothing.
 //!
 //! The common case (N-Queens' `q`, `q + i`, `q - i`; sudoku's cells) has at most 64 views and
-//! 64 values in all, no variable twice, no negated view and only one-word domains. For it the views are kept as bare
-//! (variable, offset) pairs and removals go straight to the store's one-word path, which saves
-//! the view arithmetic and the representation test on every removal.
+//! 64 values in all, no variable twice, no negated view and only one-word domains. There the
+//! views are bare (variable, shift) slots that never move, the live ones are a trailed bitmask,
+//! the values fixed in a call are bitmasks too, and the queue's advice says which views were
+//! fixed since the last run (each subscription carries its view's bit), so nothing is scanned
+//! to find them; removals go straight to the store's one-word path.
 
 use crate::event::Event;
 use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
@@ -65,9 +67,9 @@ impl Fixed {
 #[derive(Debug, Clone)]
 pub struct AllDifferentValue {
     views: Vec<IntView>,
-    /// The views as slots when the fast path applies (see the module docs), else empty; the
-    /// live prefix then permutes `slots` and `views` is left alone.
+    /// The views as slots when the fast path applies (see the module docs), else empty.
     slots: Vec<Slot>,
+    /// The length of the live prefix of `views`; on the fast path, the bitmask of live slots.
     live: Option<TrailedInt>,
     aliased: bool,
     /// Values fixed during the current call, still to be removed from the live views.
@@ -122,22 +124,35 @@ impl AllDifferentValue {
         Ok(())
     }
 
-    /// [`run`](Self::run) for the fast path. No variable appears twice, so one round suffices.
-    /// Whether a view is fixed, or holds a value, is an unpredictable branch per view; the
-    /// scans compute these as bitmasks over the live prefix instead, and only the hits branch.
-    fn run_slots(&mut self, ctx: &mut Context<'_>, live: usize) -> Result<usize, Conflict> {
-        let slots = &mut self.slots[..];
+    /// [`run`](Self::run) for the fast path, where the live views are a bitmask over `slots`
+    /// and one round suffices as no variable appears twice. The queue's advice names the views
+    /// fixed since the last run, so no scan looks for them. Whether a view holds a value is an
+    /// unpredictable branch per view; the scan computes it as a bitmask instead, and only the
+    /// hits branch.
+    fn run_slots(&self, ctx: &mut Context<'_>, mut live: u64) -> Result<u64, Conflict> {
+        let slots = &self.slots[..];
         let mut values = Fixed::default();
-        let mut fixed = 0u64;
-        for (i, s) in slots[..live].iter().enumerate() {
-            fixed |= u64::from(ctx.store.size(s.var) == 1) << i;
+        let mut fixed = ctx.advice & live;
+        if ctx.advice == u64::MAX {
+            fixed = 0;
+            let mut m = live;
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                fixed |= u64::from(ctx.store.size(slots[i].var) == 1) << i;
+            }
         }
-        let mut live = drop_fixed(slots, ctx, fixed, live, &mut values)?;
+        note_fixed(slots, ctx, fixed, &mut values)?;
+        live &= !fixed;
         while values.pending != 0 {
             let k = values.pending.trailing_zeros() as i32;
             values.pending &= values.pending - 1;
             let mut hits = 0u64;
-            for (j, s) in slots[..live].iter().enumerate() {
+            let mut m = live;
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let s = slots[j];
                 let bit = (k - s.shift) as u32;
                 let held = ctx.store.small_bits(s.var) >> (bit & 63) & u64::from(bit < 64);
                 hits |= (held & 1) << j;
@@ -151,7 +166,8 @@ impl AllDifferentValue {
                 ctx.queue.notify(s.var, event);
                 fixed |= u64::from(event == Event::Fixed) << j;
             }
-            live = drop_fixed(slots, ctx, fixed, live, &mut values)?;
+            note_fixed(slots, ctx, fixed, &mut values)?;
+            live &= !fixed;
         }
         Ok(live)
     }
@@ -182,33 +198,24 @@ impl AllDifferentValue {
     }
 }
 
-/// Moves the views at the positions marked in `fixed` out of the live prefix `slots[..live]`
-/// and notes their values; returns the new length of the prefix. Highest position first, so
-/// that the view swapped in from the end of the prefix is never a marked one.
+/// Notes the values of the (fixed) views marked in `fixed`.
 #[inline(always)]
-fn drop_fixed(
-    slots: &mut [Slot],
+fn note_fixed(
+    slots: &[Slot],
     ctx: &Context<'_>,
     mut fixed: u64,
-    mut live: usize,
     values: &mut Fixed,
-) -> Result<usize, Conflict> {
+) -> Result<(), Conflict> {
     while fixed != 0 {
-        let i = 63 - fixed.leading_zeros() as usize;
-        fixed &= !(1u64 << i);
+        let i = fixed.trailing_zeros() as usize;
+        fixed &= fixed - 1;
         values.note(slots[i].fixed_value(ctx))?;
-        live -= 1;
-        slots.swap(i, live);
     }
-    Ok(live)
+    Ok(())
 }
 
 impl Propagator for AllDifferentValue {
     fn setup(&mut self, s: &mut Setup<'_>) {
-        for &v in &self.views {
-            s.subscribe(v, Event::Fixed);
-        }
-        self.live = Some(s.trailed_int(self.views.len() as i64));
         let fast = !self.aliased
             && self.views.len() <= 64
             && self
@@ -232,21 +239,35 @@ impl Propagator for AllDifferentValue {
                     .collect();
             }
         }
+        if self.slots.is_empty() {
+            for &v in &self.views {
+                s.subscribe(v, Event::Fixed);
+            }
+            self.live = Some(s.trailed_int(self.views.len() as i64));
+        } else {
+            for (i, &v) in self.views.iter().enumerate() {
+                s.subscribe_advised(v, Event::Fixed, 1 << i);
+            }
+            let all = u64::MAX >> (64 - self.views.len());
+            self.live = Some(s.trailed_int(all as i64));
+        }
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
         let Some(live_slot) = self.live else {
             return Ok(PropStatus::Fixpoint);
         };
-        let live = ctx.int(live_slot) as usize;
-        self.pending.clear();
-        self.seen.clear();
         let live = if self.slots.is_empty() {
-            self.run(ctx, live)?
+            self.pending.clear();
+            self.seen.clear();
+            let live = self.run(ctx, ctx.int(live_slot) as usize)?;
+            ctx.set_int(live_slot, live as i64);
+            live
         } else {
-            self.run_slots(ctx, live)?
+            let live = self.run_slots(ctx, ctx.int(live_slot) as u64)?;
+            ctx.set_int(live_slot, live as i64);
+            live.count_ones() as usize
         };
-        ctx.set_int(live_slot, live as i64);
         Ok(if live <= 1 {
             PropStatus::Subsumed
         } else {
