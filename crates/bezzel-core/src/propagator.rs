@@ -201,6 +201,26 @@ impl Context<'_> {
         }
     }
 
+    /// Keeps only the view's values in `base..base + 64` whose bits are set in `mask` (bit
+    /// `i`: value `base + i`), in one write; the values outside that window must be gone
+    /// already. `None` when the variable's domain is wider than one word.
+    #[inline]
+    pub(crate) fn keep_bits64(
+        &mut self,
+        v: IntView,
+        base: i64,
+        mask: u64,
+    ) -> Option<Result<bool, Conflict>> {
+        let x = v.var.index;
+        let change = if v.negated {
+            self.store
+                .keep_word_from(x, v.offset - base - 63, mask.reverse_bits())
+        } else {
+            self.store.keep_word_from(x, base - v.offset, mask)
+        }?;
+        Some(self.report(v, change))
+    }
+
     #[inline(always)]
     fn report(&mut self, v: IntView, change: crate::store::Change) -> Result<bool, Conflict> {
         match change? {

@@ -202,6 +202,24 @@ impl Store {
         })
     }
 
+    /// Keeps, of a small `x`, only the values `from + i` for the bits `i` set in `word`; `None`
+    /// for a wide domain. One write (and one event) for any number of removals.
+    #[inline]
+    pub(crate) fn keep_word_from(&mut self, x: u32, from: i64, word: u64) -> Option<Change> {
+        let d = &self.vars[x as usize];
+        if d.large != SMALL {
+            return None;
+        }
+        let shift = from - i64::from(d.base);
+        let keep = match shift {
+            0..=63 => word << shift,
+            -63..=-1 => word >> -shift,
+            _ => 0,
+        };
+        let bits = d.bits & keep;
+        Some(self.narrow_small(x as usize, bits))
+    }
+
     /// The values of `x` in increasing order.
     pub(crate) fn values(&self, x: u32) -> impl Iterator<Item = i32> + '_ {
         let d = &self.vars[x as usize];

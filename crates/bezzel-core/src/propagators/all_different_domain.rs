@@ -424,7 +424,8 @@ fn read_mask(ctx: &Context<'_>, v: IntView, base: i64) -> u64 {
 }
 
 /// Narrows `v` from the values `old` to `new` (bits over `base..base + 64`), with as few
-/// store operations as possible: bounds first, then inner values one by one.
+/// store operations as possible: one word write when the variable's domain is one word,
+/// else bounds first, then inner values one by one.
 #[inline]
 fn write_mask(
     ctx: &mut Context<'_>,
@@ -433,6 +434,9 @@ fn write_mask(
     old: u64,
     new: u64,
 ) -> Result<(), Conflict> {
+    if let Some(result) = ctx.keep_bits64(v, base, new) {
+        return result.map(|_| ());
+    }
     let value = |bit: u32| base + i64::from(bit);
     if new & new.wrapping_sub(1) == 0 {
         ctx.assign(v, value(new.trailing_zeros()))?;
