@@ -54,6 +54,12 @@ pub struct AllDifferentDomain {
     /// `NO_VALUE`. It moves with its view when positions are swapped.
     mate_val: Vec<i64>,
     small: Small,
+    /// When every view is `x + c` over a one-word domain and all of them fit in one window
+    /// of 64 values from the start: that window's first value, and per view position (moving
+    /// with its view) the variable and how far its word shifts into the window. Masks are
+    /// then read with one shift, and no call needs to work out the window.
+    window: Option<i64>,
+    slots: Vec<(u32, u32)>,
     /// Built on first use: most instances (Sudoku, small queens) never need it, and models with
     /// thousands of these propagators should not pay for it.
     wide: Option<Box<Wide>>,
@@ -159,6 +165,8 @@ impl AllDifferentDomain {
             live: None,
             mate_val: vec![NO_VALUE; n],
             small,
+            window: None,
+            slots: Vec::new(),
             wide: None,
             views,
         }
@@ -167,15 +175,26 @@ impl AllDifferentDomain {
     fn swap(&mut self, i: usize, j: usize) {
         self.views.swap(i, j);
         self.mate_val.swap(i, j);
+        if !self.slots.is_empty() {
+            self.slots.swap(i, j);
+        }
     }
 
     /// The one-word path: every live view's values fit in `base..base + 64`.
     fn propagate_small(&mut self, ctx: &mut Context<'_>, live: usize, base: i64) -> PropResult {
         let s = &mut self.small;
-        for i in 0..live {
-            let mask = read_mask(ctx, self.views[i], base);
-            s.orig[i] = mask;
-            s.cur[i] = mask;
+        if self.slots.is_empty() {
+            for i in 0..live {
+                let mask = read_mask(ctx, self.views[i], base);
+                s.orig[i] = mask;
+                s.cur[i] = mask;
+            }
+        } else {
+            for (i, &(x, shift)) in self.slots[..live].iter().enumerate() {
+                let mask = ctx.store.small_bits(x) << shift;
+                s.orig[i] = mask;
+                s.cur[i] = mask;
+            }
         }
 
         // Value pass on the masks: fixed views leave the live prefix and their value leaves
@@ -191,6 +210,9 @@ impl AllDifferentDomain {
             m -= 1;
             self.views.swap(i, m);
             self.mate_val.swap(i, m);
+            if !self.slots.is_empty() {
+                self.slots.swap(i, m);
+            }
             s.orig.swap(i, m);
             s.cur.swap(i, m);
             let mut fixed_some = false;
@@ -779,6 +801,25 @@ impl Propagator for AllDifferentDomain {
             s.subscribe(v, Event::Domain);
         }
         self.live = Some(s.trailed_int(self.views.len() as i64));
+        let one_word = self
+            .views
+            .iter()
+            .all(|v| !v.negated && s.store.is_small(v.var.index));
+        if one_word && self.views.len() <= 64 {
+            // Initial view values run from base + offset to max + offset.
+            let first = |v: &IntView| i64::from(s.store.base(v.var.index)) + v.offset;
+            let last = |v: &IntView| i64::from(s.store.max(v.var.index)) + v.offset;
+            let lo = self.views.iter().map(first).min().unwrap_or(0);
+            let hi = self.views.iter().map(last).max().unwrap_or(0);
+            if hi - lo < 64 {
+                self.window = Some(lo);
+                self.slots = self
+                    .views
+                    .iter()
+                    .map(|v| (v.var.index, (first(v) - lo) as u32))
+                    .collect();
+            }
+        }
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
@@ -788,6 +829,9 @@ impl Propagator for AllDifferentDomain {
         let live = ctx.int(slot) as usize;
         if live <= 1 {
             return Ok(PropStatus::Subsumed);
+        }
+        if let Some(base) = self.window {
+            return self.propagate_small(ctx, live, base);
         }
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
         for &v in &self.views[..live] {
