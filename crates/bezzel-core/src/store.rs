@@ -403,13 +403,22 @@ impl Store {
             return Err(Conflict);
         }
         let xi = x as usize;
-        let d = self.vars[xi];
+        let d = &self.vars[xi];
         if d.size == 1 {
             return Ok(None);
         }
         if d.large == SMALL {
-            return self.narrow_small(xi, d.small_bit(v));
+            // Every search decision comes here: no recount, the new state is known.
+            let bits = d.small_bit(v);
+            self.save_var(xi);
+            let d = &mut self.vars[xi];
+            d.bits = bits;
+            d.min = v as i32;
+            d.max = v as i32;
+            d.size = 1;
+            return Ok(Some(Event::Fixed));
         }
+        let d = self.vars[xi];
         let bit = (v - i64::from(d.base)) as usize;
         self.clear_large(xi, (d.min - d.base) as usize, bit)?;
         self.clear_large(xi, bit + 1, (d.max - d.base) as usize + 1)?;
