@@ -96,6 +96,9 @@ pub struct Setup<'a> {
     pub(crate) store: &'a mut Store,
     /// (view, event, token): see [`Setup::subscribe_advised`].
     pub(crate) subscriptions: Vec<(IntView, Event, u64)>,
+    /// The bucket that `Fixed` events wake the propagator into, when not that of its
+    /// priority: see [`Setup::fixed_wakes_at`].
+    pub(crate) fixed_priority: Option<Priority>,
 }
 
 impl Setup<'_> {
@@ -108,6 +111,13 @@ impl Setup<'_> {
     /// `token` in [`Context::advice`] if this subscription woke it.
     pub(crate) fn subscribe_advised(&mut self, view: IntView, event: Event, token: u64) {
         self.subscriptions.push((view, event, token));
+    }
+
+    /// `Fixed` events wake the propagator into the bucket of `priority`, a cheaper one than
+    /// its own, for a cheap first stage of its work (it learns which from
+    /// [`Context::stage`](Context) and can [`requeue`](Context) itself for the rest).
+    pub(crate) fn fixed_wakes_at(&mut self, priority: Priority) {
+        self.fixed_priority = Some(priority);
     }
 
     /// Allocates an integer that backtracking restores, starting at `initial`.
@@ -129,6 +139,12 @@ pub struct Context<'a> {
     /// ones when it was scheduled without an event (first run, rescheduling), meaning that
     /// anything may have changed.
     pub(crate) advice: u64,
+    /// The priority of the bucket the propagator was taken from.
+    pub(crate) stage: Priority,
+    /// Set by a propagator that wants to run again from this bucket, e.g. a staged one whose
+    /// cheap first stage ran: the queue serves every cheaper propagator first, so several
+    /// wake-ups share one run of the expensive stage.
+    pub(crate) requeue: Option<Priority>,
 }
 
 impl Context<'_> {

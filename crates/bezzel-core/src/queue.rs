@@ -28,6 +28,13 @@ pub enum Priority {
 }
 
 const BUCKETS: usize = 5;
+const PRIORITIES: [Priority; BUCKETS] = [
+    Priority::Unary,
+    Priority::Binary,
+    Priority::Linear,
+    Priority::Quadratic,
+    Priority::Expensive,
+];
 const NOBODY: u32 = u32::MAX;
 
 #[derive(Debug, Clone, Copy)]
@@ -35,6 +42,8 @@ struct Subscription {
     prop: u32,
     event: Event,
     priority: Priority,
+    /// The bucket a `Fixed` event wakes the propagator into (usually `priority`).
+    fixed_priority: Priority,
     /// Bits for the propagator's advice when this subscription wakes it (0: none).
     token: u64,
 }
@@ -96,6 +105,7 @@ pub(crate) struct Queue {
     /// a waiting propagator has any, so emptying the queue clears them all.
     advice: Vec<u64>,
     priority: Vec<Priority>,
+    fixed_priority: Vec<Priority>,
     running: u32,
     len: usize,
 }
@@ -117,10 +127,13 @@ impl Queue {
         self.weakest.push(None);
     }
 
-    pub(crate) fn add_propagator(&mut self, priority: Priority) -> u32 {
+    /// Adds a propagator that events wake into the bucket of `priority`, except `Fixed`
+    /// events, which wake it into that of `fixed_priority`.
+    pub(crate) fn add_propagator(&mut self, priority: Priority, fixed_priority: Priority) -> u32 {
         self.queued.push(false);
         self.advice.push(0);
         self.priority.push(priority);
+        self.fixed_priority.push(fixed_priority);
         let props = self.queued.len();
         for b in &mut self.buckets {
             b.reserve(props);
@@ -141,6 +154,7 @@ impl Queue {
                 prop,
                 event,
                 priority: self.priority[prop as usize],
+                fixed_priority: self.fixed_priority[prop as usize],
                 token,
             });
         }
@@ -180,7 +194,12 @@ impl Queue {
                 advice[p] |= s.token;
                 if !queued[p] {
                     queued[p] = true;
-                    buckets[s.priority as usize].push(s.prop);
+                    let bucket = if event == Event::Fixed {
+                        s.fixed_priority
+                    } else {
+                        s.priority
+                    };
+                    buckets[bucket as usize].push(s.prop);
                     *len += 1;
                 }
             }
@@ -190,27 +209,39 @@ impl Queue {
     /// Queues `prop` without an event: its advice says that anything may have changed.
     #[inline]
     pub(crate) fn schedule(&mut self, prop: u32) {
+        self.schedule_at(prop, self.priority[prop as usize]);
+    }
+
+    /// [`schedule`](Queue::schedule) in the bucket of `priority` rather than the one that
+    /// events wake `prop` into (unless it waits already).
+    #[inline]
+    pub(crate) fn schedule_at(&mut self, prop: u32, priority: Priority) {
         let p = prop as usize;
         self.advice[p] = u64::MAX;
         if !self.queued[p] {
             self.queued[p] = true;
-            self.buckets[self.priority[p] as usize].push(prop);
+            self.buckets[priority as usize].push(prop);
             self.len += 1;
         }
     }
 
-    /// Takes the next propagator from the cheapest non-empty bucket, with its advice, and
-    /// marks it running.
+    /// Takes the next propagator from the cheapest non-empty bucket, with its advice and the
+    /// priority of that bucket, and marks it running.
     #[inline]
-    pub(crate) fn pop(&mut self) -> Option<(u32, u64)> {
+    pub(crate) fn pop(&mut self) -> Option<(u32, u64, Priority)> {
         if self.len == 0 {
             return None;
         }
-        let prop = self.buckets.iter_mut().find_map(|b| b.pop())?;
+        let (prop, bucket) = self
+            .buckets
+            .iter_mut()
+            .enumerate()
+            .find_map(|(i, b)| b.pop().map(|p| (p, i)))?;
         self.len -= 1;
         self.queued[prop as usize] = false;
         self.running = prop;
-        Some((prop, std::mem::take(&mut self.advice[prop as usize])))
+        let advice = std::mem::take(&mut self.advice[prop as usize]);
+        Some((prop, advice, PRIORITIES[bucket]))
     }
 
     pub(crate) fn done_running(&mut self) {
@@ -238,27 +269,27 @@ mod tests {
     fn cheap_first_never_twice_and_events_filter() {
         let mut q = Queue::new();
         q.add_var();
-        let slow = q.add_propagator(Priority::Expensive);
-        let fixed_only = q.add_propagator(Priority::Unary);
-        let bounds = q.add_propagator(Priority::Linear);
+        let slow = q.add_propagator(Priority::Expensive, Priority::Expensive);
+        let fixed_only = q.add_propagator(Priority::Unary, Priority::Unary);
+        let bounds = q.add_propagator(Priority::Linear, Priority::Linear);
         q.subscribe(0, slow, Event::Domain, 0);
         q.subscribe(0, fixed_only, Event::Fixed, 0b10);
         q.subscribe(0, bounds, Event::Bounds, 0);
         assert_eq!(q.degree(0), 3);
         q.notify(0, Event::Domain);
         q.notify(0, Event::Domain);
-        assert_eq!(q.pop().map(|(p, _)| p), Some(slow));
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(slow));
         q.done_running();
         assert_eq!(q.pop(), None);
         q.notify(0, Event::Fixed);
         q.notify(0, Event::Bounds);
-        assert_eq!(q.pop(), Some((fixed_only, 0b10)));
+        assert_eq!(q.pop(), Some((fixed_only, 0b10, Priority::Unary)));
         // The running propagator is not woken by its own change.
         q.notify(0, Event::Fixed);
         q.done_running();
-        assert_eq!(q.pop().map(|(p, _)| p), Some(bounds));
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(bounds));
         q.done_running();
-        assert_eq!(q.pop().map(|(p, _)| p), Some(slow));
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(slow));
         q.done_running();
         assert_eq!(q.pop(), None);
         q.notify(0, Event::Fixed);
@@ -267,13 +298,17 @@ mod tests {
         // Advice: tokens only from events that wake, all ones when scheduled, none after clear.
         q.notify(0, Event::Bounds);
         q.schedule(slow);
-        assert_eq!(q.pop(), Some((bounds, 0)));
+        assert_eq!(q.pop(), Some((bounds, 0, Priority::Linear)));
         q.done_running();
-        assert_eq!(q.pop(), Some((slow, u64::MAX)));
+        assert_eq!(q.pop(), Some((slow, u64::MAX, Priority::Expensive)));
         q.done_running();
         q.notify(0, Event::Fixed);
         q.clear();
         q.notify(0, Event::Domain);
-        assert_eq!(q.pop(), Some((slow, 0)));
+        assert_eq!(q.pop(), Some((slow, 0, Priority::Expensive)));
+        q.done_running();
+        // A propagator can be scheduled in another bucket than its own.
+        q.schedule_at(slow, Priority::Unary);
+        assert_eq!(q.pop(), Some((slow, u64::MAX, Priority::Unary)));
     }
 }

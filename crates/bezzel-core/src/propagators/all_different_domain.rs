@@ -181,7 +181,13 @@ impl AllDifferentDomain {
     }
 
     /// The one-word path: every live view's values fit in `base..base + 64`.
-    fn propagate_small(&mut self, ctx: &mut Context<'_>, live: usize, base: i64) -> PropResult {
+    fn propagate_small(
+        &mut self,
+        ctx: &mut Context<'_>,
+        live: usize,
+        base: i64,
+        full: bool,
+    ) -> PropResult {
         let s = &mut self.small;
         if self.slots.is_empty() {
             for i in 0..live {
@@ -230,7 +236,7 @@ impl AllDifferentDomain {
             }
         }
 
-        if m > 1 {
+        if m > 1 && full {
             s.regin(&mut self.mate_val[..m], base)?;
         }
 
@@ -281,12 +287,16 @@ impl AllDifferentDomain {
     }
 
     /// The general path, for spans of more than 64 values.
-    fn propagate_wide(&mut self, ctx: &mut Context<'_>, live: usize) -> PropResult {
+    fn propagate_wide(&mut self, ctx: &mut Context<'_>, live: usize, full: bool) -> PropResult {
         let (m, mut changed) = self.value_pass(ctx, live)?;
         let slot = self.live.expect("set up");
         if m <= 1 {
             ctx.set_int(slot, m as i64);
             return Ok(PropStatus::Subsumed);
+        }
+        if !full {
+            ctx.set_int(slot, m as i64);
+            return Ok(status(m, changed, self.aliased));
         }
         let n = self.views.len();
         let views = &self.views[..m];
@@ -800,6 +810,7 @@ impl Propagator for AllDifferentDomain {
         for &v in &self.views {
             s.subscribe(v, Event::Domain);
         }
+        s.fixed_wakes_at(Priority::Linear);
         self.live = Some(s.trailed_int(self.views.len() as i64));
         let one_word = self
             .views
@@ -830,8 +841,37 @@ impl Propagator for AllDifferentDomain {
         if live <= 1 {
             return Ok(PropStatus::Subsumed);
         }
+        // Staged like Gecode's: woken by a fixed view, it first runs only the value pass, at
+        // linear cost, and requeues itself for matching; every cheaper propagator (including
+        // the value passes of the others) runs before that, so several wake-ups share one
+        // matching. Other changes wake it straight into the matching stage.
+        let full = ctx.stage == Priority::Expensive;
+        let result = self.propagate_full_or_value(ctx, live, full);
+        if !full && result == Ok(PropStatus::Fixpoint) {
+            ctx.requeue = Some(Priority::Expensive);
+        }
+        result
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Expensive
+    }
+
+    fn name(&self) -> &'static str {
+        "all_different(domain)"
+    }
+}
+
+impl AllDifferentDomain {
+    /// One run on the `live` views: the value pass and, if `full`, matching and pruning.
+    fn propagate_full_or_value(
+        &mut self,
+        ctx: &mut Context<'_>,
+        live: usize,
+        full: bool,
+    ) -> PropResult {
         if let Some(base) = self.window {
-            return self.propagate_small(ctx, live, base);
+            return self.propagate_small(ctx, live, base, full);
         }
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
         for &v in &self.views[..live] {
@@ -842,17 +882,9 @@ impl Propagator for AllDifferentDomain {
             return Err(Conflict);
         }
         if hi - lo < 64 {
-            self.propagate_small(ctx, live, lo)
+            self.propagate_small(ctx, live, lo, full)
         } else {
-            self.propagate_wide(ctx, live)
+            self.propagate_wide(ctx, live, full)
         }
-    }
-
-    fn priority(&self) -> Priority {
-        Priority::Expensive
-    }
-
-    fn name(&self) -> &'static str {
-        "all_different(domain)"
     }
 }
