@@ -206,10 +206,11 @@ impl Queue {
         }
     }
 
-    /// Queues `prop` without an event: its advice says that anything may have changed.
+    /// Queues `prop` without an event: its advice says that anything may have changed. A
+    /// staged propagator starts with its cheap stage, as after a `Fixed` event.
     #[inline]
     pub(crate) fn schedule(&mut self, prop: u32) {
-        self.schedule_at(prop, self.priority[prop as usize]);
+        self.schedule_at(prop, self.fixed_priority[prop as usize]);
     }
 
     /// [`schedule`](Queue::schedule) in the bucket of `priority` rather than the one that
