@@ -178,6 +178,7 @@ impl Queue {
         }
     }
 
+    #[inline(always)]
     fn wake(&mut self, var: u32, event: Event) {
         let Queue {
             subscriptions,
