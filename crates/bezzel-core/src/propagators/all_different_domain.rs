@@ -204,35 +204,44 @@ impl AllDifferentDomain {
         }
 
         // Value pass on the masks: fixed views leave the live prefix and their value leaves
-        // the others; the store is written once, at the end.
+        // the others; the store is written once, at the end. Rounds of branch-free scans: a
+        // branch per view on whether it is fixed would mispredict.
         let mut m = live;
-        let mut i = 0;
-        while i < m {
-            let c = s.cur[i];
-            if c & (c - 1) != 0 {
-                i += 1;
-                continue;
+        loop {
+            let (mut fixed, mut values, mut clash) = (0u64, 0u64, 0u64);
+            for (i, &c) in s.cur[..m].iter().enumerate() {
+                let single = u64::from(c & c.wrapping_sub(1) == 0);
+                let select = single.wrapping_neg();
+                clash |= values & c & select;
+                values |= c & select;
+                fixed |= single << i;
             }
-            m -= 1;
-            self.views.swap(i, m);
-            self.mate_val.swap(i, m);
-            if !self.slots.is_empty() {
-                self.slots.swap(i, m);
+            if fixed == 0 {
+                break;
             }
-            s.orig.swap(i, m);
-            s.cur.swap(i, m);
-            let mut fixed_some = false;
-            for d in &mut s.cur[..m] {
-                if *d & c != 0 {
-                    *d &= !c;
-                    if *d == 0 {
-                        return Err(Conflict);
-                    }
-                    fixed_some |= *d & (*d - 1) == 0;
+            if clash != 0 {
+                return Err(Conflict);
+            }
+            // Highest first, so that the view swapped in from the end is never a fixed one.
+            while fixed != 0 {
+                let i = 63 - fixed.leading_zeros() as usize;
+                fixed &= !(1u64 << i);
+                m -= 1;
+                self.views.swap(i, m);
+                self.mate_val.swap(i, m);
+                if !self.slots.is_empty() {
+                    self.slots.swap(i, m);
                 }
+                s.orig.swap(i, m);
+                s.cur.swap(i, m);
             }
-            if fixed_some {
-                i = 0;
+            let mut empty = false;
+            for d in &mut s.cur[..m] {
+                *d &= !values;
+                empty |= *d == 0;
+            }
+            if empty {
+                return Err(Conflict);
             }
         }
 
