@@ -303,7 +303,7 @@ impl Solver {
     fn restart(&mut self) {
         self.restart = None;
         self.prefix.clear();
-        self.model.store.restore(0);
+        self.model.store.restore(Checkpoint::default());
         self.model.queue.clear();
         self.stack.clear();
         self.stats = Statistics::default();
@@ -371,9 +371,11 @@ impl Solver {
                         continue;
                     }
                     if self.restart_due() {
-                        self.model
-                            .store
-                            .restore(self.stack.first().map_or(0, |f| f.checkpoint));
+                        self.model.store.restore(
+                            self.stack
+                                .first()
+                                .map_or(Checkpoint::default(), |f| f.checkpoint),
+                        );
                         self.stack.clear();
                         self.stats.restarts += 1;
                         continue;
@@ -683,7 +685,7 @@ mod tests {
             count += 1;
         }
         assert_eq!(count, 4);
-        solver.model.store.restore(0);
+        solver.model.store.restore(Checkpoint::default());
         assert_eq!(solver.model_state(), before);
 
         // And at every depth: state after a restore equals the state at the checkpoint.

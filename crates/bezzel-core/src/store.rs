@@ -28,12 +28,17 @@ impl std::error::Error for Conflict {}
 /// What a domain write did: `None` if nothing changed, otherwise the kind of change.
 pub type Change = Result<Option<Event>, Conflict>;
 
-/// One overwritten piece of state, as the trail keeps it.
+/// A variable's whole state (inline word, bounds, size) before its first change since the last
+/// checkpoint, as the trail keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct VarEntry {
+    var: u32,
+    old: VarState,
+}
+
+/// Any other overwritten piece of state, as the trail keeps it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Entry {
-    /// A variable's whole state (inline word, bounds, size) before its first change since
-    /// the last checkpoint.
-    Var { var: u32, old: VarState },
     /// A word of a wide domain (global word index) before a change.
     Word { index: u32, old: u64 },
     /// A propagator-owned trailed integer.
@@ -90,7 +95,7 @@ pub(crate) struct Store {
     ints: Vec<i64>,
     int_stamp: Vec<u64>,
     active: Vec<bool>,
-    trail: Trail<Entry>,
+    trail: Trail<VarEntry, Entry>,
 }
 
 /// The restorable part of a store, for comparing states in tests.
@@ -238,7 +243,7 @@ impl Store {
         if d.stamp != stamp {
             let old = *d;
             d.stamp = stamp;
-            self.trail.push(Entry::Var { var: x as u32, old });
+            self.trail.push_var(VarEntry { var: x as u32, old });
         }
     }
     #[inline]
@@ -246,7 +251,7 @@ impl Store {
         let stamp = self.trail.stamp();
         if self.word_stamp[index] != stamp {
             self.word_stamp[index] = stamp;
-            self.trail.push(Entry::Word {
+            self.trail.push_cell(Entry::Word {
                 index: index as u32,
                 old: self.words[index],
             });
@@ -478,7 +483,7 @@ impl Store {
         let stamp = self.trail.stamp();
         if self.int_stamp[i] != stamp {
             self.int_stamp[i] = stamp;
-            self.trail.push(Entry::Int {
+            self.trail.push_cell(Entry::Int {
                 slot: slot.0,
                 old: self.ints[i],
             });
@@ -499,7 +504,7 @@ impl Store {
     pub(crate) fn deactivate(&mut self, prop: u32) {
         if self.active[prop as usize] {
             self.active[prop as usize] = false;
-            self.trail.push(Entry::Active { prop });
+            self.trail.push_cell(Entry::Active { prop });
         }
     }
 
@@ -509,9 +514,11 @@ impl Store {
 
     /// Undoes every write made since `to`.
     pub(crate) fn restore(&mut self, to: Checkpoint) {
-        while let Some(entry) = self.trail.pop_above(to) {
+        while let Some(VarEntry { var, old }) = self.trail.pop_var_above(to) {
+            self.vars[var as usize] = old;
+        }
+        while let Some(entry) = self.trail.pop_cell_above(to) {
             match entry {
-                Entry::Var { var, old } => self.vars[var as usize] = old,
                 Entry::Word { index, old } => self.words[index as usize] = old,
                 Entry::Int { slot, old } => self.ints[slot as usize] = old,
                 Entry::Active { prop } => self.active[prop as usize] = true,
