@@ -350,16 +350,14 @@ impl Store {
         let d = &mut self.vars[xi];
         d.bits &= !(1u64 << bit);
         d.size -= 1;
-        let v = d.base + bit as i32;
+        let (old_min, old_max) = (d.min, d.max);
+        // Both bounds recomputed rather than tested: which one moved is a coin flip to the
+        // branch predictor, the bit scans are not.
+        d.min = d.base + d.bits.trailing_zeros() as i32;
+        d.max = d.base + 63 - d.bits.leading_zeros() as i32;
         Ok(if d.size == 1 {
-            d.min = d.base + d.bits.trailing_zeros() as i32;
-            d.max = d.min;
             Event::Fixed
-        } else if v == d.min {
-            d.min = d.base + d.bits.trailing_zeros() as i32;
-            Event::Bounds
-        } else if v == d.max {
-            d.max = d.base + 63 - d.bits.leading_zeros() as i32;
+        } else if (d.min != old_min) | (d.max != old_max) {
             Event::Bounds
         } else {
             Event::Domain
