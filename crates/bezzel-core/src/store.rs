@@ -240,11 +240,10 @@ impl Store {
     fn save_var(&mut self, x: usize) {
         let stamp = self.trail.stamp();
         let d = &mut self.vars[x];
-        if d.stamp != stamp {
-            let old = *d;
-            d.stamp = stamp;
-            self.trail.push_var(VarEntry { var: x as u32, old });
-        }
+        let old = *d;
+        d.stamp = stamp;
+        self.trail
+            .push_var_if(VarEntry { var: x as u32, old }, old.stamp != stamp);
     }
     #[inline]
     fn save_word(&mut self, index: usize) {

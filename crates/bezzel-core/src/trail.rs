@@ -19,15 +19,19 @@ pub struct Checkpoint {
 /// The two undo stacks together with the stamp that tells whether a location is saved already.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Trail<V, C> {
+    /// `vars[..top]` is the stack; the slots beyond are spare, written by
+    /// [`push_var_if`](Trail::push_var_if) whether or not it keeps the entry.
     vars: Vec<V>,
+    top: usize,
     cells: Vec<C>,
     stamp: u64,
 }
 
-impl<V, C> Trail<V, C> {
+impl<V: Copy, C> Trail<V, C> {
     pub(crate) fn new() -> Trail<V, C> {
         Trail {
             vars: Vec::new(),
+            top: 0,
             cells: Vec::new(),
             stamp: 1,
         }
@@ -37,7 +41,7 @@ impl<V, C> Trail<V, C> {
     pub(crate) fn checkpoint(&mut self) -> Checkpoint {
         self.stamp += 1;
         Checkpoint {
-            vars: self.vars.len(),
+            vars: self.top,
             cells: self.cells.len(),
         }
     }
@@ -47,9 +51,16 @@ impl<V, C> Trail<V, C> {
         self.stamp
     }
 
-    #[inline]
-    pub(crate) fn push_var(&mut self, entry: V) {
-        self.vars.push(entry);
+    /// Pushes `entry` if `keep`. The entry is written either way, so that whether a
+    /// variable was saved already (a coin flip to the branch predictor) costs no branch.
+    #[inline(always)]
+    pub(crate) fn push_var_if(&mut self, entry: V, keep: bool) {
+        if self.top == self.vars.len() {
+            self.vars.push(entry);
+        } else {
+            self.vars[self.top] = entry;
+        }
+        self.top += usize::from(keep);
     }
 
     #[inline]
@@ -60,8 +71,9 @@ impl<V, C> Trail<V, C> {
     /// Pops the newest variable entry above `to`, if any.
     #[inline]
     pub(crate) fn pop_var_above(&mut self, to: Checkpoint) -> Option<V> {
-        if self.vars.len() > to.vars {
-            self.vars.pop()
+        if self.top > to.vars {
+            self.top -= 1;
+            Some(self.vars[self.top])
         } else {
             None
         }
@@ -84,7 +96,7 @@ impl<V, C> Trail<V, C> {
 
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.vars.len() + self.cells.len()
+        self.top + self.cells.len()
     }
 }
 
@@ -99,9 +111,10 @@ mod tests {
         let cp = t.checkpoint();
         assert_eq!(cp, Checkpoint::default());
         assert!(t.stamp() > s0);
-        t.push_var((0, 3));
+        t.push_var_if((0, 3), true);
+        t.push_var_if((5, 5), false);
         t.push_cell(9);
-        t.push_var((1, 7));
+        t.push_var_if((1, 7), true);
         assert_eq!(t.len(), 3);
         assert_eq!(t.pop_var_above(cp), Some((1, 7)));
         assert_eq!(t.pop_var_above(cp), Some((0, 3)));
