@@ -249,13 +249,16 @@ impl AllDifferentDomain {
             s.regin(&mut self.mate_val[..m], base)?;
         }
 
-        let mut changed = false;
+        // Which views changed, as a mask first: a branch per view would mispredict.
+        let mut narrowed = 0u64;
         for i in 0..live {
-            let (o, c) = (s.orig[i], s.cur[i]);
-            if o != c {
-                changed = true;
-                write_mask(ctx, self.views[i], base, o, c)?;
-            }
+            narrowed |= u64::from(s.orig[i] != s.cur[i]) << i;
+        }
+        let changed = narrowed != 0;
+        while narrowed != 0 {
+            let i = narrowed.trailing_zeros() as usize;
+            narrowed &= narrowed - 1;
+            write_mask(ctx, self.views[i], base, s.orig[i], s.cur[i])?;
         }
         let slot = self.live.expect("set up");
         ctx.set_int(slot, m as i64);
