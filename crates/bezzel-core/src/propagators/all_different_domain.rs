@@ -85,8 +85,6 @@ struct Small {
     /// The view matched to each value bit, and the view it was reached from in a search.
     val_var: [u8; 64],
     parent: [u8; 64],
-    /// Views containing each value bit.
-    val_vars: [u64; 64],
 }
 
 /// Buffers of the general path, reused between calls.
@@ -158,7 +156,6 @@ impl AllDifferentDomain {
             unmatched: [0; 64],
             val_var: [0; 64],
             parent: [0; 64],
-            val_vars: [0; 64],
         };
         AllDifferentDomain {
             aliased,
@@ -592,21 +589,22 @@ impl Small {
 
         // The view graph, both ways; successors within components only matter for views
         // that do not reach a free value, but computing them all is cheaper than testing.
-        for v in bits(union) {
-            self.val_vars[v] = 0;
+        // Built as a bit matrix and its transpose, in loops of fixed length `m`: loops over
+        // each domain's values would mispredict their exits.
+        for y in 0..m {
+            let b = u32::from(self.mate[y]);
+            let mut pred = 0u64;
+            for (x, &c) in self.cur[..m].iter().enumerate() {
+                pred |= (c >> b & 1) << x;
+            }
+            self.pred[y] = pred & !(1 << y);
         }
         for x in 0..m {
             let mut succ = 0u64;
-            for v in bits(self.cur[x]) {
-                self.val_vars[v] |= 1 << x;
-                if matched >> v & 1 == 1 {
-                    succ |= 1 << self.val_var[v];
-                }
+            for (y, &p) in self.pred[..m].iter().enumerate() {
+                succ |= (p >> x & 1) << y;
             }
-            self.succ[x] = succ & !(1 << x);
-        }
-        for y in 0..m {
-            self.pred[y] = self.val_vars[self.mate[y] as usize] & !(1 << y);
+            self.succ[x] = succ;
         }
 
         // All views that reach a free value, backwards from those that have one.
