@@ -108,7 +108,8 @@ impl Setup<'_> {
     }
 
     /// [`subscribe`](Setup::subscribe), and the propagator's next run finds the bits of
-    /// `token` in [`Context::advice`] if this subscription woke it.
+    /// `token` in [`Context::advice`] if this subscription woke it. Subscriptions of one
+    /// propagator to one variable merge, tokens included, at the weakest event asked for.
     pub(crate) fn subscribe_advised(&mut self, view: IntView, event: Event, token: u64) {
         self.subscriptions.push((view, event, token));
     }
@@ -141,9 +142,10 @@ pub struct Context<'a> {
     pub(crate) advice: u64,
     /// The priority of the bucket the propagator was taken from.
     pub(crate) stage: Priority,
-    /// Set by a propagator that wants to run again from this bucket, e.g. a staged one whose
-    /// cheap first stage ran: the queue serves every cheaper propagator first, so several
-    /// wake-ups share one run of the expensive stage.
+    /// Set by a propagator that reports [`PropStatus::Fixpoint`] but wants to run again from
+    /// the bucket of this priority, e.g. a staged one whose cheap first stage ran: the queue
+    /// serves every cheaper propagator first, so several wake-ups share one run of the
+    /// expensive stage.
     pub(crate) requeue: Option<Priority>,
 }
 

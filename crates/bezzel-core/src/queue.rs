@@ -5,6 +5,12 @@
 //! of its [`Priority`] unless it is queued already, so it never sits in the queue twice. The
 //! cheapest non-empty bucket is served first. The propagator that is running is not woken by its
 //! own changes: it reports itself whether it reached a fixpoint.
+//!
+//! Two refinements, after Gecode. *Advice*: a subscription may carry token bits, which the
+//! queue collects for the propagator it wakes and hands over when it runs, so that the
+//! propagator learns which of its views changed without looking at all of them. *Stages*: a
+//! propagator may ask to be woken by `Fixed` events into a cheaper bucket than its own, run a
+//! cheap first stage there, and requeue itself in its own bucket for the expensive rest.
 
 use crate::event::Event;
 use serde::{Deserialize, Serialize};
@@ -82,12 +88,16 @@ impl Ring {
         Some(prop)
     }
 
-    /// Makes room for `props` propagators, keeping the ring empty.
+    /// Makes room for `props` propagators, keeping those waiting in order.
     fn reserve(&mut self, props: usize) {
-        debug_assert_eq!(self.head, self.tail);
         let len = (props + 1).next_power_of_two();
         if self.slots.len() < len {
-            self.slots.resize(len, NOBODY);
+            let waiting: Vec<u32> = std::iter::from_fn(|| self.pop()).collect();
+            self.slots = vec![NOBODY; len];
+            (self.head, self.tail) = (0, 0);
+            for prop in waiting {
+                self.push(prop);
+            }
         }
     }
 }
@@ -312,5 +322,33 @@ mod tests {
         // A propagator can be scheduled in another bucket than its own.
         q.schedule_at(slow, Priority::Unary);
         assert_eq!(q.pop(), Some((slow, u64::MAX, Priority::Unary)));
+    }
+
+    #[test]
+    fn staged_propagators_and_growing_rings() {
+        let mut q = Queue::new();
+        q.add_var();
+        let staged = q.add_propagator(Priority::Expensive, Priority::Linear);
+        q.subscribe(0, staged, Event::Domain, 0);
+        // A Fixed event wakes it into its cheap stage, any other change into its own bucket,
+        // and so does scheduling without an event.
+        q.notify(0, Event::Fixed);
+        assert_eq!(q.pop(), Some((staged, 0, Priority::Linear)));
+        q.done_running();
+        q.notify(0, Event::Domain);
+        assert_eq!(q.pop(), Some((staged, 0, Priority::Expensive)));
+        q.done_running();
+        q.schedule(staged);
+        // Rings grow with the propagators, keeping those that wait, in order.
+        let more: Vec<u32> = (0..9)
+            .map(|_| q.add_propagator(Priority::Linear, Priority::Linear))
+            .collect();
+        for &p in &more {
+            q.schedule(p);
+        }
+        q.add_propagator(Priority::Linear, Priority::Linear);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop().map(|(p, _, _)| p)).collect();
+        assert_eq!(order[0], staged);
+        assert_eq!(&order[1..], &more[..]);
     }
 }
