@@ -14,7 +14,14 @@
 //! trailed: every call drops the pairs whose value has gone, which also covers backtracking, and
 //! augments along alternating paths found breadth-first), and a cheap value-consistent pass
 //! comes first: fixed views remove their value from the others and leave a trailed live prefix,
-//! so that later calls ignore them.
+//! so that later calls ignore them. Also as in Gecode, the propagator is staged: a view that
+//! became fixed wakes it at linear priority for the value pass alone, and it then requeues
+//! itself at its own, expensive priority for matching, so that the value passes of all
+//! constraints settle before any matching runs.
+//!
+//! The one-word path avoids branches that depend on the data wherever it can (the value pass,
+//! the write-back, the view graph as a bit matrix and its transpose): measured, their
+//! mispredictions cost more than the extra instructions of computing every case.
 //!
 //! Two implementations share that plan. When the live views' values span at most 64, domains,
 //! value sets and view sets are single `u64` words, and the components come from bit-parallel
