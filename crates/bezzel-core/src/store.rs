@@ -207,6 +207,14 @@ impl Store {
         })
     }
 
+    /// Keeps, of a small `x`, only the values whose bits are set in `word` (bit `i`: value
+    /// `base + i`, as in the inline word).
+    #[inline]
+    pub(crate) fn keep_small(&mut self, x: u32, word: u64) -> Change {
+        let bits = self.vars[x as usize].bits & word;
+        self.narrow_small(x as usize, bits)
+    }
+
     /// Keeps, of a small `x`, only the values `from + i` for the bits `i` set in `word`; `None`
     /// for a wide domain. One write (and one event) for any number of removals.
     #[inline]

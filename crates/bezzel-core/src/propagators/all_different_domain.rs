@@ -262,7 +262,14 @@ impl AllDifferentDomain {
         while narrowed != 0 {
             let i = narrowed.trailing_zeros() as usize;
             narrowed &= narrowed - 1;
-            write_mask(ctx, self.views[i], base, s.orig[i], s.cur[i])?;
+            if let Some(&(x, shift)) = self.slots.get(i) {
+                // The window's fixed shift back, without the view arithmetic.
+                if let Some(event) = ctx.store.keep_small(x, s.cur[i] >> shift)? {
+                    ctx.queue.notify(x, event);
+                }
+            } else {
+                write_mask(ctx, self.views[i], base, s.orig[i], s.cur[i])?;
+            }
         }
         let slot = self.live.expect("set up");
         ctx.set_int(slot, m as i64);
