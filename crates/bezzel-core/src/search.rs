@@ -584,7 +584,19 @@ impl Solver {
             .filter(|&x| !self.model.is_fixed(x));
         let x = match self.config.var_order {
             VarOrder::InputOrder => unfixed.into_iter().next(),
-            VarOrder::SmallestDomain => unfixed.min_by_key(|&x| store.size(x)),
+            VarOrder::SmallestDomain => {
+                // One key per variable, (size, position), and a plain minimum: comparisons
+                // that select rather than branch, and the earliest of equal sizes wins.
+                // Fixed variables get the largest key.
+                let key = |(i, &x): (usize, &u32)| {
+                    let size = u64::from(store.size(x));
+                    let key = size << 32 | i as u64;
+                    if size == 1 { u64::MAX } else { key }
+                };
+                let best = self.branch_vars.iter().enumerate().map(key).min();
+                best.filter(|&k| k != u64::MAX)
+                    .map(|k| self.branch_vars[(k & u64::from(u32::MAX)) as usize])
+            }
             VarOrder::SmallestDomainMaxDegree => {
                 unfixed.min_by_key(|&x| (store.size(x), std::cmp::Reverse(self.degree[x as usize])))
             }
