@@ -215,17 +215,20 @@ impl Model {
         let mut setup = Setup {
             store: &mut self.store,
             subscriptions: Vec::new(),
+            fixed_priority: None,
         };
         propagator.setup(&mut setup);
         let subscriptions = setup.subscriptions;
-        for (view, _) in &subscriptions {
+        let priority = propagator.priority();
+        let fixed_priority = setup.fixed_priority.unwrap_or(priority);
+        for (view, _, _) in &subscriptions {
             self.check_view(*view)?;
         }
         let id = self.store.add_propagator();
-        let queue_id = self.queue.add_propagator(propagator.priority());
+        let queue_id = self.queue.add_propagator(priority, fixed_priority);
         debug_assert_eq!(id, queue_id);
-        for (view, event) in subscriptions {
-            self.queue.subscribe(view.var.index, id, event);
+        for (view, event, token) in subscriptions {
+            self.queue.subscribe(view.var.index, id, event, token);
         }
         self.props.push(propagator);
         self.failures.push(0);
@@ -264,7 +267,7 @@ impl Model {
 
     /// Runs queued propagators until none is left, counting runs in `propagations`.
     pub(crate) fn run_queue(&mut self, propagations: &mut u64) -> Result<(), Conflict> {
-        while let Some(p) = self.queue.pop() {
+        while let Some((p, advice, stage)) = self.queue.pop() {
             if !self.store.is_active(p) {
                 self.queue.done_running();
                 continue;
@@ -273,11 +276,19 @@ impl Model {
             let mut ctx = Context {
                 store: &mut self.store,
                 queue: &mut self.queue,
+                advice,
+                stage,
+                requeue: None,
             };
             let result = self.props[p as usize].propagate(&mut ctx);
+            let requeue = ctx.requeue;
             self.queue.done_running();
             match result {
-                Ok(PropStatus::Fixpoint) => {}
+                Ok(PropStatus::Fixpoint) => {
+                    if let Some(priority) = requeue {
+                        self.queue.schedule_at(p, priority);
+                    }
+                }
                 Ok(PropStatus::NoFixpoint) => self.queue.schedule(p),
                 Ok(PropStatus::Subsumed) => self.store.deactivate(p),
                 Err(conflict) => {

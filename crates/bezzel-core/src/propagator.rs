@@ -94,13 +94,31 @@ pub trait Propagator: Send {
 #[derive(Debug)]
 pub struct Setup<'a> {
     pub(crate) store: &'a mut Store,
-    pub(crate) subscriptions: Vec<(IntView, Event)>,
+    /// (view, event, token): see [`Setup::subscribe_advised`].
+    pub(crate) subscriptions: Vec<(IntView, Event, u64)>,
+    /// The bucket that `Fixed` events wake the propagator into, when not that of its
+    /// priority: see [`Setup::fixed_wakes_at`].
+    pub(crate) fixed_priority: Option<Priority>,
 }
 
 impl Setup<'_> {
     /// Runs the propagator whenever `view` undergoes a change at least as strong as `event`.
     pub fn subscribe(&mut self, view: impl Into<IntView>, event: Event) {
-        self.subscriptions.push((view.into(), event));
+        self.subscriptions.push((view.into(), event, 0));
+    }
+
+    /// [`subscribe`](Setup::subscribe), and the propagator's next run finds the bits of
+    /// `token` in [`Context::advice`] if this subscription woke it. Subscriptions of one
+    /// propagator to one variable merge, tokens included, at the weakest event asked for.
+    pub(crate) fn subscribe_advised(&mut self, view: IntView, event: Event, token: u64) {
+        self.subscriptions.push((view, event, token));
+    }
+
+    /// `Fixed` events wake the propagator into the bucket of `priority`, a cheaper one than
+    /// its own, for a cheap first stage of its work (it learns which from
+    /// [`Context::stage`](Context) and can [`requeue`](Context) itself for the rest).
+    pub(crate) fn fixed_wakes_at(&mut self, priority: Priority) {
+        self.fixed_priority = Some(priority);
     }
 
     /// Allocates an integer that backtracking restores, starting at `initial`.
@@ -118,6 +136,17 @@ impl Setup<'_> {
 pub struct Context<'a> {
     pub(crate) store: &'a mut Store,
     pub(crate) queue: &'a mut Queue,
+    /// The tokens of the advised subscriptions that fired since the propagator last ran; all
+    /// ones when it was scheduled without an event (first run, rescheduling), meaning that
+    /// anything may have changed.
+    pub(crate) advice: u64,
+    /// The priority of the bucket the propagator was taken from.
+    pub(crate) stage: Priority,
+    /// Set by a propagator that reports [`PropStatus::Fixpoint`] but wants to run again from
+    /// the bucket of this priority, e.g. a staged one whose cheap first stage ran: the queue
+    /// serves every cheaper propagator first, so several wake-ups share one run of the
+    /// expensive stage.
+    pub(crate) requeue: Option<Priority>,
 }
 
 impl Context<'_> {
@@ -188,6 +217,26 @@ impl Context<'_> {
         } else {
             self.store.word_from(x, base - v.offset)
         }
+    }
+
+    /// Keeps only the view's values in `base..base + 64` whose bits are set in `mask` (bit
+    /// `i`: value `base + i`), in one write; the values outside that window must be gone
+    /// already. `None` when the variable's domain is wider than one word.
+    #[inline]
+    pub(crate) fn keep_bits64(
+        &mut self,
+        v: IntView,
+        base: i64,
+        mask: u64,
+    ) -> Option<Result<bool, Conflict>> {
+        let x = v.var.index;
+        let change = if v.negated {
+            self.store
+                .keep_word_from(x, v.offset - base - 63, mask.reverse_bits())
+        } else {
+            self.store.keep_word_from(x, base - v.offset, mask)
+        }?;
+        Some(self.report(v, change))
     }
 
     #[inline(always)]

@@ -5,10 +5,15 @@
 //! of its [`Priority`] unless it is queued already, so it never sits in the queue twice. The
 //! cheapest non-empty bucket is served first. The propagator that is running is not woken by its
 //! own changes: it reports itself whether it reached a fixpoint.
+//!
+//! Two refinements, after Gecode. *Advice*: a subscription may carry token bits, which the
+//! queue collects for the propagator it wakes and hands over when it runs, so that the
+//! propagator learns which of its views changed without looking at all of them. *Stages*: a
+//! propagator may ask to be woken by `Fixed` events into a cheaper bucket than its own, run a
+//! cheap first stage there, and requeue itself in its own bucket for the expensive rest.
 
 use crate::event::Event;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// How expensive a propagator is to run; cheaper ones run first.
 #[derive(
@@ -29,12 +34,72 @@ pub enum Priority {
 }
 
 const BUCKETS: usize = 5;
+const PRIORITIES: [Priority; BUCKETS] = [
+    Priority::Unary,
+    Priority::Binary,
+    Priority::Linear,
+    Priority::Quadratic,
+    Priority::Expensive,
+];
 const NOBODY: u32 = u32::MAX;
 
 #[derive(Debug, Clone, Copy)]
 struct Subscription {
     prop: u32,
     event: Event,
+    priority: Priority,
+    /// The bucket a `Fixed` event wakes the propagator into (usually `priority`).
+    fixed_priority: Priority,
+    /// Bits for the propagator's advice when this subscription wakes it (0: none).
+    token: u64,
+}
+
+/// The waiting propagators of one priority, first in first out. As a propagator waits at most
+/// once, a ring of more slots than there are propagators never fills, so pushing needs no
+/// growth check.
+#[derive(Debug, Clone, Default)]
+struct Ring {
+    slots: Vec<u32>,
+    /// Free-running positions; the ring holds `slots[head & mask..tail & mask]`.
+    head: usize,
+    tail: usize,
+}
+
+impl Ring {
+    #[inline(always)]
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
+    }
+
+    #[inline(always)]
+    fn push(&mut self, prop: u32) {
+        let i = self.tail & self.mask();
+        self.slots[i] = prop;
+        self.tail += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if self.head == self.tail {
+            return None;
+        }
+        let prop = self.slots[self.head & self.mask()];
+        self.head += 1;
+        Some(prop)
+    }
+
+    /// Makes room for `props` propagators, keeping those waiting in order.
+    fn reserve(&mut self, props: usize) {
+        let len = (props + 1).next_power_of_two();
+        if self.slots.len() < len {
+            let waiting: Vec<u32> = std::iter::from_fn(|| self.pop()).collect();
+            self.slots = vec![NOBODY; len];
+            (self.head, self.tail) = (0, 0);
+            for prop in waiting {
+                self.push(prop);
+            }
+        }
+    }
 }
 
 /// Subscriptions per variable plus the priority buckets of waiting propagators.
@@ -44,19 +109,27 @@ pub(crate) struct Queue {
     /// Per variable, the weakest event any subscriber waits for (`None`: nobody listens), so
     /// that most changes are dismissed without walking the list.
     weakest: Vec<Option<Event>>,
-    buckets: [VecDeque<u32>; BUCKETS],
+    buckets: [Ring; BUCKETS],
     queued: Vec<bool>,
+    /// Per propagator, the tokens of the subscriptions that woke it since it last ran. Only
+    /// a waiting propagator has any, so emptying the queue clears them all.
+    advice: Vec<u64>,
     priority: Vec<Priority>,
+    fixed_priority: Vec<Priority>,
     running: u32,
     len: usize,
 }
 
 impl Queue {
     pub(crate) fn new() -> Queue {
-        Queue {
+        let mut q = Queue {
             running: NOBODY,
             ..Queue::default()
+        };
+        for b in &mut q.buckets {
+            b.reserve(0);
         }
+        q
     }
 
     pub(crate) fn add_var(&mut self) {
@@ -64,21 +137,36 @@ impl Queue {
         self.weakest.push(None);
     }
 
-    pub(crate) fn add_propagator(&mut self, priority: Priority) -> u32 {
+    /// Adds a propagator that events wake into the bucket of `priority`, except `Fixed`
+    /// events, which wake it into that of `fixed_priority`.
+    pub(crate) fn add_propagator(&mut self, priority: Priority, fixed_priority: Priority) -> u32 {
         self.queued.push(false);
+        self.advice.push(0);
         self.priority.push(priority);
-        (self.queued.len() - 1) as u32
+        self.fixed_priority.push(fixed_priority);
+        let props = self.queued.len();
+        for b in &mut self.buckets {
+            b.reserve(props);
+        }
+        (props - 1) as u32
     }
 
-    pub(crate) fn subscribe(&mut self, var: u32, prop: u32, event: Event) {
+    pub(crate) fn subscribe(&mut self, var: u32, prop: u32, event: Event, token: u64) {
         let weakest = &mut self.weakest[var as usize];
         *weakest = Some(weakest.map_or(event, |w| w.min(event)));
         let subs = &mut self.subscriptions[var as usize];
         // One subscription per (variable, propagator), at the weakest event asked for.
         if let Some(s) = subs.iter_mut().find(|s| s.prop == prop) {
             s.event = s.event.min(event);
+            s.token |= token;
         } else {
-            subs.push(Subscription { prop, event });
+            subs.push(Subscription {
+                prop,
+                event,
+                priority: self.priority[prop as usize],
+                fixed_priority: self.fixed_priority[prop as usize],
+                token,
+            });
         }
     }
 
@@ -100,47 +188,72 @@ impl Queue {
         }
     }
 
+    #[inline(always)]
     fn wake(&mut self, var: u32, event: Event) {
         let Queue {
             subscriptions,
             buckets,
             queued,
-            priority,
+            advice,
             running,
             len,
             ..
         } = self;
         for s in &subscriptions[var as usize] {
             let p = s.prop as usize;
-            if event.wakes(s.event) && s.prop != *running && !queued[p] {
-                queued[p] = true;
-                buckets[priority[p] as usize].push_back(s.prop);
-                *len += 1;
+            if event.wakes(s.event) && s.prop != *running {
+                advice[p] |= s.token;
+                if !queued[p] {
+                    queued[p] = true;
+                    let bucket = if event == Event::Fixed {
+                        s.fixed_priority
+                    } else {
+                        s.priority
+                    };
+                    buckets[bucket as usize].push(s.prop);
+                    *len += 1;
+                }
             }
         }
     }
 
+    /// Queues `prop` without an event: its advice says that anything may have changed. A
+    /// staged propagator starts with its cheap stage, as after a `Fixed` event.
     #[inline]
     pub(crate) fn schedule(&mut self, prop: u32) {
+        self.schedule_at(prop, self.fixed_priority[prop as usize]);
+    }
+
+    /// [`schedule`](Queue::schedule) in the bucket of `priority` rather than the one that
+    /// events wake `prop` into (unless it waits already).
+    #[inline]
+    pub(crate) fn schedule_at(&mut self, prop: u32, priority: Priority) {
         let p = prop as usize;
+        self.advice[p] = u64::MAX;
         if !self.queued[p] {
             self.queued[p] = true;
-            self.buckets[self.priority[p] as usize].push_back(prop);
+            self.buckets[priority as usize].push(prop);
             self.len += 1;
         }
     }
 
-    /// Takes the next propagator from the cheapest non-empty bucket and marks it running.
+    /// Takes the next propagator from the cheapest non-empty bucket, with its advice and the
+    /// priority of that bucket, and marks it running.
     #[inline]
-    pub(crate) fn pop(&mut self) -> Option<u32> {
+    pub(crate) fn pop(&mut self) -> Option<(u32, u64, Priority)> {
         if self.len == 0 {
             return None;
         }
-        let prop = self.buckets.iter_mut().find_map(|b| b.pop_front())?;
+        let (prop, bucket) = self
+            .buckets
+            .iter_mut()
+            .enumerate()
+            .find_map(|(i, b)| b.pop().map(|p| (p, i)))?;
         self.len -= 1;
         self.queued[prop as usize] = false;
         self.running = prop;
-        Some(prop)
+        let advice = std::mem::take(&mut self.advice[prop as usize]);
+        Some((prop, advice, PRIORITIES[bucket]))
     }
 
     pub(crate) fn done_running(&mut self) {
@@ -150,8 +263,9 @@ impl Queue {
     /// Empties the queue, e.g. after a failure.
     pub(crate) fn clear(&mut self) {
         for bucket in &mut self.buckets {
-            for p in bucket.drain(..) {
+            while let Some(p) = bucket.pop() {
                 self.queued[p as usize] = false;
+                self.advice[p as usize] = 0;
             }
         }
         self.len = 0;
@@ -167,31 +281,74 @@ mod tests {
     fn cheap_first_never_twice_and_events_filter() {
         let mut q = Queue::new();
         q.add_var();
-        let slow = q.add_propagator(Priority::Expensive);
-        let fixed_only = q.add_propagator(Priority::Unary);
-        let bounds = q.add_propagator(Priority::Linear);
-        q.subscribe(0, slow, Event::Domain);
-        q.subscribe(0, fixed_only, Event::Fixed);
-        q.subscribe(0, bounds, Event::Bounds);
+        let slow = q.add_propagator(Priority::Expensive, Priority::Expensive);
+        let fixed_only = q.add_propagator(Priority::Unary, Priority::Unary);
+        let bounds = q.add_propagator(Priority::Linear, Priority::Linear);
+        q.subscribe(0, slow, Event::Domain, 0);
+        q.subscribe(0, fixed_only, Event::Fixed, 0b10);
+        q.subscribe(0, bounds, Event::Bounds, 0);
         assert_eq!(q.degree(0), 3);
         q.notify(0, Event::Domain);
         q.notify(0, Event::Domain);
-        assert_eq!(q.pop(), Some(slow));
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(slow));
         q.done_running();
         assert_eq!(q.pop(), None);
         q.notify(0, Event::Fixed);
         q.notify(0, Event::Bounds);
-        assert_eq!(q.pop(), Some(fixed_only));
+        assert_eq!(q.pop(), Some((fixed_only, 0b10, Priority::Unary)));
         // The running propagator is not woken by its own change.
         q.notify(0, Event::Fixed);
         q.done_running();
-        assert_eq!(q.pop(), Some(bounds));
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(bounds));
         q.done_running();
-        assert_eq!(q.pop(), Some(slow));
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(slow));
         q.done_running();
         assert_eq!(q.pop(), None);
         q.notify(0, Event::Fixed);
         q.clear();
         assert_eq!(q.pop(), None);
+        // Advice: tokens only from events that wake, all ones when scheduled, none after clear.
+        q.notify(0, Event::Bounds);
+        q.schedule(slow);
+        assert_eq!(q.pop(), Some((bounds, 0, Priority::Linear)));
+        q.done_running();
+        assert_eq!(q.pop(), Some((slow, u64::MAX, Priority::Expensive)));
+        q.done_running();
+        q.notify(0, Event::Fixed);
+        q.clear();
+        q.notify(0, Event::Domain);
+        assert_eq!(q.pop(), Some((slow, 0, Priority::Expensive)));
+        q.done_running();
+        // A propagator can be scheduled in another bucket than its own.
+        q.schedule_at(slow, Priority::Unary);
+        assert_eq!(q.pop(), Some((slow, u64::MAX, Priority::Unary)));
+    }
+
+    #[test]
+    fn staged_propagators_and_growing_rings() {
+        let mut q = Queue::new();
+        q.add_var();
+        let staged = q.add_propagator(Priority::Expensive, Priority::Linear);
+        q.subscribe(0, staged, Event::Domain, 0);
+        // A Fixed event wakes it into its cheap stage, any other change into its own bucket,
+        // and so does scheduling without an event.
+        q.notify(0, Event::Fixed);
+        assert_eq!(q.pop(), Some((staged, 0, Priority::Linear)));
+        q.done_running();
+        q.notify(0, Event::Domain);
+        assert_eq!(q.pop(), Some((staged, 0, Priority::Expensive)));
+        q.done_running();
+        q.schedule(staged);
+        // Rings grow with the propagators, keeping those that wait, in order.
+        let more: Vec<u32> = (0..9)
+            .map(|_| q.add_propagator(Priority::Linear, Priority::Linear))
+            .collect();
+        for &p in &more {
+            q.schedule(p);
+        }
+        q.add_propagator(Priority::Linear, Priority::Linear);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop().map(|(p, _, _)| p)).collect();
+        assert_eq!(order[0], staged);
+        assert_eq!(&order[1..], &more[..]);
     }
 }

@@ -303,7 +303,7 @@ impl Solver {
     fn restart(&mut self) {
         self.restart = None;
         self.prefix.clear();
-        self.model.store.restore(0);
+        self.model.store.restore(Checkpoint::default());
         self.model.queue.clear();
         self.stack.clear();
         self.stats = Statistics::default();
@@ -371,9 +371,11 @@ impl Solver {
                         continue;
                     }
                     if self.restart_due() {
-                        self.model
-                            .store
-                            .restore(self.stack.first().map_or(0, |f| f.checkpoint));
+                        self.model.store.restore(
+                            self.stack
+                                .first()
+                                .map_or(Checkpoint::default(), |f| f.checkpoint),
+                        );
                         self.stack.clear();
                         self.stats.restarts += 1;
                         continue;
@@ -582,7 +584,19 @@ impl Solver {
             .filter(|&x| !self.model.is_fixed(x));
         let x = match self.config.var_order {
             VarOrder::InputOrder => unfixed.into_iter().next(),
-            VarOrder::SmallestDomain => unfixed.min_by_key(|&x| store.size(x)),
+            VarOrder::SmallestDomain => {
+                // One key per variable, (size, position), and a plain minimum: comparisons
+                // that select rather than branch, and the earliest of equal sizes wins.
+                // Fixed variables get the largest key.
+                let key = |(i, &x): (usize, &u32)| {
+                    let size = u64::from(store.size(x));
+                    let key = size << 32 | i as u64;
+                    if size == 1 { u64::MAX } else { key }
+                };
+                let best = self.branch_vars.iter().enumerate().map(key).min();
+                best.filter(|&k| k != u64::MAX)
+                    .map(|k| self.branch_vars[(k & u64::from(u32::MAX)) as usize])
+            }
             VarOrder::SmallestDomainMaxDegree => {
                 unfixed.min_by_key(|&x| (store.size(x), std::cmp::Reverse(self.degree[x as usize])))
             }
@@ -683,7 +697,7 @@ mod tests {
             count += 1;
         }
         assert_eq!(count, 4);
-        solver.model.store.restore(0);
+        solver.model.store.restore(Checkpoint::default());
         assert_eq!(solver.model_state(), before);
 
         // And at every depth: state after a restore equals the state at the checkpoint.

@@ -28,12 +28,17 @@ impl std::error::Error for Conflict {}
 /// What a domain write did: `None` if nothing changed, otherwise the kind of change.
 pub type Change = Result<Option<Event>, Conflict>;
 
-/// One overwritten piece of state, as the trail keeps it.
+/// A variable's whole state (inline word, bounds, size) before its first change since the last
+/// checkpoint, as the trail keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct VarEntry {
+    var: u32,
+    old: VarState,
+}
+
+/// Any other overwritten piece of state, as the trail keeps it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Entry {
-    /// A variable's whole state (inline word, bounds, size) before its first change since
-    /// the last checkpoint.
-    Var { var: u32, old: VarState },
     /// A word of a wide domain (global word index) before a change.
     Word { index: u32, old: u64 },
     /// A propagator-owned trailed integer.
@@ -90,7 +95,7 @@ pub(crate) struct Store {
     ints: Vec<i64>,
     int_stamp: Vec<u64>,
     active: Vec<bool>,
-    trail: Trail<Entry>,
+    trail: Trail<VarEntry, Entry>,
 }
 
 /// The restorable part of a store, for comparing states in tests.
@@ -202,6 +207,32 @@ impl Store {
         })
     }
 
+    /// Keeps, of a small `x`, only the values whose bits are set in `word` (bit `i`: value
+    /// `base + i`, as in the inline word).
+    #[inline]
+    pub(crate) fn keep_small(&mut self, x: u32, word: u64) -> Change {
+        let bits = self.vars[x as usize].bits & word;
+        self.narrow_small(x as usize, bits)
+    }
+
+    /// Keeps, of a small `x`, only the values `from + i` for the bits `i` set in `word`; `None`
+    /// for a wide domain. One write (and one event) for any number of removals.
+    #[inline]
+    pub(crate) fn keep_word_from(&mut self, x: u32, from: i64, word: u64) -> Option<Change> {
+        let d = &self.vars[x as usize];
+        if d.large != SMALL {
+            return None;
+        }
+        let shift = from - i64::from(d.base);
+        let keep = match shift {
+            0..=63 => word << shift,
+            -63..=-1 => word >> -shift,
+            _ => 0,
+        };
+        let bits = d.bits & keep;
+        Some(self.narrow_small(x as usize, bits))
+    }
+
     /// The values of `x` in increasing order.
     pub(crate) fn values(&self, x: u32) -> impl Iterator<Item = i32> + '_ {
         let d = &self.vars[x as usize];
@@ -217,18 +248,17 @@ impl Store {
     fn save_var(&mut self, x: usize) {
         let stamp = self.trail.stamp();
         let d = &mut self.vars[x];
-        if d.stamp != stamp {
-            let old = *d;
-            d.stamp = stamp;
-            self.trail.push(Entry::Var { var: x as u32, old });
-        }
+        let old = *d;
+        d.stamp = stamp;
+        self.trail
+            .push_var_if(VarEntry { var: x as u32, old }, old.stamp != stamp);
     }
     #[inline]
     fn save_word(&mut self, index: usize) {
         let stamp = self.trail.stamp();
         if self.word_stamp[index] != stamp {
             self.word_stamp[index] = stamp;
-            self.trail.push(Entry::Word {
+            self.trail.push_cell(Entry::Word {
                 index: index as u32,
                 old: self.words[index],
             });
@@ -279,33 +309,66 @@ impl Store {
             let bit = (v - i64::from(d.base)) as usize;
             return self.clear_large(xi, bit, bit + 1);
         }
+        self.remove_small(x, v)
+    }
+
+    /// Whether `x` keeps its domain in the inline word (fixed when the variable is created).
+    #[inline]
+    pub(crate) fn is_small(&self, x: u32) -> bool {
+        self.vars[x as usize].large == SMALL
+    }
+
+    /// [`remove`](Store::remove) for a variable that [`is_small`](Store::is_small).
+    #[inline(always)]
+    pub(crate) fn remove_small(&mut self, x: u32, v: i64) -> Change {
+        let d = &self.vars[x as usize];
+        debug_assert_eq!(d.large, SMALL);
         // The hottest write of all. Bits outside min..=max are clear, so one bit test covers
-        // the range check, and size and bounds follow without a recount.
+        // the range check.
         let offset = (v - i64::from(d.base)) as u64;
         if offset >= 64 || d.bits >> offset & 1 == 0 {
             return Ok(None);
         }
-        if d.size == 1 {
+        self.remove_bit(x, offset as u32).map(Some)
+    }
+
+    /// The first value of a small `x`'s word: value `v` is bit `v - base`. It never changes.
+    #[inline]
+    pub(crate) fn base(&self, x: u32) -> i32 {
+        self.vars[x as usize].base
+    }
+
+    /// The inline word of a small `x`.
+    #[inline]
+    pub(crate) fn small_bits(&self, x: u32) -> u64 {
+        self.vars[x as usize].bits
+    }
+
+    /// Clears bit `bit` of a small `x`, which must be set. Size and bounds follow without a
+    /// recount.
+    #[inline(always)]
+    pub(crate) fn remove_bit(&mut self, x: u32, bit: u32) -> Result<Event, Conflict> {
+        let xi = x as usize;
+        debug_assert!(self.vars[xi].bits >> bit & 1 == 1);
+        if self.vars[xi].size == 1 {
             return Err(Conflict);
         }
         self.save_var(xi);
         let d = &mut self.vars[xi];
-        d.bits &= !(1u64 << offset);
+        d.bits &= !(1u64 << bit);
         d.size -= 1;
-        let v = v as i32;
-        if d.size == 1 {
-            d.min = d.base + d.bits.trailing_zeros() as i32;
-            d.max = d.min;
-            Ok(Some(Event::Fixed))
-        } else if v == d.min {
-            d.min = d.base + d.bits.trailing_zeros() as i32;
-            Ok(Some(Event::Bounds))
-        } else if v == d.max {
-            d.max = d.base + 63 - d.bits.leading_zeros() as i32;
-            Ok(Some(Event::Bounds))
+        let (old_min, old_max) = (d.min, d.max);
+        // Both bounds recomputed rather than tested: which one moved is a coin flip to the
+        // branch predictor, the bit scans are not.
+        d.min = d.base + d.bits.trailing_zeros() as i32;
+        d.max = d.base + 63 - d.bits.leading_zeros() as i32;
+        Ok(if d.size == 1 {
+            Event::Fixed
+        } else if (d.min != old_min) | (d.max != old_max) {
+            Event::Bounds
         } else {
-            Ok(Some(Event::Domain))
-        }
+            Event::Domain
+        })
     }
 
     /// Removes every value of `x` below `v`.
@@ -350,13 +413,22 @@ impl Store {
             return Err(Conflict);
         }
         let xi = x as usize;
-        let d = self.vars[xi];
+        let d = &self.vars[xi];
         if d.size == 1 {
             return Ok(None);
         }
         if d.large == SMALL {
-            return self.narrow_small(xi, d.small_bit(v));
+            // Every search decision comes here: no recount, the new state is known.
+            let bits = d.small_bit(v);
+            self.save_var(xi);
+            let d = &mut self.vars[xi];
+            d.bits = bits;
+            d.min = v as i32;
+            d.max = v as i32;
+            d.size = 1;
+            return Ok(Some(Event::Fixed));
         }
+        let d = self.vars[xi];
         let bit = (v - i64::from(d.base)) as usize;
         self.clear_large(xi, (d.min - d.base) as usize, bit)?;
         self.clear_large(xi, bit + 1, (d.max - d.base) as usize + 1)?;
@@ -416,7 +488,7 @@ impl Store {
         let stamp = self.trail.stamp();
         if self.int_stamp[i] != stamp {
             self.int_stamp[i] = stamp;
-            self.trail.push(Entry::Int {
+            self.trail.push_cell(Entry::Int {
                 slot: slot.0,
                 old: self.ints[i],
             });
@@ -437,7 +509,7 @@ impl Store {
     pub(crate) fn deactivate(&mut self, prop: u32) {
         if self.active[prop as usize] {
             self.active[prop as usize] = false;
-            self.trail.push(Entry::Active { prop });
+            self.trail.push_cell(Entry::Active { prop });
         }
     }
 
@@ -447,9 +519,11 @@ impl Store {
 
     /// Undoes every write made since `to`.
     pub(crate) fn restore(&mut self, to: Checkpoint) {
-        while let Some(entry) = self.trail.pop_above(to) {
+        while let Some(VarEntry { var, old }) = self.trail.pop_var_above(to) {
+            self.vars[var as usize] = old;
+        }
+        while let Some(entry) = self.trail.pop_cell_above(to) {
             match entry {
-                Entry::Var { var, old } => self.vars[var as usize] = old,
                 Entry::Word { index, old } => self.words[index as usize] = old,
                 Entry::Int { slot, old } => self.ints[slot as usize] = old,
                 Entry::Active { prop } => self.active[prop as usize] = true,

@@ -1,26 +1,38 @@
 //! The trail: an undo stack of overwritten state.
 //!
 //! Each write to search state first records the old value here (what is recorded is the
-//! store's business: see `store::Entry`). A checkpoint is
-//! simply the trail's length; backtracking pops entries back to it, restoring each old value, so
-//! no node ever clones the store. Writes within one checkpoint are recorded once per location:
-//! each location keeps the *stamp* of the checkpoint in which it was last saved, and a new stamp
-//! is issued at every checkpoint and every restore.
+//! store's business: see `store::VarEntry` and `store::Entry`). Variables' states and all other
+//! locations go on two separate stacks, so that undoing the common kind needs no test of what
+//! kind each entry is; the two touch disjoint state, so the order between them does not matter.
+//! A checkpoint is simply the two stacks' lengths; backtracking pops entries back to it,
+//! restoring each old value, so no node ever clones the store. Writes within one checkpoint are
+//! recorded once per location: each location keeps the *stamp* of the checkpoint in which it
+//! was last saved, and a new stamp is issued at every checkpoint and every restore.
 
-/// A trail position to return to.
-pub type Checkpoint = usize;
+/// A trail position to return to; the default is the very start, before any write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Checkpoint {
+    vars: usize,
+    cells: usize,
+}
 
-/// The undo stack together with the stamp that tells whether a location is saved already.
+/// The two undo stacks together with the stamp that tells whether a location is saved already.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Trail<E> {
-    entries: Vec<E>,
+pub(crate) struct Trail<V, C> {
+    /// `vars[..top]` is the stack; the slots beyond are spare, written by
+    /// [`push_var_if`](Trail::push_var_if) whether or not it keeps the entry.
+    vars: Vec<V>,
+    top: usize,
+    cells: Vec<C>,
     stamp: u64,
 }
 
-impl<E> Trail<E> {
-    pub(crate) fn new() -> Trail<E> {
+impl<V: Copy, C> Trail<V, C> {
+    pub(crate) fn new() -> Trail<V, C> {
         Trail {
-            entries: Vec::new(),
+            vars: Vec::new(),
+            top: 0,
+            cells: Vec::new(),
             stamp: 1,
         }
     }
@@ -28,7 +40,10 @@ impl<E> Trail<E> {
     /// Current checkpoint; also starts a new stamp so the next write saves its old value.
     pub(crate) fn checkpoint(&mut self) -> Checkpoint {
         self.stamp += 1;
-        self.entries.len()
+        Checkpoint {
+            vars: self.top,
+            cells: self.cells.len(),
+        }
     }
 
     #[inline]
@@ -36,16 +51,39 @@ impl<E> Trail<E> {
         self.stamp
     }
 
-    #[inline]
-    pub(crate) fn push(&mut self, entry: E) {
-        self.entries.push(entry);
+    /// Pushes `entry` if `keep`. The entry is written either way, so that whether a
+    /// variable was saved already (a coin flip to the branch predictor) costs no branch.
+    #[inline(always)]
+    pub(crate) fn push_var_if(&mut self, entry: V, keep: bool) {
+        if self.top == self.vars.len() {
+            self.vars.push(entry);
+        } else {
+            self.vars[self.top] = entry;
+        }
+        self.top += usize::from(keep);
     }
 
-    /// Pops the newest entry above `to`, if any.
     #[inline]
-    pub(crate) fn pop_above(&mut self, to: Checkpoint) -> Option<E> {
-        if self.entries.len() > to {
-            self.entries.pop()
+    pub(crate) fn push_cell(&mut self, entry: C) {
+        self.cells.push(entry);
+    }
+
+    /// Pops the newest variable entry above `to`, if any.
+    #[inline]
+    pub(crate) fn pop_var_above(&mut self, to: Checkpoint) -> Option<V> {
+        if self.top > to.vars {
+            self.top -= 1;
+            Some(self.vars[self.top])
+        } else {
+            None
+        }
+    }
+
+    /// Pops the newest other entry above `to`, if any.
+    #[inline]
+    pub(crate) fn pop_cell_above(&mut self, to: Checkpoint) -> Option<C> {
+        if self.cells.len() > to.cells {
+            self.cells.pop()
         } else {
             None
         }
@@ -58,7 +96,7 @@ impl<E> Trail<E> {
 
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.entries.len()
+        self.top + self.cells.len()
     }
 }
 
@@ -68,17 +106,21 @@ mod tests {
 
     #[test]
     fn checkpoints_are_lengths_and_stamps_advance() {
-        let mut t = Trail::<(u32, i64)>::new();
+        let mut t = Trail::<(u32, i64), u8>::new();
         let s0 = t.stamp();
         let cp = t.checkpoint();
-        assert_eq!(cp, 0);
+        assert_eq!(cp, Checkpoint::default());
         assert!(t.stamp() > s0);
-        t.push((0, 3));
-        t.push((1, 7));
-        assert_eq!(t.len(), 2);
-        assert_eq!(t.pop_above(cp), Some((1, 7)));
-        assert_eq!(t.pop_above(cp), Some((0, 3)));
-        assert_eq!(t.pop_above(cp), None);
+        t.push_var_if((0, 3), true);
+        t.push_var_if((5, 5), false);
+        t.push_cell(9);
+        t.push_var_if((1, 7), true);
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.pop_var_above(cp), Some((1, 7)));
+        assert_eq!(t.pop_var_above(cp), Some((0, 3)));
+        assert_eq!(t.pop_var_above(cp), None);
+        assert_eq!(t.pop_cell_above(cp), Some(9));
+        assert_eq!(t.pop_cell_above(cp), None);
         let s1 = t.stamp();
         t.restored();
         assert!(t.stamp() > s1);
