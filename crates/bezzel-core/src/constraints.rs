@@ -70,8 +70,8 @@ impl Model {
 
     /// All views take pairwise different values, pruned at the given [`Consistency`].
     ///
-    /// At the bounds and domain levels this posts two propagators: a value-consistent one,
-    /// which runs first, and the stronger one, which then sees a batch of changes.
+    /// At the bounds level this posts two propagators: a value-consistent one, which runs
+    /// first, and the bounds one, which then sees a batch of changes.
     ///
     /// ```
     /// use bezzel_core::prelude::*;
@@ -95,19 +95,17 @@ impl Model {
             // For two views, `!=` already prunes every unsupported value.
             _ if views.len() == 2 => self.post(NotEqual::new(views[0], views[1])),
             Consistency::Value => self.post(AllDifferentValue::new(views)),
-            // Cheapest first: at the bounds and domain levels a value-consistent propagator
-            // over the same views runs before the stronger one (it has a cheaper priority),
-            // so that fixings cascade at their low cost and each run of the stronger
-            // algorithm sees a batch of changes instead of one (measured: 36% and 14% fewer
-            // instructions on queens 10, 5% on hard sudokus).
+            // Cheapest first: at the bounds level a value-consistent propagator over the same
+            // views runs before the Hall-interval one (it has a cheaper priority), so that
+            // fixings cascade at their low cost and each bounds run sees a batch of changes
+            // (queens 10: 188 M instructions and 2.7 M mispredicted branches without it, 118 M
+            // and 1.7 M with it). The domain level needs no partner: its propagator is
+            // staged, with a value pass of its own first.
             Consistency::Bounds => {
                 self.post(AllDifferentValue::new(views.clone()))?;
                 self.post(AllDifferentBounds::new(views))
             }
-            Consistency::Domain => {
-                self.post(AllDifferentValue::new(views.clone()))?;
-                self.post(AllDifferentDomain::new(views))
-            }
+            Consistency::Domain => self.post(AllDifferentDomain::new(views)),
         }
     }
 
