@@ -90,6 +90,9 @@ impl VarState {
 #[derive(Debug, Clone)]
 pub(crate) struct Store {
     vars: Vec<VarState>,
+    /// Each variable's largest value as declared: what backtracking to the root restores,
+    /// whatever a `Model::propagate` before the search narrowed.
+    initial_max: Vec<i32>,
     words: Vec<u64>,
     word_stamp: Vec<u64>,
     ints: Vec<i64>,
@@ -112,6 +115,7 @@ impl Store {
     pub(crate) fn new() -> Store {
         Store {
             vars: Vec::new(),
+            initial_max: Vec::new(),
             words: Vec::new(),
             word_stamp: Vec::new(),
             ints: Vec::new(),
@@ -124,6 +128,7 @@ impl Store {
     /// Adds a variable with the given initial domain and returns its index.
     pub(crate) fn add_var(&mut self, spec: &DomainSpec) -> u32 {
         let (lo, hi) = (spec.min(), spec.max());
+        self.initial_max.push(hi);
         let width = (i64::from(hi) - i64::from(lo) + 1) as usize;
         let mut state = VarState {
             bits: 0,
@@ -336,6 +341,14 @@ impl Store {
     #[inline]
     pub(crate) fn base(&self, x: u32) -> i32 {
         self.vars[x as usize].base
+    }
+
+    /// The largest value `x` was declared with (see `initial_max`): with
+    /// [`base`](Store::base), the span a propagator must allow for at setup, since the current
+    /// bounds may be narrower than what the search starts from.
+    #[inline]
+    pub(crate) fn initial_max(&self, x: u32) -> i32 {
+        self.initial_max[x as usize]
     }
 
     /// The inline word of a small `x`.

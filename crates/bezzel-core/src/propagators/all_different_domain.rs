@@ -841,9 +841,10 @@ impl Propagator for AllDifferentDomain {
             .iter()
             .all(|v| !v.negated && s.store.is_small(v.var.index));
         if one_word && self.views.len() <= 64 {
-            // Initial view values run from base + offset to max + offset.
+            // Initial view values run from base + offset to the declared max + offset: the current
+            // bounds may have been narrowed by a `Model::propagate` that the search undoes.
             let first = |v: &IntView| i64::from(s.store.base(v.var.index)) + v.offset;
-            let last = |v: &IntView| i64::from(s.store.max(v.var.index)) + v.offset;
+            let last = |v: &IntView| i64::from(s.store.initial_max(v.var.index)) + v.offset;
             let lo = self.views.iter().map(first).min().unwrap_or(0);
             let hi = self.views.iter().map(last).max().unwrap_or(0);
             if hi - lo < 64 {
