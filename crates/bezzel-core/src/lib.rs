@@ -84,7 +84,6 @@ pub use search::{Decision, Limits, SearchConfig, Solutions, Solver, ValueOrder, 
 pub use solution::{Solution, SolutionSet};
 pub use stats::{Statistics, StopReason};
 pub use store::{Conflict, TrailedInt};
-pub use trail::Checkpoint;
 pub use var::{IntView, VarId};
 
 /// Smallest value a domain may contain.
