@@ -184,7 +184,10 @@ impl Model {
         Ok(self.store.values(x.index).collect())
     }
 
-    /// Number of propagators that listen to `x` (its degree).
+    /// Number of propagators that listen to `x` (its degree). One constraint may post more than
+    /// one propagator: a bounds-level `all_different` counts twice (see
+    /// [`all_different_with`](Model::all_different_with)), which the degree-based variable
+    /// orders see too.
     pub fn degree(&self, x: VarId) -> Result<usize, ModelError> {
         self.check_var(x)?;
         Ok(self.queue.degree(x.index))
