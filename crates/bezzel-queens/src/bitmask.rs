@@ -140,27 +140,30 @@ fn full_row(n: usize) -> u32 {
     u32::MAX >> (u32::BITS as usize - n)
 }
 
-/// The attacked lines after some rows are filled, as seen from the next row.
+/// The attacked lines after some rows are filled, as seen from the next row (shared with the
+/// full-symmetry counter).
 #[derive(Debug, Clone, Copy)]
-struct Lines {
-    cols: u32,
-    ld: u32,
-    rd: u32,
+pub(crate) struct Lines {
+    pub(crate) cols: u32,
+    pub(crate) ld: u32,
+    pub(crate) rd: u32,
 }
 
 impl Lines {
-    const EMPTY: Self = Self {
+    pub(crate) const EMPTY: Self = Self {
         cols: 0,
         ld: 0,
         rd: 0,
     };
 
-    fn attacked(self) -> u32 {
+    #[inline(always)]
+    pub(crate) fn attacked(self) -> u32 {
         self.cols | self.ld | self.rd
     }
 
     /// The lines as seen from the row below, after a queen at `bit`.
-    fn place(self, bit: u32) -> Self {
+    #[inline(always)]
+    pub(crate) fn place(self, bit: u32) -> Self {
         Self {
             cols: self.cols | bit,
             ld: (self.ld | bit) << 1,

@@ -43,7 +43,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bitmask::{self, BitmaskError};
+use crate::bitmask::{self, BitmaskError, Lines};
 use crate::symmetry::UniqueCount;
 
 /// How many rows each [`Subproblem`] from [`subproblems`] fixes.
@@ -72,35 +72,6 @@ const TAIL_ROWS: usize = 5;
 pub struct Subproblem {
     /// The columns of the queens in the first rows, top row first.
     pub prefix: Vec<usize>,
-}
-
-/// The attacked lines after some rows are filled, as seen from the next row.
-#[derive(Debug, Clone, Copy)]
-struct Lines {
-    cols: u32,
-    ld: u32,
-    rd: u32,
-}
-
-impl Lines {
-    const EMPTY: Self = Self {
-        cols: 0,
-        ld: 0,
-        rd: 0,
-    };
-
-    fn attacked(self) -> u32 {
-        self.cols | self.ld | self.rd
-    }
-
-    /// The lines as seen from the row below, after a queen at `bit`.
-    fn place(self, bit: u32) -> Self {
-        Self {
-            cols: self.cols | bit,
-            ld: (self.ld | bit) << 1,
-            rd: (self.rd | bit) >> 1,
-        }
-    }
 }
 
 /// Representatives found, by orbit size.
