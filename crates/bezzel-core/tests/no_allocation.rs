@@ -37,22 +37,10 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+mod common;
+
 fn queens(n: usize, var_order: VarOrder, consistency: Consistency) -> Solver {
-    let mut m = Model::new();
-    let q = m.named_vars("q", n, 0..n as i32).unwrap();
-    let up: Vec<IntView> = q
-        .iter()
-        .enumerate()
-        .map(|(i, x)| x.offset(i as i32))
-        .collect();
-    let down: Vec<IntView> = q
-        .iter()
-        .enumerate()
-        .map(|(i, x)| x.offset(-(i as i32)))
-        .collect();
-    m.all_different_with(&q, consistency).unwrap();
-    m.all_different_with(&up, consistency).unwrap();
-    m.all_different_with(&down, consistency).unwrap();
+    let (mut m, q) = common::queens(n, consistency).unwrap();
     // A linear and a binary constraint too, so that their propagators are exercised.
     m.linear(&[1, -1], &[q[0], q[1]], Relation::Le, n as i64)
         .unwrap();

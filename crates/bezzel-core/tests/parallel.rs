@@ -6,23 +6,10 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+mod common;
+
 fn queens(n: usize) -> Result<Model, ModelError> {
-    let mut m = Model::new();
-    let q = m.named_vars("q", n, 0..n as i32)?;
-    let up: Vec<IntView> = q
-        .iter()
-        .enumerate()
-        .map(|(i, x)| x.offset(i as i32))
-        .collect();
-    let down: Vec<IntView> = q
-        .iter()
-        .enumerate()
-        .map(|(i, x)| x.offset(-(i as i32)))
-        .collect();
-    m.all_different(&q)?;
-    m.all_different(&up)?;
-    m.all_different(&down)?;
-    Ok(m)
+    common::queens(n, Consistency::Value).map(|(m, _)| m)
 }
 
 const A000170: [u64; 13] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
