@@ -315,6 +315,28 @@ fn count_first_and_stats() {
     }
 }
 
+/// Every cell order gives the same answers, and `dom-wdeg` with restarts fills an empty
+/// 25x25 grid at the value level, where smallest-domain-first searches for minutes.
+#[test]
+fn orders_and_restarts() {
+    let input = format!("{WIKIPEDIA}\n{TOP1465_FIRST}\n{NO_SOLUTION}\n{SEVERAL_4X4}\n");
+    let expected = stdout(&sudoku(&["--threads", "1"], &input));
+    assert_eq!(expected.lines().count(), 4);
+    for order in ["first-fail", "dom-wdeg", "rows"] {
+        let o = sudoku(&["--order", order, "--threads", "1"], &input);
+        assert_eq!(o.status.code(), Some(0), "{order}");
+        assert_eq!(stdout(&o), expected, "{order}");
+    }
+    let empty = ".".repeat(625);
+    for extra in [&[][..], &["--restarts"][..]] {
+        let mut args = vec!["--first", "--consistency", "value", "--order", "dom-wdeg"];
+        args.extend_from_slice(extra);
+        let o = sudoku(&args, &format!("{empty}\n"));
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert_solves(&empty, stdout(&o).trim());
+    }
+}
+
 #[test]
 fn threads_keep_the_input_order() {
     let text = include_str!("data/sudoku17_sample.txt");
@@ -360,6 +382,8 @@ fn bad_options_and_unreadable_files_get_one_line_and_exit_2() {
         (vec!["--threads", "0"], "at least 1"),
         (vec!["--pretty", "--json"], "--json"),
         (vec!["--first", "--count"], "--count"),
+        (vec!["--order", "random"], "random"),
+        (vec!["--restarts"], "--first"),
         (vec![missing.to_str().unwrap()], "cannot read"),
         (vec![dir.to_str().unwrap()], "cannot read"),
     ] {

@@ -80,7 +80,9 @@ pub use model::Model;
 pub use propagator::{Context, PropResult, PropStatus, Propagator, Setup};
 pub use propagators::Relation;
 pub use queue::Priority;
-pub use search::{Decision, Limits, SearchConfig, Solutions, Solver, ValueOrder, VarOrder};
+pub use search::{
+    Decision, Limits, Restarts, SearchConfig, Solutions, Solver, ValueOrder, VarOrder,
+};
 pub use solution::{Solution, SolutionSet};
 pub use stats::{Statistics, StopReason};
 pub use store::{Conflict, TrailedInt};

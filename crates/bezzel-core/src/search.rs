@@ -257,9 +257,23 @@ impl Solver {
         Solutions { solver: self }
     }
 
-    /// The first solution, if any.
+    /// The first solution, if any; with [`SearchConfig::restarts`] set, search restarts from
+    /// the root after each attempt's failures run out.
     pub fn first(&mut self) -> Option<Solution> {
         self.restart();
+        self.first_after_restart()
+    }
+
+    /// The first solution below a decision prefix (such as a puzzle's givens), with restarts
+    /// as in [`first`](Solver::first): every attempt starts again below the prefix.
+    pub fn first_in(&mut self, prefix: &[Decision]) -> Result<Option<Solution>, ModelError> {
+        self.check_prefix(prefix)?;
+        self.restart();
+        self.prefix.extend_from_slice(prefix);
+        Ok(self.first_after_restart())
+    }
+
+    fn first_after_restart(&mut self) -> Option<Solution> {
         self.restart = self.config.restarts.map(|r| RestartState {
             attempt: 1,
             failures_at_start: 0,
@@ -870,6 +884,46 @@ mod tests {
         );
         assert_eq!(s.count(), 4);
         assert_eq!(s.stats().restarts, 0);
+    }
+
+    #[test]
+    fn restarts_below_a_prefix_keep_the_prefix() {
+        let (m, q) = queens(30);
+        let mut s = Solver::with_config(
+            m,
+            SearchConfig {
+                var_order: VarOrder::DomWDeg,
+                restarts: Some(Restarts { scale: 2 }),
+                ..SearchConfig::default()
+            },
+        );
+        // Queens in the first two rows at columns 5 and 12, as givens.
+        let givens = [
+            Decision::Assign(q[0].index() as u32, 5),
+            Decision::Assign(q[1].index() as u32, 12),
+        ];
+        let sol = s
+            .first_in(&givens)
+            .expect("a valid prefix")
+            .expect("30 queens have solutions with these two");
+        let cols: Vec<i32> = sol.values_of(&q);
+        assert_eq!(&cols[..2], &[5, 12]);
+        for i in 0..30 {
+            for j in i + 1..30 {
+                assert_ne!(cols[i], cols[j]);
+                assert_ne!((cols[i] - cols[j]).unsigned_abs() as usize, j - i);
+            }
+        }
+        assert!(s.stats().restarts > 0, "{}", s.stats());
+        // Contradictory givens: no solution, and the answer is exact.
+        let clash = [
+            Decision::Assign(q[0].index() as u32, 5),
+            Decision::Assign(q[1].index() as u32, 6),
+        ];
+        assert_eq!(s.first_in(&clash).expect("a valid prefix"), None);
+        assert!(s.stats().is_complete());
+        // A decision on a variable the model lacks is an error, not a panic.
+        assert!(s.first_in(&[Decision::Assign(99, 0)]).is_err());
     }
 
     #[test]

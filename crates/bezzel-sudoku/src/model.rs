@@ -217,10 +217,10 @@ impl SudokuSolver {
         })
     }
 
-    /// The first solution of `puzzle`, without proving it unique.
+    /// The first solution of `puzzle`, without proving it unique; restarts as configured.
     pub fn solve(&mut self, puzzle: &Grid) -> Result<Outcome, SudokuError> {
         self.load(puzzle)?;
-        let found = self.solver.solutions_in(&self.givens)?.next();
+        let found = self.solver.first_in(&self.givens)?;
         let stats = self.solver.stats().clone();
         let solution = found.map(|s| solution_grid(self.box_size, &self.cells, &s));
         Ok(Outcome {
