@@ -10,7 +10,9 @@
 //! ```
 //!
 //! **Input.** Files given as arguments, in order, or stdin when there are none (`-` names stdin
-//! too). A batch holds one puzzle per line in line form: `N * N` cells row by row, `1`-`9`
+//! too). Every file is opened before anything is solved; a batch is then read and answered a
+//! chunk of lines at a time, so it runs in little memory and answers come while stdin is still
+//! being written (one by one when stdin is a terminal). A batch holds one puzzle per line in line form: `N * N` cells row by row, `1`-`9`
 //! then `A`-`P` for 10-25, `.` or `0` for an empty cell; blank lines and lines starting with
 //! `#` are skipped. An input is instead read as *one* puzzle in grid form (one row per line;
 //! spaces and the separators `|`, `-`, `+` ignored, so `--pretty` output reads back) when
@@ -50,7 +52,8 @@ use bezzel::sudoku::model::{Outcome, Status, SudokuSolver};
 use clap::{Parser, ValueEnum};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::io::{self, BufWriter, Read, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -162,18 +165,18 @@ enum Mode {
     Count(u64),
 }
 
-/// One input: its name for messages and its text.
+/// One input: its name for messages and its bytes, read as they are solved.
 struct Input {
     name: String,
-    text: String,
+    reader: Box<dyn BufRead>,
 }
 
 /// One puzzle of an input, read or not.
-struct Puzzle<'a> {
+struct Puzzle {
     /// 1-based line of the input where the puzzle starts.
     line: usize,
     /// The puzzle's text as given (trimmed).
-    text: &'a str,
+    text: String,
     parsed: Result<Grid, String>,
 }
 
@@ -211,6 +214,7 @@ struct JsonLine<'a> {
 /// Why a run stopped before answering every puzzle.
 enum Failure {
     Output(io::Error),
+    Input(String),
     Threads(String),
 }
 
@@ -263,19 +267,23 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let inputs = match read_inputs(&cli.files) {
+    let inputs = match open_inputs(&cli.files) {
         Ok(inputs) => inputs,
         Err(message) => {
             eprintln!("sudoku: {message}");
             return ExitCode::from(2);
         }
     };
-    match run(&cli, &inputs) {
+    match run(&cli, inputs) {
         Ok(status) => ExitCode::from(status),
         // The reader went away (`sudoku big.txt | head`): nothing left to say.
         Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Output(e)) => {
             eprintln!("sudoku: cannot write output: {e}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Input(message)) => {
+            eprintln!("sudoku: {message}");
             ExitCode::from(2)
         }
         Err(Failure::Threads(e)) => {
@@ -285,42 +293,158 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads every input before solving anything, so a mistyped file name costs nothing.
-/// Bytes that are not UTF-8 become U+FFFD and are then reported as illegal characters of
-/// their line.
-fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
-    let stdin_name = || "<stdin>".to_string();
+/// Opens every input before solving anything, so a mistyped file name costs nothing; their
+/// text is read later, as it is solved.
+fn open_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
+    let stdin = || Input {
+        name: "<stdin>".to_string(),
+        reader: Box::new(BufReader::new(io::stdin())),
+    };
     if files.is_empty() {
-        return Ok(vec![Input {
-            name: stdin_name(),
-            text: read_stdin()?,
-        }]);
+        return Ok(vec![stdin()]);
     }
     let mut inputs = Vec::with_capacity(files.len());
     for path in files {
         if path.as_os_str() == "-" {
-            inputs.push(Input {
-                name: stdin_name(),
-                text: read_stdin()?,
-            });
+            inputs.push(stdin());
             continue;
         }
-        let bytes = std::fs::read(path)
-            .map_err(|e| format!("cannot read {}: {}", path.display(), io_reason(&e)))?;
+        let cannot = |reason: String| format!("cannot read {}: {reason}", path.display());
+        let file = File::open(path).map_err(|e| cannot(io_reason(&e)))?;
+        // Opening a directory succeeds; reading it would fail only later.
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(cannot("Is a directory".to_string()));
+        }
         inputs.push(Input {
             name: path.display().to_string(),
-            text: String::from_utf8_lossy(&bytes).into_owned(),
+            reader: Box::new(BufReader::with_capacity(1 << 16, file)),
         });
     }
     Ok(inputs)
 }
 
-fn read_stdin() -> Result<String, String> {
-    let mut bytes = Vec::new();
-    io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read stdin: {}", io_reason(&e)))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+/// The lines of one input, numbered from 1, without their line ends. Bytes that are not
+/// UTF-8 become U+FFFD and are then reported as illegal characters of their line.
+struct Lines {
+    input: Input,
+    number: usize,
+    bytes: Vec<u8>,
+}
+
+impl Lines {
+    fn new(input: Input) -> Lines {
+        Lines {
+            input,
+            number: 0,
+            bytes: Vec::new(),
+        }
+    }
+
+    fn next_line(&mut self) -> Result<Option<(usize, String)>, Failure> {
+        self.bytes.clear();
+        let read = self
+            .input
+            .reader
+            .read_until(b'\n', &mut self.bytes)
+            .map_err(|e| {
+                Failure::Input(format!(
+                    "cannot read {}: {}",
+                    self.input.name,
+                    io_reason(&e)
+                ))
+            })?;
+        if read == 0 {
+            return Ok(None);
+        }
+        if self.bytes.last() == Some(&b'\n') {
+            self.bytes.pop();
+            if self.bytes.last() == Some(&b'\r') {
+                self.bytes.pop();
+            }
+        }
+        self.number += 1;
+        Ok(Some((
+            self.number,
+            String::from_utf8_lossy(&self.bytes).into_owned(),
+        )))
+    }
+
+    /// The rest of the input, each line ended by `\n`.
+    fn rest(&mut self, text: &mut String) -> Result<(), Failure> {
+        while let Some((_, line)) = self.next_line()? {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        Ok(())
+    }
+}
+
+/// Where the puzzles of one input come from: a batch in line form is read a chunk at a time,
+/// anything else (a grid, or a batch whose first puzzle line is not a line-form puzzle) is
+/// read whole and parsed as before.
+enum Source {
+    Stream {
+        lines: Lines,
+        /// The first puzzle line, already read to decide the form.
+        first: Option<(usize, String)>,
+    },
+    Whole(std::vec::IntoIter<Puzzle>),
+}
+
+impl Source {
+    fn new(input: Input, grid_form: bool) -> Result<Source, Failure> {
+        let mut lines = Lines::new(input);
+        let mut head = String::new();
+        if !grid_form {
+            while let Some((number, line)) = lines.next_line()? {
+                let trimmed = line.trim();
+                if !is_puzzle_line(trimmed) {
+                    head.push_str(&line);
+                    head.push('\n');
+                    continue;
+                }
+                if LINE_LENGTHS.contains(&trimmed.chars().count()) {
+                    // Such a line rules grid form out (see `looks_like_one_grid`).
+                    return Ok(Source::Stream {
+                        lines,
+                        first: Some((number, line)),
+                    });
+                }
+                head.push_str(&line);
+                head.push('\n');
+                break;
+            }
+        }
+        lines.rest(&mut head)?;
+        Ok(Source::Whole(puzzles(&head, grid_form).into_iter()))
+    }
+
+    /// Up to `n` more puzzles; none at the end of the input.
+    fn next_chunk(&mut self, n: usize) -> Result<Vec<Puzzle>, Failure> {
+        match self {
+            Source::Whole(rest) => Ok(rest.by_ref().take(n).collect()),
+            Source::Stream { lines, first } => {
+                let mut chunk = Vec::with_capacity(n);
+                while chunk.len() < n {
+                    let Some((line, text)) = first
+                        .take()
+                        .map_or_else(|| lines.next_line(), |f| Ok(Some(f)))?
+                    else {
+                        break;
+                    };
+                    let text = text.trim();
+                    if is_puzzle_line(text) {
+                        chunk.push(Puzzle {
+                            line,
+                            text: text.to_string(),
+                            parsed: Grid::parse_line(text).map_err(|e| e.to_string()),
+                        });
+                    }
+                }
+                Ok(chunk)
+            }
+        }
+    }
 }
 
 /// The OS message without Rust's " (os error N)" suffix.
@@ -365,9 +489,8 @@ fn looks_like_one_grid(text: &str) -> bool {
     rows.len() >= 4 && rows.iter().all(|&k| k <= 25)
 }
 
-/// The puzzles of one input, in order.
-fn puzzles<'a>(input: &'a Input, grid_form: bool) -> Vec<Puzzle<'a>> {
-    let text = input.text.as_str();
+/// The puzzles of one whole input, in order.
+fn puzzles(text: &str, grid_form: bool) -> Vec<Puzzle> {
     if grid_form || looks_like_one_grid(text) {
         // Comment lines become blank lines, which the grid reader skips; the line structure
         // (and so every position in an error) stays as in the input.
@@ -382,7 +505,7 @@ fn puzzles<'a>(input: &'a Input, grid_form: bool) -> Vec<Puzzle<'a>> {
             .map_or(1, |i| i + 1);
         return vec![Puzzle {
             line,
-            text: text.trim(),
+            text: text.trim().to_string(),
             parsed: Grid::parse_grid(&body).map_err(|e| e.to_string()),
         }];
     }
@@ -392,7 +515,7 @@ fn puzzles<'a>(input: &'a Input, grid_form: bool) -> Vec<Puzzle<'a>> {
         .filter(|(_, l)| is_puzzle_line(l))
         .map(|(line, l)| Puzzle {
             line,
-            text: l,
+            text: l.to_string(),
             parsed: Grid::parse_line(l).map_err(|e| e.to_string()),
         })
         .collect()
@@ -437,10 +560,11 @@ fn answer(
 }
 
 /// Puzzles solved between two writes of the output: big enough to keep every thread busy,
-/// small enough that answers appear while a long batch runs.
+/// small enough that answers appear while a long batch runs (and that a batch of any size
+/// runs in little memory). Someone typing puzzles at a terminal gets each answer at once.
 const CHUNK: usize = 256;
 
-fn run(cli: &Cli, inputs: &[Input]) -> Result<u8, Failure> {
+fn run(cli: &Cli, inputs: Vec<Input>) -> Result<u8, Failure> {
     let mode = if cli.count {
         Mode::Count(cli.limit)
     } else if cli.first {
@@ -467,11 +591,17 @@ fn run(cli: &Cli, inputs: &[Input]) -> Result<u8, Failure> {
     let mut sum = Summary::default();
     let mut serial = Solvers::default();
     let start = Instant::now();
+    let chunk_size = if io::stdin().is_terminal() { 1 } else { CHUNK };
     for input in inputs {
-        let puzzles = puzzles(input, cli.grid);
-        for chunk in puzzles.chunks(CHUNK) {
+        let name = input.name.clone();
+        let mut source = Source::new(input, cli.grid)?;
+        loop {
+            let chunk = source.next_chunk(chunk_size)?;
+            if chunk.is_empty() {
+                break;
+            }
             let (consistency, search) = (cli.consistency, cli.search());
-            let solve = |solvers: &mut Solvers, p: &Puzzle<'_>| match &p.parsed {
+            let solve = |solvers: &mut Solvers, p: &Puzzle| match &p.parsed {
                 Ok(grid) => answer(solvers, grid, mode, consistency, search),
                 Err(e) => Answer::Error(e.clone()),
             };
@@ -483,7 +613,7 @@ fn run(cli: &Cli, inputs: &[Input]) -> Result<u8, Failure> {
             };
             for (p, answer) in chunk.iter().zip(&answers) {
                 let where_ = if named {
-                    format!("{}: line {}", input.name, p.line)
+                    format!("{name}: line {}", p.line)
                 } else {
                     format!("line {}", p.line)
                 };
@@ -495,7 +625,7 @@ fn run(cli: &Cli, inputs: &[Input]) -> Result<u8, Failure> {
                     }
                     Answer::Solved(o) => tally(&mut sum, o),
                 }
-                let file = named.then_some(input.name.as_str());
+                let file = named.then_some(name.as_str());
                 if cli.json {
                     write_json(&mut out, file, p, answer)?;
                 } else if cli.pretty {
@@ -613,7 +743,7 @@ fn status_name(status: Status) -> &'static str {
 fn write_json(
     out: &mut impl Write,
     file: Option<&str>,
-    p: &Puzzle<'_>,
+    p: &Puzzle,
     answer: &Answer,
 ) -> io::Result<()> {
     let puzzle = match &p.parsed {

@@ -337,6 +337,52 @@ fn orders_and_restarts() {
     }
 }
 
+/// A batch is answered as it is read: the answers to the first chunk (256 puzzles) come out
+/// while stdin is still open, so a pipeline of any length runs in little memory.
+#[test]
+fn answers_stream_while_stdin_is_open() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let mut child = Command::new(common::example("sudoku"))
+        .args(["--threads", "2", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sudoku starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines_tx, lines_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if lines_tx.send(line.expect("utf-8 output")).is_err() {
+                break;
+            }
+        }
+    });
+    let first: Vec<String> = (0..256).map(|_| format!("{UNIQUE_4X4}\n")).collect();
+    stdin.write_all(first.concat().as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    for i in 0..256 {
+        let line = lines_rx.recv_timeout(Duration::from_secs(60));
+        let Ok(line) = line else {
+            let _ = child.kill();
+            panic!("answer {i} did not come while stdin was open");
+        };
+        assert_solves(UNIQUE_4X4, &line);
+    }
+    writeln!(stdin, "{WIKIPEDIA}").unwrap();
+    drop(stdin);
+    let last = lines_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("last answer");
+    assert_eq!(last, WIKIPEDIA_SOLUTION);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
 #[test]
 fn threads_keep_the_input_order() {
     let text = include_str!("data/sudoku17_sample.txt");
