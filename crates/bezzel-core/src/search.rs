@@ -852,6 +852,16 @@ mod tests {
         assert_eq!(luby(32), 1);
     }
 
+    /// Checks a placement (a column per row) by the rules of the board, not by the model.
+    fn assert_no_attacks(cols: &[i32]) {
+        for i in 0..cols.len() {
+            for j in i + 1..cols.len() {
+                assert_ne!(cols[i], cols[j], "{cols:?}");
+                assert_ne!((cols[i] - cols[j]).unsigned_abs() as usize, j - i, "{cols:?}");
+            }
+        }
+    }
+
     #[test]
     fn restarts_find_solutions_and_learn_weights() {
         let (m, q) = queens(30);
@@ -865,12 +875,7 @@ mod tests {
         );
         let sol = s.first().expect("30 queens have solutions");
         let cols: Vec<i32> = sol.values_of(&q);
-        for i in 0..30 {
-            for j in i + 1..30 {
-                assert_ne!(cols[i], cols[j]);
-                assert_ne!((cols[i] - cols[j]).unsigned_abs() as usize, j - i);
-            }
-        }
+        assert_no_attacks(&cols);
         assert!(s.stats().restarts > 0, "{}", s.stats());
         assert!(s.model.failures.iter().any(|&f| f > 0));
         // Counting ignores restarts and stays exact.
@@ -908,12 +913,7 @@ mod tests {
             .expect("30 queens have solutions with these two");
         let cols: Vec<i32> = sol.values_of(&q);
         assert_eq!(&cols[..2], &[5, 12]);
-        for i in 0..30 {
-            for j in i + 1..30 {
-                assert_ne!(cols[i], cols[j]);
-                assert_ne!((cols[i] - cols[j]).unsigned_abs() as usize, j - i);
-            }
-        }
+        assert_no_attacks(&cols);
         assert!(s.stats().restarts > 0, "{}", s.stats());
         // Contradictory givens: no solution, and the answer is exact.
         let clash = [
