@@ -20,12 +20,13 @@
 //! constraints settle before any matching runs.
 //!
 //! The one-word path avoids branches that depend on the data wherever it can (the value pass,
-//! the write-back, the view graph as a bit matrix and its transpose): measured, their
-//! mispredictions cost more than the extra instructions of computing every case.
+//! the write-back, the transpose of the view graph): measured, their mispredictions cost more
+//! than the extra instructions of computing every case.
 //!
 //! Two implementations share that plan. When the live views' values span at most 64, domains,
-//! value sets and view sets are single `u64` words, and the components come from bit-parallel
-//! forward and backward closures; this is the hot path of Sudoku (up to 25 × 25) and of the
+//! value sets and view sets are single `u64` words (a view is named by the bit of its matched
+//! value, so that its domain is its row of the view graph), and the components come from
+//! bit-parallel forward and backward closures; this is the hot path of Sudoku (up to 25 × 25) and of the
 //! N-Queens diagonals up to n = 32. Wider spans use an adjacency array over value indices
 //! (dense offsets, or sorted distinct values when the span is huge and sparse) and an iterative
 //! Tarjan that also propagates "reaches a free value" from component to component.
@@ -80,10 +81,8 @@ struct Small {
     /// Each live view's values, as read and as narrowed.
     orig: [u64; 64],
     cur: [u64; 64],
-    /// `succ[x]`: views whose matched value `x` can take; `pred[y]`: views that can take
-    /// `y`'s matched value.
-    succ: [u64; 64],
-    pred: [u64; 64],
+    /// Which views can take each matched value.
+    pred: Transpose,
     /// Value bit matched to each view.
     mate: [u8; 64],
     /// Breadth-first search of augmenting paths, and the views left unmatched.
@@ -156,8 +155,10 @@ impl AllDifferentDomain {
         let small = Small {
             orig: [0; 64],
             cur: [0; 64],
-            succ: [0; 64],
-            pred: [0; 64],
+            pred: Transpose {
+                tiles: [0; 64],
+                chunks: 0,
+            },
             mate: [0; 64],
             queue: [0; 64],
             unmatched: [0; 64],
@@ -586,71 +587,49 @@ impl Small {
             *mv = base + i64::from(self.mate[i]);
         }
 
-        let all = u64::MAX >> (64 - m);
+        // From here on a view is named by the bit of its matched value, so that the view graph
+        // needs no matrix: the view matched to `b` can move to the values of `cur[val_var[b]]`,
+        // and its successors are the views matched to those. Only the transpose (who can take
+        // `b`) has to be built, in `Transpose`.
         let free = union & !matched;
         // Views with a free value: every edge into them starts an alternating path from a
         // free value (each view on the path moves to the next one's value).
-        let mut reach_free = 0u64;
-        if free != 0 {
-            for x in 0..m {
-                reach_free |= u64::from(self.cur[x] & free != 0) << x;
-            }
-            if reach_free == all {
-                // Every edge ends on such a path: nothing to prune.
-                return Ok(());
-            }
-        }
-
-        // The view graph, both ways; successors within components only matter for views
-        // that do not reach a free value, but computing them all is cheaper than testing.
-        // Built as a bit matrix and its transpose, in loops of fixed length `m`: loops over
-        // each domain's values would mispredict their exits.
-        for y in 0..m {
-            let b = u32::from(self.mate[y]);
-            let mut pred = 0u64;
-            for (x, &c) in self.cur[..m].iter().enumerate() {
-                pred |= (c >> b & 1) << x;
-            }
-            self.pred[y] = pred & !(1 << y);
-        }
+        let mut direct = 0u64;
         for x in 0..m {
-            let mut succ = 0u64;
-            for (y, &p) in self.pred[..m].iter().enumerate() {
-                succ |= (p >> x & 1) << y;
-            }
-            self.succ[x] = succ;
+            direct |= u64::from(self.cur[x] & free != 0) << self.mate[x];
         }
+        if direct == matched {
+            // Every edge ends on such a path: nothing to prune.
+            return Ok(());
+        }
+        self.pred.build(&self.cur[..m], &self.mate[..m], union);
 
         // All views that reach a free value, backwards from those that have one.
-        let mut frontier = reach_free;
+        let mut reach_free = direct;
+        let mut frontier = direct;
         while frontier != 0 {
-            let y = frontier.trailing_zeros() as usize;
+            let b = frontier.trailing_zeros() as usize;
             frontier &= frontier - 1;
-            let new = self.pred[y] & !reach_free;
+            let new = self.pred.of(b) & !reach_free;
             reach_free |= new;
             frontier |= new;
         }
-        let mut common = free;
-        for y in bits(reach_free) {
-            common |= 1 << self.mate[y];
-        }
-        for x in bits(reach_free) {
-            self.cur[x] &= common;
+        let common = free | reach_free;
+        for b in bits(reach_free) {
+            self.cur[usize::from(self.val_var[b])] &= common;
         }
 
-        // Strongly connected components of the other views: the views reachable from `x`
-        // that also reach it back. Edges inside a component are on alternating cycles.
-        let mut rest = all & !reach_free;
+        // Strongly connected components of the other views: the views reachable from `b`
+        // that also reach it back. Edges inside a component are on alternating cycles. The
+        // masks of the views left in `rest` are still those the graph was built from.
+        let mut rest = matched & !reach_free;
         while rest != 0 {
-            let x = rest.trailing_zeros() as usize;
-            let forward = closure(&self.succ, x, rest);
-            let component = closure(&self.pred, x, forward);
-            let mut keep = common;
+            let b = rest.trailing_zeros() as usize;
+            let forward = closure(|y| self.cur[usize::from(self.val_var[y])], b, rest);
+            let component = closure(|y| self.pred.of(y), b, forward);
+            let keep = common | component;
             for y in bits(component) {
-                keep |= 1 << self.mate[y];
-            }
-            for y in bits(component) {
-                self.cur[y] &= keep;
+                self.cur[usize::from(self.val_var[y])] &= keep;
             }
             rest &= !component;
         }
@@ -693,19 +672,68 @@ impl Small {
     }
 }
 
-/// The views reachable from `x` along `adj` without leaving `within`.
+/// The views reachable from `x` along `adj` (a view's successors, possibly with other bits
+/// set) without leaving `within`.
 #[inline]
-fn closure(adj: &[u64; 64], x: usize, within: u64) -> u64 {
+fn closure(adj: impl Fn(usize) -> u64, x: usize, within: u64) -> u64 {
     let mut reached = 1u64 << x;
     let mut frontier = reached;
     while frontier != 0 {
         let y = frontier.trailing_zeros() as usize;
         frontier &= frontier - 1;
-        let new = adj[y] & within & !reached;
+        let new = adj(y) & within & !reached;
         reached |= new;
         frontier |= new;
     }
     reached
+}
+
+/// The transpose of the view graph in value coordinates: for each value `b`, the views (named
+/// by their matched values) that can take it. Stored as 8 × 8 tiles of bytes: byte `b % 8` of
+/// tile `8 * (b / 8) + a / 8` has bit `a % 8` set when the view matched to `a` can take `b`. A view
+/// adds itself to every byte of a tile with a multiply and three masks, so the whole build is
+/// a few instructions per view and tile, with no branch on the data (the bit matrix it replaces
+/// cost a loop iteration per pair of views).
+#[derive(Debug, Clone)]
+struct Transpose {
+    tiles: [u64; 64],
+    /// Tiles in use per row and column: values and views both lie below `8 * chunks`.
+    chunks: usize,
+}
+
+impl Transpose {
+    /// Builds the transpose of the views `cur` matched to the value bits `mate`; `union` holds
+    /// every value of `cur`.
+    #[inline]
+    fn build(&mut self, cur: &[u64], mate: &[u8], union: u64) {
+        let chunks = (64 - union.leading_zeros() as usize).div_ceil(8);
+        self.chunks = chunks;
+        self.tiles[..8 * chunks].fill(0);
+        for (&c, &a) in cur.iter().zip(mate) {
+            let (d, lane) = (usize::from(a / 8), u32::from(a % 8));
+            for k in 0..chunks {
+                let byte = c >> (8 * k) & 0xff;
+                // Byte `j` of the product keeps bit `j` of `byte` in place, which the add
+                // carries to bit 7 of that byte (no byte overflows into the next).
+                let spread = ((byte.wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201)
+                    .wrapping_add(0x7f7f_7f7f_7f7f_7f7f))
+                    & 0x8080_8080_8080_8080;
+                self.tiles[k * 8 + d] |= spread >> (7 - lane);
+            }
+        }
+    }
+
+    /// The views that can take value `b`, as value bits (including `b`'s own view).
+    #[inline]
+    fn of(&self, b: usize) -> u64 {
+        let row = &self.tiles[b / 8 % 8 * 8..][..8];
+        let shift = 8 * (b % 8);
+        let mut views = 0u64;
+        for (d, &tile) in row.iter().take(self.chunks).enumerate() {
+            views |= (tile >> shift & 0xff) << (8 * d);
+        }
+        views
+    }
 }
 
 impl Wide {
