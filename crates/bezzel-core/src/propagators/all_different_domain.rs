@@ -91,6 +91,27 @@ struct Small {
     parent: [u8; 64],
 }
 
+/// What a scan of masks found: the fixed views (as position bits), their values, and the values
+/// fixed twice.
+#[derive(Debug, Default)]
+struct Fixed {
+    views: u64,
+    values: u64,
+    clash: u64,
+}
+
+impl Fixed {
+    /// Takes in the mask `c` of the view at position `i`, without a branch.
+    #[inline(always)]
+    fn scan(&mut self, i: usize, c: u64) {
+        let single = u64::from(c & c.wrapping_sub(1) == 0);
+        let select = single.wrapping_neg();
+        self.clash |= self.values & c & select;
+        self.values |= c & select;
+        self.views |= single << i;
+    }
+}
+
 /// Buffers of the general path, reused between calls.
 #[derive(Debug, Clone, Default)]
 struct Wide {
@@ -188,17 +209,21 @@ impl AllDifferentDomain {
         full: bool,
     ) -> PropResult {
         let s = &mut self.small;
+        // The value pass below scans the masks for fixed views as it reads them.
+        let mut found = Fixed::default();
         if self.slots.is_empty() {
             for i in 0..live {
                 let mask = read_mask(ctx, self.views[i], base);
                 s.orig[i] = mask;
                 s.cur[i] = mask;
+                found.scan(i, mask);
             }
         } else {
             for (i, &(x, shift)) in self.slots[..live].iter().enumerate() {
                 let mask = ctx.store.small_bits(x) << shift;
                 s.orig[i] = mask;
                 s.cur[i] = mask;
+                found.scan(i, mask);
             }
         }
 
@@ -206,22 +231,12 @@ impl AllDifferentDomain {
         // the others; the store is written once, at the end. Rounds of branch-free scans: a
         // branch per view on whether it is fixed would mispredict.
         let mut m = live;
-        loop {
-            let (mut fixed, mut values, mut clash) = (0u64, 0u64, 0u64);
-            for (i, &c) in s.cur[..m].iter().enumerate() {
-                let single = u64::from(c & c.wrapping_sub(1) == 0);
-                let select = single.wrapping_neg();
-                clash |= values & c & select;
-                values |= c & select;
-                fixed |= single << i;
-            }
-            if fixed == 0 {
-                break;
-            }
-            if clash != 0 {
+        while found.views != 0 {
+            if found.clash != 0 {
                 return Err(Conflict);
             }
             // Highest first, so that the view swapped in from the end is never a fixed one.
+            let mut fixed = found.views;
             while fixed != 0 {
                 let i = 63 - fixed.leading_zeros() as usize;
                 fixed &= !(1u64 << i);
@@ -234,10 +249,14 @@ impl AllDifferentDomain {
                 s.orig.swap(i, m);
                 s.cur.swap(i, m);
             }
+            // The removal scans for the next round's fixed views.
+            let values = found.values;
+            found = Fixed::default();
             let mut empty = false;
-            for d in &mut s.cur[..m] {
+            for (i, d) in s.cur[..m].iter_mut().enumerate() {
                 *d &= !values;
                 empty |= *d == 0;
+                found.scan(i, *d);
             }
             if empty {
                 return Err(Conflict);
