@@ -52,6 +52,9 @@ const DENSE_SPAN: i64 = 1 << 16;
 /// `views` take pairwise distinct values (domain consistency).
 #[derive(Debug, Clone)]
 pub struct AllDifferentDomain {
+    /// The views by position, except with a window: then `slots` stand for them by position
+    /// and `views` keeps its first order (nothing reads it by position there, and swapping
+    /// it too cost 1.5% of the instructions on Sudoku).
     views: Vec<IntView>,
     /// Whether two views share a variable, so that one run may miss its fixpoint.
     aliased: bool,
@@ -241,11 +244,13 @@ impl AllDifferentDomain {
                 let i = 63 - fixed.leading_zeros() as usize;
                 fixed &= !(1u64 << i);
                 m -= 1;
-                self.views.swap(i, m);
-                self.mate_val.swap(i, m);
-                if !self.slots.is_empty() {
+                // Positions are the slots' when there is a window (see `views`).
+                if self.slots.is_empty() {
+                    self.views.swap(i, m);
+                } else {
                     self.slots.swap(i, m);
                 }
+                self.mate_val.swap(i, m);
                 s.orig.swap(i, m);
                 s.cur.swap(i, m);
             }
