@@ -650,6 +650,11 @@ impl Small {
                 }
                 component = next;
             }
+            if component == matched & !reach_free {
+                // One component for all: every edge among them is on a cycle, and none
+                // leaves them (they reach no free value).
+                break;
+            }
             let keep = common | component;
             for y in bits(component) {
                 self.cur[usize::from(self.val_var[y])] &= keep;
