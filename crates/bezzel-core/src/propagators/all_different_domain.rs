@@ -569,21 +569,21 @@ impl Small {
         let mut matched = 0u64;
         let mut union = 0u64;
         let mut unmatched = 0;
+        // Without a branch per view: whether a pair survived is data.
         for (i, &mv) in mate_val.iter().enumerate() {
             let c = self.cur[i];
             union |= c;
             let off = mv.wrapping_sub(base);
-            if (0..64).contains(&off) {
-                let b = 1u64 << off;
-                if c & b != 0 && matched & b == 0 {
-                    matched |= b;
-                    self.mate[i] = off as u8;
-                    self.val_var[off as usize] = i as u8;
-                    continue;
-                }
-            }
+            let inside = u64::from((0..64).contains(&off));
+            let bit = (off & 63) as usize;
+            let kept = c & (inside << bit) & !matched;
+            matched |= kept;
+            let keep = kept != 0;
+            self.mate[i] = bit as u8;
+            let owner = &mut self.val_var[bit];
+            *owner = if keep { i as u8 } else { *owner };
             self.unmatched[unmatched] = i as u8;
-            unmatched += 1;
+            unmatched += usize::from(!keep);
         }
         if (union.count_ones() as usize) < m {
             return Err(Conflict);
