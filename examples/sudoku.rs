@@ -169,6 +169,9 @@ enum Mode {
 struct Input {
     name: String,
     reader: Box<dyn BufRead>,
+    /// Stdin from a terminal: someone typing puzzles gets each answer at once. Files keep
+    /// full chunks (and so every thread busy) wherever stdin is.
+    interactive: bool,
 }
 
 /// One puzzle of an input, read or not.
@@ -299,6 +302,7 @@ fn open_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
     let stdin = || Input {
         name: "<stdin>".to_string(),
         reader: Box::new(BufReader::new(io::stdin())),
+        interactive: io::stdin().is_terminal(),
     };
     if files.is_empty() {
         return Ok(vec![stdin()]);
@@ -318,6 +322,7 @@ fn open_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
         inputs.push(Input {
             name: path.display().to_string(),
             reader: Box::new(BufReader::with_capacity(1 << 16, file)),
+            interactive: false,
         });
     }
     Ok(inputs)
@@ -591,9 +596,9 @@ fn run(cli: &Cli, inputs: Vec<Input>) -> Result<u8, Failure> {
     let mut sum = Summary::default();
     let mut serial = Solvers::default();
     let start = Instant::now();
-    let chunk_size = if io::stdin().is_terminal() { 1 } else { CHUNK };
     for input in inputs {
         let name = input.name.clone();
+        let chunk_size = if input.interactive { 1 } else { CHUNK };
         let mut source = Source::new(input, cli.grid)?;
         loop {
             let chunk = source.next_chunk(chunk_size)?;

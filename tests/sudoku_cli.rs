@@ -383,6 +383,45 @@ fn answers_stream_while_stdin_is_open() {
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
 
+/// Only stdin from a terminal is answered a puzzle at a time: files named on the command
+/// line keep full chunks (and so all threads busy) when run from a terminal. Stdout is
+/// flushed once per chunk and errors go to stderr at once, so with both into one file the
+/// error of line 2 comes before the answer of line 1 only when both were in one chunk.
+/// Needs util-linux `script` for a terminal on stdin; skipped without it.
+#[test]
+fn files_keep_full_chunks_when_stdin_is_a_terminal() {
+    use std::process::Command;
+    let has_script = Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        eprintln!("skipped: no `script` to give the command a terminal");
+        return;
+    }
+    let input = temp_file("terminal.txt", format!("{WIKIPEDIA}\nx\n").as_bytes());
+    let merged = input.with_file_name("merged.txt");
+    let quote =
+        |p: &std::path::Path| format!("'{}'", p.display().to_string().replace('\'', "'\\''"));
+    let command = format!(
+        "{} --threads 2 -q {} > {} 2>&1",
+        quote(&common::example("sudoku")),
+        quote(&input),
+        quote(&merged)
+    );
+    let status = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .status()
+        .expect("script runs");
+    assert_eq!(status.code(), Some(2));
+    let text = std::fs::read_to_string(&merged).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("sudoku: line 2: "), "{text}");
+    assert_eq!(lines[1], WIKIPEDIA_SOLUTION, "{text}");
+    assert!(lines[2].starts_with("error: line 2: "), "{text}");
+}
+
 #[test]
 fn threads_keep_the_input_order() {
     let text = include_str!("data/sudoku17_sample.txt");
