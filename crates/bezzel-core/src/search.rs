@@ -857,7 +857,11 @@ mod tests {
         for i in 0..cols.len() {
             for j in i + 1..cols.len() {
                 assert_ne!(cols[i], cols[j], "{cols:?}");
-                assert_ne!((cols[i] - cols[j]).unsigned_abs() as usize, j - i, "{cols:?}");
+                assert_ne!(
+                    (cols[i] - cols[j]).unsigned_abs() as usize,
+                    j - i,
+                    "{cols:?}"
+                );
             }
         }
     }
