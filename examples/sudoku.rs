@@ -43,8 +43,9 @@
 //!
 //! **Exit status.** 0 when every puzzle was read and had consistent givens, whatever the
 //! answers; 2 when any puzzle had an input error (wrong length, illegal character, clashing
-//! givens; the other puzzles are still answered), and for a bad option or an unreadable file
-//! (then nothing is solved).
+//! givens; the other puzzles are still answered), and for a bad option or a file that cannot
+//! be opened (then nothing is solved). A read error part way through an input (a failing disk,
+//! say) stops the run there, after the answers so far and the summary, with status 2.
 
 use bezzel::core::{Consistency, Restarts, SearchConfig, Statistics, VarOrder};
 use bezzel::sudoku::grid::Grid;
@@ -596,12 +597,27 @@ fn run(cli: &Cli, inputs: Vec<Input>) -> Result<u8, Failure> {
     let mut sum = Summary::default();
     let mut serial = Solvers::default();
     let start = Instant::now();
-    for input in inputs {
+    // A read error part way stops the run there: what was answered stays answered, the
+    // summary still comes, and the status is 2.
+    let mut unreadable = false;
+    'inputs: for input in inputs {
         let name = input.name.clone();
         let chunk_size = if input.interactive { 1 } else { CHUNK };
-        let mut source = Source::new(input, cli.grid)?;
+        let mut source = match Source::new(input, cli.grid) {
+            Ok(source) => source,
+            Err(failure) => {
+                unreadable = read_failed(failure)?;
+                break 'inputs;
+            }
+        };
         loop {
-            let chunk = source.next_chunk(chunk_size)?;
+            let chunk = match source.next_chunk(chunk_size) {
+                Ok(chunk) => chunk,
+                Err(failure) => {
+                    unreadable = read_failed(failure)?;
+                    break 'inputs;
+                }
+            };
             if chunk.is_empty() {
                 break;
             }
@@ -649,7 +665,18 @@ fn run(cli: &Cli, inputs: Vec<Input>) -> Result<u8, Failure> {
             summary_line(&sum, start.elapsed().as_secs_f64(), cli.stats)
         );
     }
-    Ok(if sum.errors > 0 { 2 } else { 0 })
+    Ok(if sum.errors > 0 || unreadable { 2 } else { 0 })
+}
+
+/// Reports an input that could not be read to the end (`Ok(true)`); other failures go on up.
+fn read_failed(failure: Failure) -> Result<bool, Failure> {
+    match failure {
+        Failure::Input(message) => {
+            eprintln!("sudoku: {message}");
+            Ok(true)
+        }
+        other => Err(other),
+    }
 }
 
 fn tally(sum: &mut Summary, o: &Outcome) {

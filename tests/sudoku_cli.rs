@@ -423,6 +423,25 @@ fn files_keep_full_chunks_when_stdin_is_a_terminal() {
     assert!(lines[2].starts_with("error: line 2: "), "{text}");
 }
 
+/// A file that opens but fails part way (`/proc/self/mem` reads as an I/O error at offset 0)
+/// stops the run there: the answers so far stay, the summary comes, and the status is 2.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_read_error_part_way_keeps_the_answers_so_far() {
+    let good = temp_file("before-error.txt", format!("{WIKIPEDIA}\n").as_bytes());
+    let o = run(
+        "sudoku",
+        &[good.to_str().unwrap(), "/proc/self/mem", "--threads", "1"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), format!("{WIKIPEDIA_SOLUTION}\n"));
+    let err = stderr(&o);
+    assert!(err.contains("cannot read /proc/self/mem"), "{err}");
+    assert!(err.contains("puzzles: 1, solved: 1"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 #[test]
 fn threads_keep_the_input_order() {
     let text = include_str!("data/sudoku17_sample.txt");
