@@ -866,17 +866,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn restarts_find_solutions_and_learn_weights() {
-        let (m, q) = queens(30);
-        let mut s = Solver::with_config(
+    /// dom/wdeg with frequent restarts, so that 30 queens restart often.
+    fn learning_solver(m: Model) -> Solver {
+        Solver::with_config(
             m,
             SearchConfig {
                 var_order: VarOrder::DomWDeg,
                 restarts: Some(Restarts { scale: 2 }),
                 ..SearchConfig::default()
             },
-        );
+        )
+    }
+
+    #[test]
+    fn restarts_find_solutions_and_learn_weights() {
+        let (m, q) = queens(30);
+        let mut s = learning_solver(m);
         let sol = s.first().expect("30 queens have solutions");
         let cols: Vec<i32> = sol.values_of(&q);
         assert_no_attacks(&cols);
@@ -898,14 +903,7 @@ mod tests {
     #[test]
     fn restarts_below_a_prefix_keep_the_prefix() {
         let (m, q) = queens(30);
-        let mut s = Solver::with_config(
-            m,
-            SearchConfig {
-                var_order: VarOrder::DomWDeg,
-                restarts: Some(Restarts { scale: 2 }),
-                ..SearchConfig::default()
-            },
-        );
+        let mut s = learning_solver(m);
         // Queens in the first two rows at columns 5 and 12, as givens.
         let givens = [
             Decision::Assign(q[0].index() as u32, 5),
