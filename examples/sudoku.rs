@@ -218,7 +218,6 @@ struct JsonLine<'a> {
 /// Why a run stopped before answering every puzzle.
 enum Failure {
     Output(io::Error),
-    Input(String),
     Threads(String),
 }
 
@@ -286,10 +285,6 @@ fn main() -> ExitCode {
             eprintln!("sudoku: cannot write output: {e}");
             ExitCode::from(2)
         }
-        Err(Failure::Input(message)) => {
-            eprintln!("sudoku: {message}");
-            ExitCode::from(2)
-        }
         Err(Failure::Threads(e)) => {
             eprintln!("sudoku: cannot start threads: {e}");
             ExitCode::from(2)
@@ -346,19 +341,14 @@ impl Lines {
         }
     }
 
-    fn next_line(&mut self) -> Result<Option<(usize, String)>, Failure> {
+    /// The next line; `Err` says why the input could not be read.
+    fn next_line(&mut self) -> Result<Option<(usize, String)>, String> {
         self.bytes.clear();
         let read = self
             .input
             .reader
             .read_until(b'\n', &mut self.bytes)
-            .map_err(|e| {
-                Failure::Input(format!(
-                    "cannot read {}: {}",
-                    self.input.name,
-                    io_reason(&e)
-                ))
-            })?;
+            .map_err(|e| format!("cannot read {}: {}", self.input.name, io_reason(&e)))?;
         if read == 0 {
             return Ok(None);
         }
@@ -376,7 +366,7 @@ impl Lines {
     }
 
     /// The rest of the input, each line ended by `\n`.
-    fn rest(&mut self, text: &mut String) -> Result<(), Failure> {
+    fn rest(&mut self, text: &mut String) -> Result<(), String> {
         while let Some((_, line)) = self.next_line()? {
             text.push_str(&line);
             text.push('\n');
@@ -398,7 +388,7 @@ enum Source {
 }
 
 impl Source {
-    fn new(input: Input, grid_form: bool) -> Result<Source, Failure> {
+    fn new(input: Input, grid_form: bool) -> Result<Source, String> {
         let mut lines = Lines::new(input);
         let mut head = String::new();
         if !grid_form {
@@ -426,7 +416,7 @@ impl Source {
     }
 
     /// Up to `n` more puzzles; none at the end of the input.
-    fn next_chunk(&mut self, n: usize) -> Result<Vec<Puzzle>, Failure> {
+    fn next_chunk(&mut self, n: usize) -> Result<Vec<Puzzle>, String> {
         match self {
             Source::Whole(rest) => Ok(rest.by_ref().take(n).collect()),
             Source::Stream { lines, first } => {
@@ -605,16 +595,18 @@ fn run(cli: &Cli, inputs: Vec<Input>) -> Result<u8, Failure> {
         let chunk_size = if input.interactive { 1 } else { CHUNK };
         let mut source = match Source::new(input, cli.grid) {
             Ok(source) => source,
-            Err(failure) => {
-                unreadable = read_failed(failure)?;
+            Err(message) => {
+                eprintln!("sudoku: {message}");
+                unreadable = true;
                 break 'inputs;
             }
         };
         loop {
             let chunk = match source.next_chunk(chunk_size) {
                 Ok(chunk) => chunk,
-                Err(failure) => {
-                    unreadable = read_failed(failure)?;
+                Err(message) => {
+                    eprintln!("sudoku: {message}");
+                    unreadable = true;
                     break 'inputs;
                 }
             };
@@ -666,17 +658,6 @@ fn run(cli: &Cli, inputs: Vec<Input>) -> Result<u8, Failure> {
         );
     }
     Ok(if sum.errors > 0 || unreadable { 2 } else { 0 })
-}
-
-/// Reports an input that could not be read to the end (`Ok(true)`); other failures go on up.
-fn read_failed(failure: Failure) -> Result<bool, Failure> {
-    match failure {
-        Failure::Input(message) => {
-            eprintln!("sudoku: {message}");
-            Ok(true)
-        }
-        other => Err(other),
-    }
 }
 
 fn tally(sum: &mut Summary, o: &Outcome) {
