@@ -342,17 +342,11 @@ fn orders_and_restarts() {
 #[test]
 fn answers_stream_while_stdin_is_open() {
     use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
     use std::sync::mpsc;
     use std::time::Duration;
 
-    let mut child = Command::new(common::example("sudoku"))
-        .args(["--threads", "2", "-q"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sudoku starts");
+    // `-q`: nothing goes to stderr, which this test does not read.
+    let mut child = common::spawn("sudoku", &["--threads", "2", "-q"]);
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
     let (lines_tx, lines_rx) = mpsc::channel();

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// Path of a built example: `cargo test` builds examples next to the test binaries.
 pub fn example(name: &str) -> PathBuf {
@@ -22,15 +22,20 @@ pub fn example(name: &str) -> PathBuf {
     path
 }
 
-/// Runs an example with arguments and optional stdin.
-pub fn run(name: &str, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(example(name))
+/// Starts an example with arguments, its stdin, stdout and stderr piped to the test.
+pub fn spawn(name: &str, args: &[&str]) -> Child {
+    Command::new(example(name))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("example starts");
+        .expect("example starts")
+}
+
+/// Runs an example with arguments and optional stdin.
+pub fn run(name: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = spawn(name, args);
     {
         let mut pipe = child.stdin.take().expect("stdin");
         if let Some(text) = stdin {
