@@ -98,9 +98,9 @@ pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
 /// Everything needed to state and solve a model: `use bezzel_core::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Assignment, Conflict, Consistency, Context, Decision, Event, IntView, IntoDomain, Limits, Matrix,
-        Model, ModelError, Priority, PropResult, PropStatus, Propagator, Relation, SearchConfig,
-        Setup, Solution, SolutionSet, Solver, Statistics, StopReason, TrailedInt, ValueOrder,
-        VarId, VarOrder,
+        Assignment, Conflict, Consistency, Context, Decision, Event, IntView, IntoDomain, Limits,
+        Matrix, Model, ModelError, Priority, PropResult, PropStatus, Propagator, Relation,
+        SearchConfig, Setup, Solution, SolutionSet, Solver, Statistics, StopReason, TrailedInt,
+        ValueOrder, VarId, VarOrder,
     };
 }

@@ -240,11 +240,7 @@ impl Model {
             });
         }
         let assignment = Assignment::new(values);
-        match self
-            .props
-            .iter()
-            .position(|p| !p.is_satisfied(&assignment))
-        {
+        match self.props.iter().position(|p| !p.is_satisfied(&assignment)) {
             Some(i) => Err(ModelError::ConstraintViolated {
                 propagator: i,
                 name: self.props[i].name(),

@@ -119,12 +119,10 @@ pub struct SearchConfig {
 /// unless the environment variable `BEZZEL_CHECK_SOLUTIONS` says `1` (on) or `0` (off).
 pub fn checks_by_default() -> bool {
     static DEFAULT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *DEFAULT.get_or_init(|| {
-        match std::env::var_os("BEZZEL_CHECK_SOLUTIONS") {
-            Some(v) if v == "1" => true,
-            Some(v) if v == "0" => false,
-            _ => cfg!(debug_assertions),
-        }
+    *DEFAULT.get_or_init(|| match std::env::var_os("BEZZEL_CHECK_SOLUTIONS") {
+        Some(v) if v == "1" => true,
+        Some(v) if v == "0" => false,
+        _ => cfg!(debug_assertions),
     })
 }
 
@@ -646,7 +644,10 @@ impl Solver {
         let mut values = std::mem::take(&mut self.checked_values);
         values.clear();
         values.extend((0..self.model.num_vars() as u32).map(|x| {
-            assert!(self.model.is_fixed(x), "bezzel bug: a solution leaves x{x} unfixed");
+            assert!(
+                self.model.is_fixed(x),
+                "bezzel bug: a solution leaves x{x} unfixed"
+            );
             self.model.store.min(x)
         }));
         if let Err(e) = self.model.check_assignment(&values) {

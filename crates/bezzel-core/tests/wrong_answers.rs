@@ -162,7 +162,13 @@ fn the_test_suite_runs_with_solution_checks_on() {
 // ---- 3. Arithmetic overflow ---------------------------------------------------------------
 
 /// Brute-force count of `Σ a·(view value) (rel) c` in `i128`, with views `x + offset`.
-fn brute_linear(coefs: &[i64], domains: &[Vec<i32>], offsets: &[i32], rel: Relation, c: i64) -> u64 {
+fn brute_linear(
+    coefs: &[i64],
+    domains: &[Vec<i32>],
+    offsets: &[i32],
+    rel: Relation,
+    c: i64,
+) -> u64 {
     assignments(domains)
         .iter()
         .filter(|a| {
@@ -182,7 +188,13 @@ fn brute_linear(coefs: &[i64], domains: &[Vec<i32>], offsets: &[i32], rel: Relat
         .count() as u64
 }
 
-fn engine_linear(coefs: &[i64], domains: &[Vec<i32>], offsets: &[i32], rel: Relation, c: i64) -> u64 {
+fn engine_linear(
+    coefs: &[i64],
+    domains: &[Vec<i32>],
+    offsets: &[i32],
+    rel: Relation,
+    c: i64,
+) -> u64 {
     let mut m = Model::new();
     let views: Vec<IntView> = domains
         .iter()
@@ -199,7 +211,10 @@ fn linear_with_i64_min_coefficient_counts_exactly() {
     let coefs = [i64::MIN, 1];
     let expected = brute_linear(&coefs, &domains, &[0, 0], Relation::Eq, 0);
     assert_eq!(expected, 1);
-    assert_eq!(engine_linear(&coefs, &domains, &[0, 0], Relation::Eq, 0), expected);
+    assert_eq!(
+        engine_linear(&coefs, &domains, &[0, 0], Relation::Eq, 0),
+        expected
+    );
 }
 
 #[test]
@@ -207,9 +222,18 @@ fn linear_up_to_i64_max_on_an_offset_view_counts_exactly() {
     let domains = [(0..=10).collect::<Vec<i32>>()];
     let expected = brute_linear(&[1], &domains, &[-5], Relation::Le, i64::MAX);
     assert_eq!(expected, 11);
-    assert_eq!(engine_linear(&[1], &domains, &[-5], Relation::Le, i64::MAX), 11);
-    assert_eq!(engine_linear(&[1], &domains, &[5], Relation::Ge, i64::MIN), 11);
-    assert_eq!(engine_linear(&[-1], &domains, &[5], Relation::Le, i64::MAX), 11);
+    assert_eq!(
+        engine_linear(&[1], &domains, &[-5], Relation::Le, i64::MAX),
+        11
+    );
+    assert_eq!(
+        engine_linear(&[1], &domains, &[5], Relation::Ge, i64::MIN),
+        11
+    );
+    assert_eq!(
+        engine_linear(&[-1], &domains, &[5], Relation::Le, i64::MAX),
+        11
+    );
 }
 
 /// Sets a bound far outside `i32` through an offset view, as a propagator might.
