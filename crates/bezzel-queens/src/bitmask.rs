@@ -20,7 +20,7 @@
 //! hands to rayon.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -59,6 +59,8 @@ pub enum BitmaskError {
         /// rayon's explanation.
         message: String,
     },
+    /// The cancel flag was raised before the count finished; there is no count.
+    Cancelled,
     /// A prefix or [`Subproblem`] names a column that is not on the board.
     ColumnOutOfRange {
         /// The row of the offending queen.
@@ -83,6 +85,7 @@ impl fmt::Display for BitmaskError {
             ),
             Self::ZeroThreads => write!(f, "the thread count must be at least 1"),
             Self::ThreadPool { message } => write!(f, "could not start the thread pool: {message}"),
+            Self::Cancelled => write!(f, "the count was cancelled"),
             Self::ColumnOutOfRange { row, column, n } => write!(
                 f,
                 "row {row} has its queen in column {column}, but a board of size {n} only has columns 0 to {}",
@@ -250,18 +253,69 @@ fn count_last_five(all: u32, lines: Lines) -> u64 {
 /// faster.
 const TAIL_ROWS: usize = 5;
 
+/// The stack loops look at a cancel flag once per this many searches of the
+/// tail rows. A tail search is a few hundred instructions at most, so this is
+/// well under a millisecond between looks, while the look itself (a counter
+/// and a mask in a register) costs nothing measurable next to the tail.
+pub(crate) const POLL_INTERVAL: u32 = 1 << 12;
+
+/// Whether a search should stop, asked by the stack loops every time they
+/// search the tail rows.
+pub(crate) trait Poll {
+    /// True once the search should give up.
+    fn cancelled(&mut self) -> bool;
+}
+
+/// Never stops: the plain counters, compiled with no trace of polling.
+#[derive(Debug)]
+pub(crate) struct Never;
+
+impl Poll for Never {
+    #[inline(always)]
+    fn cancelled(&mut self) -> bool {
+        false
+    }
+}
+
+/// Stops once `flag` is raised, looking at it every [`POLL_INTERVAL`] asks.
+#[derive(Debug)]
+pub(crate) struct Flag<'a> {
+    flag: &'a AtomicBool,
+    ticks: u32,
+}
+
+impl<'a> Flag<'a> {
+    pub(crate) fn new(flag: &'a AtomicBool) -> Self {
+        Self { flag, ticks: 0 }
+    }
+}
+
+impl Poll for Flag<'_> {
+    #[inline(always)]
+    fn cancelled(&mut self) -> bool {
+        self.ticks = self.ticks.wrapping_add(1);
+        self.ticks % POLL_INTERVAL == 0 && self.flag.load(Ordering::Relaxed)
+    }
+}
+
 /// Counts the ways to fill the last `rows_left` rows of an `n`-column board
 /// whose first `n - rows_left` rows hold non-attacking queens with lines
-/// `start`. This is the hot loop.
-fn count_completions(n: usize, start: Lines, rows_left: usize) -> u64 {
+/// `start`, asking `poll` after every search of the tail rows whether to give
+/// up; `None` if it did. This is the hot loop.
+fn count_completions(
+    n: usize,
+    start: Lines,
+    rows_left: usize,
+    poll: &mut impl Poll,
+) -> Option<u64> {
     let all = full_row(n);
     match rows_left {
-        0 => return 1,
-        1 => return u64::from((all & !start.attacked()).count_ones()),
-        2 => return count_last_two(all, start),
-        3 => return count_last_three(all, start),
-        4 => return count_last_four(all, start),
-        5 => return count_last_five(all, start),
+        0 => return Some(1),
+        1 => return Some(u64::from((all & !start.attacked()).count_ones())),
+        2 => return Some(count_last_two(all, start)),
+        3 => return Some(count_last_three(all, start)),
+        4 => return Some(count_last_four(all, start)),
+        5 => return Some(count_last_five(all, start)),
         _ => {}
     }
     // The current row's state lives in locals (registers); a frame is
@@ -281,6 +335,9 @@ fn count_completions(n: usize, start: Lines, rows_left: usize) -> u64 {
             let next = lines.place(bit);
             if d == deepest {
                 count += count_last_five(all, next);
+                if poll.cancelled() {
+                    return None;
+                }
             } else {
                 let next_avail = all & !next.attacked();
                 if next_avail != 0 {
@@ -292,7 +349,7 @@ fn count_completions(n: usize, start: Lines, rows_left: usize) -> u64 {
                 }
             }
         } else if d == 0 {
-            return count;
+            return Some(count);
         } else {
             d -= 1;
             lines = stack[d & STACK_MASK];
@@ -347,6 +404,28 @@ pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
 /// Any subproblem is accepted, not only those from [`subproblems`]; one whose
 /// queens attack each other stands for no solutions.
 pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<u64, BitmaskError> {
+    count_subproblem_polled(n, subproblem, &mut Never)
+}
+
+/// [`count_subproblem`], giving up with [`BitmaskError::Cancelled`] soon
+/// (well within a millisecond of search) after `cancel` is raised, say by
+/// another thread on Ctrl-C.
+pub fn count_subproblem_with_cancel(
+    n: usize,
+    subproblem: &Subproblem,
+    cancel: &AtomicBool,
+) -> Result<u64, BitmaskError> {
+    if cancel.load(Ordering::Relaxed) {
+        return Err(BitmaskError::Cancelled);
+    }
+    count_subproblem_polled(n, subproblem, &mut Flag::new(cancel))
+}
+
+fn count_subproblem_polled(
+    n: usize,
+    subproblem: &Subproblem,
+    poll: &mut impl Poll,
+) -> Result<u64, BitmaskError> {
     check_size(n)?;
     let (prefix, len) = subproblem.prefix();
     let prefix = &prefix[..len];
@@ -356,7 +435,8 @@ pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<u64, Bitmas
     let Some(rows_left) = n.checked_sub(prefix.len()) else {
         return Ok(0);
     };
-    Ok(count_completions(n, lines, rows_left) * subproblem.weight())
+    let count = count_completions(n, lines, rows_left, poll).ok_or(BitmaskError::Cancelled)?;
+    Ok(count * subproblem.weight())
 }
 
 /// The number of ways to place `n` non-attacking queens on an `n`x`n` board,
@@ -392,6 +472,24 @@ pub fn count_parallel_with_progress(
         |piece| count_subproblem(n, piece),
         |a, b| a + b,
         on_task_done,
+    )
+}
+
+/// [`count_parallel`] that gives up with [`BitmaskError::Cancelled`] soon
+/// after `cancel` is raised (say by a Ctrl-C handler): every thread looks at
+/// the flag inside its search, not only between subproblems.
+pub fn count_parallel_with_cancel(
+    n: usize,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<u64, BitmaskError> {
+    let pieces = subproblems(n)?;
+    count_pieces_in_pool(
+        &pieces,
+        threads,
+        |piece| count_subproblem_with_cancel(n, piece, cancel),
+        |a, b| a + b,
+        |_, _| {},
     )
 }
 
@@ -696,6 +794,50 @@ mod tests {
     }
 
     #[test]
+    fn a_lowered_flag_changes_nothing_and_a_raised_one_stops_at_once() {
+        let lowered = AtomicBool::new(false);
+        for n in 1..=12 {
+            assert_eq!(
+                count_parallel_with_cancel(n, Some(2), &lowered),
+                Ok(expected(n)),
+                "n = {n}"
+            );
+        }
+        let raised = AtomicBool::new(true);
+        assert_eq!(
+            count_parallel_with_cancel(12, Some(2), &raised),
+            Err(BitmaskError::Cancelled)
+        );
+        let piece = &subproblems(12).unwrap()[0];
+        assert_eq!(
+            count_subproblem_with_cancel(12, piece, &raised),
+            Err(BitmaskError::Cancelled)
+        );
+    }
+
+    /// The flag is looked at inside each subproblem's search: n = 21 has
+    /// subproblems that take minutes each, and days in all, yet the count
+    /// stops within seconds of the flag going up on another thread.
+    #[test]
+    fn raising_the_flag_from_another_thread_stops_a_long_count() {
+        let cancel = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let counting = scope.spawn(|| count_parallel_with_cancel(21, Some(2), &cancel));
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            let raised = std::time::Instant::now();
+            cancel.store(true, Ordering::Relaxed);
+            assert_eq!(counting.join().unwrap(), Err(BitmaskError::Cancelled));
+            // Generous for a loaded machine; without polling inside the search
+            // this would be minutes.
+            assert!(
+                raised.elapsed() < std::time::Duration::from_secs(10),
+                "{:?}",
+                raised.elapsed()
+            );
+        });
+    }
+
+    #[test]
     fn refuses_bad_sizes() {
         assert_eq!(count(0), Err(BitmaskError::ZeroBoard));
         assert_eq!(count_parallel(0, Some(2)), Err(BitmaskError::ZeroBoard));
@@ -730,6 +872,9 @@ mod tests {
         assert!(found.iter().all(|p| is_solution(p)));
         // With all rows but the last four fixed the counter finishes at once.
         let lines = place_prefix(n, &one[..n - 4]).unwrap().unwrap();
-        assert_eq!(count_completions(n, lines, 4), found.len() as u64);
+        assert_eq!(
+            count_completions(n, lines, 4, &mut Never),
+            Some(found.len() as u64)
+        );
     }
 }
