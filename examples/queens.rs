@@ -298,8 +298,15 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
             // One thread: plain depth-first search, whose tree and node count are those of
             // Gecode's example with the same heuristic.
             let mut q = out.model(n, false)?;
+            q.solver_mut().set_cancel_flag(cancel_flag());
             let total = q.count();
             print_stats(out, q.stats());
+            if !q.stats().is_complete() {
+                return Err(Failure {
+                    message: format!("interrupted: {total} solutions so far"),
+                    status: 130,
+                });
+            }
             (total, "model")
         }
         Engine::Model => {
@@ -372,7 +379,11 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                 &subproblems,
                 out,
                 || (),
-                |_, sub, _| bitmask::count_subproblem(n, sub).ok().map(|c| [c, 0]),
+                |_, sub, cancel| {
+                    bitmask::count_subproblem_with_cancel(n, sub, cancel)
+                        .ok()
+                        .map(|c| [c, 0])
+                },
             )?;
             if out.stats {
                 eprintln!(
@@ -405,14 +416,24 @@ fn threads(out: &Output) -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Set by Ctrl-C (or SIGTERM): workers stop at their next node.
+/// Set by Ctrl-C (or SIGTERM): every engine looks at it inside its search and stops within
+/// milliseconds, so that the count so far can be reported (and checkpointed). A second Ctrl-C
+/// ends the process at once, with status 130, for when stopping takes too long anyway.
 fn cancel_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let handler_flag = flag.clone();
+        // Counted apart from the flag, which a failed checkpoint save raises too.
+        let presses = AtomicU64::new(0);
         // Without a handler (e.g. one is installed already) Ctrl-C just ends the process.
-        let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::Relaxed));
+        let _ = ctrlc::set_handler(move || {
+            if presses.fetch_add(1, Ordering::Relaxed) > 0 {
+                eprintln!("queens: interrupted again, quitting at once");
+                std::process::exit(130);
+            }
+            handler_flag.store(true, Ordering::Relaxed);
+        });
         flag
     })
     .clone()
@@ -426,8 +447,8 @@ fn symmetry_counts(n: usize, out: &Output) -> Result<Counts, Failure> {
         &subproblems,
         out,
         || (),
-        |_, sub, _| {
-            symmetry_count::count_subproblem(n, sub)
+        |_, sub, cancel| {
+            symmetry_count::count_subproblem_with_cancel(n, sub, cancel)
                 .ok()
                 .map(|c| [c.total, c.unique])
         },
