@@ -253,17 +253,33 @@ fn count_last_five(all: u32, lines: Lines) -> u64 {
 /// faster.
 const TAIL_ROWS: usize = 5;
 
-/// The stack loops look at a cancel flag once per this many searches of the
-/// tail rows. A tail search is a few hundred instructions at most, so this is
-/// well under a millisecond between looks, while the look itself (a counter
-/// and a mask in a register) costs nothing measurable next to the tail.
-pub(crate) const POLL_INTERVAL: u32 = 1 << 12;
+/// The stack loops look at a cancel flag when they step back up to a row at
+/// least this many rows above the deepest row they push. The subtree just
+/// finished then spans that many stack rows plus the tail rows: thousands of
+/// nodes, tens of microseconds, so a raised flag is seen at once, while the
+/// steps back up the stack that are that high are too rare for the look to
+/// cost anything measurable.
+pub(crate) const POLL_HEIGHT: usize = 2;
 
-/// Whether a search should stop, asked by the stack loops every time they
-/// search the tail rows.
+/// Whether a search should stop, asked by the stack loops on their rarer
+/// steps back up the stack (see [`POLL_HEIGHT`]).
 pub(crate) trait Poll {
+    /// False for [`Never`].
+    const POLLS: bool = true;
+
     /// True once the search should give up.
-    fn cancelled(&mut self) -> bool;
+    fn cancelled(&self) -> bool;
+}
+
+/// The stack rows below which a step back up the stack looks at `poll`: none
+/// for [`Never`], so that the plain counters do not even compare.
+#[inline(always)]
+pub(crate) fn poll_below<P: Poll>(deepest: usize, _: &P) -> usize {
+    if P::POLLS {
+        (deepest + 1).saturating_sub(POLL_HEIGHT)
+    } else {
+        0
+    }
 }
 
 /// Never stops: the plain counters, compiled with no trace of polling.
@@ -271,43 +287,30 @@ pub(crate) trait Poll {
 pub(crate) struct Never;
 
 impl Poll for Never {
+    const POLLS: bool = false;
+
     #[inline(always)]
-    fn cancelled(&mut self) -> bool {
+    fn cancelled(&self) -> bool {
         false
     }
 }
 
-/// Stops once `flag` is raised, looking at it every [`POLL_INTERVAL`] asks.
+/// Stops once the flag is raised.
 #[derive(Debug)]
-pub(crate) struct Flag<'a> {
-    flag: &'a AtomicBool,
-    ticks: u32,
-}
-
-impl<'a> Flag<'a> {
-    pub(crate) fn new(flag: &'a AtomicBool) -> Self {
-        Self { flag, ticks: 0 }
-    }
-}
+pub(crate) struct Flag<'a>(pub(crate) &'a AtomicBool);
 
 impl Poll for Flag<'_> {
     #[inline(always)]
-    fn cancelled(&mut self) -> bool {
-        self.ticks = self.ticks.wrapping_add(1);
-        self.ticks % POLL_INTERVAL == 0 && self.flag.load(Ordering::Relaxed)
+    fn cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
 /// Counts the ways to fill the last `rows_left` rows of an `n`-column board
 /// whose first `n - rows_left` rows hold non-attacking queens with lines
-/// `start`, asking `poll` after every search of the tail rows whether to give
-/// up; `None` if it did. This is the hot loop.
-fn count_completions(
-    n: usize,
-    start: Lines,
-    rows_left: usize,
-    poll: &mut impl Poll,
-) -> Option<u64> {
+/// `start`, asking `poll` on the steps back up the stack that [`POLL_HEIGHT`]
+/// picks whether to give up; `None` if it did. This is the hot loop.
+fn count_completions(n: usize, start: Lines, rows_left: usize, poll: &impl Poll) -> Option<u64> {
     let all = full_row(n);
     match rows_left {
         0 => return Some(1),
@@ -322,6 +325,7 @@ fn count_completions(
     // pushed only when descending, like the call stack of the recursive C
     // program, and never below the tail rows.
     let deepest = rows_left - TAIL_ROWS - 1;
+    let poll_below = poll_below(deepest, poll);
     let mut stack = [Lines::EMPTY; STACK_LEN];
     let mut avail_stack = [0u32; STACK_LEN];
     let mut lines = start;
@@ -335,9 +339,6 @@ fn count_completions(
             let next = lines.place(bit);
             if d == deepest {
                 count += count_last_five(all, next);
-                if poll.cancelled() {
-                    return None;
-                }
             } else {
                 let next_avail = all & !next.attacked();
                 if next_avail != 0 {
@@ -352,6 +353,9 @@ fn count_completions(
             return Some(count);
         } else {
             d -= 1;
+            if d < poll_below && poll.cancelled() {
+                return None;
+            }
             lines = stack[d & STACK_MASK];
             avail = avail_stack[d & STACK_MASK];
         }
@@ -404,7 +408,7 @@ pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
 /// Any subproblem is accepted, not only those from [`subproblems`]; one whose
 /// queens attack each other stands for no solutions.
 pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<u64, BitmaskError> {
-    count_subproblem_polled(n, subproblem, &mut Never)
+    count_subproblem_polled(n, subproblem, &Never)
 }
 
 /// [`count_subproblem`], giving up with [`BitmaskError::Cancelled`] soon
@@ -418,13 +422,13 @@ pub fn count_subproblem_with_cancel(
     if cancel.load(Ordering::Relaxed) {
         return Err(BitmaskError::Cancelled);
     }
-    count_subproblem_polled(n, subproblem, &mut Flag::new(cancel))
+    count_subproblem_polled(n, subproblem, &Flag(cancel))
 }
 
 fn count_subproblem_polled(
     n: usize,
     subproblem: &Subproblem,
-    poll: &mut impl Poll,
+    poll: &impl Poll,
 ) -> Result<u64, BitmaskError> {
     check_size(n)?;
     let (prefix, len) = subproblem.prefix();
@@ -873,7 +877,7 @@ mod tests {
         // With all rows but the last four fixed the counter finishes at once.
         let lines = place_prefix(n, &one[..n - 4]).unwrap().unwrap();
         assert_eq!(
-            count_completions(n, lines, 4, &mut Never),
+            count_completions(n, lines, 4, &Never),
             Some(found.len() as u64)
         );
     }

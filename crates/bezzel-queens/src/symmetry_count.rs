@@ -446,7 +446,7 @@ struct Search<'r, 'p, L, P> {
     rules: &'r Rules,
     board: [u32; STACK_LEN],
     leaves: L,
-    poll: &'p mut P,
+    poll: &'p P,
 }
 
 impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
@@ -715,6 +715,7 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
         // The current row's state lives in locals; a frame is pushed only
         // when descending, and never below the tail rows.
         let deepest = n - TAIL_ROWS - 1;
+        let poll_below = bitmask::poll_below(deepest, self.poll);
         let mut stack = [Lines::EMPTY; STACK_LEN];
         let mut avail_stack = [0u32; STACK_LEN];
         let mut row = first;
@@ -729,9 +730,6 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
                 let next = lines.place(bit);
                 if row == deepest {
                     count += self.tail(tail, row + 1, next);
-                    if self.poll.cancelled() {
-                        return None;
-                    }
                 } else {
                     let next_avail = self.rules.candidates(row + 1, next);
                     if next_avail != 0 {
@@ -746,6 +744,9 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
                 return Some(count);
             } else {
                 row -= 1;
+                if row < poll_below && self.poll.cancelled() {
+                    return None;
+                }
                 lines = stack[row & STACK_MASK];
                 avail = avail_stack[row & STACK_MASK];
             }
@@ -763,7 +764,7 @@ fn search_shape<L: Leaves, P: Poll>(
     prefix: &[usize],
     tail: Tail,
     leaves: L,
-    poll: &mut P,
+    poll: &P,
 ) -> (Option<u64>, L) {
     let rules = Rules::new(n, shape);
     let mut search = Search {
@@ -794,7 +795,7 @@ fn count_prefix(
     n: usize,
     prefix: &[usize],
     tail_of: fn(usize, Shape) -> Tail,
-    poll: &mut impl Poll,
+    poll: &impl Poll,
 ) -> Option<Tally> {
     let shape = match prefix {
         [] => Err(()),
@@ -895,7 +896,7 @@ pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
 /// starts with (its queens attack each other, say, or it is longer than the
 /// board) stands for none. A column outside `0..n` is an error.
 pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<UniqueCount, BitmaskError> {
-    count_subproblem_polled(n, subproblem, &mut Never)
+    count_subproblem_polled(n, subproblem, &Never)
 }
 
 /// [`count_subproblem`], giving up with [`BitmaskError::Cancelled`] soon
@@ -909,13 +910,13 @@ pub fn count_subproblem_with_cancel(
     if cancel.load(Ordering::Relaxed) {
         return Err(BitmaskError::Cancelled);
     }
-    count_subproblem_polled(n, subproblem, &mut Flag::new(cancel))
+    count_subproblem_polled(n, subproblem, &Flag(cancel))
 }
 
 fn count_subproblem_polled(
     n: usize,
     subproblem: &Subproblem,
-    poll: &mut impl Poll,
+    poll: &impl Poll,
 ) -> Result<UniqueCount, BitmaskError> {
     bitmask::check_size(n)?;
     let prefix = subproblem.prefix.as_slice();
@@ -1073,8 +1074,7 @@ mod tests {
                 n,
                 found: Vec::new(),
             };
-            let (eights, recorder) =
-                search_shape(n, shape, &prefix, Tail::Rules, recorder, &mut Never);
+            let (eights, recorder) = search_shape(n, shape, &prefix, Tail::Rules, recorder, &Never);
             assert_eq!(eights, Some(0));
             found.extend(recorder.found);
         }
@@ -1167,10 +1167,10 @@ mod tests {
     fn fast_tails_agree_with_the_rules() {
         for n in 4..=13 {
             for piece in subproblems(n).unwrap() {
-                let fast = count_prefix(n, &piece.prefix, Tail::fastest, &mut Never)
+                let fast = count_prefix(n, &piece.prefix, Tail::fastest, &Never)
                     .unwrap()
                     .unique_count();
-                let ruled = count_prefix(n, &piece.prefix, |_, _| Tail::Rules, &mut Never)
+                let ruled = count_prefix(n, &piece.prefix, |_, _| Tail::Rules, &Never)
                     .unwrap()
                     .unique_count();
                 assert_eq!(fast, ruled, "n = {n}, {piece:?}");
