@@ -51,6 +51,8 @@ pub enum BitmaskError {
         n: usize,
         /// The largest accepted size, [`MAX_N`].
         max: usize,
+        /// The counter that refused it, for the message.
+        counter: Counter,
     },
     /// A thread count of zero was asked for.
     ZeroThreads,
@@ -77,11 +79,11 @@ impl fmt::Display for BitmaskError {
         match self {
             Self::ZeroBoard => write!(
                 f,
-                "n = 0 is an empty board; the bitmask counter needs n >= 1"
+                "n = 0 is an empty board; the bit-parallel counters need n >= 1"
             ),
-            Self::TooLarge { n, max } => write!(
+            Self::TooLarge { n, max, counter } => write!(
                 f,
-                "n = {n} is too large for the bitmask counter (at most {max})"
+                "n = {n} is too large for the {counter} counter (at most {max})"
             ),
             Self::ZeroThreads => write!(f, "the thread count must be at least 1"),
             Self::ThreadPool { message } => write!(f, "could not start the thread pool: {message}"),
@@ -96,6 +98,26 @@ impl fmt::Display for BitmaskError {
 }
 
 impl std::error::Error for BitmaskError {}
+
+/// Which bit-parallel counter refused a board size: both share [`MAX_N`] and
+/// [`BitmaskError`], and the message names the one that was asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Counter {
+    /// This module's mirror-symmetry counter and enumerator.
+    Bitmask,
+    /// The full-symmetry counters of [`symmetry`](crate::symmetry) and
+    /// [`symmetry_count`](crate::symmetry_count).
+    Symmetry,
+}
+
+impl fmt::Display for Counter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Bitmask => "bitmask",
+            Self::Symmetry => "symmetry",
+        })
+    }
+}
 
 /// One independent piece of the mirror-reduced search: the queens of the
 /// first two rows, and whether the count also stands for the mirror images.
@@ -131,9 +153,18 @@ impl Subproblem {
 /// Checks that `n` is a board size the bitmask functions accept: from 1 to
 /// [`MAX_N`].
 pub fn check_size(n: usize) -> Result<(), BitmaskError> {
+    check_size_for(n, Counter::Bitmask)
+}
+
+/// [`check_size`] on behalf of `counter`, which a too large `n` names.
+pub fn check_size_for(n: usize, counter: Counter) -> Result<(), BitmaskError> {
     match n {
         0 => Err(BitmaskError::ZeroBoard),
-        n if n > MAX_N => Err(BitmaskError::TooLarge { n, max: MAX_N }),
+        n if n > MAX_N => Err(BitmaskError::TooLarge {
+            n,
+            max: MAX_N,
+            counter,
+        }),
         _ => Ok(()),
     }
 }
@@ -845,9 +876,14 @@ mod tests {
     fn refuses_bad_sizes() {
         assert_eq!(count(0), Err(BitmaskError::ZeroBoard));
         assert_eq!(count_parallel(0, Some(2)), Err(BitmaskError::ZeroBoard));
-        assert_eq!(count(40), Err(BitmaskError::TooLarge { n: 40, max: MAX_N }));
+        let too_large = BitmaskError::TooLarge {
+            n: 40,
+            max: MAX_N,
+            counter: Counter::Bitmask,
+        };
+        assert_eq!(count(40), Err(too_large.clone()));
         assert_eq!(
-            BitmaskError::TooLarge { n: 40, max: 28 }.to_string(),
+            too_large.to_string(),
             "n = 40 is too large for the bitmask counter (at most 28)"
         );
         assert_eq!(count_parallel(8, Some(0)), Err(BitmaskError::ZeroThreads));

@@ -302,7 +302,7 @@ fn for_each_canonical(
 /// them via the orbit sizes, in parallel on the current rayon pool (call it
 /// inside `ThreadPool::install` to choose the threads).
 pub fn count_unique(n: usize) -> Result<UniqueCount, BitmaskError> {
-    bitmask::check_size(n)?;
+    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
     canonical_prefixes(n)
         .par_iter()
         .map(|prefix| {
@@ -324,7 +324,7 @@ pub fn count_unique(n: usize) -> Result<UniqueCount, BitmaskError> {
 /// The canonical representative of every orbit of `n`-queens solutions,
 /// sorted lexicographically, computed in parallel on the current rayon pool.
 pub fn unique_solutions(n: usize) -> Result<Vec<Vec<usize>>, BitmaskError> {
-    bitmask::check_size(n)?;
+    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
     let per_prefix = canonical_prefixes(n)
         .par_iter()
         .map(|prefix| {

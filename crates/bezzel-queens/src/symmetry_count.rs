@@ -866,7 +866,7 @@ fn split(rules: &Rules, prefix: &mut Vec<usize>, lines: Lines, out: &mut Vec<Sub
 /// show progress or to record them in a checkpoint) with
 /// [`count_subproblem`].
 pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
-    bitmask::check_size(n)?;
+    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
     if n < SMALLEST_SEARCHED {
         // Only the 1x1 board has a solution: its one queen.
         return Ok(if n == 1 {
@@ -918,7 +918,7 @@ fn count_subproblem_polled(
     subproblem: &Subproblem,
     poll: &impl Poll,
 ) -> Result<UniqueCount, BitmaskError> {
-    bitmask::check_size(n)?;
+    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
     let prefix = subproblem.prefix.as_slice();
     if let Some((row, &column)) = prefix.iter().enumerate().find(|&(_, &c)| c >= n) {
         return Err(BitmaskError::ColumnOutOfRange { row, column, n });
@@ -1341,7 +1341,16 @@ mod tests {
         let too_large = BitmaskError::TooLarge {
             n: bitmask::MAX_N + 1,
             max: bitmask::MAX_N,
+            counter: bitmask::Counter::Symmetry,
         };
+        assert_eq!(
+            too_large.to_string(),
+            format!(
+                "n = {} is too large for the symmetry counter (at most {})",
+                bitmask::MAX_N + 1,
+                bitmask::MAX_N
+            )
+        );
         assert_eq!(count(bitmask::MAX_N + 1), Err(too_large.clone()));
         assert_eq!(subproblems(bitmask::MAX_N + 1), Err(too_large));
         assert_eq!(count_parallel(8, Some(0)), Err(BitmaskError::ZeroThreads));
