@@ -11,10 +11,12 @@
 //! echo "0 4 7 5 2 6 1 3" | cargo run --release --example queens -- check
 //! ```
 //!
-//! Placements are printed as the 0-based column of each row's queen, top row first. Exit
-//! status: 0 on success, 1 when the answer is negative (`check` found attacks, `construct`
-//! has no solution for n = 2 or 3), 2 on bad input, 130 when Ctrl-C stopped a count (after
-//! saying how far it got).
+//! Placements are printed as the 0-based column of each row's queen, top row first, and
+//! `check` reads back every form printed (see `bezzel_queens::format::parse_placement`).
+//! Exit status: 0 on success, 1 when the answer is negative (`check` found attacks,
+//! `construct` has no solution for n = 2 or 3), 2 on bad input or when output cannot be
+//! written, 141 (quietly) when the reader of the output went away, 130 when Ctrl-C stopped a
+//! count (after saying how far it got; a second Ctrl-C quits at once).
 //!
 //! Counting engines: `symmetry` (default) counts only placements canonical under the board's
 //! 8 symmetries, weighted by orbit size; `bitmask` is the classic mirror-symmetry counter;
@@ -61,11 +63,11 @@ struct Output {
     /// How to print placements.
     #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
     format: Format,
-    /// Print at most this many placements.
+    /// Print at most this many placements (for `check`: attacking pairs, default 100).
     #[arg(long, global = true)]
     limit: Option<u64>,
-    /// Worker threads for counting (default: all cores; `--threads 1` with the model engine
-    /// runs plain sequential search).
+    /// Worker threads for counting, 1 to 1024 (default: all cores; `--threads 1` with the
+    /// model engine runs plain sequential search). More is refused, not clamped.
     #[arg(long, global = true)]
     threads: Option<usize>,
     /// Print statistics (nodes, failures, time) on stderr.
@@ -159,8 +161,8 @@ enum Command {
         #[arg(allow_negative_numbers = true)]
         n: String,
     },
-    /// Read a placement (columns separated by spaces or commas) and say whether it is a
-    /// solution, and which queens attack each other if not.
+    /// Read a placement (columns separated by spaces or commas, or any form this program
+    /// prints) and say whether it is a solution, and which queens attack each other if not.
     Check {
         /// The placement; read from stdin when absent.
         #[arg(allow_negative_numbers = true)]
@@ -204,13 +206,35 @@ impl Failure {
     }
 }
 
+/// The exit status, without a message, when the reader of stdout went away (`queens 8 |
+/// head -1`): what the shell reports for a program killed by SIGPIPE, which is how the
+/// classic programs end there.
+const BROKEN_PIPE: u8 = 141;
+
+/// The most worker threads accepted: far more than any machine's cores, and far fewer than
+/// would exhaust the system (each thread reserves a stack).
+const MAX_THREADS: usize = 1024;
+
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Failure {
+                message: String::new(),
+                status: BROKEN_PIPE,
+            };
+        }
         Failure {
             message: format!("cannot write output: {e}"),
             status: 2,
         }
     }
+}
+
+fn exit_with(f: Failure) -> ExitCode {
+    if !f.message.is_empty() {
+        eprintln!("queens: {}", f.message);
+    }
+    ExitCode::from(f.status)
 }
 
 fn main() -> ExitCode {
@@ -219,8 +243,11 @@ fn main() -> ExitCode {
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return ExitCode::SUCCESS;
+                let printed = e.print().and_then(|()| io::stdout().flush());
+                return match printed {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => exit_with(e.into()),
+                };
             }
             // One clear line instead of clap's multi-line usage block.
             let rendered = e.to_string();
@@ -237,18 +264,20 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(status) => ExitCode::from(status),
-        Err(f) if f.message.contains("Broken pipe") => ExitCode::SUCCESS,
-        Err(f) => {
-            eprintln!("queens: {}", f.message);
-            ExitCode::from(f.status)
-        }
+        Err(f) => exit_with(f),
     }
 }
 
 fn run(cli: Cli) -> Result<u8, Failure> {
     let out = cli.output;
-    if out.threads == Some(0) {
-        return Err(Failure::input("--threads must be at least 1"));
+    match out.threads {
+        Some(0) => return Err(Failure::input("--threads must be at least 1")),
+        Some(t) if t > MAX_THREADS => {
+            return Err(Failure::input(format!(
+                "--threads must be at most {MAX_THREADS}, got {t}"
+            )));
+        }
+        _ => {}
     }
     match cli.command {
         Some(Command::Count { n, engine }) => count(parse_n(&n)?, engine, &out),
@@ -572,13 +601,8 @@ fn stdout() -> BufWriter<io::StdoutLock<'static>> {
     BufWriter::with_capacity(1 << 16, io::stdout().lock())
 }
 
-#[derive(Serialize)]
-struct PlacementLine<'a> {
-    n: usize,
-    index: u64,
-    placement: &'a [usize],
-}
-
+/// Writes a placement in `format`; the board row by row, as it can be far larger than the
+/// placement.
 fn write_placement(
     w: &mut impl Write,
     format: Format,
@@ -587,15 +611,12 @@ fn write_placement(
 ) -> io::Result<()> {
     match format {
         Format::Text => writeln!(w, "{}", format::text(index, placement)),
-        Format::Board => writeln!(w, "NO.{index}:\n{}", format::board(placement)),
-        Format::Json => {
-            let line = PlacementLine {
-                n: placement.len(),
-                index,
-                placement,
-            };
-            writeln!(w, "{}", serde_json::to_string(&line).expect("plain data"))
+        Format::Board => {
+            writeln!(w, "NO.{index}:")?;
+            format::write_board(w, placement)?;
+            writeln!(w)
         }
+        Format::Json => writeln!(w, "{}", format::json(index, placement)),
     }
 }
 
@@ -694,47 +715,24 @@ fn construct_one(n: usize, out: &Output) -> Result<u8, Failure> {
             Ok(0)
         }
         Err(construct::ConstructError::NoSolution { .. }) => {
-            println!("no solution exists for n = {n}");
+            let mut w = stdout();
+            writeln!(w, "no solution exists for n = {n}")?;
+            w.flush()?;
             Ok(1)
         }
         Err(e) => Err(Failure::input(e.to_string())),
     }
 }
 
-/// Reads columns from the arguments or stdin: numbers separated by spaces or commas, with an
-/// optional `NO.k:` label in front (so the output of `all` can be piped back in).
-fn parse_placement(text: &str) -> Result<Vec<usize>, Failure> {
-    let body = match text.trim_start().strip_prefix("NO.") {
-        Some(rest) => rest.split_once(':').map_or(rest, |(_, cols)| cols),
-        None => text,
-    };
-    let mut cols = Vec::new();
-    for (i, token) in body
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .enumerate()
-    {
-        let col = token.parse::<usize>().map_err(|_| {
-            Failure::input(format!(
-                "malformed placement: item {} is `{token}`, expected a column number (0-based)",
-                i + 1
-            ))
-        })?;
-        cols.push(col);
-    }
-    if cols.is_empty() {
-        return Err(Failure::input(
-            "malformed placement: no columns given (e.g. `queens check 1 3 0 2`)",
-        ));
-    }
-    check::validate(&cols).map_err(|e| Failure::input(format!("malformed placement: {e}")))?;
-    Ok(cols)
-}
+/// Attacking pairs listed by `check` unless `--limit` says otherwise; all of them are counted.
+const ATTACKS_SHOWN: u64 = 100;
 
 #[derive(Serialize)]
 struct CheckLine<'a> {
     n: usize,
     solution: bool,
+    /// All attacking pairs, of which `attacks` lists the first.
+    attacking_pairs: u64,
     attacks: &'a [check::Attack],
 }
 
@@ -748,34 +746,43 @@ fn check_placement(columns: &[String], out: &Output) -> Result<u8, Failure> {
     } else {
         columns.join(" ")
     };
-    let placement = parse_placement(&text)?;
-    let attacks = check::attacking_pairs(&placement);
+    let placement = format::parse_placement(&text)
+        .map_err(|e| Failure::input(format!("malformed placement: {e}")))?;
+    drop(text);
+    let shown = out.limit.unwrap_or(ATTACKS_SHOWN);
+    let found = check::conflicts(&placement, usize::try_from(shown).unwrap_or(usize::MAX));
     let n = placement.len();
+    let solution = found.total == 0;
     let mut w = stdout();
     if out.format == Format::Json {
         let line = CheckLine {
             n,
-            solution: attacks.is_empty(),
-            attacks: &attacks,
+            solution,
+            attacking_pairs: found.total,
+            attacks: &found.first,
         };
         writeln!(w, "{}", serde_json::to_string(&line).expect("plain data"))?;
-    } else if attacks.is_empty() {
+    } else if solution {
         writeln!(w, "solution: no two of the {n} queens attack each other")?;
     } else {
-        writeln!(w, "not a solution: {} attacking pair(s)", attacks.len())?;
-        for a in &attacks {
+        writeln!(w, "not a solution: {} attacking pair(s)", found.total)?;
+        for a in &found.first {
             let line = match a.kind {
-                check::AttackKind::Column => "column",
-                check::AttackKind::Diagonal => "diagonal",
-                check::AttackKind::AntiDiagonal => "anti-diagonal",
+                check::AttackKind::Column => "a column",
+                check::AttackKind::Diagonal => "a diagonal",
+                check::AttackKind::AntiDiagonal => "an anti-diagonal",
             };
             writeln!(
                 w,
-                "  rows {} and {} (columns {} and {}) share a {line}",
+                "  rows {} and {} (columns {} and {}) share {line}",
                 a.a, a.b, placement[a.a], placement[a.b]
             )?;
         }
+        let more = found.total - found.first.len() as u64;
+        if more > 0 {
+            writeln!(w, "  ... and {more} more (--limit shows more)")?;
+        }
     }
     w.flush()?;
-    Ok(if attacks.is_empty() { 0 } else { 1 })
+    Ok(if solution { 0 } else { 1 })
 }
