@@ -35,6 +35,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -664,20 +665,10 @@ fn first(n: usize, out: &Output) -> Result<u8, Failure> {
 fn unique(n: usize, list: bool, out: &Output) -> Result<u8, Failure> {
     let start = Instant::now();
     let [total, unique] = symmetry_counts(n, out)?;
-    let reps = if list {
-        symmetry::unique_solutions(n).map_err(|e| Failure::input(e.to_string()))?
-    } else {
-        Vec::new()
-    };
     let counts = symmetry::UniqueCount { unique, total };
     let mut w = stdout();
-    let limit = out.limit.unwrap_or(u64::MAX);
-    for (i, p) in reps
-        .iter()
-        .enumerate()
-        .take(limit.min(usize::MAX as u64) as usize)
-    {
-        write_placement(&mut w, out.format, i as u64 + 1, p)?;
+    if list {
+        list_unique(n, out, &mut w)?;
     }
     if out.format == Format::Json {
         let line = CountLine {
@@ -699,6 +690,43 @@ fn unique(n: usize, list: bool, out: &Output) -> Result<u8, Failure> {
         eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
     }
     Ok(0)
+}
+
+/// Prints the representatives as they are found, in order, up to the limit: memory for one,
+/// however many there are. Ctrl-C (whose handler counting installed) stops it.
+fn list_unique(n: usize, out: &Output, w: &mut impl Write) -> Result<(), Failure> {
+    let limit = out.limit.unwrap_or(u64::MAX);
+    let cancel = cancel_flag();
+    let mut shown = 0;
+    let mut failed = None;
+    symmetry::for_each_unique_solution(n, |p| {
+        if shown == limit {
+            return ControlFlow::Break(());
+        }
+        if cancel.load(Ordering::Relaxed) {
+            failed = Some(Failure {
+                message: format!("interrupted: {shown} unique solutions listed"),
+                status: 130,
+            });
+            return ControlFlow::Break(());
+        }
+        shown += 1;
+        match write_placement(w, out.format, shown, p) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failed = Some(e.into());
+                ControlFlow::Break(())
+            }
+        }
+    })
+    .map_err(|e| Failure::input(e.to_string()))?;
+    match failed {
+        Some(f) => {
+            let _ = w.flush();
+            Err(f)
+        }
+        None => Ok(()),
+    }
 }
 
 fn construct_one(n: usize, out: &Output) -> Result<u8, Failure> {

@@ -349,3 +349,40 @@ fn a_full_disk_is_an_error() {
         assert!(stderr(&o).contains("cannot write output"), "{}", stderr(&o));
     }
 }
+
+/// `unique --list` prints its representatives as they are found (it used to collect them
+/// all first, gigabytes for n = 17 even with `--limit 1`): the same list, checked here
+/// against the independent checker and the board's symmetries.
+#[test]
+fn unique_representatives_are_listed_in_full_and_in_order() {
+    use bezzel::queens::{check, format, symmetry};
+    let o = queens(&["unique", "10", "--list", "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 93);
+    let reps: Vec<Vec<usize>> = lines[..92]
+        .iter()
+        .map(|l| format::parse_placement(l).unwrap())
+        .collect();
+    assert!(reps.iter().all(|p| check::is_solution(p)));
+    let mut classes: Vec<Vec<usize>> = reps
+        .iter()
+        .map(|p| symmetry::canonical(p).unwrap())
+        .collect();
+    assert!(reps.windows(2).all(|w| w[0] < w[1]), "lexicographic order");
+    classes.dedup();
+    assert_eq!(classes.len(), 92, "one per class");
+    let last: serde_json::Value = serde_json::from_str(lines[92]).unwrap();
+    assert_eq!(
+        (last["unique"].as_u64(), last["count"].as_u64()),
+        (Some(92), Some(724))
+    );
+    let o = queens(&["unique", "10", "--list", "--limit", "3"]);
+    let first: Vec<Vec<usize>> = stdout(&o)
+        .lines()
+        .take(3)
+        .map(|l| format::parse_placement(l).unwrap())
+        .collect();
+    assert_eq!(first, reps[..3].to_vec());
+}

@@ -20,6 +20,7 @@
 //! hands to rayon.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -585,6 +586,19 @@ pub fn for_each_solution_with_prefix(
     prefix: &[usize],
     mut f: impl FnMut(&[usize]),
 ) -> Result<(), BitmaskError> {
+    try_for_each_solution_with_prefix(n, prefix, |placement| {
+        f(placement);
+        ControlFlow::Continue(())
+    })
+}
+
+/// [`for_each_solution_with_prefix`] that stops as soon as `f` returns
+/// [`ControlFlow::Break`]: to take only the first solutions, or to give up.
+pub fn try_for_each_solution_with_prefix(
+    n: usize,
+    prefix: &[usize],
+    mut f: impl FnMut(&[usize]) -> ControlFlow<()>,
+) -> Result<(), BitmaskError> {
     check_size(n)?;
     if prefix.len() > n {
         return Ok(());
@@ -596,7 +610,7 @@ pub fn for_each_solution_with_prefix(
     placement[..prefix.len()].copy_from_slice(prefix);
     let first = prefix.len();
     if first == n {
-        f(&placement[..n]);
+        let _ = f(&placement[..n]);
         return Ok(());
     }
     let all = full_row(n);
@@ -619,7 +633,9 @@ pub fn for_each_solution_with_prefix(
         avail[row & STACK_MASK] = a ^ bit;
         placement[row & STACK_MASK] = bit.trailing_zeros() as usize;
         if row + 1 == n {
-            f(&placement[..n]);
+            if f(&placement[..n]).is_break() {
+                return Ok(());
+            }
             continue;
         }
         let next = lines[row & STACK_MASK].place(bit);
@@ -738,6 +754,18 @@ mod tests {
         for_each_solution_with_prefix(n, &[0, 1], |_| calls += 1).unwrap();
         for_each_solution_with_prefix(n, &[0; 11], |_| calls += 1).unwrap();
         assert_eq!(calls, 0);
+        // Breaking off stops at once, after the first solutions in order.
+        let mut first_three = Vec::new();
+        try_for_each_solution_with_prefix(n, &[], |p| {
+            first_three.push(p.to_vec());
+            if first_three.len() == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .unwrap();
+        assert_eq!(first_three, solutions(n).unwrap()[..3].to_vec());
         let full = [0, 4, 7, 5, 2, 6, 1, 3];
         let mut found = Vec::new();
         for_each_solution_with_prefix(8, &full, |p| found.push(p.to_vec())).unwrap();
