@@ -49,6 +49,8 @@ fn wait_for_handler(child: &Child) {
     panic!("queens never installed its Ctrl-C handler");
 }
 
+/// Sends SIGINT. An exited child stays a zombie until the test waits for it, so this
+/// reaches it (and is harmless) even if an earlier signal already ended it.
 fn interrupt(child: &Child) {
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])

@@ -303,7 +303,8 @@ pub fn parse_placement(text: &str) -> Result<Vec<usize>, ParseError> {
 /// Whether `line` is one of the summaries printed after the placements.
 fn is_summary(line: &str) -> bool {
     let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let words: Vec<&str> = line.split_whitespace().collect();
+    // Summaries have at most six words; a long line of columns is not collected here.
+    let words: Vec<&str> = line.split_whitespace().take(7).collect();
     match words.as_slice() {
         [count, "solutions"] => number(count),
         [count, "solutions", "shown", "(limit", limit] => {
