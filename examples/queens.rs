@@ -4,7 +4,7 @@
 //! cargo run --release --example queens -- 8                 # the 92 solutions and the total
 //! cargo run --release --example queens -- count 14          # fastest exact count, all cores
 //! cargo run --release --example queens -- count 12 --engine model --consistency domain --stats
-//! cargo run --release --example queens -- count 18 --checkpoint q18.json   # Ctrl-C, rerun: resumes
+//! cargo run --release --example queens -- count 18 --checkpoint q18.ckpt   # Ctrl-C, rerun: resumes
 //! cargo run --release --example queens -- first 8 --format board
 //! cargo run --release --example queens -- unique 8 --list
 //! cargo run --release --example queens -- construct 1000000 > placement.txt

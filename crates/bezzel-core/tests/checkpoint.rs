@@ -447,17 +447,17 @@ fn a_resume_reuses_the_recorded_split_whatever_the_thread_count() {
 fn a_file_of_another_model_or_kind_is_refused() {
     let dir = TempDir::new("mismatch");
     let (split, _) = full_checkpoint(&dir.file());
-    let err = Checkpoint::open(&dir.file(), "queens 9", 2, || {
+    let err = Checkpoint::open(dir.file(), "queens 9", 2, || {
         Ok::<_, CheckpointError>(split.clone())
     })
     .unwrap_err();
     assert!(matches!(err, CheckpointError::Mismatch { .. }), "{err}");
-    let err = Checkpoint::open(&dir.file(), MODEL, 3, || {
+    let err = Checkpoint::open(dir.file(), MODEL, 3, || {
         Ok::<_, CheckpointError>(split.clone())
     })
     .unwrap_err();
     assert!(matches!(err, CheckpointError::Mismatch { .. }), "{err}");
-    let err = Checkpoint::open(&dir.file(), MODEL, 2, || {
+    let err = Checkpoint::open(dir.file(), MODEL, 2, || {
         Ok::<Vec<u32>, CheckpointError>(vec![])
     })
     .unwrap_err();
