@@ -471,13 +471,13 @@ where
     }
 }
 
-/// Adds `count` to `sum`, or says the sum would overflow (a wrong total is worse than none).
-fn add_count(sum: &AtomicU64, count: u64) -> Result<(), ()> {
+/// Adds `count` to `sum` unless the sum would overflow; whether it did (a wrong total is worse
+/// than none).
+fn add_count(sum: &AtomicU64, count: u64) -> bool {
     sum.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |s| {
         s.checked_add(count)
     })
-    .map(|_| ())
-    .map_err(|_| ())
+    .is_ok()
 }
 
 /// Solves subproblems in parallel, skipping those the checkpoint has already, recording each as
@@ -535,11 +535,7 @@ where
                 return;
             }
             drop(guard);
-            if found
-                .iter()
-                .zip(count)
-                .any(|(sum, c)| add_count(sum, c).is_err())
-            {
+            if found.iter().zip(count).any(|(sum, c)| !add_count(sum, c)) {
                 fail(format!("the count is larger than {}", u64::MAX));
                 cancel.store(true, Ordering::Relaxed);
                 return;
