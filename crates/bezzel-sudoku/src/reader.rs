@@ -647,7 +647,7 @@ mod tests {
         let mut two = plain[1..].to_vec();
         two[0].pop();
         assert_eq!(read_all(&two.join("\n"), auto).len(), 8);
-        let twenty = vec!["12341234123412341234"; 5].join("\n");
+        let twenty = ["12341234123412341234"; 5].join("\n");
         let got = read_all(&twenty, auto);
         assert_eq!(got.len(), 5);
         for (i, p) in got.iter().enumerate() {
@@ -687,7 +687,7 @@ mod tests {
 
     #[test]
     fn a_grid_asked_for_keeps_a_bounded_number_of_lines() {
-        let rows = vec!["1234"; 1000].join("\n");
+        let rows = ["1234"; 1000].join("\n");
         let grid = ReadOptions {
             form: Form::Grid,
             alphabet: None,
