@@ -1278,6 +1278,15 @@ mod tests {
     }
 
     #[test]
+    fn a_leading_byte_order_mark_is_skipped() {
+        let text = format!("\u{FEFF}{WIKI}\n");
+        assert_eq!(text.parse::<Grid>().unwrap().to_line(), WIKI);
+        let batch = parse_batch(&text);
+        assert_eq!(batch.len(), 1);
+        assert_eq!(batch[0].1.as_ref().unwrap().to_line(), WIKI);
+    }
+
+    #[test]
     fn conflicts_name_both_cells_and_the_unit() {
         let mut g = Grid::parse_line(WIKI).unwrap();
         // A second 7 in row 1 (the given 7 is at r1c5), outside that 7's column and box.
