@@ -346,8 +346,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// The inputs named on the command line, each checked to open (and closed again) so that a
-/// mistyped name costs nothing; they are read later, one at a time.
+/// The inputs named on the command line, each checked before anything is solved so that a
+/// mistyped name costs nothing; they are opened later, one at a time.
 fn check_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
     if files.is_empty() {
         return Ok(vec![Input::Stdin]);
@@ -358,7 +358,17 @@ fn check_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
             inputs.push(Input::Stdin);
             continue;
         }
-        open(path)?;
+        let cannot = |reason: String| format!("cannot read {}: {reason}", path.display());
+        let meta = std::fs::metadata(path).map_err(|e| cannot(io_reason(&e)))?;
+        if meta.is_dir() {
+            return Err(cannot("Is a directory".to_string()));
+        }
+        // A regular file is opened and closed again to check that it may be read. A pipe
+        // is not: opening one for a moment would let its writer go on, and closing it would
+        // make that writer fail; it is opened in its turn only.
+        if meta.is_file() {
+            open(path)?;
+        }
         inputs.push(Input::File(path.clone()));
     }
     Ok(inputs)

@@ -830,3 +830,49 @@ fn a_read_error_part_way_answers_every_line_read_and_names_the_line() {
     );
     assert!(err.contains("puzzles: 2, solved: 2"), "{err}");
 }
+
+/// A named pipe among the inputs is opened only in its turn: checking it up front (opening
+/// and closing it) would make its writer fail and the later open wait forever.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_read_in_its_turn() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mkfifo");
+        return;
+    }
+    let (_first_dir, first) = temp_file("first.txt", format!("{UNIQUE_4X4}\n").as_bytes());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut pipe = std::fs::OpenOptions::new().write(true).open(&fifo)?;
+            pipe.write_all(format!("{WIKIPEDIA}\n").as_bytes())
+        })
+    };
+    let mut child = common::spawn(
+        "sudoku",
+        &["-q", first.to_str().unwrap(), fifo.to_str().unwrap()],
+    );
+    drop(child.stdin.take());
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(30) {
+            // The writer thread may be left blocked; it ends with the test process.
+            let _ = child.kill();
+            panic!("sudoku still waits on the pipe");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap().expect("the writer wrote its puzzle");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_solves(UNIQUE_4X4, lines[0]);
+    assert_eq!(lines[1], WIKIPEDIA_SOLUTION);
+}
