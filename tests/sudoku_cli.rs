@@ -832,7 +832,9 @@ fn a_read_error_part_way_answers_every_line_read_and_names_the_line() {
 }
 
 /// A named pipe among the inputs is opened only in its turn: checking it up front (opening
-/// and closing it) would make its writer fail and the later open wait forever.
+/// and closing it) let its writer go on, made the writer's write fail once it was closed, and
+/// left the later open waiting forever. Stdin comes first and is held open while the writer
+/// tries, so that an up-front check, if any, is over before the writer writes.
 #[cfg(unix)]
 #[test]
 fn a_named_pipe_is_read_in_its_turn() {
@@ -845,19 +847,25 @@ fn a_named_pipe_is_read_in_its_turn() {
         eprintln!("skipped: no mkfifo");
         return;
     }
-    let (_first_dir, first) = temp_file("first.txt", format!("{UNIQUE_4X4}\n").as_bytes());
     let writer = {
         let fifo = fifo.clone();
         std::thread::spawn(move || {
             let mut pipe = std::fs::OpenOptions::new().write(true).open(&fifo)?;
+            std::thread::sleep(Duration::from_millis(200));
             pipe.write_all(format!("{WIKIPEDIA}\n").as_bytes())
         })
     };
-    let mut child = common::spawn(
-        "sudoku",
-        &["-q", first.to_str().unwrap(), fifo.to_str().unwrap()],
-    );
-    drop(child.stdin.take());
+    let mut child = common::spawn("sudoku", &["-q", "-", fifo.to_str().unwrap()]);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(format!("{UNIQUE_4X4}\n").as_bytes())
+        .unwrap();
+    // The writer gets through only if something opened the pipe already; give it the time.
+    let started = Instant::now();
+    while !writer.is_finished() && started.elapsed() < Duration::from_secs(1) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(stdin);
     let started = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if started.elapsed() > Duration::from_secs(30) {
