@@ -10,9 +10,10 @@
 //! ```
 //!
 //! **Input.** Files given as arguments, in order, or stdin when there are none (`-` names stdin
-//! too). Every file is checked to open before anything is solved, so a mistyped name costs
-//! nothing; each is then opened only when its turn comes and closed after, so any number of
-//! files can be given. An input is read and answered a chunk of lines at a time, so it runs in
+//! too). Every file is checked before anything is solved (that it exists and is no folder; a
+//! regular file, that it opens), so a mistyped name costs nothing; each is then opened only when
+//! its turn comes and closed after, so any number of files can be given, and a named pipe is
+//! opened once, in its turn. An input is read and answered a chunk of lines at a time, so it runs in
 //! little memory and answers come while stdin is still being written (one by one when stdin is
 //! a terminal). The text accepted is the library's (`bezzel::sudoku::reader`): one puzzle per
 //! line in line form, `N * N` cells row by row, `1`-`9` then `A`-`P` for 10-25, `.` or `0` for
