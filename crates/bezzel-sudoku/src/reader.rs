@@ -868,4 +868,35 @@ mod tests {
             }
         }
     }
+
+    proptest::proptest! {
+        /// Any bytes at all, mostly the ones puzzles are made of: the reader does not panic,
+        /// yields puzzles in line order, and as a batch agrees with `Grid::parse_line` line by
+        /// line.
+        #[test]
+        fn any_bytes_are_read_without_panic_and_in_order(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    8 => proptest::sample::select(b"0123456789.AFGgP|-+ \n#".to_vec()),
+                    1 => proptest::prelude::any::<u8>(),
+                ],
+                0..1500,
+            ),
+            form in proptest::sample::select(vec![Form::Auto, Form::Lines, Form::Grid]),
+        ) {
+            let options = ReadOptions { form, alphabet: None };
+            let mut last = 0;
+            for item in PuzzleReader::with_options(&bytes[..], options) {
+                let puzzle = item.unwrap();
+                proptest::prop_assert!(puzzle.line > last || (form == Form::Grid && last == 0));
+                last = puzzle.line;
+                if form == Form::Lines {
+                    let one = Grid::parse_line(&puzzle.text);
+                    if let (Ok(g), Alphabet::FromOne) = (&puzzle.grid, puzzle.alphabet) {
+                        proptest::prop_assert_eq!(Ok(g.clone()), one);
+                    }
+                }
+            }
+        }
+    }
 }
