@@ -309,10 +309,10 @@ fn main() -> ExitCode {
             let rendered = e.to_string();
             let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
             let mut line = lines.next().unwrap_or("").to_string();
-            if line.ends_with(':') {
-                if let Some(next) = lines.next() {
-                    line = format!("{line} {next}");
-                }
+            if line.ends_with(':')
+                && let Some(next) = lines.next()
+            {
+                line = format!("{line} {next}");
             }
             eprintln!(
                 "sudoku: {} (try --help)",
