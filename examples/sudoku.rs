@@ -59,8 +59,9 @@
 //! a file that cannot be opened (then nothing is solved). A read error part way through an
 //! input (a failing disk, say) stops the run there, after answering every puzzle read before
 //! it and the summary, with status 2 and a message naming the input and the line. Output that
-//! cannot be written (stdout closed, a full disk, a reader that went away) is an error too:
-//! a one-line message and status 2.
+//! cannot be written (stdout closed, a full disk) is an error too: a one-line message and
+//! status 2; a reader that went away (`sudoku big.txt | head`) ends the run quietly with
+//! status 141, what a shell reports for a program killed by a broken pipe.
 
 use bezzel::core::{Consistency, Restarts, SearchConfig, Statistics, VarOrder};
 use bezzel::sudoku::grid::{Alphabet, Grid, ParseError};
@@ -119,9 +120,9 @@ struct Cli {
     /// puzzles, model building and output excluded) to the summary.
     #[arg(long)]
     stats: bool,
-    /// Solve this many puzzles at a time, one per thread (default: all cores); answers stay
-    /// in input order.
-    #[arg(long, value_parser = parse_positive::<usize>)]
+    /// Solve this many puzzles at a time, one per thread (default: all cores, at most 1024);
+    /// answers stay in input order.
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// No summary on stderr.
     #[arg(short, long)]
@@ -205,6 +206,18 @@ fn parse_positive<T: std::str::FromStr + PartialEq + From<u8>>(text: &str) -> Re
         Ok(k) if k == T::from(0) => Err("it must be at least 1".to_string()),
         Ok(k) => Ok(k),
         Err(_) => Err(format!("`{text}` is not a whole number")),
+    }
+}
+
+/// The most worker threads accepted: far more than any machine's cores, and far fewer than
+/// would exhaust the system (each thread reserves a stack). The same bound as `queens`.
+const MAX_THREADS: usize = 1024;
+
+/// A thread count from 1 to [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match parse_positive::<usize>(text)? {
+        t if t > MAX_THREADS => Err(format!("it must be at most {MAX_THREADS}")),
+        t => Ok(t),
     }
 }
 
@@ -334,8 +347,10 @@ fn main() -> ExitCode {
     };
     match run(&cli, inputs) {
         Ok(status) => ExitCode::from(status),
-        // A reader that went away (`sudoku big.txt | head`) included: answers were lost, and
-        // a script must not take the run for a success.
+        // A reader that went away (`sudoku big.txt | head`): answers were lost, so not a
+        // success, but no message either: the status a shell reports for a program killed by
+        // SIGPIPE, as the classic programs end there (and as `queens` does).
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(141),
         Err(Failure::Output(e)) => {
             eprintln!("sudoku: cannot write output: {}", io_reason(&e));
             ExitCode::from(2)

@@ -785,6 +785,18 @@ fn a_closed_stdout_is_an_error() {
     let input = format!("{UNIQUE_4X4}\n").repeat(2000);
     let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
     let o = child.wait_with_output().unwrap();
+    // Quiet, and not a success: the status of a program killed by SIGPIPE, as `queens` ends.
+    assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+
+    // A full disk is an error with a message.
+    let o = Command::new(&sudoku)
+        .args(["-q", "--threads", "1"])
+        .stdin(std::fs::File::open("tests/data/top1465_sample.txt").unwrap())
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -883,4 +895,21 @@ fn a_named_pipe_is_read_in_its_turn() {
     assert_eq!(lines.len(), 2, "{out}");
     assert_solves(UNIQUE_4X4, lines[0]);
     assert_eq!(lines[1], WIKIPEDIA_SOLUTION);
+}
+
+/// Issue 11, item 7: `--threads 100000` started that many threads; now anything above 1024 is
+/// refused in one line before any work, as in `queens`.
+#[test]
+fn absurd_thread_counts_are_refused() {
+    for t in ["1025", "100000", "99999999999999999999"] {
+        let o = sudoku(&["--threads", t], &format!("{UNIQUE_4X4}\n"));
+        assert_eq!(o.status.code(), Some(2), "--threads {t}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("--threads"), "{err}");
+        assert_eq!(stdout(&o), "", "nothing is solved");
+    }
+    let o = sudoku(&["--threads", "1024"], &format!("{UNIQUE_4X4}\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_solves(UNIQUE_4X4, stdout(&o).trim());
 }
