@@ -176,22 +176,22 @@ impl fmt::Display for ParseError {
             Self::LineTooLong { line } => format!(
                 "line {line} is longer than {MAX_LINE} bytes, more than any placement of at most {MAX_QUEENS} queens needs"
             ),
-            Self::TooLarge { line } => format!(
-                "line {line}: more than {MAX_QUEENS} queens, the most check takes"
-            ),
+            Self::TooLarge { line } => {
+                format!("line {line}: more than {MAX_QUEENS} queens, the most check takes")
+            }
             Self::TooManyRows { line, columns } => format!(
                 "line {line}: the board has more rows than its {columns} columns; it must be square"
             ),
             Self::Label { line } => format!(
                 "line {line}: a label must be `NO.<number>:` with the colon, followed by the columns"
             ),
-            Self::Column { line, item, token } => format!(
-                "line {line}: item {item} is `{token}`, expected a column number (0-based)"
-            ),
+            Self::Column { line, item, token } => {
+                format!("line {line}: item {item} is `{token}`, expected a column number (0-based)")
+            }
             Self::BoardRow { line, reason } => format!("line {line}: {reason}"),
-            Self::BoardShape { rows, columns } => format!(
-                "the board has {rows} rows of {columns} squares; it must be square"
-            ),
+            Self::BoardShape { rows, columns } => {
+                format!("the board has {rows} rows of {columns} squares; it must be square")
+            }
             Self::Mixed { line } => {
                 format!("line {line}: board rows and column numbers mixed in one placement")
             }
@@ -328,7 +328,11 @@ pub fn read_placement(mut input: impl io::BufRead) -> Result<Vec<usize>, ParseEr
 
 /// Reads one line (without its `\n`) into `buf`, refusing control characters and lines
 /// longer than [`MAX_LINE`] before reading further; false at the end of the input.
-fn read_line(input: &mut impl io::BufRead, buf: &mut Vec<u8>, line: usize) -> Result<bool, ParseError> {
+fn read_line(
+    input: &mut impl io::BufRead,
+    buf: &mut Vec<u8>,
+    line: usize,
+) -> Result<bool, ParseError> {
     let mut any = false;
     loop {
         let chunk = match input.fill_buf() {
@@ -576,9 +580,9 @@ fn parse_json(text: &str, line: usize) -> Result<Option<Vec<usize>>, ParseError>
     let error = |reason: String| ParseError::Json { line, reason };
     let parsed: JsonLine = serde_json::from_str(text).map_err(|e| {
         error(match e.classify() {
-            serde_json::error::Category::Data => format!(
-                "expected {{\"n\": N, \"index\": K, \"placement\": [columns]}}: {e}"
-            ),
+            serde_json::error::Category::Data => {
+                format!("expected {{\"n\": N, \"index\": K, \"placement\": [columns]}}: {e}")
+            }
             _ => format!("not valid JSON: {e}"),
         })
     })?;
@@ -811,7 +815,10 @@ mod tests {
             );
         }
         // Within a placement a blank line is nothing: after a label, or at the end.
-        assert_eq!(parse_placement("NO.1:\n\n1 3 0 2\n\n"), Ok(vec![1, 3, 0, 2]));
+        assert_eq!(
+            parse_placement("NO.1:\n\n1 3 0 2\n\n"),
+            Ok(vec![1, 3, 0, 2])
+        );
         assert_eq!(parse_placement("1 3\n0 2\n\n\n"), Ok(vec![1, 3, 0, 2]));
     }
 
@@ -887,10 +894,7 @@ mod tests {
                 columns: 2
             })
         );
-        assert_eq!(
-            read(b"1 3 0 2\n\n"),
-            Err(ParseError::Several { found: 2 })
-        );
+        assert_eq!(read(b"1 3 0 2\n\n"), Err(ParseError::Several { found: 2 }));
         assert_eq!(
             read(b"0\n"),
             Err(ParseError::TooLarge {
