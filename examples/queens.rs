@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Placements are printed as the 0-based column of each row's queen, top row first, and
-//! `check` reads back every form printed (see `bezzel_queens::format::parse_placement`).
+//! `check` reads back every form printed (see `bezzel_queens::format::read_placement`).
 //! Exit status: 0 on success, 1 when the answer is negative (`check` found attacks,
 //! `construct` has no solution for n = 2 or 3), 2 on bad input or when output cannot be
 //! written, 141 (quietly) when the reader of the output went away, 130 when Ctrl-C stopped a
@@ -118,8 +118,9 @@ fn positive_number(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => Err("must be a positive whole number, at least 1".to_string()),
         Ok(t) => Ok(t),
-        // Beyond usize: refused below as more than 1024, the same as 2000.
-        Err(_) if is_integer(text) && !text.starts_with('-') => Ok(usize::MAX),
+        Err(_) if is_integer(text) && !text.starts_with('-') => {
+            Err(format!("must be at most {MAX_THREADS}"))
+        }
         Err(_) => Err("must be a positive whole number".to_string()),
     }
 }
