@@ -635,9 +635,8 @@ fn messages_say_what_is_wrong() {
 /// made no checkpoint, `--order` did nothing to the symmetry engine, and so on.
 #[test]
 fn options_that_do_not_apply_are_refused() {
-    let dir = std::env::temp_dir().join(format!("queens-options-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("f");
+    let dir = TempDir::new("queens-options");
+    let file = dir.0.join("f");
     let file = file.to_str().unwrap();
     for (args, message) in [
         (
@@ -702,7 +701,6 @@ fn options_that_do_not_apply_are_refused() {
         assert_eq!(stdout(&o), "", "{args:?}");
     }
     assert!(!std::path::Path::new(file).exists());
-    std::fs::remove_dir_all(&dir).unwrap();
     // Where they apply they still work.
     for (args, expected) in [
         (
@@ -755,5 +753,22 @@ fn options_that_do_not_apply_are_refused() {
             stderr(&o)
         );
         assert_eq!(stdout(&o), expected, "{args:?}");
+    }
+}
+
+/// A directory for one test, removed when the test ends, passing or not.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
