@@ -24,6 +24,8 @@
 //! depth-first search with `--threads 1`). Every engine splits its work into subproblems that
 //! `--checkpoint FILE` records as they finish.
 
+mod common;
+
 use bezzel::core::checkpoint::{Checkpoint, CheckpointError};
 use bezzel::core::parallel::{ParallelSearch, add_subproblem_stats};
 use bezzel::core::{Consistency, ModelError, SearchConfig, Solver, Statistics, VarOrder};
@@ -303,6 +305,9 @@ fn main() -> ExitCode {
     };
     if let Err(f) = options_apply(&cli, &matches) {
         return exit_with(f);
+    }
+    if common::stdout_was_closed() {
+        return exit_with(Failure::input("cannot write output: stdout is closed"));
     }
     match run(cli) {
         Ok(status) => ExitCode::from(status),

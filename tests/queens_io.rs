@@ -772,3 +772,33 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Issue 11, item 8: `queens 8 >&-` printed nothing and exited 0 (Rust's runtime puts
+/// /dev/null in place of a closed stdout). Now it is an error, as in `sudoku`; a plain
+/// `> /dev/null` is still fine.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_stdout_is_an_error() {
+    let queens = common::example("queens");
+    for args in ["8", "count 8", "construct 10"] {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(r#""$0" {args} >&-"#))
+            .arg(&queens)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args}");
+        assert_eq!(
+            stderr(&o).trim(),
+            "queens: cannot write output: stdout is closed",
+            "{args}"
+        );
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(r#""$0" {args} > /dev/null"#))
+            .arg(&queens)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args}: {}", stderr(&o));
+    }
+}
