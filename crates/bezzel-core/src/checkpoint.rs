@@ -57,7 +57,7 @@
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -66,10 +66,26 @@ use std::time::{Duration, Instant};
 
 const MAGIC: &str = "bezzel-checkpoint";
 /// The version of the file format this bezzel reads and writes.
-pub const FORMAT_VERSION: u32 = 2;
+///
+/// Format 3 is format 2 with the model engine's compacted prefixes (a decision on a fixed
+/// variable written once, as `x = value`): a split of format 2 may mean something else now, so
+/// such files are refused as written by an older bezzel.
+pub const FORMAT_VERSION: u32 = 3;
 /// The most counts an entry may have (a bound that keeps a damaged header from asking for
 /// absurd amounts of memory).
 pub const MAX_COUNTS: usize = 64;
+/// The longest first line (header) [`Checkpoint::open`] reads from a file whose split it does
+/// not know in advance. A split of 51,200 subproblems (50 for each of 1,024 workers) of several
+/// hundred bytes each fits well within it; a file whose first line runs on is refused after
+/// this many bytes instead of being read whole.
+pub const MAX_HEADER_LEN: usize = 64 << 20;
+/// How many times the header [`Checkpoint::open_fixed`] would write its first line may be.
+/// Generous, so that a checkpoint of another model is refused by name, not by length.
+const FIXED_HEADER_FACTOR: usize = 4;
+/// The least bound on the first line, whatever the split.
+const MIN_HEADER_BOUND: usize = 64 << 10;
+/// How much is read at a time while looking for the end of the header.
+const HEADER_CHUNK: usize = 64 << 10;
 /// How long recorded entries may wait for a sync to disk.
 const SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -98,6 +114,18 @@ pub enum CheckpointError {
         path: PathBuf,
         /// What differs.
         reason: String,
+    },
+    /// The file was written in another checkpoint format (by an older or a newer bezzel).
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The format version found (as written, shortened).
+        found: String,
+    },
+    /// The path names something other than a regular file (a directory, a device, a pipe).
+    NotAFile {
+        /// The path.
+        path: PathBuf,
     },
     /// Another run holds the file's lock.
     InUse {
@@ -151,6 +179,24 @@ impl fmt::Display for CheckpointError {
             CheckpointError::Mismatch { path, reason } => write!(
                 f,
                 "checkpoint {} belongs to a different run: {reason}; use another file or remove it",
+                path.display()
+            ),
+            CheckpointError::Format { path, found } => {
+                let older = found
+                    .parse::<u64>()
+                    .is_ok_and(|v| v < u64::from(FORMAT_VERSION));
+                write!(
+                    f,
+                    "checkpoint {} was written by {} Bezzel (checkpoint format {found}, this one \
+                     reads format {FORMAT_VERSION}); remove it to start over",
+                    path.display(),
+                    if older { "an older" } else { "a newer" }
+                )
+            }
+            CheckpointError::NotAFile { path } => write!(
+                f,
+                "checkpoint {} is not a regular file (a directory, device or pipe cannot hold a \
+                 checkpoint); give the path of a file",
                 path.display()
             ),
             CheckpointError::InUse { path } => write!(
@@ -230,14 +276,62 @@ impl fmt::Display for JournalError {
 
 impl std::error::Error for JournalError {}
 
-/// The header's JSON object.
+/// The header's JSON object, as [`Journal::parse`] checks it: the split is only counted and
+/// checked for repeats here (its subproblems are read into the caller's type by
+/// [`Journal::split_as`]), so no tree of JSON values is kept for it.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Header {
     bezzel_version: String,
     model: String,
     counts: usize,
-    split: Vec<serde_json::Value>,
+    split: SplitShape,
+}
+
+/// What [`Journal::parse`] keeps of a split: how many subproblems it has.
+#[derive(Debug, Clone, PartialEq)]
+struct SplitShape {
+    len: usize,
+}
+
+impl<'de> Deserialize<'de> for SplitShape {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SplitShape, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SplitShape;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of subproblems")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<SplitShape, A::Error> {
+                use serde::de::Error;
+                // One subproblem's value at a time; only its serialized text is kept, to find
+                // repeats (which would be counted twice).
+                let mut seen = HashSet::new();
+                while let Some(value) = seq.next_element::<serde_json::Value>()? {
+                    let text = serde_json::to_string(&value).map_err(A::Error::custom)?;
+                    if !seen.insert(text) {
+                        return Err(A::Error::custom(format_args!(
+                            "subproblem {} of the split repeats an earlier one",
+                            seen.len()
+                        )));
+                    }
+                }
+                Ok(SplitShape { len: seen.len() })
+            }
+        }
+        d.deserialize_seq(Visitor)
+    }
+}
+
+/// The split of a header, read into the caller's type (the other fields are skipped).
+#[derive(Deserialize)]
+struct SplitIn<S> {
+    split: Vec<S>,
 }
 
 /// The header as written: the split in the caller's type.
@@ -253,6 +347,8 @@ struct HeaderOut<'a, S> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Journal {
     header: Header,
+    /// The header's JSON object, as written.
+    header_json: String,
     header_sum: u64,
     entries: BTreeMap<usize, Vec<u64>>,
     totals: Vec<u64>,
@@ -281,12 +377,35 @@ fn entry_checksum(header_sum: u64, body: &str) -> u64 {
     )
 }
 
-/// A decimal number of digits only (no sign, no spaces), as the journal writes them.
+/// A decimal number of digits only, as the journal writes them: no sign, no spaces, and no
+/// leading zero (so that every number has one spelling).
 fn parse_number(token: &str) -> Option<u64> {
-    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+    if token.is_empty()
+        || !token.bytes().all(|b| b.is_ascii_digit())
+        || (token.len() > 1 && token.starts_with('0'))
+    {
         return None;
     }
     token.parse().ok()
+}
+
+/// `bezzel-checkpoint `: how every header starts.
+fn header_start() -> String {
+    format!("{MAGIC} ")
+}
+
+/// The format version of bytes that start like a header, if it is complete and not
+/// [`FORMAT_VERSION`]: a file of another format is refused by its first few bytes.
+fn other_version(bytes: &[u8]) -> Option<JournalError> {
+    let rest = bytes.strip_prefix(header_start().as_bytes())?;
+    let end = rest.iter().position(|&b| b == b' ' || b == b'\n')?;
+    let version = &rest[..end];
+    let other = !version.is_empty()
+        && version.iter().all(u8::is_ascii_digit)
+        && version != FORMAT_VERSION.to_string().as_bytes();
+    other.then(|| JournalError::Version {
+        found: String::from_utf8_lossy(&version[..version.len().min(20)]).into_owned(),
+    })
 }
 
 /// Splits a line into its body and checksum, and verifies the checksum.
@@ -331,7 +450,7 @@ impl Journal {
     /// format and the rules. `Ok(None)`: the bytes hold no complete header yet (an empty file,
     /// or a header torn by a kill), so nothing is recorded. Never panics, whatever the bytes.
     pub fn parse(bytes: &[u8]) -> Result<Option<Journal>, JournalError> {
-        let header_start = format!("{MAGIC} ");
+        let header_start = header_start();
         let Some(header_len) = bytes.iter().position(|&b| b == b'\n') else {
             let torn_header = header_start.as_bytes().starts_with(bytes)
                 || bytes.starts_with(header_start.as_bytes());
@@ -342,17 +461,11 @@ impl Journal {
             };
         };
         let first = &bytes[..header_len];
-        let Some(rest) = first.strip_prefix(header_start.as_bytes()) else {
+        if !first.starts_with(header_start.as_bytes()) {
             return Err(not_a_journal(bytes));
-        };
-        let version = rest.split(|&b| b == b' ').next().unwrap_or_default();
-        if !version.is_empty()
-            && version.iter().all(u8::is_ascii_digit)
-            && version != FORMAT_VERSION.to_string().as_bytes()
-        {
-            return Err(JournalError::Version {
-                found: String::from_utf8_lossy(&version[..version.len().min(20)]).into_owned(),
-            });
+        }
+        if let Some(e) = other_version(bytes) {
+            return Err(e);
         }
         let body = verified(1, first, header_checksum)?;
         let header_sum = header_checksum(body);
@@ -370,6 +483,7 @@ impl Journal {
         let mut journal = Journal {
             totals: vec![0; header.counts],
             header,
+            header_json: json.to_string(),
             header_sum,
             entries: BTreeMap::new(),
             complete_len: header_len + 1,
@@ -400,10 +514,10 @@ impl Journal {
             .and_then(parse_number)
             .and_then(|i| usize::try_from(i).ok())
             .ok_or_else(|| bad("the subproblem is not a number".to_string()))?;
-        if index >= self.header.split.len() {
+        if index >= self.header.split.len {
             return Err(bad(format!(
                 "subproblem {index} is not in the split ({} subproblems)",
-                self.header.split.len()
+                self.header.split.len
             )));
         }
         let counts = tokens
@@ -452,9 +566,20 @@ impl Journal {
         self.header.counts
     }
 
-    /// The recorded split, one JSON value per subproblem.
-    pub fn split(&self) -> &[serde_json::Value] {
-        &self.header.split
+    /// Subproblems in the recorded split.
+    pub fn subproblems(&self) -> usize {
+        self.header.split.len
+    }
+
+    /// The header's JSON object, as written.
+    pub fn header_json(&self) -> &str {
+        &self.header_json
+    }
+
+    /// The recorded split, each subproblem read straight into the caller's type (memory in
+    /// proportion to the split, with no JSON values in between).
+    pub fn split_as<S: DeserializeOwned>(&self) -> Result<Vec<S>, serde_json::Error> {
+        serde_json::from_str::<SplitIn<S>>(&self.header_json).map(|h| h.split)
     }
 
     /// Finished subproblems: position in the split → counts.
@@ -471,6 +596,76 @@ impl Journal {
     pub fn complete_len(&self) -> usize {
         self.complete_len
     }
+}
+
+/// Where the split of a new checkpoint comes from, and what a recorded one is checked against.
+enum SplitSource<S, F> {
+    /// Made by the closure for a new file; a recorded split is kept as it is.
+    Recorded(F),
+    /// Always this split: a recorded one must be the same.
+    Fixed(Vec<S>),
+}
+
+/// Reads up to `limit` more bytes of `file` onto `bytes`; how many it read.
+fn read_more(file: &mut File, bytes: &mut Vec<u8>, limit: usize) -> io::Result<usize> {
+    Read::by_ref(file).take(limit as u64).read_to_end(bytes)
+}
+
+/// Reads the bytes of a checkpoint file for [`Journal::parse`], refusing early what cannot be
+/// one: a file that does not start with `bezzel-checkpoint ` after reading that many bytes, one
+/// of another format version after its first few bytes, and one whose first line is longer than
+/// `max_header` bytes after at most that many (and a chunk). The entries after a header are
+/// read whole (the file is a regular one, so they end).
+fn read_journal(path: &Path, file: &mut File, max_header: usize) -> Result<Vec<u8>, CheckpointError> {
+    let io_error = |source| CheckpointError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let start = header_start();
+    let mut bytes = Vec::new();
+    file.seek(SeekFrom::Start(0)).map_err(io_error)?;
+    read_more(file, &mut bytes, start.len()).map_err(io_error)?;
+    if !bytes.starts_with(start.as_bytes()) {
+        if bytes.first() == Some(&b'{') {
+            // Perhaps format 1, which was one JSON object: read as much as a header may be, so
+            // that it is refused by its version.
+            read_more(file, &mut bytes, max_header).map_err(io_error)?;
+        }
+        // Empty, a torn header, or not a checkpoint: the parser says which.
+        return Ok(bytes);
+    }
+    let mut searched = 0;
+    while !bytes[searched..].contains(&b'\n') {
+        if let Some(JournalError::Version { found }) = other_version(&bytes) {
+            return Err(CheckpointError::Format {
+                path: path.to_path_buf(),
+                found,
+            });
+        }
+        if bytes.len() > max_header {
+            return Err(CheckpointError::Corrupt {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "line 1 is longer than {max_header} bytes, more than a header of this run"
+                ),
+            });
+        }
+        searched = bytes.len();
+        if read_more(file, &mut bytes, HEADER_CHUNK).map_err(io_error)? == 0 {
+            return Ok(bytes); // a torn header
+        }
+    }
+    let header_end = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
+    if header_end > max_header {
+        return Err(CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            reason: format!(
+                "line 1 is longer than {max_header} bytes, more than a header of this run"
+            ),
+        });
+    }
+    file.read_to_end(&mut bytes).map_err(io_error)?;
+    Ok(bytes)
 }
 
 /// The progress of a split run, kept in a locked, append-only file; see the
@@ -499,7 +694,10 @@ impl Checkpoint {
     /// file with a header keeps its recorded split and `split` is not called, so a rerun
     /// solves the same subproblems even if the caller would now split differently. Refuses a
     /// file of another model, format, bezzel version or kind of subproblem, a file that does not
-    /// verify, and one locked by another run. The lock is held until the checkpoint is dropped.
+    /// verify, one whose header is longer than [`MAX_HEADER_LEN`], a path that is not a regular
+    /// file, and one locked by another run. The lock is held until the checkpoint is dropped.
+    ///
+    /// For a split that depends only on the model, [`Checkpoint::open_fixed`] checks more.
     pub fn open<S, E>(
         path: impl AsRef<Path>,
         model: &str,
@@ -510,7 +708,41 @@ impl Checkpoint {
         S: Serialize + DeserializeOwned,
         E: From<CheckpointError>,
     {
-        let path = path.as_ref().to_path_buf();
+        Checkpoint::open_with(path.as_ref(), model, counts, SplitSource::Recorded(split))
+    }
+
+    /// [`Checkpoint::open`] for a split that the model alone determines (the same `split` on
+    /// every run): a file whose recorded split is not `split` is refused as corrupt, and its
+    /// header may be at most a few times as long as the one this split makes.
+    pub fn open_fixed<S>(
+        path: impl AsRef<Path>,
+        model: &str,
+        counts: usize,
+        split: Vec<S>,
+    ) -> Result<(Checkpoint, Vec<S>), CheckpointError>
+    where
+        S: Serialize + DeserializeOwned,
+    {
+        Checkpoint::open_with(
+            path.as_ref(),
+            model,
+            counts,
+            SplitSource::<S, fn() -> Result<Vec<S>, CheckpointError>>::Fixed(split),
+        )
+    }
+
+    fn open_with<S, E, F>(
+        path: &Path,
+        model: &str,
+        counts: usize,
+        split: SplitSource<S, F>,
+    ) -> Result<(Checkpoint, Vec<S>), E>
+    where
+        S: Serialize + DeserializeOwned,
+        E: From<CheckpointError>,
+        F: FnOnce() -> Result<Vec<S>, E>,
+    {
+        let path = path.to_path_buf();
         if counts == 0 || counts > MAX_COUNTS {
             return Err(CheckpointError::InvalidCounts { counts }.into());
         }
@@ -518,6 +750,11 @@ impl Checkpoint {
             path: path.clone(),
             source,
         };
+        // A device or a pipe would be read without end (or would block): refused before it is
+        // opened. A path that does not exist yet is created below.
+        if fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
+            return Err(CheckpointError::NotAFile { path }.into());
+        }
         let options = || {
             let mut o = OpenOptions::new();
             o.read(true).write(true);
@@ -530,6 +767,10 @@ impl Checkpoint {
             }
             Err(e) => return Err(io_error(e).into()),
         };
+        // What was opened, in case the path changed since it was looked at.
+        if !file.metadata().map_err(io_error)?.is_file() {
+            return Err(CheckpointError::NotAFile { path }.into());
+        }
         match file.try_lock() {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => {
@@ -564,27 +805,47 @@ impl Checkpoint {
     /// Reads the locked file: its header sum, entries and split, or those of a new header
     /// written for `split`. Leaves the file positioned at its end, with any torn line cut off.
     #[allow(clippy::type_complexity)]
-    fn read_or_start<S, E>(
+    fn read_or_start<S, E, F>(
         path: &Path,
         file: &mut File,
         model: &str,
         counts: usize,
-        split: impl FnOnce() -> Result<Vec<S>, E>,
+        split: SplitSource<S, F>,
     ) -> Result<(u64, BTreeMap<usize, Vec<u64>>, Vec<S>), E>
     where
         S: Serialize + DeserializeOwned,
         E: From<CheckpointError>,
+        F: FnOnce() -> Result<Vec<S>, E>,
     {
         let io_error = |source| CheckpointError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io_error)?;
+        let this_version = env!("CARGO_PKG_VERSION");
+        let header_json = |subproblems: &[S]| {
+            serde_json::to_string(&HeaderOut {
+                bezzel_version: this_version,
+                model,
+                counts,
+                split: subproblems,
+            })
+            .map_err(|e| io_error(io::Error::other(e)))
+        };
+        // The header this run would write, when the split is known in advance.
+        let fixed_header = match &split {
+            SplitSource::Fixed(subproblems) => Some(header_json(subproblems)?),
+            SplitSource::Recorded(_) => None,
+        };
+        let max_header = fixed_header.as_ref().map_or(MAX_HEADER_LEN, |h| {
+            (h.len() + 64)
+                .saturating_mul(FIXED_HEADER_FACTOR)
+                .max(MIN_HEADER_BOUND)
+        });
+        let bytes = read_journal(path, file, max_header)?;
         let journal = Journal::parse(&bytes).map_err(|e| match e {
-            JournalError::Version { .. } => CheckpointError::Mismatch {
+            JournalError::Version { found } => CheckpointError::Format {
                 path: path.to_path_buf(),
-                reason: e.to_string(),
+                found,
             },
             _ => CheckpointError::Corrupt {
                 path: path.to_path_buf(),
@@ -592,14 +853,16 @@ impl Checkpoint {
             },
         })?;
         let Some(journal) = journal else {
-            let subproblems = split()?;
-            let header = serde_json::to_string(&HeaderOut {
-                bezzel_version: env!("CARGO_PKG_VERSION"),
-                model,
-                counts,
-                split: &subproblems,
-            })
-            .map_err(|e| io_error(io::Error::other(e)))?;
+            let (subproblems, header) = match split {
+                SplitSource::Recorded(make) => {
+                    let subproblems = make()?;
+                    let header = header_json(&subproblems)?;
+                    (subproblems, header)
+                }
+                SplitSource::Fixed(subproblems) => {
+                    (subproblems, fixed_header.expect("made above"))
+                }
+            };
             let body = format!("{MAGIC} {FORMAT_VERSION} {header}");
             let header_sum = header_checksum(&body);
             let line = format!("{body} {header_sum:016x}\n");
@@ -613,7 +876,10 @@ impl Checkpoint {
             path: path.to_path_buf(),
             reason,
         };
-        let this_version = env!("CARGO_PKG_VERSION");
+        let corrupt = |reason: &str| CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            reason: reason.to_string(),
+        };
         if journal.bezzel_version() != this_version {
             return Err(mismatch(format!(
                 "written by bezzel {}, this is {this_version}",
@@ -635,12 +901,22 @@ impl Checkpoint {
             ))
             .into());
         }
-        let subproblems = journal
-            .split()
-            .iter()
-            .map(S::deserialize)
-            .collect::<Result<Vec<S>, _>>()
+        let subproblems: Vec<S> = journal
+            .split_as()
             .map_err(|e| mismatch(format!("its split is not of this run's kind ({e})")))?;
+        // Every subproblem has one spelling: the header must be exactly what this bezzel
+        // writes for its split (no reordered fields, spaces, fields of another kind).
+        if header_json(&subproblems)? != journal.header_json() {
+            return Err(corrupt("line 1: the header is not written as bezzel writes it").into());
+        }
+        if let Some(fixed) = &fixed_header
+            && *fixed != journal.header_json()
+        {
+            return Err(corrupt(
+                "line 1: its split is not the one this model is always split into",
+            )
+            .into());
+        }
         if journal.complete_len() < bytes.len() {
             // A torn last line: cut it off, so that the next entry starts a line of its own.
             file.set_len(journal.complete_len() as u64)
@@ -788,13 +1064,13 @@ mod tests {
     fn parse_refuses_what_does_not_verify_and_ignores_a_torn_tail() {
         assert_eq!(Journal::parse(b""), Ok(None));
         assert_eq!(Journal::parse(b"bezzel-check"), Ok(None));
-        assert_eq!(Journal::parse(b"bezzel-checkpoint 2 {\"bez"), Ok(None));
+        assert_eq!(Journal::parse(b"bezzel-checkpoint 3 {\"bez"), Ok(None));
         assert_eq!(Journal::parse(b"hello"), Err(JournalError::NotACheckpoint));
         assert!(matches!(
             Journal::parse(b"bezzel-checkpoint 7 {}\n"),
             Err(JournalError::Version { found }) if found == "7"
         ));
-        let body = r#"bezzel-checkpoint 2 {"bezzel_version":"0.1.0","model":"m","counts":1,"split":[1,2]}"#;
+        let body = r#"bezzel-checkpoint 3 {"bezzel_version":"0.1.0","model":"m","counts":1,"split":[1,2]}"#;
         let header = format!("{body} {:016x}\n", header_checksum(body));
         let sum = header_checksum(body);
         let entry = |b: &str| format!("{b} {:016x}\n", entry_checksum(sum, b));
