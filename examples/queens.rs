@@ -386,9 +386,7 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                 || Solver::with_config(build().expect("the same model was built above"), config),
                 |solver, sub, cancel| {
                     solver.set_cancel_flag(cancel.clone());
-                    let count = solver
-                        .count_in(&sub.decisions)
-                        .map_err(|e| e.to_string())?;
+                    let count = solver.count_in(&sub.decisions).map_err(|e| e.to_string())?;
                     let s = solver.stats();
                     match s.stopped {
                         None => {}

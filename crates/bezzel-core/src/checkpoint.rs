@@ -616,7 +616,11 @@ fn read_more(file: &mut File, bytes: &mut Vec<u8>, limit: usize) -> io::Result<u
 /// of another format version after its first few bytes, and one whose first line is longer than
 /// `max_header` bytes after at most that many (and a chunk). The entries after a header are
 /// read whole (the file is a regular one, so they end).
-fn read_journal(path: &Path, file: &mut File, max_header: usize) -> Result<Vec<u8>, CheckpointError> {
+fn read_journal(
+    path: &Path,
+    file: &mut File,
+    max_header: usize,
+) -> Result<Vec<u8>, CheckpointError> {
     let io_error = |source| CheckpointError::Io {
         path: path.to_path_buf(),
         source,
@@ -655,7 +659,10 @@ fn read_journal(path: &Path, file: &mut File, max_header: usize) -> Result<Vec<u
             return Ok(bytes); // a torn header
         }
     }
-    let header_end = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
+    let header_end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len());
     if header_end > max_header {
         return Err(CheckpointError::Corrupt {
             path: path.to_path_buf(),
@@ -859,9 +866,7 @@ impl Checkpoint {
                     let header = header_json(&subproblems)?;
                     (subproblems, header)
                 }
-                SplitSource::Fixed(subproblems) => {
-                    (subproblems, fixed_header.expect("made above"))
-                }
+                SplitSource::Fixed(subproblems) => (subproblems, fixed_header.expect("made above")),
             };
             let body = format!("{MAGIC} {FORMAT_VERSION} {header}");
             let header_sum = header_checksum(&body);
