@@ -680,7 +680,14 @@ fn a_large_file_that_is_not_a_checkpoint_is_refused_by_its_first_bytes() {
     drop(file);
     for engine in ["bitmask", "symmetry", "model"] {
         let o = queens_within(
-            &["count", "10", "--engine", engine, "--checkpoint", &scratch.arg()],
+            &[
+                "count",
+                "10",
+                "--engine",
+                engine,
+                "--checkpoint",
+                &scratch.arg(),
+            ],
             std::time::Duration::from_secs(3),
         );
         assert_refused(&o, "longer than");
@@ -714,7 +721,10 @@ fn an_engine_error_in_a_recorded_split_is_an_error_not_an_interruption() {
     assert_refused(&o, "cannot solve subproblem 0 of checkpoint");
     let err = stderr(&o);
     assert!(err.contains(&scratch.arg()), "{err}");
-    assert!(!err.contains("interrupted") && !err.contains("resume"), "{err}");
+    assert!(
+        !err.contains("interrupted") && !err.contains("resume"),
+        "{err}"
+    );
 }
 
 /// Splits forged with checksums recomputed: a subproblem repeated (its solutions would be
@@ -746,14 +756,25 @@ fn forged_splits_are_refused_never_summed() {
         assert_refused(&queens(&model), "repeats an earlier one");
     }
     for engine in ["bitmask", "symmetry"] {
-        let args = ["count", "10", "--engine", engine, "--checkpoint", &scratch.arg()];
+        let args = [
+            "count",
+            "10",
+            "--engine",
+            engine,
+            "--checkpoint",
+            &scratch.arg(),
+        ];
         std::fs::remove_file(scratch.path()).unwrap();
         assert_eq!(stdout(&queens(&args)), "724\n");
         let body = header_body(&scratch);
         let lines = scratch.lines();
         let entry = lines.iter().find(|l| l.starts_with("1 ")).unwrap();
         let (entry, _) = entry.trim_end().rsplit_once(' ').unwrap();
-        write_forged(&scratch, &with_first_repeated(&body, "}", str::to_string), &[]);
+        write_forged(
+            &scratch,
+            &with_first_repeated(&body, "}", str::to_string),
+            &[],
+        );
         assert_refused(&queens(&args), "repeats an earlier one");
         // A subproblem changed: not the split this engine always makes.
         let changed = if engine == "bitmask" {
@@ -763,7 +784,10 @@ fn forged_splits_are_refused_never_summed() {
         };
         assert_ne!(changed, body);
         write_forged(&scratch, &changed, &[]);
-        assert_refused(&queens(&args), "not the one this model is always split into");
+        assert_refused(
+            &queens(&args),
+            "not the one this model is always split into",
+        );
         // The split as written, with an entry numbered `01`.
         write_forged(&scratch, &body, &[&format!("0{entry}")]);
         assert_refused(&queens(&args), "line 2");
@@ -777,7 +801,14 @@ fn forged_splits_are_refused_never_summed() {
 #[test]
 fn a_checkpoint_of_format_2_is_refused_as_older() {
     let scratch = Scratch::new("format-2");
-    let args = ["count", "10", "--engine", "bitmask", "--checkpoint", &scratch.arg()];
+    let args = [
+        "count",
+        "10",
+        "--engine",
+        "bitmask",
+        "--checkpoint",
+        &scratch.arg(),
+    ];
     assert_eq!(stdout(&queens(&args)), "724\n");
     let body = header_body(&scratch);
     let (_, rest) = body.split_once(" {").unwrap();

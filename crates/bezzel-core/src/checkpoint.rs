@@ -7,30 +7,63 @@
 //! reuses the recorded split (even if the caller would now split differently, e.g. with another
 //! thread count) and solves only the subproblems that are missing.
 //!
-//! # File format (version 2)
+//! # File format (version 3)
 //!
 //! UTF-8 text, one record per line, each line ending in `\n`:
 //!
 //! ```text
-//! bezzel-checkpoint 2 {"bezzel_version":"0.1.0","model":"queens n=5 engine=bitmask","counts":2,"split":[…]} 8c0a6d1f3b2e4957
+//! bezzel-checkpoint 3 {"bezzel_version":"0.1.0","model":"queens n=5 engine=bitmask","counts":2,"split":[…]} 8c0a6d1f3b2e4957
 //! 3 2 0 52c1e0a7d99b8f16
 //! 0 4 0 0e5f1d2c3b4a6978
 //! ```
 //!
-//! * **Header** (first line): the word `bezzel-checkpoint`, the format version `2`, a JSON object
+//! * **Header** (first line): the word `bezzel-checkpoint`, the format version `3`, a JSON object
 //!   with the bezzel version that wrote it (`bezzel_version`), the caller's name of the model
 //!   (`model`), how many counts every entry has (`counts`, 1 to [`MAX_COUNTS`]; the number of
 //!   solutions comes first) and the subproblems of the split in order (`split`, each as the
-//!   caller's serde type serializes it), then the header checksum.
+//!   caller's serde type serializes it), then the header checksum. The object is exactly as
+//!   `serde_json` writes it for the split (fields in this order, no spaces), and no two
+//!   subproblems of the split serialize alike.
 //! * **Entries** (every further line): a subproblem's position in the split, exactly `counts`
-//!   counts, then the entry checksum. All numbers are decimal.
+//!   counts, then the entry checksum. All numbers are decimal, without a sign or a leading zero.
 //! * **Checksums** are 64-bit FNV-1a, written as 16 lowercase hex digits. The header's covers
 //!   the line up to its last space; an entry's covers the header checksum (8 bytes,
 //!   little-endian) followed by the entry line up to its last space, which ties entries to their
-//!   header: an entry pasted in from another checkpoint does not verify. They catch accidental
-//!   damage and hand edits, not someone who recomputes them on purpose.
+//!   header: an entry pasted in from another checkpoint does not verify.
+//!
+//! Format 3 differs from format 2 only in what the model engine's subproblems mean (their
+//! prefixes are compacted), but a split must mean what it meant when it was recorded, so a file
+//! of format 2 (or 1) is refused as written by an older bezzel, by its first bytes.
+//!
+//! # What the checksums do and do not protect against
+//!
+//! They catch accidental damage (a flipped bit, a torn or truncated line, a line pasted in from
+//! another checkpoint) and hand edits of a count or of the split. They are not a signature:
+//! anyone can recompute them, and a file forged that way verifies. What is checked beyond them
+//! limits what a forged file can do:
+//!
+//! * a split with a subproblem twice (which would be counted twice), a header spelled other
+//!   than bezzel writes it, and numbers with a leading zero or a sign are refused;
+//! * with [`Checkpoint::open_fixed`], for a split that the model alone determines (the queens
+//!   bitmask and symmetry engines'), the recorded split must be exactly the one this run makes;
+//! * the caller checks its subproblems when it solves them (the queens model engine refuses
+//!   subproblems of another model or with repeated decisions, and a subproblem that names
+//!   variables the model lacks is an error, not a count).
+//!
+//! A forged split of subproblems that overlap or miss part of the tree in other ways (possible
+//! only where the split is recorded because it cannot be made again, e.g. because it depends on
+//! the thread count), or forged counts with recomputed checksums, give a wrong total: a
+//! checkpoint is as trustworthy as whoever can write the file.
 //!
 //! # Reading
+//!
+//! [`Checkpoint::open`] refuses a path that is not a regular file (a directory, a device such
+//! as `/dev/zero`, a pipe) before reading anything. It reads the first bytes of a file first:
+//! one that does not start with `bezzel-checkpoint ` is refused after that many bytes, one of
+//! another format version after a few more, and one whose first line runs on longer than a
+//! header may be ([`MAX_HEADER_LEN`], or for [`Checkpoint::open_fixed`] a few times the header
+//! this run would write) after that many; only then is the rest read. The recorded split is
+//! read straight into the caller's type, so memory stays in proportion to the file.
 //!
 //! [`Journal::parse`] reads the bytes of a file (it touches no file system, so it can be fuzzed
 //! on arbitrary input):
@@ -41,8 +74,9 @@
 //!   yet (a run was killed while writing its header): the run starts afresh.
 //! * Every complete line must verify: a bad checksum, a missing or extra count, an index outside
 //!   the split, counts whose totals would not fit in a `u64`, a subproblem recorded twice with
-//!   different counts, or a file that is not a checkpoint at all — each makes the whole file
-//!   corrupt. The same entry twice (same subproblem, same counts) is counted once.
+//!   different counts, a split that repeats a subproblem, or a file that is not a checkpoint at
+//!   all — each makes the whole file corrupt. The same entry twice (same subproblem, same
+//!   counts) is counted once.
 //!
 //! # Writing
 //!
