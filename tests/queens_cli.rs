@@ -673,7 +673,7 @@ fn a_large_file_that_is_not_a_checkpoint_is_refused_by_its_first_bytes() {
     );
     assert_refused(&o, "not a bezzel checkpoint");
     assert_eq!(std::fs::metadata(scratch.path()).unwrap().len(), len);
-    // So is a header that runs on: longer than the fixed split's could be.
+    // So is a header followed by zeros (no header has them).
     let file = std::fs::File::create(scratch.path()).unwrap();
     std::io::Write::write_all(&mut &file, b"bezzel-checkpoint 3 {").unwrap();
     file.set_len(len).unwrap();
@@ -690,8 +690,23 @@ fn a_large_file_that_is_not_a_checkpoint_is_refused_by_its_first_bytes() {
             ],
             std::time::Duration::from_secs(3),
         );
-        assert_refused(&o, "longer than");
+        assert_refused(&o, "line 1");
         assert_eq!(std::fs::metadata(scratch.path()).unwrap().len(), len);
+    }
+    // And a header that runs on, longer than the bitmask or symmetry split's could be.
+    let long = format!("bezzel-checkpoint 3 {{{}", "a".repeat(8 << 20));
+    std::fs::write(scratch.path(), &long).unwrap();
+    for engine in ["bitmask", "symmetry"] {
+        let o = queens(&[
+            "count",
+            "10",
+            "--engine",
+            engine,
+            "--checkpoint",
+            &scratch.arg(),
+        ]);
+        assert_refused(&o, "longer than");
+        assert_eq!(std::fs::read_to_string(scratch.path()).unwrap(), long);
     }
 }
 

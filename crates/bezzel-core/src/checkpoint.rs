@@ -109,10 +109,11 @@ pub const FORMAT_VERSION: u32 = 3;
 /// absurd amounts of memory).
 pub const MAX_COUNTS: usize = 64;
 /// The longest first line (header) [`Checkpoint::open`] reads from a file whose split it does
-/// not know in advance. A split of 51,200 subproblems (50 for each of 1,024 workers) of several
-/// hundred bytes each fits well within it; a file whose first line runs on is refused after
-/// this many bytes instead of being read whole.
-pub const MAX_HEADER_LEN: usize = 64 << 20;
+/// not know in advance: a file whose first line runs on is refused after this many bytes
+/// instead of being read whole. Recorded splits can be large (the queens model engine splits
+/// `count 40` for 1,024 threads into 1.6 million subproblems, a header of 272 MB), and resuming
+/// one takes memory of a few times its header.
+pub const MAX_HEADER_LEN: usize = 1 << 30;
 /// How many times the header [`Checkpoint::open_fixed`] would write its first line may be.
 /// Generous, so that a checkpoint of another model is refused by name, not by length.
 const FIXED_HEADER_FACTOR: usize = 4;
@@ -343,12 +344,13 @@ impl<'de> Deserialize<'de> for SplitShape {
                 mut seq: A,
             ) -> Result<SplitShape, A::Error> {
                 use serde::de::Error;
-                // One subproblem's value at a time; only its serialized text is kept, to find
-                // repeats (which would be counted twice).
+                // One subproblem's value at a time; only a 128-bit hash of its serialized text
+                // is kept, to find repeats (which would be counted twice). Two different
+                // subproblems with the same hash would be refused, never summed.
                 let mut seen = HashSet::new();
                 while let Some(value) = seq.next_element::<serde_json::Value>()? {
                     let text = serde_json::to_string(&value).map_err(A::Error::custom)?;
-                    if !seen.insert(text) {
+                    if !seen.insert(hash128(&text)) {
                         return Err(A::Error::custom(format_args!(
                             "subproblem {} of the split repeats an earlier one",
                             seen.len()
@@ -387,6 +389,15 @@ pub struct Journal {
     entries: BTreeMap<usize, Vec<u64>>,
     totals: Vec<u64>,
     complete_len: usize,
+}
+
+/// A 128-bit hash of `text`: FNV-1a and the standard library's hash side by side.
+fn hash128(text: &str) -> u128 {
+    use std::hash::{Hash, Hasher};
+    // The same keys for every hasher made by `new` in a process, which is all it needs.
+    let mut sip = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut sip);
+    (u128::from(fnv1a(FNV_OFFSET, text.as_bytes())) << 64) | u128::from(sip.finish())
 }
 
 /// 64-bit FNV-1a, continuing from `hash`.
@@ -547,7 +558,12 @@ impl Journal {
             .next()
             .and_then(parse_number)
             .and_then(|i| usize::try_from(i).ok())
-            .ok_or_else(|| bad("the subproblem is not a number".to_string()))?;
+            .ok_or_else(|| {
+                bad(
+                    "the subproblem is not a number as bezzel writes it (digits, no leading zero)"
+                        .to_string(),
+                )
+            })?;
         if index >= self.header.split.len {
             return Err(bad(format!(
                 "subproblem {index} is not in the split ({} subproblems)",
@@ -555,7 +571,13 @@ impl Journal {
             )));
         }
         let counts = tokens
-            .map(|t| parse_number(t).ok_or_else(|| bad(format!("count `{t}` is not a number"))))
+            .map(|t| {
+                parse_number(t).ok_or_else(|| {
+                    bad(format!(
+                        "count `{t}` is not a number as bezzel writes it (digits, no leading zero)"
+                    ))
+                })
+            })
             .collect::<Result<Vec<u64>, _>>()?;
         if counts.len() != self.header.counts {
             return Err(bad(format!(
@@ -632,6 +654,26 @@ impl Journal {
     }
 }
 
+/// A writer that checks that what is written is exactly its bytes, in order; what is left of
+/// them afterwards was not written.
+struct SameAs<'a>(&'a [u8]);
+
+impl Write for SameAs<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.0.strip_prefix(buf) {
+            Some(rest) => {
+                self.0 = rest;
+                Ok(buf.len())
+            }
+            None => Err(io::Error::other("differs")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Where the split of a new checkpoint comes from, and what a recorded one is checked against.
 enum SplitSource<S, F> {
     /// Made by the closure for a new file; a recorded split is kept as it is.
@@ -672,31 +714,38 @@ fn read_journal(
         // Empty, a torn header, or not a checkpoint: the parser says which.
         return Ok(bytes);
     }
-    let mut searched = 0;
-    while !bytes[searched..].contains(&b'\n') {
-        if let Some(JournalError::Version { found }) = other_version(&bytes) {
+    let corrupt = |reason: &str| CheckpointError::Corrupt {
+        path: path.to_path_buf(),
+        reason: reason.to_string(),
+    };
+    // Look for the end of the first line; a header has no other control character (its JSON
+    // escapes them), so a file of zeros, say, is refused at its first one.
+    let mut scanned = 0;
+    let header_end = loop {
+        // Another format version is refused by its first bytes, whatever follows them.
+        if let Some(JournalError::Version { found }) = other_version(&bytes[..bytes.len().min(64)])
+        {
             return Err(CheckpointError::Format {
                 path: path.to_path_buf(),
                 found,
             });
         }
-        if bytes.len() > max_header {
-            return Err(CheckpointError::Corrupt {
-                path: path.to_path_buf(),
-                reason: format!(
-                    "line 1 is longer than {max_header} bytes, more than a header of this run"
-                ),
-            });
+        if let Some(at) = bytes[scanned..].iter().position(|&b| b < b' ') {
+            if bytes[scanned + at] != b'\n' {
+                return Err(corrupt(
+                    "line 1 is not a header: it has a control character",
+                ));
+            }
+            break scanned + at;
         }
-        searched = bytes.len();
+        scanned = bytes.len();
+        if scanned > max_header {
+            break scanned;
+        }
         if read_more(file, &mut bytes, HEADER_CHUNK).map_err(io_error)? == 0 {
             return Ok(bytes); // a torn header
         }
-    }
-    let header_end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .unwrap_or(bytes.len());
+    };
     if header_end > max_header {
         return Err(CheckpointError::Corrupt {
             path: path.to_path_buf(),
@@ -883,6 +932,7 @@ impl Checkpoint {
                 .max(MIN_HEADER_BOUND)
         });
         let bytes = read_journal(path, file, max_header)?;
+        let file_len = bytes.len();
         let journal = Journal::parse(&bytes).map_err(|e| match e {
             JournalError::Version { found } => CheckpointError::Format {
                 path: path.to_path_buf(),
@@ -893,6 +943,7 @@ impl Checkpoint {
                 reason: e.to_string(),
             },
         })?;
+        drop(bytes); // the journal has what it needs
         let Some(journal) = journal else {
             let (subproblems, header) = match split {
                 SplitSource::Recorded(make) => {
@@ -944,8 +995,16 @@ impl Checkpoint {
             .split_as()
             .map_err(|e| mismatch(format!("its split is not of this run's kind ({e})")))?;
         // Every subproblem has one spelling: the header must be exactly what this bezzel
-        // writes for its split (no reordered fields, spaces, fields of another kind).
-        if header_json(&subproblems)? != journal.header_json() {
+        // writes for its split (no reordered fields, spaces, fields of another kind). Compared
+        // as it is serialized, without a second copy.
+        let mut same = SameAs(journal.header_json().as_bytes());
+        let header = HeaderOut {
+            bezzel_version: this_version,
+            model,
+            counts,
+            split: &subproblems,
+        };
+        if serde_json::to_writer(&mut same, &header).is_err() || !same.0.is_empty() {
             return Err(corrupt("line 1: the header is not written as bezzel writes it").into());
         }
         if let Some(fixed) = &fixed_header
@@ -956,7 +1015,7 @@ impl Checkpoint {
             )
             .into());
         }
-        if journal.complete_len() < bytes.len() {
+        if journal.complete_len() < file_len {
             // A torn last line: cut it off, so that the next entry starts a line of its own.
             file.set_len(journal.complete_len() as u64)
                 .map_err(io_error)?;

@@ -604,8 +604,34 @@ fn a_first_line_longer_than_any_header_is_refused_not_overwritten() {
     file.set_len(len).unwrap();
     drop(file);
     let reason = corrupt_reason(open_within(dir.file()));
-    assert!(reason.contains("longer than"), "{reason}");
+    assert!(reason.contains("line 1"), "{reason}");
     assert_eq!(std::fs::metadata(dir.file()).unwrap().len(), len);
+}
+
+#[test]
+fn open_fixed_bounds_the_header_and_refuses_another_split() {
+    let dir = TempDir::new("fixed");
+    let (split, counts) = split_and_counts(8, 2);
+    let open_fixed =
+        |split: &[Subproblem]| Checkpoint::open_fixed(dir.file(), MODEL, 2, split.to_vec());
+    let (mut c, recorded) = open_fixed(&split).unwrap();
+    assert_eq!(recorded, split);
+    c.record(0, &[counts[0], 0]).unwrap();
+    drop(c);
+    let (c, _) = open_fixed(&split).unwrap();
+    assert_eq!(c.finished(), 1);
+    drop(c);
+    // Another split (here: one subproblem fewer) is not the one this model always makes.
+    let reason = corrupt_reason(open_fixed(&split[1..]));
+    assert!(reason.contains("always split into"), "{reason}");
+    // A first line that runs on is refused after a few times the header's length.
+    let (start, _) = fresh_header(&dir);
+    let header_len = lines(&dir.file())[0].len();
+    let long = format!("{start} {{{}", "a".repeat(8 * header_len + (1 << 20)));
+    std::fs::write(dir.file(), &long).unwrap();
+    let reason = corrupt_reason(open_fixed(&split));
+    assert!(reason.contains("longer than"), "{reason}");
+    assert_eq!(std::fs::read_to_string(dir.file()).unwrap(), long);
 }
 
 #[test]
