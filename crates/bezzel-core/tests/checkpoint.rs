@@ -813,7 +813,7 @@ fn resume_a_large_split_in_this_process() {
         used as f64 / file_len as f64
     );
     assert!(
-        used < 12 * file_len,
+        used < 8 * file_len,
         "resuming took {used} bytes for a file of {file_len}"
     );
 }
