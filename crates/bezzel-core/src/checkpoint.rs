@@ -223,9 +223,14 @@ impl fmt::Display for CheckpointError {
                 write!(
                     f,
                     "checkpoint {} was written by {} Bezzel (checkpoint format {found}, this one \
-                     reads format {FORMAT_VERSION}); remove it to start over",
+                     reads format {FORMAT_VERSION}); {}remove it to start over",
                     path.display(),
-                    if older { "an older" } else { "a newer" }
+                    if older { "an older" } else { "a newer" },
+                    if older {
+                        ""
+                    } else {
+                        "resume it with that one, or "
+                    }
                 )
             }
             CheckpointError::NotAFile { path } => write!(
