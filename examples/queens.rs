@@ -27,7 +27,7 @@
 mod common;
 
 use bezzel::core::checkpoint::{Checkpoint, CheckpointError};
-use bezzel::core::parallel::{ParallelSearch, add_subproblem_stats};
+use bezzel::core::parallel::{ParallelSearch, add_subproblem_stats, check_subproblems};
 use bezzel::core::{Consistency, ModelError, SearchConfig, Solver, Statistics, VarOrder};
 use bezzel::queens::{
     bitmask, check, construct, format, model, model::Queens, symmetry, symmetry_count,
@@ -548,6 +548,17 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                     .subproblems()
                     .map_err(|e| Failure::input(e.to_string()))
             })?;
+            // A recorded split is the one check left to the split itself: another model's
+            // subproblems, or one twice, would give a wrong total.
+            check_subproblems(&identity, &subproblems).map_err(|e| {
+                Failure::input(match &out.checkpoint {
+                    Some(path) => format!(
+                        "checkpoint {} has a split this run cannot use: {e}; remove it to start over",
+                        path.display()
+                    ),
+                    None => e.to_string(),
+                })
+            })?;
             let stats = Mutex::new(Statistics::default());
             let [total, _] = run_subproblems(
                 checkpoint,
@@ -556,14 +567,16 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                 || Solver::with_config(build().expect("the same model was built above"), config),
                 |solver, sub, cancel| {
                     solver.set_cancel_flag(cancel.clone());
-                    let count = solver.count_in(&sub.decisions).ok()?;
+                    let count = solver.count_in(&sub.decisions).map_err(|e| e.to_string())?;
                     let s = solver.stats();
-                    if !s.is_complete() {
-                        return None;
+                    match s.stopped {
+                        None => {}
+                        Some(bezzel::core::StopReason::Cancelled) => return Ok(None),
+                        Some(other) => return Err(other.to_string()),
                     }
                     let mut total = stats.lock().unwrap_or_else(|e| e.into_inner());
                     add_subproblem_stats(&mut total, s, sub.decisions.len());
-                    Some([count, 0])
+                    Ok(Some([count, 0]))
                 },
             )?;
             if out.stats {
@@ -591,7 +604,7 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
         }
         Engine::Bitmask => {
             let (checkpoint, subproblems) =
-                open_split(&format!("queens n={n} engine=bitmask"), out, || {
+                open_fixed_split(&format!("queens n={n} engine=bitmask"), out, || {
                     bitmask::subproblems(n).map_err(|e| Failure::input(e.to_string()))
                 })?;
             let [total, _] = run_subproblems(
@@ -599,10 +612,10 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                 &subproblems,
                 out,
                 || (),
-                |_, sub, cancel| {
-                    bitmask::count_subproblem_with_cancel(n, sub, cancel)
-                        .ok()
-                        .map(|c| [c, 0])
+                |_, sub, cancel| match bitmask::count_subproblem_with_cancel(n, sub, cancel) {
+                    Ok(c) => Ok(Some([c, 0])),
+                    Err(bitmask::BitmaskError::Cancelled) => Ok(None),
+                    Err(e) => Err(e.to_string()),
                 },
             )?;
             if out.stats {
@@ -662,7 +675,7 @@ fn cancel_flag() -> Arc<AtomicBool> {
 /// Total and unique counts by the full-symmetry counter, in parallel and checkpointed.
 fn symmetry_counts(n: usize, out: &Output) -> Result<Counts, Failure> {
     let (checkpoint, subproblems) =
-        open_split(&format!("queens n={n} engine=symmetry"), out, || {
+        open_fixed_split(&format!("queens n={n} engine=symmetry"), out, || {
             symmetry_count::subproblems(n).map_err(|e| Failure::input(e.to_string()))
         })?;
     run_subproblems(
@@ -670,10 +683,10 @@ fn symmetry_counts(n: usize, out: &Output) -> Result<Counts, Failure> {
         &subproblems,
         out,
         || (),
-        |_, sub, cancel| {
-            symmetry_count::count_subproblem_with_cancel(n, sub, cancel)
-                .ok()
-                .map(|c| [c.total, c.unique])
+        |_, sub, cancel| match symmetry_count::count_subproblem_with_cancel(n, sub, cancel) {
+            Ok(c) => Ok(Some([c.total, c.unique])),
+            Err(bitmask::BitmaskError::Cancelled) => Ok(None),
+            Err(e) => Err(e.to_string()),
         },
     )
 }
@@ -703,6 +716,26 @@ where
     }
 }
 
+/// [`open_split`] for a split that depends on `n` alone (the bitmask and symmetry engines'):
+/// a checkpoint whose recorded split is not the one `split` makes is refused.
+fn open_fixed_split<S>(
+    identity: &str,
+    out: &Output,
+    split: impl FnOnce() -> Result<Vec<S>, Failure>,
+) -> Result<(Option<Checkpoint>, Vec<S>), Failure>
+where
+    S: Serialize + DeserializeOwned,
+{
+    let subproblems = split()?;
+    match &out.checkpoint {
+        Some(path) => {
+            let (checkpoint, subproblems) = Checkpoint::open_fixed(path, identity, 2, subproblems)?;
+            Ok((Some(checkpoint), subproblems))
+        }
+        None => Ok((None, subproblems)),
+    }
+}
+
 /// Adds `count` to `sum` unless the sum would overflow; whether it did (a wrong total is worse
 /// than none).
 fn add_count(sum: &AtomicU64, count: u64) -> bool {
@@ -714,13 +747,16 @@ fn add_count(sum: &AtomicU64, count: u64) -> bool {
 
 /// Solves subproblems in parallel, skipping those the checkpoint has already, recording each as
 /// it finishes, and showing progress when a person is watching. Returns the exact total, or
-/// fails with exit status 130 (after saying how far it got) when interrupted.
+/// fails with exit status 130 (after saying how far it got) when interrupted. `solve` gives a
+/// subproblem's counts, `None` when it was cancelled, or an error, which ends the run with
+/// status 2 naming the subproblem (an error is not an interruption: a rerun would meet it
+/// again).
 fn run_subproblems<S, T>(
     checkpoint: Option<Checkpoint>,
     subproblems: &[S],
     out: &Output,
     init: impl Fn() -> T + Sync + Send,
-    solve: impl Fn(&mut T, &S, &Arc<AtomicBool>) -> Option<Counts> + Sync + Send,
+    solve: impl Fn(&mut T, &S, &Arc<AtomicBool>) -> Result<Option<Counts>, String> + Sync + Send,
 ) -> Result<Counts, Failure>
 where
     S: Sync,
@@ -755,8 +791,20 @@ where
             if cancel.load(Ordering::Relaxed) {
                 return;
             }
-            let Some(count) = solve(state, &subproblems[i], &cancel) else {
-                return;
+            let count = match solve(state, &subproblems[i], &cancel) {
+                Ok(Some(count)) => count,
+                Ok(None) => return,
+                Err(e) => {
+                    fail(match &out.checkpoint {
+                        Some(path) => format!(
+                            "cannot solve subproblem {i} of checkpoint {}: {e}",
+                            path.display()
+                        ),
+                        None => format!("cannot solve subproblem {i}: {e}"),
+                    });
+                    cancel.store(true, Ordering::Relaxed);
+                    return;
+                }
             };
             let mut guard = checkpoint.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(c) = guard.as_mut()

@@ -588,3 +588,248 @@ fn parallel_model_stats_report_the_search_depth() {
         }
     }
 }
+
+/// 64-bit FNV-1a from `hash`, the checkpoint's checksum, computed here to forge lines the way
+/// someone who recomputes checksums would.
+fn fnv_from(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The first line of a checkpoint without its checksum.
+fn header_body(scratch: &Scratch) -> String {
+    let lines = scratch.lines();
+    let (body, _) = lines[0].trim_end().rsplit_once(' ').unwrap();
+    body.to_string()
+}
+
+/// Writes a checkpoint of header `body` and `entries`, all with valid checksums.
+fn write_forged(scratch: &Scratch, body: &str, entries: &[&str]) {
+    let sum = fnv_from(FNV_OFFSET, body.as_bytes());
+    let mut lines = vec![format!("{body} {sum:016x}\n")];
+    for entry in entries {
+        let entry_sum = fnv_from(fnv_from(FNV_OFFSET, &sum.to_le_bytes()), entry.as_bytes());
+        lines.push(format!("{entry} {entry_sum:016x}\n"));
+    }
+    scratch.write(&lines);
+}
+
+/// The header `body` with the first subproblem of its split (the text up to `end`) repeated
+/// at the end of the split, edited by `edit`.
+fn with_first_repeated(body: &str, end: &str, edit: impl Fn(&str) -> String) -> String {
+    let start = body.find("\"split\":[").unwrap() + "\"split\":[".len();
+    let len = body[start..].find(end).unwrap() + end.len();
+    let first = edit(&body[start..start + len]);
+    let close = body.len() - "]}".len();
+    assert_eq!(&body[close..], "]}");
+    format!("{},{first}]}}", &body[..close])
+}
+
+/// `/dev/zero`, `/dev/null`, a pipe or a directory as the checkpoint: refused at once, with
+/// nothing read (a device or pipe would be read without end, or block).
+#[test]
+fn checkpoint_paths_that_are_not_files_are_refused_at_once() {
+    let scratch = Scratch::new("not-a-file");
+    let fifo = scratch.0.join("fifo");
+    let mut paths = vec![
+        "/dev/zero".to_string(),
+        "/dev/null".to_string(),
+        "/dev/full".to_string(),
+        scratch.0.to_str().unwrap().to_string(),
+    ];
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        paths.push(fifo.to_str().unwrap().to_string());
+    }
+    for path in &paths {
+        if !std::path::Path::new(path).exists() {
+            continue;
+        }
+        for engine in ["model", "bitmask", "symmetry"] {
+            let o = queens_within(
+                &["count", "10", "--engine", engine, "--checkpoint", path],
+                std::time::Duration::from_secs(10),
+            );
+            assert_refused(&o, "is not a regular file");
+        }
+    }
+}
+
+/// A large file that is not a checkpoint is refused after its first bytes, not read whole.
+#[test]
+fn a_large_file_that_is_not_a_checkpoint_is_refused_by_its_first_bytes() {
+    let scratch = Scratch::new("large");
+    let file = std::fs::File::create(scratch.path()).unwrap();
+    let len = 2u64 << 30; // sparse: no disk is used
+    file.set_len(len).unwrap();
+    drop(file);
+    let o = queens_within(
+        &["count", "10", "--checkpoint", &scratch.arg()],
+        std::time::Duration::from_secs(3),
+    );
+    assert_refused(&o, "not a bezzel checkpoint");
+    assert_eq!(std::fs::metadata(scratch.path()).unwrap().len(), len);
+    // So is a header followed by zeros (no header has them).
+    let file = std::fs::File::create(scratch.path()).unwrap();
+    std::io::Write::write_all(&mut &file, b"bezzel-checkpoint 3 {").unwrap();
+    file.set_len(len).unwrap();
+    drop(file);
+    for engine in ["bitmask", "symmetry", "model"] {
+        let o = queens_within(
+            &[
+                "count",
+                "10",
+                "--engine",
+                engine,
+                "--checkpoint",
+                &scratch.arg(),
+            ],
+            std::time::Duration::from_secs(3),
+        );
+        assert_refused(&o, "line 1");
+        assert_eq!(std::fs::metadata(scratch.path()).unwrap().len(), len);
+    }
+    // And a header that runs on, longer than the bitmask or symmetry split's could be.
+    let long = format!("bezzel-checkpoint 3 {{{}", "a".repeat(8 << 20));
+    std::fs::write(scratch.path(), &long).unwrap();
+    for engine in ["bitmask", "symmetry"] {
+        let o = queens(&[
+            "count",
+            "10",
+            "--engine",
+            engine,
+            "--checkpoint",
+            &scratch.arg(),
+        ]);
+        assert_refused(&o, "longer than");
+        assert_eq!(std::fs::read_to_string(scratch.path()).unwrap(), long);
+    }
+}
+
+/// A subproblem the engine refuses (a forged split, checksums recomputed) is an error naming
+/// the subproblem and the checkpoint, with status 2: never "interrupted … resume".
+#[test]
+fn an_engine_error_in_a_recorded_split_is_an_error_not_an_interruption() {
+    let scratch = Scratch::new("engine-error");
+    let args = [
+        "count",
+        "8",
+        "--engine",
+        "model",
+        "--threads",
+        "2",
+        "--checkpoint",
+        &scratch.arg(),
+    ];
+    assert_eq!(stdout(&queens(&args)), "92\n");
+    let body = header_body(&scratch).replacen(
+        "\"decisions\":[",
+        "\"decisions\":[{\"Assign\":[1000,1000]},",
+        1,
+    );
+    write_forged(&scratch, &body, &[]);
+    let o = queens(&args);
+    assert_refused(&o, "cannot solve subproblem 0 of checkpoint");
+    let err = stderr(&o);
+    assert!(err.contains(&scratch.arg()), "{err}");
+    assert!(
+        !err.contains("interrupted") && !err.contains("resume"),
+        "{err}"
+    );
+}
+
+/// Splits forged with checksums recomputed: a subproblem repeated (its solutions would be
+/// counted twice), a split other than the one the bitmask and symmetry engines always make,
+/// an entry's number spelled with a leading zero. Each is refused, never summed.
+#[test]
+fn forged_splits_are_refused_never_summed() {
+    let scratch = Scratch::new("forged-split");
+    let model = [
+        "count",
+        "10",
+        "--engine",
+        "model",
+        "--threads",
+        "2",
+        "--checkpoint",
+        &scratch.arg(),
+    ];
+    assert_eq!(stdout(&queens(&model)), "724\n");
+    let body = header_body(&scratch);
+    let subproblems = body.matches("\"index\":").count();
+    for forged in [
+        with_first_repeated(&body, "}]}", str::to_string),
+        with_first_repeated(&body, "}]}", |s| {
+            s.replacen("\"index\":0,", &format!("\"index\":{subproblems},"), 1)
+        }),
+    ] {
+        write_forged(&scratch, &forged, &[]);
+        assert_refused(&queens(&model), "repeats an earlier one");
+    }
+    for engine in ["bitmask", "symmetry"] {
+        let args = [
+            "count",
+            "10",
+            "--engine",
+            engine,
+            "--checkpoint",
+            &scratch.arg(),
+        ];
+        std::fs::remove_file(scratch.path()).unwrap();
+        assert_eq!(stdout(&queens(&args)), "724\n");
+        let body = header_body(&scratch);
+        let lines = scratch.lines();
+        let entry = lines.iter().find(|l| l.starts_with("1 ")).unwrap();
+        let (entry, _) = entry.trim_end().rsplit_once(' ').unwrap();
+        write_forged(
+            &scratch,
+            &with_first_repeated(&body, "}", str::to_string),
+            &[],
+        );
+        assert_refused(&queens(&args), "repeats an earlier one");
+        // A subproblem changed: not the split this engine always makes.
+        let changed = if engine == "bitmask" {
+            body.replacen("{\"first\":0,", "{\"first\":99,", 1)
+        } else {
+            body.replacen("{\"prefix\":[0,", "{\"prefix\":[99,", 1)
+        };
+        assert_ne!(changed, body);
+        write_forged(&scratch, &changed, &[]);
+        assert_refused(
+            &queens(&args),
+            "not the one this model is always split into",
+        );
+        // The split as written, with an entry numbered `01`.
+        write_forged(&scratch, &body, &[&format!("0{entry}")]);
+        assert_refused(&queens(&args), "line 2");
+        write_forged(&scratch, &body, &[entry]);
+        assert_eq!(stdout(&queens(&args)), "724\n");
+    }
+}
+
+/// A checkpoint of format 2 (whose split may mean something else now) is refused as written
+/// by an older Bezzel, by its first bytes.
+#[test]
+fn a_checkpoint_of_format_2_is_refused_as_older() {
+    let scratch = Scratch::new("format-2");
+    let args = [
+        "count",
+        "10",
+        "--engine",
+        "bitmask",
+        "--checkpoint",
+        &scratch.arg(),
+    ];
+    assert_eq!(stdout(&queens(&args)), "724\n");
+    let body = header_body(&scratch);
+    let (_, rest) = body.split_once(" {").unwrap();
+    write_forged(&scratch, &format!("bezzel-checkpoint 2 {{{rest}"), &[]);
+    assert_refused(&queens(&args), "written by an older Bezzel");
+    assert_refused(&queens(&args), "remove it to start over");
+}

@@ -205,20 +205,7 @@ where
         cancel: Option<Arc<AtomicBool>>,
         on_solved: impl Fn(&Subproblem, u64) + Sync,
     ) -> Result<ParallelCount, ParallelError> {
-        if let Some(s) = subproblems.iter().find(|s| s.model != self.identity) {
-            return Err(ParallelError::ForeignSubproblem {
-                expected: self.identity.clone(),
-                found: s.model.clone(),
-            });
-        }
-        let mut indices = HashSet::with_capacity(subproblems.len());
-        let mut prefixes = HashSet::with_capacity(subproblems.len());
-        if let Some(s) = subproblems
-            .iter()
-            .find(|s| !indices.insert(s.index) || !prefixes.insert(&s.decisions))
-        {
-            return Err(ParallelError::DuplicateSubproblem { index: s.index });
-        }
+        check_subproblems(&self.identity, subproblems)?;
         (self.build)()?; // fail early, and with the error, if the model cannot be built
         let started = Instant::now();
         let cancel = cancel.unwrap_or_default();
@@ -276,6 +263,27 @@ where
         solver.set_cancel_flag(cancel.clone());
         Some(solver)
     }
+}
+
+/// Checks subproblems handed in from outside (say, read from a checkpoint) before any is
+/// solved: each must belong to the model named `identity`, and none may repeat another's index
+/// or decisions (its solutions would be counted twice).
+pub fn check_subproblems(identity: &str, subproblems: &[Subproblem]) -> Result<(), ParallelError> {
+    if let Some(s) = subproblems.iter().find(|s| s.model != identity) {
+        return Err(ParallelError::ForeignSubproblem {
+            expected: identity.to_string(),
+            found: s.model.clone(),
+        });
+    }
+    let mut indices = HashSet::with_capacity(subproblems.len());
+    let mut prefixes = HashSet::with_capacity(subproblems.len());
+    if let Some(s) = subproblems
+        .iter()
+        .find(|s| !indices.insert(s.index) || !prefixes.insert(&s.decisions))
+    {
+        return Err(ParallelError::DuplicateSubproblem { index: s.index });
+    }
+    Ok(())
 }
 
 /// Adds the statistics of one subproblem's search to those of a split run. A subproblem's
