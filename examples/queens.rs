@@ -11,10 +11,12 @@
 //! echo "0 4 7 5 2 6 1 3" | cargo run --release --example queens -- check
 //! ```
 //!
-//! Placements are printed as the 0-based column of each row's queen, top row first. Exit
-//! status: 0 on success, 1 when the answer is negative (`check` found attacks, `construct`
-//! has no solution for n = 2 or 3), 2 on bad input, 130 when Ctrl-C stopped a count (after
-//! saying how far it got).
+//! Placements are printed as the 0-based column of each row's queen, top row first, and
+//! `check` reads back every form printed (see `bezzel_queens::format::parse_placement`).
+//! Exit status: 0 on success, 1 when the answer is negative (`check` found attacks,
+//! `construct` has no solution for n = 2 or 3), 2 on bad input or when output cannot be
+//! written, 141 (quietly) when the reader of the output went away, 130 when Ctrl-C stopped a
+//! count (after saying how far it got; a second Ctrl-C quits at once).
 //!
 //! Counting engines: `symmetry` (default) counts only placements canonical under the board's
 //! 8 symmetries, weighted by orbit size; `bitmask` is the classic mirror-symmetry counter;
@@ -33,6 +35,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -61,11 +64,11 @@ struct Output {
     /// How to print placements.
     #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
     format: Format,
-    /// Print at most this many placements.
+    /// Print at most this many placements (for `check`: attacking pairs, default 100).
     #[arg(long, global = true)]
     limit: Option<u64>,
-    /// Worker threads for counting (default: all cores; `--threads 1` with the model engine
-    /// runs plain sequential search).
+    /// Worker threads for counting, 1 to 1024 (default: all cores; `--threads 1` with the
+    /// model engine runs plain sequential search). More is refused, not clamped.
     #[arg(long, global = true)]
     threads: Option<usize>,
     /// Print statistics (nodes, failures, time) on stderr.
@@ -159,8 +162,8 @@ enum Command {
         #[arg(allow_negative_numbers = true)]
         n: String,
     },
-    /// Read a placement (columns separated by spaces or commas) and say whether it is a
-    /// solution, and which queens attack each other if not.
+    /// Read a placement (columns separated by spaces or commas, or any form this program
+    /// prints) and say whether it is a solution, and which queens attack each other if not.
     Check {
         /// The placement; read from stdin when absent.
         #[arg(allow_negative_numbers = true)]
@@ -204,13 +207,35 @@ impl Failure {
     }
 }
 
+/// The exit status, without a message, when the reader of stdout went away (`queens 8 |
+/// head -1`): what the shell reports for a program killed by SIGPIPE, which is how the
+/// classic programs end there.
+const BROKEN_PIPE: u8 = 141;
+
+/// The most worker threads accepted: far more than any machine's cores, and far fewer than
+/// would exhaust the system (each thread reserves a stack).
+const MAX_THREADS: usize = 1024;
+
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Failure {
+                message: String::new(),
+                status: BROKEN_PIPE,
+            };
+        }
         Failure {
             message: format!("cannot write output: {e}"),
             status: 2,
         }
     }
+}
+
+fn exit_with(f: Failure) -> ExitCode {
+    if !f.message.is_empty() {
+        eprintln!("queens: {}", f.message);
+    }
+    ExitCode::from(f.status)
 }
 
 fn main() -> ExitCode {
@@ -219,8 +244,11 @@ fn main() -> ExitCode {
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return ExitCode::SUCCESS;
+                let printed = e.print().and_then(|()| io::stdout().flush());
+                return match printed {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => exit_with(e.into()),
+                };
             }
             // One clear line instead of clap's multi-line usage block.
             let rendered = e.to_string();
@@ -237,18 +265,20 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(status) => ExitCode::from(status),
-        Err(f) if f.message.contains("Broken pipe") => ExitCode::SUCCESS,
-        Err(f) => {
-            eprintln!("queens: {}", f.message);
-            ExitCode::from(f.status)
-        }
+        Err(f) => exit_with(f),
     }
 }
 
 fn run(cli: Cli) -> Result<u8, Failure> {
     let out = cli.output;
-    if out.threads == Some(0) {
-        return Err(Failure::input("--threads must be at least 1"));
+    match out.threads {
+        Some(0) => return Err(Failure::input("--threads must be at least 1")),
+        Some(t) if t > MAX_THREADS => {
+            return Err(Failure::input(format!(
+                "--threads must be at most {MAX_THREADS}, got {t}"
+            )));
+        }
+        _ => {}
     }
     match cli.command {
         Some(Command::Count { n, engine }) => count(parse_n(&n)?, engine, &out),
@@ -298,8 +328,15 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
             // One thread: plain depth-first search, whose tree and node count are those of
             // Gecode's example with the same heuristic.
             let mut q = out.model(n, false)?;
+            q.solver_mut().set_cancel_flag(cancel_flag());
             let total = q.count();
             print_stats(out, q.stats());
+            if !q.stats().is_complete() {
+                return Err(Failure {
+                    message: format!("interrupted: {total} solutions so far"),
+                    status: 130,
+                });
+            }
             (total, "model")
         }
         Engine::Model => {
@@ -372,7 +409,11 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                 &subproblems,
                 out,
                 || (),
-                |_, sub, _| bitmask::count_subproblem(n, sub).ok().map(|c| [c, 0]),
+                |_, sub, cancel| {
+                    bitmask::count_subproblem_with_cancel(n, sub, cancel)
+                        .ok()
+                        .map(|c| [c, 0])
+                },
             )?;
             if out.stats {
                 eprintln!(
@@ -405,14 +446,24 @@ fn threads(out: &Output) -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Set by Ctrl-C (or SIGTERM): workers stop at their next node.
+/// Set by Ctrl-C (or SIGTERM): every engine looks at it inside its search and stops within
+/// milliseconds, so that the count so far can be reported (and checkpointed). A second Ctrl-C
+/// ends the process at once, with status 130, for when stopping takes too long anyway.
 fn cancel_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let handler_flag = flag.clone();
+        // Counted apart from the flag, which a failed checkpoint save raises too.
+        let presses = AtomicU64::new(0);
         // Without a handler (e.g. one is installed already) Ctrl-C just ends the process.
-        let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::Relaxed));
+        let _ = ctrlc::set_handler(move || {
+            if presses.fetch_add(1, Ordering::Relaxed) > 0 {
+                eprintln!("queens: interrupted again, quitting at once");
+                std::process::exit(130);
+            }
+            handler_flag.store(true, Ordering::Relaxed);
+        });
         flag
     })
     .clone()
@@ -426,8 +477,8 @@ fn symmetry_counts(n: usize, out: &Output) -> Result<Counts, Failure> {
         &subproblems,
         out,
         || (),
-        |_, sub, _| {
-            symmetry_count::count_subproblem(n, sub)
+        |_, sub, cancel| {
+            symmetry_count::count_subproblem_with_cancel(n, sub, cancel)
                 .ok()
                 .map(|c| [c.total, c.unique])
         },
@@ -551,13 +602,8 @@ fn stdout() -> BufWriter<io::StdoutLock<'static>> {
     BufWriter::with_capacity(1 << 16, io::stdout().lock())
 }
 
-#[derive(Serialize)]
-struct PlacementLine<'a> {
-    n: usize,
-    index: u64,
-    placement: &'a [usize],
-}
-
+/// Writes a placement in `format`; the board row by row, as it can be far larger than the
+/// placement.
 fn write_placement(
     w: &mut impl Write,
     format: Format,
@@ -566,15 +612,12 @@ fn write_placement(
 ) -> io::Result<()> {
     match format {
         Format::Text => writeln!(w, "{}", format::text(index, placement)),
-        Format::Board => writeln!(w, "NO.{index}:\n{}", format::board(placement)),
-        Format::Json => {
-            let line = PlacementLine {
-                n: placement.len(),
-                index,
-                placement,
-            };
-            writeln!(w, "{}", serde_json::to_string(&line).expect("plain data"))
+        Format::Board => {
+            writeln!(w, "NO.{index}:")?;
+            format::write_board(w, placement)?;
+            writeln!(w)
         }
+        Format::Json => writeln!(w, "{}", format::json(index, placement)),
     }
 }
 
@@ -622,20 +665,10 @@ fn first(n: usize, out: &Output) -> Result<u8, Failure> {
 fn unique(n: usize, list: bool, out: &Output) -> Result<u8, Failure> {
     let start = Instant::now();
     let [total, unique] = symmetry_counts(n, out)?;
-    let reps = if list {
-        symmetry::unique_solutions(n).map_err(|e| Failure::input(e.to_string()))?
-    } else {
-        Vec::new()
-    };
     let counts = symmetry::UniqueCount { unique, total };
     let mut w = stdout();
-    let limit = out.limit.unwrap_or(u64::MAX);
-    for (i, p) in reps
-        .iter()
-        .enumerate()
-        .take(limit.min(usize::MAX as u64) as usize)
-    {
-        write_placement(&mut w, out.format, i as u64 + 1, p)?;
+    if list {
+        list_unique(n, out, &mut w)?;
     }
     if out.format == Format::Json {
         let line = CountLine {
@@ -659,6 +692,43 @@ fn unique(n: usize, list: bool, out: &Output) -> Result<u8, Failure> {
     Ok(0)
 }
 
+/// Prints the representatives as they are found, in order, up to the limit: memory for one,
+/// however many there are. Ctrl-C (whose handler counting installed) stops it.
+fn list_unique(n: usize, out: &Output, w: &mut impl Write) -> Result<(), Failure> {
+    let limit = out.limit.unwrap_or(u64::MAX);
+    let cancel = cancel_flag();
+    let mut shown = 0;
+    let mut failed = None;
+    symmetry::for_each_unique_solution(n, |p| {
+        if shown == limit {
+            return ControlFlow::Break(());
+        }
+        if cancel.load(Ordering::Relaxed) {
+            failed = Some(Failure {
+                message: format!("interrupted: {shown} unique solutions listed"),
+                status: 130,
+            });
+            return ControlFlow::Break(());
+        }
+        shown += 1;
+        match write_placement(w, out.format, shown, p) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failed = Some(e.into());
+                ControlFlow::Break(())
+            }
+        }
+    })
+    .map_err(|e| Failure::input(e.to_string()))?;
+    match failed {
+        Some(f) => {
+            let _ = w.flush();
+            Err(f)
+        }
+        None => Ok(()),
+    }
+}
+
 fn construct_one(n: usize, out: &Output) -> Result<u8, Failure> {
     let start = Instant::now();
     match construct::construct(n) {
@@ -673,47 +743,24 @@ fn construct_one(n: usize, out: &Output) -> Result<u8, Failure> {
             Ok(0)
         }
         Err(construct::ConstructError::NoSolution { .. }) => {
-            println!("no solution exists for n = {n}");
+            let mut w = stdout();
+            writeln!(w, "no solution exists for n = {n}")?;
+            w.flush()?;
             Ok(1)
         }
         Err(e) => Err(Failure::input(e.to_string())),
     }
 }
 
-/// Reads columns from the arguments or stdin: numbers separated by spaces or commas, with an
-/// optional `NO.k:` label in front (so the output of `all` can be piped back in).
-fn parse_placement(text: &str) -> Result<Vec<usize>, Failure> {
-    let body = match text.trim_start().strip_prefix("NO.") {
-        Some(rest) => rest.split_once(':').map_or(rest, |(_, cols)| cols),
-        None => text,
-    };
-    let mut cols = Vec::new();
-    for (i, token) in body
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .enumerate()
-    {
-        let col = token.parse::<usize>().map_err(|_| {
-            Failure::input(format!(
-                "malformed placement: item {} is `{token}`, expected a column number (0-based)",
-                i + 1
-            ))
-        })?;
-        cols.push(col);
-    }
-    if cols.is_empty() {
-        return Err(Failure::input(
-            "malformed placement: no columns given (e.g. `queens check 1 3 0 2`)",
-        ));
-    }
-    check::validate(&cols).map_err(|e| Failure::input(format!("malformed placement: {e}")))?;
-    Ok(cols)
-}
+/// Attacking pairs listed by `check` unless `--limit` says otherwise; all of them are counted.
+const ATTACKS_SHOWN: u64 = 100;
 
 #[derive(Serialize)]
 struct CheckLine<'a> {
     n: usize,
     solution: bool,
+    /// All attacking pairs, of which `attacks` lists the first.
+    attacking_pairs: u64,
     attacks: &'a [check::Attack],
 }
 
@@ -727,34 +774,43 @@ fn check_placement(columns: &[String], out: &Output) -> Result<u8, Failure> {
     } else {
         columns.join(" ")
     };
-    let placement = parse_placement(&text)?;
-    let attacks = check::attacking_pairs(&placement);
+    let placement = format::parse_placement(&text)
+        .map_err(|e| Failure::input(format!("malformed placement: {e}")))?;
+    drop(text);
+    let shown = out.limit.unwrap_or(ATTACKS_SHOWN);
+    let found = check::conflicts(&placement, usize::try_from(shown).unwrap_or(usize::MAX));
     let n = placement.len();
+    let solution = found.total == 0;
     let mut w = stdout();
     if out.format == Format::Json {
         let line = CheckLine {
             n,
-            solution: attacks.is_empty(),
-            attacks: &attacks,
+            solution,
+            attacking_pairs: found.total,
+            attacks: &found.first,
         };
         writeln!(w, "{}", serde_json::to_string(&line).expect("plain data"))?;
-    } else if attacks.is_empty() {
+    } else if solution {
         writeln!(w, "solution: no two of the {n} queens attack each other")?;
     } else {
-        writeln!(w, "not a solution: {} attacking pair(s)", attacks.len())?;
-        for a in &attacks {
+        writeln!(w, "not a solution: {} attacking pair(s)", found.total)?;
+        for a in &found.first {
             let line = match a.kind {
-                check::AttackKind::Column => "column",
-                check::AttackKind::Diagonal => "diagonal",
-                check::AttackKind::AntiDiagonal => "anti-diagonal",
+                check::AttackKind::Column => "a column",
+                check::AttackKind::Diagonal => "a diagonal",
+                check::AttackKind::AntiDiagonal => "an anti-diagonal",
             };
             writeln!(
                 w,
-                "  rows {} and {} (columns {} and {}) share a {line}",
+                "  rows {} and {} (columns {} and {}) share {line}",
                 a.a, a.b, placement[a.a], placement[a.b]
             )?;
         }
+        let more = found.total - found.first.len() as u64;
+        if more > 0 {
+            writeln!(w, "  ... and {more} more (--limit shows more)")?;
+        }
     }
     w.flush()?;
-    Ok(if attacks.is_empty() { 0 } else { 1 })
+    Ok(if solution { 0 } else { 1 })
 }

@@ -9,7 +9,7 @@ use crate::error::ModelError;
 use crate::model::Model;
 use crate::propagators::{
     AllDifferentBounds, AllDifferentDomain, AllDifferentValue, Check, Equal, LessEq, Linear,
-    NotEqual, Relation,
+    MAX_LINEAR_TERMS, NotEqual, Relation,
 };
 use crate::var::IntView;
 use serde::{Deserialize, Serialize};
@@ -167,6 +167,14 @@ impl Model {
                 what: "linear: coefficients and variables",
                 expected: coefficients.len(),
                 found: vars.len(),
+            });
+        }
+        if vars.len() > MAX_LINEAR_TERMS {
+            return Err(ModelError::InvalidArgument {
+                reason: format!(
+                    "linear: {} terms; at most {MAX_LINEAR_TERMS} are supported",
+                    vars.len()
+                ),
             });
         }
         let views = views(self, vars)?;

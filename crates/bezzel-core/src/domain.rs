@@ -19,28 +19,37 @@ pub struct DomainSpec {
 impl DomainSpec {
     /// Builds a domain from the inclusive range `lo..=hi`.
     pub fn range(lo: i64, hi: i64) -> Result<DomainSpec, ModelError> {
+        DomainSpec::wide_range(lo.into(), hi.into())
+    }
+
+    /// [`range`](DomainSpec::range) for ends of any integer type, widened without loss so
+    /// that an out-of-range value is refused rather than wrapped.
+    fn wide_range(lo: i128, hi: i128) -> Result<DomainSpec, ModelError> {
         if lo > hi {
             return Err(ModelError::InvalidRange { lo, hi });
         }
-        check_value(lo)?;
-        check_value(hi)?;
+        let lo = check_value(lo)?;
+        let hi = check_value(hi)?;
         check_width(lo, hi)?;
         Ok(DomainSpec {
-            values: (lo as i32..=hi as i32).collect(),
+            values: (lo..=hi).collect(),
         })
     }
 
     /// Builds a domain from a list of values (duplicates are ignored, order does not matter).
     pub fn values<I: IntoIterator<Item = i64>>(values: I) -> Result<DomainSpec, ModelError> {
+        DomainSpec::wide_values(values.into_iter().map(i128::from))
+    }
+
+    fn wide_values<I: IntoIterator<Item = i128>>(values: I) -> Result<DomainSpec, ModelError> {
         let mut vals = Vec::new();
         for v in values {
-            check_value(v)?;
-            vals.push(v as i32);
+            vals.push(check_value(v)?);
         }
         vals.sort_unstable();
         vals.dedup();
         match (vals.first(), vals.last()) {
-            (Some(&lo), Some(&hi)) => check_width(lo.into(), hi.into())?,
+            (Some(&lo), Some(&hi)) => check_width(lo, hi)?,
             _ => return Err(ModelError::EmptyDomain { name: None }),
         }
         Ok(DomainSpec { values: vals })
@@ -62,16 +71,17 @@ impl DomainSpec {
     }
 }
 
-fn check_value(v: i64) -> Result<(), ModelError> {
-    if (i64::from(MIN_VALUE)..=i64::from(MAX_VALUE)).contains(&v) {
-        Ok(())
+/// The value as an `i32` if it lies in `MIN_VALUE..=MAX_VALUE`.
+fn check_value(v: i128) -> Result<i32, ModelError> {
+    if (i128::from(MIN_VALUE)..=i128::from(MAX_VALUE)).contains(&v) {
+        Ok(v as i32)
     } else {
         Err(ModelError::ValueOutOfRange { value: v })
     }
 }
 
-fn check_width(lo: i64, hi: i64) -> Result<(), ModelError> {
-    let width = (hi - lo + 1) as u64;
+fn check_width(lo: i32, hi: i32) -> Result<(), ModelError> {
+    let width = (i64::from(hi) - i64::from(lo) + 1) as u64;
     if width > MAX_DOMAIN_WIDTH {
         Err(ModelError::DomainTooWide {
             width,
@@ -105,21 +115,21 @@ macro_rules! range_domains {
     ($($t:ty),*) => {$(
         impl IntoDomain for std::ops::RangeInclusive<$t> {
             fn into_domain(self) -> Result<DomainSpec, ModelError> {
-                DomainSpec::range(*self.start() as i64, *self.end() as i64)
+                DomainSpec::wide_range(*self.start() as i128, *self.end() as i128)
             }
         }
         impl IntoDomain for std::ops::Range<$t> {
             fn into_domain(self) -> Result<DomainSpec, ModelError> {
-                let (lo, hi) = (self.start as i64, self.end as i64 - 1);
+                let (lo, hi) = (self.start as i128, self.end as i128 - 1);
                 if lo > hi {
                     return Err(ModelError::EmptyDomain { name: None });
                 }
-                DomainSpec::range(lo, hi)
+                DomainSpec::wide_range(lo, hi)
             }
         }
         impl IntoDomain for &[$t] {
             fn into_domain(self) -> Result<DomainSpec, ModelError> {
-                DomainSpec::values(self.iter().map(|&v| v as i64))
+                DomainSpec::wide_values(self.iter().map(|&v| v as i128))
             }
         }
         impl IntoDomain for Vec<$t> {
@@ -139,7 +149,8 @@ macro_rules! range_domains {
         }
     )*};
 }
-range_domains!(i32, i64, u32, usize);
+// `as i128` widens every one of these types without loss.
+range_domains!(i32, i64, u32, u64, usize);
 
 /// Position of the lowest set bit at or after `from` within `bits[..end]`.
 pub(crate) fn next_one(words: &[u64], from: usize, end: usize) -> Option<usize> {

@@ -17,15 +17,16 @@ pub enum ModelError {
     },
     /// A range whose lower end lies above its upper end, e.g. `5..=1`.
     InvalidRange {
-        /// Lower end as given.
-        lo: i64,
+        /// Lower end as given (wide enough for any integer type's value).
+        lo: i128,
         /// Upper end as given.
-        hi: i64,
+        hi: i128,
     },
     /// A domain value outside the supported range `[MIN_VALUE, MAX_VALUE]`.
     ValueOutOfRange {
-        /// The value as given.
-        value: i64,
+        /// The value as given (wide enough for any integer type's value, so a `usize` near
+        /// its maximum is reported as it was, not wrapped).
+        value: i128,
     },
     /// A domain spanning more values than a bitset domain may hold.
     DomainTooWide {
@@ -56,6 +57,13 @@ pub enum ModelError {
         min: usize,
         /// Number given.
         found: usize,
+    },
+    /// An assignment breaks a posted constraint (see [`Model::check_assignment`](crate::Model::check_assignment)).
+    ConstraintViolated {
+        /// Position of the propagator in posting order (from 0).
+        propagator: usize,
+        /// Its [`name`](crate::Propagator::name).
+        name: &'static str,
     },
     /// A parameter of a constraint or helper is invalid (the message says which and why).
     InvalidArgument {
@@ -106,6 +114,10 @@ impl fmt::Display for ModelError {
             } => write!(
                 f,
                 "{constraint} needs at least {min} variable(s), got {found}"
+            ),
+            ModelError::ConstraintViolated { propagator, name } => write!(
+                f,
+                "the assignment violates constraint #{propagator} ({name})"
             ),
             ModelError::InvalidArgument { reason } => f.write_str(reason),
         }

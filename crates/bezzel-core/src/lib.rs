@@ -77,7 +77,7 @@ pub use error::ModelError;
 pub use event::Event;
 pub use matrix::Matrix;
 pub use model::Model;
-pub use propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+pub use propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 pub use propagators::Relation;
 pub use queue::Priority;
 pub use search::{
@@ -98,9 +98,9 @@ pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
 /// Everything needed to state and solve a model: `use bezzel_core::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Conflict, Consistency, Context, Decision, Event, IntView, IntoDomain, Limits, Matrix,
-        Model, ModelError, Priority, PropResult, PropStatus, Propagator, Relation, SearchConfig,
-        Setup, Solution, SolutionSet, Solver, Statistics, StopReason, TrailedInt, ValueOrder,
-        VarId, VarOrder,
+        Assignment, Conflict, Consistency, Context, Decision, Event, IntView, IntoDomain, Limits,
+        Matrix, Model, ModelError, Priority, PropResult, PropStatus, Propagator, Relation,
+        SearchConfig, Setup, Solution, SolutionSet, Solver, Statistics, StopReason, TrailedInt,
+        ValueOrder, VarId, VarOrder,
     };
 }

@@ -10,7 +10,7 @@
 use crate::domain::IntoDomain;
 use crate::error::ModelError;
 use crate::matrix::Matrix;
-use crate::propagator::{Context, PropStatus, Propagator, Setup};
+use crate::propagator::{Assignment, Context, PropStatus, Propagator, Setup};
 use crate::queue::Queue;
 use crate::store::{Conflict, Store};
 use crate::var::{IntView, VarId};
@@ -202,9 +202,51 @@ impl Model {
         }
     }
 
-    /// Fails unless the view's variable was created by this model.
+    /// Fails unless the view's variable was created by this model and its offset is within
+    /// ±[`MAX_VIEW_OFFSET`](crate::var::MAX_VIEW_OFFSET), so that its values are exact.
     pub fn check_view(&self, v: IntView) -> Result<(), ModelError> {
-        self.check_var(v.var)
+        self.check_var(v.var)?;
+        if v.offset.unsigned_abs() > crate::var::MAX_VIEW_OFFSET.unsigned_abs() {
+            return Err(ModelError::InvalidArgument {
+                reason: format!(
+                    "view {v:?} has an offset beyond ±{}",
+                    crate::var::MAX_VIEW_OFFSET
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks a full assignment (`values[i]` for the variable of index `i`) against the
+    /// definition of every posted constraint ([`Propagator::is_satisfied`]), without any
+    /// propagation: an independent check of a solution.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=3)?;
+    /// let y = m.int_var(0..=3)?;
+    /// m.less_than(x, y)?;
+    /// assert!(m.check_assignment(&[1, 2]).is_ok());
+    /// assert!(m.check_assignment(&[2, 2]).is_err());
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn check_assignment(&self, values: &[i32]) -> Result<(), ModelError> {
+        if values.len() != self.num_vars() {
+            return Err(ModelError::LengthMismatch {
+                what: "assignment: values and variables",
+                expected: self.num_vars(),
+                found: values.len(),
+            });
+        }
+        let assignment = Assignment::new(values);
+        match self.props.iter().position(|p| !p.is_satisfied(&assignment)) {
+            Some(i) => Err(ModelError::ConstraintViolated {
+                propagator: i,
+                name: self.props[i].name(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Posts a propagator: runs its [`setup`](Propagator::setup), checks that every view it

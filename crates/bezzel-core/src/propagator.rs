@@ -15,7 +15,11 @@
 //!    (`ctx.remove`, `ctx.set_min`, ...) with `?`, so that an emptied domain fails at once.
 //! 4. Return `Subsumed` once the constraint holds whatever happens next, `Fixpoint` if running
 //!    again now would change nothing, and `NoFixpoint` otherwise (the queue will run it again).
-//! 5. Pick a [`Priority`] if it is not linear-time, and post it with
+//! 5. In `is_satisfied`, state the constraint plainly on a full [`Assignment`]: the solver
+//!    checks every solution with it (in debug builds, and whenever
+//!    [`SearchConfig::check_solutions`](crate::SearchConfig::check_solutions) is set), so it
+//!    must not reuse the pruning code it is meant to check.
+//! 6. Pick a [`Priority`] if it is not linear-time, and post it with
 //!    [`Model::post`](crate::Model::post).
 //!
 //! ```
@@ -40,6 +44,9 @@
 //!             ctx.set_max(x, m - 1)?;
 //!         }
 //!         Ok(if ctx.is_fixed(x) { PropStatus::Subsumed } else { PropStatus::Fixpoint })
+//!     }
+//!     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+//!         a.value(self.0) % 2 == 0
 //!     }
 //! }
 //!
@@ -79,6 +86,12 @@ pub trait Propagator: Send {
     /// Narrows domains; see [`PropStatus`] for what to return.
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult;
 
+    /// Whether the constraint holds in a full assignment, decided from the definition of the
+    /// constraint alone, without the propagation code. The solver runs it on every solution
+    /// when [`SearchConfig::check_solutions`](crate::SearchConfig::check_solutions) is on, so
+    /// a propagator that lets a wrong solution through is caught instead of believed.
+    fn is_satisfied(&self, assignment: &Assignment<'_>) -> bool;
+
     /// How expensive a run is; cheaper propagators run first.
     fn priority(&self) -> Priority {
         Priority::Linear
@@ -87,6 +100,36 @@ pub trait Propagator: Send {
     /// A short name for diagnostics.
     fn name(&self) -> &'static str {
         "propagator"
+    }
+}
+
+/// One value for every variable of a model, read through views: what
+/// [`Propagator::is_satisfied`] judges.
+#[derive(Debug, Clone, Copy)]
+pub struct Assignment<'a> {
+    values: &'a [i32],
+}
+
+impl<'a> Assignment<'a> {
+    /// The assignment giving variable `i` (by [`VarId::index`](crate::VarId::index)) the
+    /// value `values[i]`.
+    pub fn new(values: &'a [i32]) -> Assignment<'a> {
+        Assignment { values }
+    }
+
+    /// The value of a view (or of a variable).
+    ///
+    /// # Panics
+    /// If the view's variable is not covered by the assignment (it belongs to a larger model).
+    #[inline]
+    pub fn value(&self, v: impl Into<IntView>) -> i64 {
+        let v = v.into();
+        v.to_view(self.values[v.var.index()])
+    }
+
+    /// The values of the views, in order.
+    pub fn values_of(&self, views: &[IntView]) -> Vec<i64> {
+        views.iter().map(|&v| self.value(v)).collect()
     }
 }
 

@@ -9,6 +9,10 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// The largest offset, in absolute value, of a view that constraints accept: view values then
+/// fit an `i64` with room to spare, and products with `i64` coefficients fit an `i128`.
+pub const MAX_VIEW_OFFSET: i64 = 1 << 40;
+
 /// Identifies an integer variable of one [`Model`](crate::Model).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct VarId {
@@ -58,9 +62,12 @@ impl IntView {
     }
 
     /// The view `self + c`.
+    ///
+    /// Offsets add up in an `i64` and saturate rather than wrap; a view whose offset leaves
+    /// ±[`MAX_VIEW_OFFSET`] (billions of composed offsets) is refused when it is posted.
     pub fn offset(self, c: i32) -> IntView {
         IntView {
-            offset: self.offset + i64::from(c),
+            offset: self.offset.saturating_add(i64::from(c)),
             ..self
         }
     }
@@ -70,11 +77,22 @@ impl IntView {
         IntView {
             var: self.var,
             negated: !self.negated,
-            offset: -self.offset,
+            offset: self.offset.saturating_neg(),
         }
     }
 
-    /// The view's value when its variable takes `var_value`.
+    /// The constant added after the sign: the view is `±x + offset()`.
+    pub fn constant(self) -> i64 {
+        self.offset
+    }
+
+    /// Whether the view negates its variable.
+    pub fn is_negated(self) -> bool {
+        self.negated
+    }
+
+    /// The view's value when its variable takes `var_value`. Exact for every view that a
+    /// model accepts (its offset is within ±[`MAX_VIEW_OFFSET`]).
     #[inline]
     pub fn to_view(self, var_value: i32) -> i64 {
         let v = i64::from(var_value);
@@ -85,13 +103,16 @@ impl IntView {
         }
     }
 
-    /// The variable's value that gives the view value `view_value` (may be outside `i32`).
+    /// The variable's value that gives the view value `view_value`. The result saturates at
+    /// the ends of `i64` instead of wrapping: a variable's values lie within ±2³⁰, so a
+    /// saturated result is outside every domain exactly when the true one is, and bounds
+    /// such as `set_min(view, i64::MIN)` keep their meaning.
     #[inline]
     pub fn to_var(self, view_value: i64) -> i64 {
         if self.negated {
-            self.offset - view_value
+            self.offset.saturating_sub(view_value)
         } else {
-            view_value - self.offset
+            view_value.saturating_sub(self.offset)
         }
     }
 }

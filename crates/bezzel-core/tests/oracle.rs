@@ -50,11 +50,15 @@ impl ConstraintSpec {
             ConstraintSpec::LessEq(x, y) => x.eval(a) <= y.eval(a),
             ConstraintSpec::LessThan(x, y) => x.eval(a) < y.eval(a),
             ConstraintSpec::Linear(terms, rel, c) => {
-                let s: i64 = terms.iter().map(|&(k, v)| k * v.eval(a)).sum();
+                let s: i128 = terms
+                    .iter()
+                    .map(|&(k, v)| i128::from(k) * i128::from(v.eval(a)))
+                    .sum();
+                let c = i128::from(*c);
                 match rel {
-                    Relation::Eq => s == *c,
-                    Relation::Le => s <= *c,
-                    Relation::Ge => s >= *c,
+                    Relation::Eq => s == c,
+                    Relation::Le => s <= c,
+                    Relation::Ge => s >= c,
                 }
             }
             ConstraintSpec::SumDivisibleBy3(vs) => {
@@ -268,6 +272,78 @@ proptest! {
     #[test]
     fn random_models_match_brute_force(spec in model_spec()) {
         check_against_brute_force(&spec);
+    }
+}
+
+impl ModelSpec {
+    /// Every solution when search branches on the variables of `subset` first (in that
+    /// order), checking each reported solution against the spec's own definitions.
+    fn engine_branching_on(&self, subset: &[usize], config: SearchConfig) -> BTreeSet<Vec<i32>> {
+        let m = self.build().unwrap();
+        let vars = m.vars();
+        let chosen: Vec<VarId> = subset.iter().map(|&i| vars[i]).collect();
+        let mut solver = Solver::with_config(m, config).branch_on(&chosen).unwrap();
+        let mut found = BTreeSet::new();
+        for s in solver.solutions() {
+            let values = s.values_of(&vars);
+            assert!(
+                self.constraints.iter().all(|c| c.holds(&values)),
+                "reported {values:?}, which breaks a constraint"
+            );
+            assert!(found.insert(values), "duplicate solution");
+        }
+        assert_eq!(solver.count(), found.len() as u64);
+        found
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 400,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::Direct("proptest-regressions/branch_on.txt"),
+        )),
+        ..ProptestConfig::default()
+    })]
+
+    /// Branching on any subset of the variables (in any order, even none) finds exactly the
+    /// brute-force solutions: search goes on over the variables left out.
+    #[test]
+    fn branching_on_a_subset_matches_brute_force(
+        spec in model_spec(),
+        keys in prop::collection::vec(any::<u32>(), 6),
+        keep in any::<u8>(),
+        var_order in 0..4usize,
+        value_order in 0..3usize,
+    ) {
+        let n = spec.domains.len();
+        let mut subset: Vec<usize> = (0..n).filter(|&i| keep >> i & 1 == 1).collect();
+        subset.sort_by_key(|&i| keys[i]);
+        let config = SearchConfig {
+            var_order: VAR_ORDERS[var_order],
+            value_order: VALUE_ORDERS[value_order],
+            check_solutions: true,
+            ..SearchConfig::default()
+        };
+        prop_assert_eq!(spec.engine_branching_on(&subset, config), spec.brute_force());
+    }
+
+    /// The model's own checker ([`Model::check_assignment`]) agrees with the definitions
+    /// above on any assignment, solution or not.
+    #[test]
+    fn the_solution_checker_agrees_with_the_definitions(
+        spec in model_spec(),
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 6),
+    ) {
+        let m = spec.build().unwrap();
+        let values: Vec<i32> = spec
+            .domains
+            .iter()
+            .zip(&picks)
+            .map(|(d, pick)| *pick.get(d))
+            .collect();
+        let expected = spec.constraints.iter().all(|c| c.holds(&values));
+        prop_assert_eq!(m.check_assignment(&values).is_ok(), expected, "{:?}", values);
     }
 }
 

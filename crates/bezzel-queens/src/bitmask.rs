@@ -20,7 +20,8 @@
 //! hands to rayon.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -51,6 +52,8 @@ pub enum BitmaskError {
         n: usize,
         /// The largest accepted size, [`MAX_N`].
         max: usize,
+        /// The counter that refused it, for the message.
+        counter: Counter,
     },
     /// A thread count of zero was asked for.
     ZeroThreads,
@@ -59,6 +62,8 @@ pub enum BitmaskError {
         /// rayon's explanation.
         message: String,
     },
+    /// The cancel flag was raised before the count finished; there is no count.
+    Cancelled,
     /// A prefix or [`Subproblem`] names a column that is not on the board.
     ColumnOutOfRange {
         /// The row of the offending queen.
@@ -75,14 +80,15 @@ impl fmt::Display for BitmaskError {
         match self {
             Self::ZeroBoard => write!(
                 f,
-                "n = 0 is an empty board; the bitmask counter needs n >= 1"
+                "n = 0 is an empty board; the bit-parallel counters need n >= 1"
             ),
-            Self::TooLarge { n, max } => write!(
+            Self::TooLarge { n, max, counter } => write!(
                 f,
-                "n = {n} is too large for the bitmask counter (at most {max})"
+                "n = {n} is too large for the {counter} counter (at most {max})"
             ),
             Self::ZeroThreads => write!(f, "the thread count must be at least 1"),
             Self::ThreadPool { message } => write!(f, "could not start the thread pool: {message}"),
+            Self::Cancelled => write!(f, "the count was cancelled"),
             Self::ColumnOutOfRange { row, column, n } => write!(
                 f,
                 "row {row} has its queen in column {column}, but a board of size {n} only has columns 0 to {}",
@@ -93,6 +99,26 @@ impl fmt::Display for BitmaskError {
 }
 
 impl std::error::Error for BitmaskError {}
+
+/// Which bit-parallel counter refused a board size: both share [`MAX_N`] and
+/// [`BitmaskError`], and the message names the one that was asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Counter {
+    /// This module's mirror-symmetry counter and enumerator.
+    Bitmask,
+    /// The full-symmetry counters of [`symmetry`](crate::symmetry) and
+    /// [`symmetry_count`](crate::symmetry_count).
+    Symmetry,
+}
+
+impl fmt::Display for Counter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Bitmask => "bitmask",
+            Self::Symmetry => "symmetry",
+        })
+    }
+}
 
 /// One independent piece of the mirror-reduced search: the queens of the
 /// first two rows, and whether the count also stands for the mirror images.
@@ -128,9 +154,18 @@ impl Subproblem {
 /// Checks that `n` is a board size the bitmask functions accept: from 1 to
 /// [`MAX_N`].
 pub fn check_size(n: usize) -> Result<(), BitmaskError> {
+    check_size_for(n, Counter::Bitmask)
+}
+
+/// [`check_size`] on behalf of `counter`, which a too large `n` names.
+pub fn check_size_for(n: usize, counter: Counter) -> Result<(), BitmaskError> {
     match n {
         0 => Err(BitmaskError::ZeroBoard),
-        n if n > MAX_N => Err(BitmaskError::TooLarge { n, max: MAX_N }),
+        n if n > MAX_N => Err(BitmaskError::TooLarge {
+            n,
+            max: MAX_N,
+            counter,
+        }),
         _ => Ok(()),
     }
 }
@@ -250,24 +285,79 @@ fn count_last_five(all: u32, lines: Lines) -> u64 {
 /// faster.
 const TAIL_ROWS: usize = 5;
 
+/// The stack loops look at a cancel flag when they step back up to a row at
+/// least this many rows above the deepest row they push. The subtree just
+/// finished then spans that many stack rows plus the tail rows: thousands of
+/// nodes, tens of microseconds, so a raised flag is seen at once, while the
+/// steps back up the stack that are that high are too rare for the look to
+/// cost anything measurable.
+pub(crate) const POLL_HEIGHT: usize = 2;
+
+/// Whether a search should stop, asked by the stack loops on their rarer
+/// steps back up the stack (see [`POLL_HEIGHT`]).
+pub(crate) trait Poll {
+    /// False for [`Never`].
+    const POLLS: bool = true;
+
+    /// True once the search should give up.
+    fn cancelled(&self) -> bool;
+}
+
+/// The stack rows below which a step back up the stack looks at `poll`: none
+/// for [`Never`], so that the plain counters do not even compare.
+#[inline(always)]
+pub(crate) fn poll_below<P: Poll>(deepest: usize, _: &P) -> usize {
+    if P::POLLS {
+        (deepest + 1).saturating_sub(POLL_HEIGHT)
+    } else {
+        0
+    }
+}
+
+/// Never stops: the plain counters, compiled with no trace of polling.
+#[derive(Debug)]
+pub(crate) struct Never;
+
+impl Poll for Never {
+    const POLLS: bool = false;
+
+    #[inline(always)]
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+/// Stops once the flag is raised.
+#[derive(Debug)]
+pub(crate) struct Flag<'a>(pub(crate) &'a AtomicBool);
+
+impl Poll for Flag<'_> {
+    #[inline(always)]
+    fn cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
 /// Counts the ways to fill the last `rows_left` rows of an `n`-column board
 /// whose first `n - rows_left` rows hold non-attacking queens with lines
-/// `start`. This is the hot loop.
-fn count_completions(n: usize, start: Lines, rows_left: usize) -> u64 {
+/// `start`, asking `poll` on the steps back up the stack that [`POLL_HEIGHT`]
+/// picks whether to give up; `None` if it did. This is the hot loop.
+fn count_completions(n: usize, start: Lines, rows_left: usize, poll: &impl Poll) -> Option<u64> {
     let all = full_row(n);
     match rows_left {
-        0 => return 1,
-        1 => return u64::from((all & !start.attacked()).count_ones()),
-        2 => return count_last_two(all, start),
-        3 => return count_last_three(all, start),
-        4 => return count_last_four(all, start),
-        5 => return count_last_five(all, start),
+        0 => return Some(1),
+        1 => return Some(u64::from((all & !start.attacked()).count_ones())),
+        2 => return Some(count_last_two(all, start)),
+        3 => return Some(count_last_three(all, start)),
+        4 => return Some(count_last_four(all, start)),
+        5 => return Some(count_last_five(all, start)),
         _ => {}
     }
     // The current row's state lives in locals (registers); a frame is
     // pushed only when descending, like the call stack of the recursive C
     // program, and never below the tail rows.
     let deepest = rows_left - TAIL_ROWS - 1;
+    let poll_below = poll_below(deepest, poll);
     let mut stack = [Lines::EMPTY; STACK_LEN];
     let mut avail_stack = [0u32; STACK_LEN];
     let mut lines = start;
@@ -292,9 +382,12 @@ fn count_completions(n: usize, start: Lines, rows_left: usize) -> u64 {
                 }
             }
         } else if d == 0 {
-            return count;
+            return Some(count);
         } else {
             d -= 1;
+            if d < poll_below && poll.cancelled() {
+                return None;
+            }
             lines = stack[d & STACK_MASK];
             avail = avail_stack[d & STACK_MASK];
         }
@@ -347,6 +440,28 @@ pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
 /// Any subproblem is accepted, not only those from [`subproblems`]; one whose
 /// queens attack each other stands for no solutions.
 pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<u64, BitmaskError> {
+    count_subproblem_polled(n, subproblem, &Never)
+}
+
+/// [`count_subproblem`], giving up with [`BitmaskError::Cancelled`] soon
+/// (well within a millisecond of search) after `cancel` is raised, say by
+/// another thread on Ctrl-C.
+pub fn count_subproblem_with_cancel(
+    n: usize,
+    subproblem: &Subproblem,
+    cancel: &AtomicBool,
+) -> Result<u64, BitmaskError> {
+    if cancel.load(Ordering::Relaxed) {
+        return Err(BitmaskError::Cancelled);
+    }
+    count_subproblem_polled(n, subproblem, &Flag(cancel))
+}
+
+fn count_subproblem_polled(
+    n: usize,
+    subproblem: &Subproblem,
+    poll: &impl Poll,
+) -> Result<u64, BitmaskError> {
     check_size(n)?;
     let (prefix, len) = subproblem.prefix();
     let prefix = &prefix[..len];
@@ -356,7 +471,8 @@ pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<u64, Bitmas
     let Some(rows_left) = n.checked_sub(prefix.len()) else {
         return Ok(0);
     };
-    Ok(count_completions(n, lines, rows_left) * subproblem.weight())
+    let count = count_completions(n, lines, rows_left, poll).ok_or(BitmaskError::Cancelled)?;
+    Ok(count * subproblem.weight())
 }
 
 /// The number of ways to place `n` non-attacking queens on an `n`x`n` board,
@@ -392,6 +508,24 @@ pub fn count_parallel_with_progress(
         |piece| count_subproblem(n, piece),
         |a, b| a + b,
         on_task_done,
+    )
+}
+
+/// [`count_parallel`] that gives up with [`BitmaskError::Cancelled`] soon
+/// after `cancel` is raised (say by a Ctrl-C handler): every thread looks at
+/// the flag inside its search, not only between subproblems.
+pub fn count_parallel_with_cancel(
+    n: usize,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<u64, BitmaskError> {
+    let pieces = subproblems(n)?;
+    count_pieces_in_pool(
+        &pieces,
+        threads,
+        |piece| count_subproblem_with_cancel(n, piece, cancel),
+        |a, b| a + b,
+        |_, _| {},
     )
 }
 
@@ -452,6 +586,19 @@ pub fn for_each_solution_with_prefix(
     prefix: &[usize],
     mut f: impl FnMut(&[usize]),
 ) -> Result<(), BitmaskError> {
+    try_for_each_solution_with_prefix(n, prefix, |placement| {
+        f(placement);
+        ControlFlow::Continue(())
+    })
+}
+
+/// [`for_each_solution_with_prefix`] that stops as soon as `f` returns
+/// [`ControlFlow::Break`]: to take only the first solutions, or to give up.
+pub fn try_for_each_solution_with_prefix(
+    n: usize,
+    prefix: &[usize],
+    mut f: impl FnMut(&[usize]) -> ControlFlow<()>,
+) -> Result<(), BitmaskError> {
     check_size(n)?;
     if prefix.len() > n {
         return Ok(());
@@ -463,7 +610,7 @@ pub fn for_each_solution_with_prefix(
     placement[..prefix.len()].copy_from_slice(prefix);
     let first = prefix.len();
     if first == n {
-        f(&placement[..n]);
+        let _ = f(&placement[..n]);
         return Ok(());
     }
     let all = full_row(n);
@@ -486,7 +633,9 @@ pub fn for_each_solution_with_prefix(
         avail[row & STACK_MASK] = a ^ bit;
         placement[row & STACK_MASK] = bit.trailing_zeros() as usize;
         if row + 1 == n {
-            f(&placement[..n]);
+            if f(&placement[..n]).is_break() {
+                return Ok(());
+            }
             continue;
         }
         let next = lines[row & STACK_MASK].place(bit);
@@ -605,6 +754,18 @@ mod tests {
         for_each_solution_with_prefix(n, &[0, 1], |_| calls += 1).unwrap();
         for_each_solution_with_prefix(n, &[0; 11], |_| calls += 1).unwrap();
         assert_eq!(calls, 0);
+        // Breaking off stops at once, after the first solutions in order.
+        let mut first_three = Vec::new();
+        try_for_each_solution_with_prefix(n, &[], |p| {
+            first_three.push(p.to_vec());
+            if first_three.len() == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .unwrap();
+        assert_eq!(first_three, solutions(n).unwrap()[..3].to_vec());
         let full = [0, 4, 7, 5, 2, 6, 1, 3];
         let mut found = Vec::new();
         for_each_solution_with_prefix(8, &full, |p| found.push(p.to_vec())).unwrap();
@@ -696,12 +857,61 @@ mod tests {
     }
 
     #[test]
+    fn a_lowered_flag_changes_nothing_and_a_raised_one_stops_at_once() {
+        let lowered = AtomicBool::new(false);
+        for n in 1..=12 {
+            assert_eq!(
+                count_parallel_with_cancel(n, Some(2), &lowered),
+                Ok(expected(n)),
+                "n = {n}"
+            );
+        }
+        let raised = AtomicBool::new(true);
+        assert_eq!(
+            count_parallel_with_cancel(12, Some(2), &raised),
+            Err(BitmaskError::Cancelled)
+        );
+        let piece = &subproblems(12).unwrap()[0];
+        assert_eq!(
+            count_subproblem_with_cancel(12, piece, &raised),
+            Err(BitmaskError::Cancelled)
+        );
+    }
+
+    /// The flag is looked at inside each subproblem's search: n = 21 has
+    /// subproblems that take minutes each, and days in all, yet the count
+    /// stops within seconds of the flag going up on another thread.
+    #[test]
+    fn raising_the_flag_from_another_thread_stops_a_long_count() {
+        let cancel = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let counting = scope.spawn(|| count_parallel_with_cancel(21, Some(2), &cancel));
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            let raised = std::time::Instant::now();
+            cancel.store(true, Ordering::Relaxed);
+            assert_eq!(counting.join().unwrap(), Err(BitmaskError::Cancelled));
+            // Generous for a loaded machine; without polling inside the search
+            // this would be minutes.
+            assert!(
+                raised.elapsed() < std::time::Duration::from_secs(10),
+                "{:?}",
+                raised.elapsed()
+            );
+        });
+    }
+
+    #[test]
     fn refuses_bad_sizes() {
         assert_eq!(count(0), Err(BitmaskError::ZeroBoard));
         assert_eq!(count_parallel(0, Some(2)), Err(BitmaskError::ZeroBoard));
-        assert_eq!(count(40), Err(BitmaskError::TooLarge { n: 40, max: MAX_N }));
+        let too_large = BitmaskError::TooLarge {
+            n: 40,
+            max: MAX_N,
+            counter: Counter::Bitmask,
+        };
+        assert_eq!(count(40), Err(too_large.clone()));
         assert_eq!(
-            BitmaskError::TooLarge { n: 40, max: 28 }.to_string(),
+            too_large.to_string(),
             "n = 40 is too large for the bitmask counter (at most 28)"
         );
         assert_eq!(count_parallel(8, Some(0)), Err(BitmaskError::ZeroThreads));
@@ -730,6 +940,9 @@ mod tests {
         assert!(found.iter().all(|p| is_solution(p)));
         // With all rows but the last four fixed the counter finishes at once.
         let lines = place_prefix(n, &one[..n - 4]).unwrap().unwrap();
-        assert_eq!(count_completions(n, lines, 4), found.len() as u64);
+        assert_eq!(
+            count_completions(n, lines, 4, &Never),
+            Some(found.len() as u64)
+        );
     }
 }

@@ -5,8 +5,13 @@
 //! queens can never share a row. What is left to check is the columns and the
 //! two diagonal directions. [`is_solution`] does that in O(n) by marking each
 //! column and diagonal in a boolean array the first time it is used;
-//! [`attacking_pairs`] explains a failure by listing every attacking pair, and
+//! [`conflicts`] explains a failure by counting the attacking pairs and
+//! listing the first few, in memory proportional to `n` however many pairs
+//! there are ([`attacking_pairs`] lists them all, which can be quadratic), and
 //! [`validate`] reports columns that fall off the board.
+//!
+//! Nothing here uses the solvers: the checker is the independent judge of
+//! what they find.
 
 use std::fmt;
 
@@ -119,35 +124,88 @@ pub fn is_solution(placement: &[usize]) -> bool {
 /// Columns are taken at face value, even outside `0..n` (use [`validate`] to
 /// reject those), so the answer is always the geometric truth. Two queens in
 /// different rows share at most one line, so each pair appears at most once.
-/// Queens are grouped by line first, so the cost is O(n log n) plus the
-/// number of pairs reported.
+///
+/// There can be `n (n - 1) / 2` pairs (all queens in one column), which for
+/// large untrusted input is more than memory holds: use [`conflicts`] there.
 pub fn attacking_pairs(placement: &[usize]) -> Vec<Attack> {
-    let mut attacks = Vec::new();
-    let mut keyed: Vec<(i128, usize)> = Vec::with_capacity(placement.len());
-    for kind in [
+    conflicts(placement, usize::MAX).first
+}
+
+/// How many pairs of queens attack each other, and the first of them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Conflicts {
+    /// The number of attacking pairs, all of them; zero exactly when no two
+    /// queens attack each other. Exact: it is at most `n (n - 1) / 2`, and
+    /// `n` is a slice length.
+    pub total: u64,
+    /// The first attacking pairs in `(a, b)` order, as many as were asked
+    /// for (or all, if fewer).
+    pub first: Vec<Attack>,
+}
+
+/// Counts the attacking pairs of `placement` and lists the first `limit` of
+/// them in `(a, b)` order, in O(n log n + limit) time and O(n + limit)
+/// memory however many pairs there are.
+///
+/// Columns are taken at face value, as by [`attacking_pairs`], which is
+/// `conflicts(placement, usize::MAX).first`.
+pub fn conflicts(placement: &[usize], limit: usize) -> Conflicts {
+    const NONE: usize = usize::MAX;
+    let n = placement.len();
+    let kinds = [
         AttackKind::Column,
         AttackKind::Diagonal,
         AttackKind::AntiDiagonal,
-    ] {
+    ];
+    // next[k][row]: the next row below `row` on its line of kind k, or NONE.
+    let mut next = [vec![NONE; n], vec![NONE; n], vec![NONE; n]];
+    let mut total = 0u64;
+    let mut keyed: Vec<(i128, usize)> = Vec::with_capacity(n);
+    for (kind, next) in kinds.iter().zip(&mut next) {
         keyed.clear();
         keyed.extend(
             placement
                 .iter()
                 .enumerate()
-                .map(|(row, &column)| (line_key(kind, row, column), row)),
+                .map(|(row, &column)| (line_key(*kind, row, column), row)),
         );
         // Sorting by (key, row) puts each line's queens together, upper rows first.
         keyed.sort_unstable();
         for group in keyed.chunk_by(|x, y| x.0 == y.0) {
-            for (i, &(_, a)) in group.iter().enumerate() {
-                for &(_, b) in &group[i + 1..] {
-                    attacks.push(Attack { a, b, kind });
-                }
+            let size = group.len() as u64;
+            total += size * (size - 1) / 2;
+            for pair in group.windows(2) {
+                next[pair[0].1] = pair[1].1;
             }
         }
     }
-    attacks.sort_unstable_by_key(|attack| (attack.a, attack.b));
-    attacks
+    drop(keyed);
+    let mut first = Vec::new();
+    for a in 0..n {
+        if first.len() >= limit {
+            break;
+        }
+        // The rows below `a` on each of its three lines, merged in order; they
+        // are distinct, since two rows share at most one line.
+        let mut heads = [next[0][a], next[1][a], next[2][a]];
+        while first.len() < limit {
+            let (k, &b) = heads
+                .iter()
+                .enumerate()
+                .min_by_key(|&(_, &b)| b)
+                .expect("three lines");
+            if b == NONE {
+                break;
+            }
+            first.push(Attack {
+                a,
+                b,
+                kind: kinds[k],
+            });
+            heads[k] = next[k][b];
+        }
+    }
+    Conflicts { total, first }
 }
 
 /// Which line of `kind` the square `(row, column)` lies on. i128 holds
@@ -315,7 +373,39 @@ mod tests {
         }
     }
 
+    #[test]
+    fn conflicts_count_everything_and_list_the_first() {
+        // Every queen in one column: n (n - 1) / 2 pairs, counted without
+        // listing them (listing would take gigabytes).
+        let n = 100_000;
+        let column = vec![7; n];
+        let found = conflicts(&column, 3);
+        assert_eq!(found.total, (n as u64) * (n as u64 - 1) / 2);
+        let first: Vec<_> = (1..=3)
+            .map(|b| Attack {
+                a: 0,
+                b,
+                kind: AttackKind::Column,
+            })
+            .collect();
+        assert_eq!(found.first, first);
+        assert_eq!(conflicts(&[1, 3, 0, 2], 10).total, 0);
+        assert_eq!(conflicts(&[0, 1, 2, 3], 0).first, vec![]);
+        assert_eq!(conflicts(&[0, 1, 2, 3], 0).total, 6);
+    }
+
     proptest! {
+        #[test]
+        fn conflicts_are_a_prefix_of_the_definition(
+            placement in proptest::collection::vec(0usize..10, 0..14),
+            limit in 0usize..20,
+        ) {
+            let expected = attacks_by_definition(&placement);
+            let found = conflicts(&placement, limit);
+            prop_assert_eq!(found.total, expected.len() as u64);
+            prop_assert_eq!(&found.first[..], &expected[..limit.min(expected.len())]);
+        }
+
         #[test]
         fn fast_checks_match_the_definition(
             placement in proptest::collection::vec(0usize..12, 0..12)

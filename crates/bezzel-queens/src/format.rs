@@ -1,9 +1,18 @@
-//! Text forms of placements, shared by the command line and the snapshot tests.
+//! Text forms of placements, written by the command line and read back by its `check`.
 //!
-//! A placement is the 0-based column of each row's queen, top row first. The classic text
-//! form numbers it: `NO.1: 0 4 7 5 2 6 1 3`; the board form draws `Q` and `.`.
+//! A placement is the 0-based column of each row's queen, top row first. It is printed in
+//! one of three forms, and [`parse_placement`] reads each of them back:
+//!
+//! - text, the form of the classic programs: `NO.1: 0 4 7 5 2 6 1 3` ([`text`]);
+//! - the board, a `NO.1:` line and then one line per row, `Q` for the queen and `.`
+//!   elsewhere ([`board`], [`write_board`]);
+//! - JSON, one object per line: `{"n":8,"index":1,"placement":[0,4,7,5,2,6,1,3]}`
+//!   ([`json`]).
 
-use std::fmt::Write;
+use std::fmt::{self, Write as _};
+use std::io;
+
+use crate::check::{self, PlacementError};
 
 /// `NO.<index>: c0 c1 ...`, the form of the classic programs.
 pub fn text(index: u64, placement: &[usize]) -> String {
@@ -15,28 +24,614 @@ pub fn text(index: u64, placement: &[usize]) -> String {
 }
 
 /// The board, one line per row, `Q` for the queen and `.` elsewhere, separated by spaces.
+///
+/// The string has `2 n²` bytes, too many for a large board: [`write_board`] streams it.
 pub fn board(placement: &[usize]) -> String {
+    let mut s = Vec::with_capacity(placement.len() * 2 * placement.len());
+    write_board(&mut s, placement).expect("writing to a Vec cannot fail");
+    String::from_utf8(s).expect("the board is ASCII")
+}
+
+/// Writes [`board`] to `w` row by row, in memory for one row (`2 n` bytes) whatever the
+/// board size. A column outside `0..n` leaves its row without a queen.
+pub fn write_board(w: &mut impl io::Write, placement: &[usize]) -> io::Result<()> {
     let n = placement.len();
-    let mut s = String::with_capacity(n * 2 * n);
+    // Every row is ". . . . \n" with one dot turned into a Q.
+    let mut row: Vec<u8> = (0..n)
+        .flat_map(|col| [b'.', if col + 1 == n { b'\n' } else { b' ' }])
+        .collect();
     for &c in placement {
-        for col in 0..n {
-            if col > 0 {
-                s.push(' ');
-            }
-            s.push(if col == c { 'Q' } else { '.' });
+        let square = c.checked_mul(2).filter(|&i| i < row.len());
+        if let Some(i) = square {
+            row[i] = b'Q';
         }
-        s.push('\n');
+        w.write_all(&row)?;
+        if let Some(i) = square {
+            row[i] = b'.';
+        }
     }
+    Ok(())
+}
+
+/// `{"n":<n>,"index":<index>,"placement":[c0,c1,...]}`, one line of the JSON form.
+pub fn json(index: u64, placement: &[usize]) -> String {
+    let mut s = format!(
+        "{{\"n\":{},\"index\":{index},\"placement\":[",
+        placement.len()
+    );
+    for (i, c) in placement.iter().enumerate() {
+        let _ = write!(s, "{}{c}", if i == 0 { "" } else { "," });
+    }
+    s.push_str("]}");
     s
+}
+
+/// Why [`parse_placement`] refused its input. Lines are numbered from 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseError {
+    /// No placement in the input at all.
+    Empty,
+    /// More than one placement; `check` takes one.
+    Several {
+        /// How many placements were found (counting stops at the second).
+        found: usize,
+    },
+    /// A line starts with `NO.` but is not a label `NO.<k>:`.
+    Label {
+        /// The line.
+        line: usize,
+    },
+    /// An item that is not a column number.
+    Column {
+        /// The line.
+        line: usize,
+        /// Which item of the placement it is, from 1.
+        item: usize,
+        /// The item as given (shortened if long).
+        token: String,
+    },
+    /// A board row that is not made of `Q` and `.` with exactly one `Q`, or whose length
+    /// differs from the rows above.
+    BoardRow {
+        /// The line.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A board whose number of rows differs from its number of columns.
+    BoardShape {
+        /// Rows given.
+        rows: usize,
+        /// Squares per row.
+        columns: usize,
+    },
+    /// Board rows and column numbers in one placement.
+    Mixed {
+        /// The line where the second form starts.
+        line: usize,
+    },
+    /// A JSON line that is not a placement object.
+    Json {
+        /// The line.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A column outside the board, whose size is the number of columns.
+    OutOfRange(PlacementError),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => write!(f, "no columns given (e.g. `queens check 1 3 0 2`)"),
+            Self::Several { found } => write!(
+                f,
+                "found {found} placements, but check takes one (e.g. `queens 8 --limit 1`)"
+            ),
+            Self::Label { line } => write!(
+                f,
+                "line {line}: a label must be `NO.<number>:` with the colon, followed by the columns"
+            ),
+            Self::Column { line, item, token } => write!(
+                f,
+                "line {line}: item {item} is `{token}`, expected a column number (0-based)"
+            ),
+            Self::BoardRow { line, reason } => write!(f, "line {line}: {reason}"),
+            Self::BoardShape { rows, columns } => write!(
+                f,
+                "the board has {rows} rows of {columns} squares; it must be square"
+            ),
+            Self::Mixed { line } => write!(
+                f,
+                "line {line}: board rows and column numbers mixed in one placement"
+            ),
+            Self::Json { line, reason } => write!(f, "line {line}: {reason}"),
+            Self::OutOfRange(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// What a placement is being built from.
+enum Partial {
+    /// A label with nothing after it yet.
+    Label,
+    /// Column numbers.
+    Columns(Vec<usize>),
+    /// Board rows: the queen's column in each, and the row length.
+    Board(Vec<usize>, usize),
+    /// A whole placement from one JSON line.
+    Done(Vec<usize>),
+}
+
+/// The JSON form of a placement; `n` and `index` are optional, unknown fields refused.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonPlacement {
+    n: Option<usize>,
+    #[allow(dead_code)]
+    index: Option<u64>,
+    placement: Vec<usize>,
+}
+
+/// Reads one placement in any form the queens command prints, and checks that it fits its
+/// board (every column in `0..n`, where `n` is the number of columns).
+///
+/// The contract, for callers and fuzzers alike: any `&str` is accepted as input, and the
+/// answer is either a placement of `n >= 1` columns, each below `n`, or a [`ParseError`]
+/// whose message is one line; there is no panic, and memory and time are linear in the
+/// input's length (a board of `n` rows costs the `2 n²` bytes of its text, no more).
+///
+/// The input is read line by line:
+///
+/// - a leading UTF-8 byte-order mark, surrounding whitespace, `\r` line ends and blank
+///   lines are ignored;
+/// - `NO.<k>:` starts a placement, with its columns after the colon (the text form) or on
+///   the following lines as board rows or numbers (`NO.1` without the colon is an error);
+/// - column numbers are separated by whitespace or commas, and may run over several lines;
+/// - a board row is `Q` and `.` squares separated by spaces (or not), exactly one `Q`;
+/// - a line starting with `{` is the JSON form, a whole placement; a JSON line with a
+///   `count` and no `placement` is the summary that follows the placements and is ignored,
+///   like the text summaries `92 solutions`, `1 solutions shown (limit 1)` and
+///   `12 unique solutions (92 in total)`.
+///
+/// Exactly one placement must be given: `queens 8 | queens check` is refused with a
+/// pointer to `--limit 1`.
+pub fn parse_placement(text: &str) -> Result<Vec<usize>, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut done: Option<Vec<usize>> = None;
+    let mut current: Option<Partial> = None;
+    // Moves the placement being read to `done`, refusing a second one.
+    let finish =
+        |current: &mut Option<Partial>, done: &mut Option<Vec<usize>>| -> Result<(), ParseError> {
+            let placement = match current.take() {
+                None => return Ok(()),
+                Some(Partial::Label) => Vec::new(),
+                Some(Partial::Columns(columns) | Partial::Done(columns)) => columns,
+                Some(Partial::Board(rows, columns)) => {
+                    if rows.len() != columns {
+                        return Err(ParseError::BoardShape {
+                            rows: rows.len(),
+                            columns,
+                        });
+                    }
+                    rows
+                }
+            };
+            if done.is_some() {
+                return Err(ParseError::Several { found: 2 });
+            }
+            *done = Some(placement);
+            Ok(())
+        };
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || is_summary(trimmed) {
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("NO.") {
+            let (number, after) = rest.split_once(':').ok_or(ParseError::Label { line })?;
+            if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(ParseError::Label { line });
+            }
+            finish(&mut current, &mut done)?;
+            let after = after.trim();
+            current = Some(if after.is_empty() {
+                Partial::Label
+            } else {
+                let mut columns = Vec::new();
+                push_columns(after, line, &mut columns)?;
+                Partial::Columns(columns)
+            });
+            continue;
+        }
+        if trimmed.starts_with('{') {
+            let Some(placement) = parse_json(trimmed, line)? else {
+                continue;
+            };
+            finish(&mut current, &mut done)?;
+            current = Some(Partial::Done(placement));
+            continue;
+        }
+        if trimmed.starts_with(['Q', '.']) {
+            let (queen, width) = parse_board_row(trimmed, line)?;
+            match &mut current {
+                Some(Partial::Board(rows, columns)) => {
+                    if width != *columns {
+                        return Err(ParseError::BoardRow {
+                            line,
+                            reason: format!(
+                                "this row has {width} squares, the rows above {columns}"
+                            ),
+                        });
+                    }
+                    rows.push(queen);
+                }
+                Some(Partial::Columns(_)) => return Err(ParseError::Mixed { line }),
+                Some(Partial::Done(_)) | None | Some(Partial::Label) => {
+                    if matches!(current, Some(Partial::Done(_))) {
+                        finish(&mut current, &mut done)?;
+                    }
+                    current = Some(Partial::Board(vec![queen], width));
+                }
+            }
+            continue;
+        }
+        match &mut current {
+            Some(Partial::Columns(columns)) => push_columns(trimmed, line, columns)?,
+            Some(Partial::Board(..)) => return Err(ParseError::Mixed { line }),
+            Some(Partial::Done(_)) | None | Some(Partial::Label) => {
+                if matches!(current, Some(Partial::Done(_))) {
+                    finish(&mut current, &mut done)?;
+                }
+                let mut columns = Vec::new();
+                push_columns(trimmed, line, &mut columns)?;
+                current = Some(Partial::Columns(columns));
+            }
+        }
+    }
+    finish(&mut current, &mut done)?;
+    let placement = done.filter(|p| !p.is_empty()).ok_or(ParseError::Empty)?;
+    check::validate(&placement).map_err(ParseError::OutOfRange)?;
+    Ok(placement)
+}
+
+/// Whether `line` is one of the summaries printed after the placements.
+fn is_summary(line: &str) -> bool {
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    // Summaries have at most six words; a long line of columns is not collected here.
+    let words: Vec<&str> = line.split_whitespace().take(7).collect();
+    match words.as_slice() {
+        [count, "solutions"] => number(count),
+        [count, "solutions", "shown", "(limit", limit] => {
+            number(count) && limit.strip_suffix(')').is_some_and(number)
+        }
+        [unique, "unique", "solutions", total, "in", "total)"] => {
+            number(unique) && total.strip_prefix('(').is_some_and(number)
+        }
+        _ => false,
+    }
+}
+
+/// Appends the column numbers of `text` (one line) to `columns`.
+fn push_columns(text: &str, line: usize, columns: &mut Vec<usize>) -> Result<(), ParseError> {
+    for token in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+    {
+        let column = if token.bytes().all(|b| b.is_ascii_digit()) {
+            token.parse::<usize>().ok()
+        } else {
+            None
+        };
+        match column {
+            Some(column) => columns.push(column),
+            None => {
+                return Err(ParseError::Column {
+                    line,
+                    item: columns.len() + 1,
+                    token: shorten(token),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The queen's column and the number of squares of one board row.
+fn parse_board_row(text: &str, line: usize) -> Result<(usize, usize), ParseError> {
+    let mut queen = None;
+    let mut width = 0;
+    for c in text.chars().filter(|c| !c.is_whitespace()) {
+        match c {
+            'Q' if queen.is_some() => {
+                return Err(ParseError::BoardRow {
+                    line,
+                    reason: "a board row must have exactly one Q, this one has more".into(),
+                });
+            }
+            'Q' => queen = Some(width),
+            '.' => {}
+            other => {
+                return Err(ParseError::BoardRow {
+                    line,
+                    reason: format!(
+                        "a board row is made of `Q` and `.`, this one has `{}`",
+                        other.escape_default()
+                    ),
+                });
+            }
+        }
+        width += 1;
+    }
+    let queen = queen.ok_or_else(|| ParseError::BoardRow {
+        line,
+        reason: "a board row must have exactly one Q, this one has none".into(),
+    })?;
+    Ok((queen, width))
+}
+
+/// The placement of a JSON line; `None` for the summary line.
+fn parse_json(text: &str, line: usize) -> Result<Option<Vec<usize>>, ParseError> {
+    let error = |reason: String| ParseError::Json { line, reason };
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| error(format!("not valid JSON: {e}")))?;
+    if value.get("placement").is_none() && value.get("count").is_some() {
+        // The summary line after the placements.
+        return Ok(None);
+    }
+    let parsed: JsonPlacement = serde_json::from_value(value).map_err(|e| {
+        error(format!(
+            "expected {{\"n\": N, \"index\": K, \"placement\": [columns]}}: {e}"
+        ))
+    })?;
+    if let Some(n) = parsed.n
+        && n != parsed.placement.len()
+    {
+        return Err(error(format!(
+            "\"n\" is {n} but the placement has {} columns",
+            parsed.placement.len()
+        )));
+    }
+    Ok(Some(parsed.placement))
+}
+
+/// `token`, cut to a length that fits in a one-line message.
+fn shorten(token: &str) -> String {
+    const MAX: usize = 40;
+    match token.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}...", &token[..cut]),
+        None => token.to_string(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn classic_forms() {
         assert_eq!(text(1, &[0, 4, 7, 5, 2, 6, 1, 3]), "NO.1: 0 4 7 5 2 6 1 3");
         assert_eq!(board(&[1, 3, 0, 2]), ". Q . .\n. . . Q\nQ . . .\n. . Q .\n");
+        assert_eq!(
+            json(3, &[1, 3, 0, 2]),
+            r#"{"n":4,"index":3,"placement":[1,3,0,2]}"#
+        );
+    }
+
+    #[test]
+    fn every_printed_form_reads_back() {
+        let p = vec![0, 4, 7, 5, 2, 6, 1, 3];
+        for input in [
+            "0 4 7 5 2 6 1 3".to_string(),
+            "0,4,7,5,2,6,1,3\n".to_string(),
+            "0\n4\n7\n5\n2\n6\n1\n3\n".to_string(),
+            format!("{}\n1 solutions shown (limit 1)\n", text(1, &p)),
+            format!("{}\n92 solutions\n", text(17, &p)),
+            format!("NO.1:\n{}\n1 solutions shown (limit 1)\n", board(&p)),
+            board(&p).replace(' ', ""),
+            format!("{}\n", json(1, &p)),
+            format!(
+                "{}\n{{\"n\":8,\"count\":92,\"engine\":\"symmetry\",\"unique\":12}}\n",
+                json(1, &p)
+            ),
+            format!("\u{feff}{}\r\n", text(1, &p)),
+            format!("{}\n12 unique solutions (92 in total)\n", text(1, &p)),
+        ] {
+            assert_eq!(parse_placement(&input), Ok(p.clone()), "{input:?}");
+        }
+    }
+
+    #[test]
+    fn a_label_needs_its_colon() {
+        assert_eq!(
+            parse_placement("NO.1 0 4 7 5 2 6 1 3"),
+            Err(ParseError::Label { line: 1 })
+        );
+        assert!(parse_placement("NO.x: 0").is_err());
+        assert!(parse_placement("NO.: 0").is_err());
+        assert_eq!(
+            ParseError::Label { line: 1 }.to_string(),
+            "line 1: a label must be `NO.<number>:` with the colon, followed by the columns"
+        );
+    }
+
+    #[test]
+    fn malformed_input_is_refused_with_the_place() {
+        for (input, expected) in [
+            ("", ParseError::Empty),
+            ("\u{feff}", ParseError::Empty),
+            ("\n\n92 solutions\n", ParseError::Empty),
+            ("NO.1:", ParseError::Empty),
+            ("NO.1: 0 2\nNO.2: 1 3", ParseError::Several { found: 2 }),
+            (
+                "0 x 2",
+                ParseError::Column {
+                    line: 1,
+                    item: 2,
+                    token: "x".into(),
+                },
+            ),
+            (
+                "0 -1",
+                ParseError::Column {
+                    line: 1,
+                    item: 2,
+                    token: "-1".into(),
+                },
+            ),
+            (
+                "1 2\n+3",
+                ParseError::Column {
+                    line: 2,
+                    item: 3,
+                    token: "+3".into(),
+                },
+            ),
+            (
+                ". Q\nQ . .",
+                ParseError::BoardRow {
+                    line: 2,
+                    reason: String::new(),
+                },
+            ),
+            (
+                ". .",
+                ParseError::BoardRow {
+                    line: 1,
+                    reason: String::new(),
+                },
+            ),
+            (
+                "Q Q",
+                ParseError::BoardRow {
+                    line: 1,
+                    reason: String::new(),
+                },
+            ),
+            (
+                ". Q x",
+                ParseError::BoardRow {
+                    line: 1,
+                    reason: String::new(),
+                },
+            ),
+            (
+                ". Q\nQ .\n. Q",
+                ParseError::BoardShape {
+                    rows: 3,
+                    columns: 2,
+                },
+            ),
+            ("1 0\n. Q", ParseError::Mixed { line: 2 }),
+            (
+                "{\"placement\": [0, 1",
+                ParseError::Json {
+                    line: 1,
+                    reason: String::new(),
+                },
+            ),
+            (
+                "{\"n\": 3, \"placement\": [0]}",
+                ParseError::Json {
+                    line: 1,
+                    reason: String::new(),
+                },
+            ),
+            (
+                "{\"queens\": [0]}",
+                ParseError::Json {
+                    line: 1,
+                    reason: String::new(),
+                },
+            ),
+            (
+                "0 3 1",
+                ParseError::OutOfRange(PlacementError {
+                    row: 1,
+                    column: 3,
+                    n: 3,
+                }),
+            ),
+        ] {
+            let found = parse_placement(input);
+            let same = match (&found, &expected) {
+                (
+                    Err(ParseError::BoardRow { line: a, .. }),
+                    ParseError::BoardRow { line: b, .. },
+                )
+                | (Err(ParseError::Json { line: a, .. }), ParseError::Json { line: b, .. }) => {
+                    a == b
+                }
+                (found, expected) => *found == Err(expected.clone()),
+            };
+            assert!(same, "{input:?}: {found:?}, expected {expected:?}");
+            let message = found.unwrap_err().to_string();
+            assert_eq!(message.lines().count(), 1, "{input:?}: {message}");
+        }
+    }
+
+    #[test]
+    fn long_tokens_are_shortened_in_messages() {
+        let long = "9".repeat(100) + "x";
+        let message = parse_placement(&long).unwrap_err().to_string();
+        assert!(message.len() < 120, "{message}");
+    }
+
+    #[test]
+    fn write_board_streams_the_same_board() {
+        let p = [2, 0, 3, 1];
+        let mut streamed = Vec::new();
+        write_board(&mut streamed, &p).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), board(&p));
+        // Off-board columns leave their row empty rather than panic.
+        assert_eq!(board(&[0, 9]), "Q .\n. .\n");
+        assert_eq!(board(&[usize::MAX]), ".\n");
+    }
+
+    /// A placement with columns in range, not necessarily a solution.
+    fn placement() -> impl Strategy<Value = Vec<usize>> {
+        (1usize..40).prop_flat_map(|n| proptest::collection::vec(0..n, n))
+    }
+
+    proptest! {
+        #[test]
+        fn every_form_round_trips(p in placement(), index in 1u64..1000) {
+            let forms = [
+                text(index, &p),
+                format!("{}\n{index} solutions\n", text(index, &p)),
+                format!("NO.{index}:\n{}\n", board(&p)),
+                board(&p),
+                json(index, &p),
+                p.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","),
+                p.iter().map(|c| format!("{c}\n")).collect(),
+            ];
+            for form in forms {
+                prop_assert_eq!(parse_placement(&form), Ok(p.clone()), "{:?}", form);
+            }
+        }
+
+        #[test]
+        fn any_text_is_an_answer_not_a_panic(input in ".{0,200}") {
+            if let Ok(p) = parse_placement(&input) {
+                prop_assert!(!p.is_empty());
+                prop_assert!(check::validate(&p).is_ok());
+            }
+        }
+
+        #[test]
+        fn near_misses_are_answers_not_panics(
+            input in "(NO\\.[0-9]{0,2}:? ?|[0-9QO. ,{}\\[\\]\":a-z]{0,6}|\n){0,30}"
+        ) {
+            if let Ok(p) = parse_placement(&input) {
+                prop_assert!(!p.is_empty());
+                prop_assert!(check::validate(&p).is_ok());
+            }
+        }
     }
 }

@@ -18,6 +18,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::ops::ControlFlow;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -302,7 +303,7 @@ fn for_each_canonical(
 /// them via the orbit sizes, in parallel on the current rayon pool (call it
 /// inside `ThreadPool::install` to choose the threads).
 pub fn count_unique(n: usize) -> Result<UniqueCount, BitmaskError> {
-    bitmask::check_size(n)?;
+    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
     canonical_prefixes(n)
         .par_iter()
         .map(|prefix| {
@@ -321,10 +322,39 @@ pub fn count_unique(n: usize) -> Result<UniqueCount, BitmaskError> {
         })
 }
 
+/// Calls `f` with the canonical representative of every orbit of `n`-queens
+/// solutions, in lexicographic order, on the calling thread, until `f`
+/// returns [`ControlFlow::Break`]. Memory stays O(n) however many there are,
+/// unlike [`unique_solutions`], and the first few come at once.
+pub fn for_each_unique_solution(
+    n: usize,
+    mut f: impl FnMut(&[usize]) -> ControlFlow<()>,
+) -> Result<(), BitmaskError> {
+    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
+    let mut inverse = vec![0; n];
+    let mut stopped = false;
+    for prefix in canonical_prefixes(n) {
+        bitmask::try_for_each_solution_with_prefix(n, &prefix, |solution| {
+            for (row, &column) in solution.iter().enumerate() {
+                inverse[column] = row;
+            }
+            if canonical_orbit_size(solution, &inverse).is_some() && f(solution).is_break() {
+                stopped = true;
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        })?;
+        if stopped {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// The canonical representative of every orbit of `n`-queens solutions,
 /// sorted lexicographically, computed in parallel on the current rayon pool.
 pub fn unique_solutions(n: usize) -> Result<Vec<Vec<usize>>, BitmaskError> {
-    bitmask::check_size(n)?;
+    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
     let per_prefix = canonical_prefixes(n)
         .par_iter()
         .map(|prefix| {
@@ -511,6 +541,32 @@ mod tests {
             "rows 0 and 2 both have their queen in column 1"
         );
         assert!(orbit_size(&[usize::MAX]).is_err());
+    }
+
+    #[test]
+    fn streaming_the_representatives_gives_the_same_list() {
+        for n in 1..=10 {
+            let mut streamed = Vec::new();
+            for_each_unique_solution(n, |p| {
+                streamed.push(p.to_vec());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            assert_eq!(streamed, unique_solutions(n).unwrap(), "n = {n}");
+        }
+        // Breaking off after two gives the first two.
+        let mut two = Vec::new();
+        for_each_unique_solution(10, |p| {
+            two.push(p.to_vec());
+            if two.len() == 2 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .unwrap();
+        assert_eq!(two, unique_solutions(10).unwrap()[..2].to_vec());
+        assert!(for_each_unique_solution(bitmask::MAX_N + 1, |_| ControlFlow::Break(())).is_err());
     }
 
     #[test]

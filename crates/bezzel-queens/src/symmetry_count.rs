@@ -41,9 +41,11 @@
 //! [`Subproblem`]s, which are independent and are what the parallel counter
 //! hands to rayon.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use serde::{Deserialize, Serialize};
 
-use crate::bitmask::{self, BitmaskError, Lines};
+use crate::bitmask::{self, BitmaskError, Flag, Lines, Never, Poll};
 use crate::symmetry::UniqueCount;
 
 /// How many rows each [`Subproblem`] from [`subproblems`] fixes.
@@ -440,13 +442,14 @@ impl Tail {
 /// The search of one shape: its rules, the board (kept only when the leaves
 /// read it) and what to do with complete placements.
 #[derive(Debug)]
-struct Search<'r, L> {
+struct Search<'r, 'p, L, P> {
     rules: &'r Rules,
     board: [u32; STACK_LEN],
     leaves: L,
+    poll: &'p P,
 }
 
-impl<L: Leaves> Search<'_, L> {
+impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
     #[inline(always)]
     fn set(&mut self, row: usize, bit: u32) {
         if L::BOARD {
@@ -694,23 +697,25 @@ impl<L: Leaves> Search<'_, L> {
 
     /// Searches rows `first..n` below `start`, the last five as `tail` says;
     /// returns the representatives of orbits of 8 that the leaves left to
-    /// it. This is the hot loop; it is inlined where `tail` is a constant,
-    /// which compiles it once for each kind of tail.
+    /// it, or `None` if the poll said to give up. This is the hot loop; it is
+    /// inlined where `tail` is a constant, which compiles it once for each
+    /// kind of tail.
     #[inline(always)]
-    fn run(&mut self, tail: Tail, first: usize, start: Lines) -> u64 {
+    fn run(&mut self, tail: Tail, first: usize, start: Lines) -> Option<u64> {
         let n = self.rules.n;
         match n - first {
-            0 => return self.leaves.leaf(&self.board),
-            1 => return self.last_one(first, start),
-            2 => return self.last_two(first, start),
-            3 => return self.last_three(first, start),
-            4 => return self.last_four(first, start),
-            5 => return self.last_five(first, start),
+            0 => return Some(self.leaves.leaf(&self.board)),
+            1 => return Some(self.last_one(first, start)),
+            2 => return Some(self.last_two(first, start)),
+            3 => return Some(self.last_three(first, start)),
+            4 => return Some(self.last_four(first, start)),
+            5 => return Some(self.last_five(first, start)),
             _ => {}
         }
         // The current row's state lives in locals; a frame is pushed only
         // when descending, and never below the tail rows.
         let deepest = n - TAIL_ROWS - 1;
+        let poll_below = bitmask::poll_below(deepest, self.poll);
         let mut stack = [Lines::EMPTY; STACK_LEN];
         let mut avail_stack = [0u32; STACK_LEN];
         let mut row = first;
@@ -736,9 +741,12 @@ impl<L: Leaves> Search<'_, L> {
                     }
                 }
             } else if row == first {
-                return count;
+                return Some(count);
             } else {
                 row -= 1;
+                if row < poll_below && self.poll.cancelled() {
+                    return None;
+                }
                 lines = stack[row & STACK_MASK];
                 avail = avail_stack[row & STACK_MASK];
             }
@@ -748,23 +756,25 @@ impl<L: Leaves> Search<'_, L> {
 
 /// Searches the representatives of `shape` that start with `prefix` (which
 /// must fit the board), the last rows as `tail` says (which must be right
-/// for `shape`); returns the orbits of 8 that the leaves left to the caller,
-/// and the leaves.
-fn search_shape<L: Leaves>(
+/// for `shape`); returns the orbits of 8 that the leaves left to the caller
+/// (`None` if `poll` said to give up), and the leaves.
+fn search_shape<L: Leaves, P: Poll>(
     n: usize,
     shape: Shape,
     prefix: &[usize],
     tail: Tail,
     leaves: L,
-) -> (u64, L) {
+    poll: &P,
+) -> (Option<u64>, L) {
     let rules = Rules::new(n, shape);
     let mut search = Search {
         rules: &rules,
         board: [0; STACK_LEN],
         leaves,
+        poll,
     };
     let Some(lines) = search.place_prefix(prefix) else {
-        return (0, search.leaves);
+        return (Some(0), search.leaves);
     };
     let first = prefix.len();
     let eights = match tail {
@@ -780,8 +790,13 @@ fn search_shape<L: Leaves>(
 
 /// The representatives on an `n`-column board (at least
 /// [`SMALLEST_SEARCHED`]) that start with `prefix`, each shape's last rows
-/// searched as `tail_of` says.
-fn count_prefix(n: usize, prefix: &[usize], tail_of: fn(usize, Shape) -> Tail) -> Tally {
+/// searched as `tail_of` says; `None` if `poll` said to give up.
+fn count_prefix(
+    n: usize,
+    prefix: &[usize],
+    tail_of: fn(usize, Shape) -> Tail,
+    poll: &impl Poll,
+) -> Option<Tally> {
     let shape = match prefix {
         [] => Err(()),
         [first] => Shape::of(n, *first, None),
@@ -795,32 +810,32 @@ fn count_prefix(n: usize, prefix: &[usize], tail_of: fn(usize, Shape) -> Tail) -
             longer.push(0);
             for column in 0..n {
                 longer[prefix.len()] = column;
-                let more = count_prefix(n, &longer, tail_of);
+                let more = count_prefix(n, &longer, tail_of, poll)?;
                 tally.two += more.two;
                 tally.four += more.four;
                 tally.eight += more.eight;
             }
-            return tally;
+            return Some(tally);
         }
-        Ok(None) => return Tally::default(),
+        Ok(None) => return Some(Tally::default()),
         Ok(Some(shape)) => shape,
     };
     let tail = tail_of(n, shape);
     match shape {
-        Shape::Corner { .. } => Tally {
-            eight: search_shape(n, shape, prefix, tail, CornerLeaves).0,
+        Shape::Corner { .. } => Some(Tally {
+            eight: search_shape(n, shape, prefix, tail, CornerLeaves, poll).0?,
             ..Tally::default()
-        },
+        }),
         Shape::Edge { bound1 } => {
             let leaves = EdgeLeaves {
                 test: EdgeTest::new(n, bound1),
                 tally: Tally::default(),
             };
-            let (eights, leaves) = search_shape(n, shape, prefix, tail, leaves);
-            Tally {
-                eight: leaves.tally.eight + eights,
+            let (eights, leaves) = search_shape(n, shape, prefix, tail, leaves, poll);
+            Some(Tally {
+                eight: leaves.tally.eight + eights?,
                 ..leaves.tally
-            }
+            })
         }
     }
 }
@@ -851,7 +866,7 @@ fn split(rules: &Rules, prefix: &mut Vec<usize>, lines: Lines, out: &mut Vec<Sub
 /// show progress or to record them in a checkpoint) with
 /// [`count_subproblem`].
 pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
-    bitmask::check_size(n)?;
+    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
     if n < SMALLEST_SEARCHED {
         // Only the 1x1 board has a solution: its one queen.
         return Ok(if n == 1 {
@@ -881,7 +896,29 @@ pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
 /// starts with (its queens attack each other, say, or it is longer than the
 /// board) stands for none. A column outside `0..n` is an error.
 pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<UniqueCount, BitmaskError> {
-    bitmask::check_size(n)?;
+    count_subproblem_polled(n, subproblem, &Never)
+}
+
+/// [`count_subproblem`], giving up with [`BitmaskError::Cancelled`] soon
+/// (well within a millisecond of search) after `cancel` is raised, say by
+/// another thread on Ctrl-C.
+pub fn count_subproblem_with_cancel(
+    n: usize,
+    subproblem: &Subproblem,
+    cancel: &AtomicBool,
+) -> Result<UniqueCount, BitmaskError> {
+    if cancel.load(Ordering::Relaxed) {
+        return Err(BitmaskError::Cancelled);
+    }
+    count_subproblem_polled(n, subproblem, &Flag(cancel))
+}
+
+fn count_subproblem_polled(
+    n: usize,
+    subproblem: &Subproblem,
+    poll: &impl Poll,
+) -> Result<UniqueCount, BitmaskError> {
+    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
     let prefix = subproblem.prefix.as_slice();
     if let Some((row, &column)) = prefix.iter().enumerate().find(|&(_, &c)| c >= n) {
         return Err(BitmaskError::ColumnOutOfRange { row, column, n });
@@ -900,7 +937,9 @@ pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<UniqueCount
             UniqueCount::default()
         });
     }
-    Ok(count_prefix(n, prefix, Tail::fastest).unique_count())
+    count_prefix(n, prefix, Tail::fastest, poll)
+        .map(Tally::unique_count)
+        .ok_or(BitmaskError::Cancelled)
 }
 
 /// The number of `n`-queens solutions up to rotation and reflection
@@ -938,6 +977,24 @@ pub fn count_parallel_with_progress(
         |piece| count_subproblem(n, piece),
         add,
         on_task_done,
+    )
+}
+
+/// [`count_parallel`] that gives up with [`BitmaskError::Cancelled`] soon
+/// after `cancel` is raised (say by a Ctrl-C handler): every thread looks at
+/// the flag inside its search, not only between subproblems.
+pub fn count_parallel_with_cancel(
+    n: usize,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<UniqueCount, BitmaskError> {
+    let pieces = subproblems(n)?;
+    bitmask::count_pieces_in_pool(
+        &pieces,
+        threads,
+        |piece| count_subproblem_with_cancel(n, piece, cancel),
+        add,
+        |_, _| {},
     )
 }
 
@@ -1017,8 +1074,8 @@ mod tests {
                 n,
                 found: Vec::new(),
             };
-            let (eights, recorder) = search_shape(n, shape, &prefix, Tail::Rules, recorder);
-            assert_eq!(eights, 0);
+            let (eights, recorder) = search_shape(n, shape, &prefix, Tail::Rules, recorder, &Never);
+            assert_eq!(eights, Some(0));
             found.extend(recorder.found);
         }
         found
@@ -1110,8 +1167,12 @@ mod tests {
     fn fast_tails_agree_with_the_rules() {
         for n in 4..=13 {
             for piece in subproblems(n).unwrap() {
-                let fast = count_prefix(n, &piece.prefix, Tail::fastest).unique_count();
-                let ruled = count_prefix(n, &piece.prefix, |_, _| Tail::Rules).unique_count();
+                let fast = count_prefix(n, &piece.prefix, Tail::fastest, &Never)
+                    .unwrap()
+                    .unique_count();
+                let ruled = count_prefix(n, &piece.prefix, |_, _| Tail::Rules, &Never)
+                    .unwrap()
+                    .unique_count();
                 assert_eq!(fast, ruled, "n = {n}, {piece:?}");
             }
         }
@@ -1230,13 +1291,66 @@ mod tests {
     }
 
     #[test]
+    fn a_lowered_flag_changes_nothing_and_a_raised_one_stops_at_once() {
+        let lowered = AtomicBool::new(false);
+        for n in 1..=12 {
+            assert_eq!(
+                count_parallel_with_cancel(n, Some(2), &lowered),
+                Ok(expected(n)),
+                "n = {n}"
+            );
+        }
+        let raised = AtomicBool::new(true);
+        assert_eq!(
+            count_parallel_with_cancel(12, Some(2), &raised),
+            Err(BitmaskError::Cancelled)
+        );
+        let piece = &subproblems(12).unwrap()[0];
+        assert_eq!(
+            count_subproblem_with_cancel(12, piece, &raised),
+            Err(BitmaskError::Cancelled)
+        );
+    }
+
+    /// The flag is looked at inside each subproblem's search: n = 21 has
+    /// subproblems that take minutes each, and days in all, yet the count
+    /// stops within seconds of the flag going up on another thread.
+    #[test]
+    fn raising_the_flag_from_another_thread_stops_a_long_count() {
+        let cancel = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let counting = scope.spawn(|| count_parallel_with_cancel(21, Some(2), &cancel));
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            let raised = std::time::Instant::now();
+            cancel.store(true, Ordering::Relaxed);
+            assert_eq!(counting.join().unwrap(), Err(BitmaskError::Cancelled));
+            // Generous for a loaded machine; without polling inside the search
+            // this would be minutes.
+            assert!(
+                raised.elapsed() < std::time::Duration::from_secs(10),
+                "{:?}",
+                raised.elapsed()
+            );
+        });
+    }
+
+    #[test]
     fn refuses_bad_sizes() {
         assert_eq!(count(0), Err(BitmaskError::ZeroBoard));
         assert_eq!(count_parallel(0, Some(2)), Err(BitmaskError::ZeroBoard));
         let too_large = BitmaskError::TooLarge {
             n: bitmask::MAX_N + 1,
             max: bitmask::MAX_N,
+            counter: bitmask::Counter::Symmetry,
         };
+        assert_eq!(
+            too_large.to_string(),
+            format!(
+                "n = {} is too large for the symmetry counter (at most {})",
+                bitmask::MAX_N + 1,
+                bitmask::MAX_N
+            )
+        );
         assert_eq!(count(bitmask::MAX_N + 1), Err(too_large.clone()));
         assert_eq!(subproblems(bitmask::MAX_N + 1), Err(too_large));
         assert_eq!(count_parallel(8, Some(0)), Err(BitmaskError::ZeroThreads));

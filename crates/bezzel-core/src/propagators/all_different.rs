@@ -20,7 +20,7 @@
 //! to find them; removals go straight to the store's one-word path.
 
 use crate::event::Event;
-use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::store::{Conflict, TrailedInt};
 use crate::var::IntView;
 
@@ -275,6 +275,10 @@ impl Propagator for AllDifferentValue {
         } else {
             PropStatus::Fixpoint
         })
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        super::pairwise_different(&self.views, a)
     }
 
     fn name(&self) -> &'static str {

@@ -18,7 +18,7 @@
 //! [`NoFixpoint`](PropStatus::NoFixpoint) and runs again.
 
 use crate::event::Event;
-use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::queue::Priority;
 use crate::store::{Conflict, TrailedInt};
 use crate::var::IntView;
@@ -338,6 +338,10 @@ impl Propagator for AllDifferentBounds {
     fn priority(&self) -> Priority {
         // n log n for the sorts, near-linear for the sweeps.
         Priority::Quadratic
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        super::pairwise_different(&self.views, a)
     }
 
     fn name(&self) -> &'static str {

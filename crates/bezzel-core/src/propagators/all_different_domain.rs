@@ -36,7 +36,7 @@
 //! [`NoFixpoint`](PropStatus::NoFixpoint) so that it runs again on what it changed.
 
 use crate::event::Event;
-use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::queue::Priority;
 use crate::store::{Conflict, TrailedInt};
 use crate::var::IntView;
@@ -898,6 +898,10 @@ impl Propagator for AllDifferentDomain {
 
     fn priority(&self) -> Priority {
         Priority::Expensive
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        super::pairwise_different(&self.views, a)
     }
 
     fn name(&self) -> &'static str {

@@ -3,7 +3,7 @@
 //! Offsets come from the views, so `x + 3 <= y` or `x != y - 1` need no extra parameters.
 
 use crate::event::Event;
-use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::queue::Priority;
 use crate::var::IntView;
 
@@ -40,6 +40,10 @@ impl Propagator for NotEqual {
 
     fn priority(&self) -> Priority {
         Priority::Binary
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        a.value(self.x) != a.value(self.y)
     }
 
     fn name(&self) -> &'static str {
@@ -95,6 +99,10 @@ impl Propagator for Equal {
         Priority::Binary
     }
 
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        a.value(self.x) == a.value(self.y)
+    }
+
     fn name(&self) -> &'static str {
         "equal"
     }
@@ -132,6 +140,10 @@ impl Propagator for LessEq {
 
     fn priority(&self) -> Priority {
         Priority::Binary
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        a.value(self.x) <= a.value(self.y)
     }
 
     fn name(&self) -> &'static str {

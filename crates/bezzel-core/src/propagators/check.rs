@@ -4,7 +4,7 @@
 //! it is slow on large searches, but it states any predicate in one line and is always correct.
 
 use crate::event::Event;
-use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::queue::Priority;
 use crate::store::Conflict;
 use crate::var::IntView;
@@ -59,6 +59,10 @@ impl Propagator for Check {
 
     fn priority(&self) -> Priority {
         Priority::Linear
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        (self.predicate)(&a.values_of(&self.views))
     }
 
     fn name(&self) -> &'static str {

@@ -3,11 +3,14 @@
 //! For `≤`, every term may be at most `c` minus the smallest possible sum of the others; the
 //! bound of `aᵢ·xᵢ` becomes a bound on `xᵢ` by rounding the division towards the feasible side.
 //! `≥` is `≤` with every sign flipped, and `=` is both. Narrowing one bound can allow another
-//! term to narrow, so it repeats until no bound moves. Sums use `i128`, so no coefficient and
-//! domain combination can overflow.
+//! term to narrow, so it repeats until no bound moves. Coefficients, products and sums are
+//! `i128`: a coefficient is at most 2⁶³ in absolute value and a view value (offset within
+//! ±2⁴⁰, see [`MAX_VIEW_OFFSET`](crate::var::MAX_VIEW_OFFSET)) below 2⁴¹, so each product is
+//! below 2¹⁰⁴ and a sum of up to [`MAX_LINEAR_TERMS`] of them cannot overflow, whatever the
+//! signs (negating `i64::MIN` included).
 
 use crate::event::Event;
-use crate::propagator::{Context, PropResult, PropStatus, Propagator, Setup};
+use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::store::Conflict;
 use crate::var::IntView;
 use serde::{Deserialize, Serialize};
@@ -23,28 +26,49 @@ pub enum Relation {
     Ge,
 }
 
+/// The most terms a [`Linear`] may have: sums of that many products stay far inside `i128`.
+pub const MAX_LINEAR_TERMS: usize = 1 << 20;
+
 /// `Σ aᵢ·xᵢ (relation) c`, bounds consistent.
 #[derive(Debug, Clone)]
 pub struct Linear {
-    terms: Vec<(i64, IntView)>,
+    terms: Vec<(i128, IntView)>,
     relation: Relation,
-    constant: i64,
+    constant: i128,
 }
 
 impl Linear {
-    /// The propagator; terms with a zero coefficient are dropped.
+    /// The propagator; terms with a zero coefficient are dropped. Post it through
+    /// [`Model::linear`](crate::Model::linear), which checks the views and the number of terms.
     pub fn new(terms: Vec<(i64, IntView)>, relation: Relation, constant: i64) -> Linear {
-        let terms = terms.into_iter().filter(|&(a, _)| a != 0).collect();
+        let terms = terms
+            .into_iter()
+            .filter(|&(a, _)| a != 0)
+            .map(|(a, x)| (i128::from(a), x))
+            .collect();
         Linear {
             terms,
             relation,
-            constant,
+            constant: constant.into(),
+        }
+    }
+
+    /// Whether `Σ aᵢ·valueᵢ (relation) c` holds for the given view values.
+    fn holds(&self, value: impl Fn(IntView) -> i64) -> bool {
+        let sum: i128 = self
+            .terms
+            .iter()
+            .map(|&(a, x)| a * i128::from(value(x)))
+            .sum();
+        match self.relation {
+            Relation::Eq => sum == self.constant,
+            Relation::Le => sum <= self.constant,
+            Relation::Ge => sum >= self.constant,
         }
     }
 }
 
-fn term_min(ctx: &Context<'_>, a: i64, x: IntView) -> i128 {
-    let a = i128::from(a);
+fn term_min(ctx: &Context<'_>, a: i128, x: IntView) -> i128 {
     if a > 0 {
         a * i128::from(ctx.min(x))
     } else {
@@ -72,11 +96,11 @@ fn clamp_i64(v: i128) -> i64 {
 /// Enforces `Σ sign·aᵢ·xᵢ ≤ sign·c`; returns whether any bound moved.
 fn propagate_le(
     ctx: &mut Context<'_>,
-    terms: &[(i64, IntView)],
-    sign: i64,
-    constant: i64,
+    terms: &[(i128, IntView)],
+    sign: i128,
+    constant: i128,
 ) -> Result<bool, Conflict> {
-    let c = i128::from(sign) * i128::from(constant);
+    let c = sign * constant;
     let low: i128 = terms.iter().map(|&(a, x)| term_min(ctx, a * sign, x)).sum();
     if low > c {
         return Err(Conflict);
@@ -85,11 +109,10 @@ fn propagate_le(
     for &(a, x) in terms {
         let a = a * sign;
         let slack = c - (low - term_min(ctx, a, x)); // a·x ≤ slack
-        let a128 = i128::from(a);
         changed |= if a > 0 {
-            ctx.set_max(x, clamp_i64(div_floor(slack, a128)))?
+            ctx.set_max(x, clamp_i64(div_floor(slack, a)))?
         } else {
-            ctx.set_min(x, clamp_i64(div_ceil(slack, a128)))?
+            ctx.set_min(x, clamp_i64(div_ceil(slack, a)))?
         };
     }
     Ok(changed)
@@ -118,7 +141,7 @@ impl Propagator for Linear {
         let (low, high) = self.terms.iter().fold((0i128, 0i128), |(lo, hi), &(a, x)| {
             (lo + term_min(ctx, a, x), hi - term_min(ctx, -a, x))
         });
-        let c = i128::from(self.constant);
+        let c = self.constant;
         let entailed = match self.relation {
             Relation::Le => high <= c,
             Relation::Ge => low >= c,
@@ -129,6 +152,10 @@ impl Propagator for Linear {
         } else {
             PropStatus::Fixpoint
         })
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        self.holds(|x| a.value(x))
     }
 
     fn name(&self) -> &'static str {

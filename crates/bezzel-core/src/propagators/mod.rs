@@ -18,4 +18,21 @@ pub use all_different_bounds::AllDifferentBounds;
 pub use all_different_domain::AllDifferentDomain;
 pub use binary::{Equal, LessEq, NotEqual};
 pub use check::Check;
-pub use linear::{Linear, Relation};
+pub use linear::{Linear, MAX_LINEAR_TERMS, Relation};
+
+/// Whether the views take pairwise different values: the plain definition of all-different,
+/// for [`Propagator::is_satisfied`](crate::Propagator::is_satisfied).
+fn pairwise_different(views: &[crate::IntView], a: &crate::Assignment<'_>) -> bool {
+    // Comparing every pair allocates nothing, which keeps checked searches allocation-free
+    // for the sizes puzzles have; longer lists are sorted.
+    if views.len() <= 32 {
+        (0..views.len()).all(|i| {
+            let v = a.value(views[i]);
+            views[i + 1..].iter().all(|&w| a.value(w) != v)
+        })
+    } else {
+        let mut values = a.values_of(views);
+        values.sort_unstable();
+        values.windows(2).all(|w| w[0] != w[1])
+    }
+}

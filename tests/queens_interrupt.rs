@@ -1,0 +1,133 @@
+//! Ctrl-C stops every counting engine of the queens command within about a second, and a
+//! second Ctrl-C ends it at once. Unix only: the signals are sent with `kill`.
+#![cfg(unix)]
+
+#[allow(dead_code)]
+mod common;
+
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Far beyond any test's patience: n = 21 has about 3.1e11 solutions, hours of work on any
+/// engine, and subproblems that take minutes each.
+const LONG: &str = "21";
+
+fn start(args: &[&str]) -> Child {
+    Command::new(common::example("queens"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("queens starts")
+}
+
+/// Waits until the process catches SIGINT, so that the test's signal reaches the handler
+/// rather than the default action. Reads the caught-signal mask from /proc where there is
+/// one; elsewhere waits a little.
+fn wait_for_handler(child: &Child) {
+    let status = format!("/proc/{}/status", child.id());
+    if std::fs::metadata(&status).is_err() {
+        std::thread::sleep(Duration::from_secs(1));
+        return;
+    }
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(30) {
+        let caught = std::fs::read_to_string(&status)
+            .ok()
+            .and_then(|text| {
+                let line = text.lines().find(|l| l.starts_with("SigCgt:"))?;
+                u64::from_str_radix(line["SigCgt:".len()..].trim(), 16).ok()
+            })
+            .unwrap_or(0);
+        // SIGINT is signal 2, bit 1 of the mask.
+        if caught & 0b10 != 0 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("queens never installed its Ctrl-C handler");
+}
+
+/// Sends SIGINT. An exited child stays a zombie until the test waits for it, so this
+/// reaches it (and is harmless) even if an earlier signal already ended it.
+fn interrupt(child: &Child) {
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+}
+
+/// The exit status if the child ends within `limit`; otherwise kills it (so that no test
+/// leaves a count running) and returns `None`.
+fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return Some(status);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn stderr_of(child: Child) -> String {
+    let output = child.wait_with_output().expect("output");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Generous for a loaded machine: the engines stop within milliseconds, and the bug this
+/// guards against kept them going for minutes.
+const PROMPT: Duration = Duration::from_secs(5);
+
+#[test]
+fn ctrl_c_stops_every_engine_promptly() {
+    for args in [
+        &["count", LONG, "--threads", "2"][..],
+        &["count", LONG, "--engine", "symmetry", "--threads", "2"][..],
+        &["count", LONG, "--engine", "bitmask", "--threads", "2"][..],
+        &["count", LONG, "--engine", "model", "--threads", "2"][..],
+        &["count", LONG, "--engine", "model", "--threads", "1"][..],
+        &["unique", LONG, "--threads", "2"][..],
+    ] {
+        let mut child = start(args);
+        wait_for_handler(&child);
+        // Well inside the search, not still setting up.
+        std::thread::sleep(Duration::from_millis(300));
+        interrupt(&child);
+        let status = wait_at_most(&mut child, PROMPT);
+        assert!(
+            status.is_some(),
+            "{args:?} still running {PROMPT:?} after Ctrl-C"
+        );
+        assert_eq!(status.unwrap().code(), Some(130), "{args:?}");
+        let err = stderr_of(child);
+        assert!(err.contains("interrupted"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_second_ctrl_c_ends_the_program_at_once() {
+    for engine in ["symmetry", "bitmask", "model"] {
+        let args = ["count", LONG, "--engine", engine, "--threads", "2"];
+        let mut child = start(&args);
+        wait_for_handler(&child);
+        std::thread::sleep(Duration::from_millis(300));
+        interrupt(&child);
+        interrupt(&child);
+        let status = wait_at_most(&mut child, PROMPT);
+        assert!(
+            status.is_some(),
+            "{args:?} still running {PROMPT:?} after two Ctrl-Cs"
+        );
+        assert_eq!(status.unwrap().code(), Some(130), "{args:?}");
+        let err = stderr_of(child);
+        assert!(err.contains("interrupted"), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,387 @@
+//! The queens command's input and output at the edges: every printed form reads back into
+//! `check`, malformed and oversized input, memory bounded on huge boards, and output that
+//! cannot be written.
+
+#[allow(dead_code)]
+mod common;
+use common::{run, stderr, stdout};
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+
+fn queens(args: &[&str]) -> std::process::Output {
+    run("queens", args, None)
+}
+
+/// Whatever the program prints, in any format, `check` reads back as the same placement.
+#[test]
+fn every_printed_form_reads_back_into_check() {
+    for command in [
+        &["8", "--limit", "1"][..],
+        &["all", "6", "--limit", "2"][..],
+        &["first", "8"][..],
+        &["construct", "50"][..],
+        &["unique", "8", "--list", "--limit", "1"][..],
+        &["unique", "4", "--list"][..],
+    ] {
+        for format in ["text", "board", "json"] {
+            let mut args = command.to_vec();
+            args.extend(["--format", format]);
+            let printed = queens(&args);
+            assert!(printed.status.success(), "{args:?}: {}", stderr(&printed));
+            let text = stdout(&printed);
+            // `all 6 --limit 2` prints two placements: check them one at a time.
+            let placements: Vec<String> = if command[0] == "all" {
+                split_placements(&text, format)
+            } else {
+                vec![text]
+            };
+            assert!(!placements.is_empty(), "{args:?}");
+            for placement in placements {
+                let checked = run("queens", &["check"], Some(&placement));
+                assert_eq!(
+                    checked.status.code(),
+                    Some(0),
+                    "{args:?}: {placement:?}: {}",
+                    stderr(&checked)
+                );
+                assert!(stdout(&checked).starts_with("solution"), "{args:?}");
+            }
+        }
+    }
+}
+
+/// The placements of a multi-placement output, each in the same form.
+fn split_placements(text: &str, format: &str) -> Vec<String> {
+    match format {
+        "json" => text.lines().map(str::to_string).collect(),
+        _ => {
+            let mut parts: Vec<String> = Vec::new();
+            for line in text.lines() {
+                if line.starts_with("NO.") {
+                    parts.push(String::new());
+                }
+                if let Some(last) = parts.last_mut() {
+                    last.push_str(line);
+                    last.push('\n');
+                }
+            }
+            parts
+        }
+    }
+}
+
+#[test]
+fn a_placement_read_back_keeps_its_columns() {
+    // A non-solution, so that check reports on the exact columns it read.
+    for input in [
+        "NO.3: 0 2 1 3\n",
+        "NO.3:\n Q . . .\n. . Q .\n. Q . .\n. . . Q\n\n",
+        "{\"n\":4,\"index\":3,\"placement\":[0,2,1,3]}\n",
+    ] {
+        let o = run("queens", &["check"], Some(input));
+        assert_eq!(o.status.code(), Some(1), "{input:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains("rows 1 and 2 (columns 2 and 1) share an anti-diagonal"),
+            "{input:?}: {out}"
+        );
+    }
+}
+
+#[test]
+fn malformed_placements_are_refused_in_one_line() {
+    for (args, stdin) in [
+        // The label without its colon was read as a queen in column 1.
+        (&["check"][..], "NO.1 0 4 7 5 2 6 1 3\n"),
+        (
+            &["check", "NO.1", "0", "4", "7", "5", "2", "6", "1", "3"][..],
+            "",
+        ),
+        // Two placements: check takes one.
+        (
+            &["check"][..],
+            "NO.1: 1 3 0 2\nNO.2: 2 0 3 1\n2 solutions\n",
+        ),
+        (&["check"][..], ". Q . .\n. . . Q\nQ . . .\n"),
+        (&["check"][..], "{\"placement\": [1, 3, 0,"),
+        (&["check"][..], ""),
+    ] {
+        let o = run("queens", args, Some(stdin));
+        assert_eq!(o.status.code(), Some(2), "{args:?} {stdin:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?} {stdin:?}: {err}");
+        assert!(err.contains("malformed placement"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let o = run("queens", &["check"], Some("NO.1: 1 3 0 2\nNO.2: 2 0 3 1\n"));
+    assert!(stderr(&o).contains("--limit 1"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_byte_order_mark_is_not_part_of_the_input() {
+    let o = run("queens", &["check"], Some("\u{feff}1 3 0 2\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run("queens", &["check"], Some("\u{feff}NO.1: 1 3 0 2\r\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn messages_name_the_right_engine_and_read_well() {
+    for (args, needle) in [
+        (&["count", "40"][..], "too large for the symmetry counter"),
+        (
+            &["count", "40", "--engine", "symmetry"][..],
+            "too large for the symmetry counter",
+        ),
+        (&["unique", "40"][..], "too large for the symmetry counter"),
+        (
+            &["count", "40", "--engine", "bitmask"][..],
+            "too large for the bitmask counter",
+        ),
+    ] {
+        let o = queens(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+    let o = queens(&["check", "3", "2", "0", "1"]);
+    let out = stdout(&o);
+    assert!(out.contains("share an anti-diagonal"), "{out}");
+    assert!(out.contains("share a diagonal"), "{out}");
+    assert!(!out.contains("a anti"), "{out}");
+}
+
+#[test]
+fn absurd_thread_counts_are_refused() {
+    for args in [
+        &["count", "8", "--threads", "100000"][..],
+        &["count", "8", "--engine", "model", "--threads", "1025"][..],
+        &[
+            "count",
+            "8",
+            "--engine",
+            "bitmask",
+            "--threads",
+            "99999999999",
+        ][..],
+    ] {
+        let o = queens(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("--threads must be at most 1024"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let o = queens(&["count", "8", "--threads", "1024"]);
+    assert_eq!(stdout(&o).trim(), "92", "{}", stderr(&o));
+}
+
+/// Runs the queens command under a 1 GB address-space limit, so that building something
+/// quadratic in n fails instead of succeeding on a large machine. The limit is set by the
+/// shell, which then becomes the command.
+#[cfg(unix)]
+fn limited(args: &[&str]) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
+        .arg(common::example("queens"))
+        .args(args);
+    command
+}
+
+/// 20,000 queens in one column attack in 199,990,000 pairs: counted, and the first listed,
+/// in memory for the queens (listing every pair took 4.7 GB).
+#[cfg(unix)]
+#[test]
+fn checking_a_huge_conflict_needs_little_memory() {
+    let n = 20_000u64;
+    let input = "5 ".repeat(n as usize);
+    let mut child = limited(&["check"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let pairs = n * (n - 1) / 2;
+    assert!(
+        out.starts_with(&format!("not a solution: {pairs} attacking pair(s)\n")),
+        "{}",
+        &out[..out.len().min(200)]
+    );
+    assert!(
+        out.contains("  rows 0 and 1 (columns 5 and 5) share a column\n"),
+        "{out}"
+    );
+    // The first 100 pairs, and how many more.
+    assert_eq!(out.lines().count(), 102, "{out}");
+    assert!(out.ends_with(&format!(
+        "... and {} more (--limit shows more)\n",
+        pairs - 100
+    )));
+
+    let o = run(
+        "queens",
+        &["check", "--format", "json", "--limit", "2"],
+        Some(&input),
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["attacking_pairs"], pairs);
+    assert_eq!(v["attacks"].as_array().unwrap().len(), 2);
+    assert_eq!(v["solution"], false);
+}
+
+/// The board of 100,000 queens is 20 GB of text: written row by row as it goes, not built in
+/// memory first (which aborted on the allocation).
+#[cfg(unix)]
+#[test]
+fn a_huge_board_is_streamed() {
+    let n = 100_000;
+    let placement: Vec<usize> = stdout(&queens(&["construct", &n.to_string()]))
+        .split_whitespace()
+        .skip(1)
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert_eq!(placement.len(), n);
+    let mut child = limited(&["construct", &n.to_string(), "--format", "board"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut first = Vec::new();
+    for _ in 0..3 {
+        match lines.next() {
+            Some(Ok(line)) => first.push(line),
+            _ => break,
+        }
+    }
+    // Stop reading: the program must notice and stop too.
+    drop(lines);
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(first.len(), 3, "status {status:?}: {err}");
+    assert_eq!(first[0], "NO.1:");
+    for (row, line) in first[1..].iter().enumerate() {
+        assert_eq!(line.len(), 2 * n - 1);
+        assert_eq!(line.find('Q'), Some(2 * placement[row]), "row {row}");
+        assert_eq!(line.matches('Q').count(), 1);
+    }
+    // The reader went away: a quiet, unsuccessful exit.
+    assert_eq!(status.code(), Some(141), "{err}");
+    assert_eq!(err, "");
+}
+
+/// A reader that goes away is not success: the answer was not delivered. The outputs are
+/// larger than a pipe's buffer, so the program is still writing when the pipe closes.
+#[test]
+fn a_closed_pipe_is_not_success() {
+    for args in [
+        &["construct", "300000"][..],
+        &["10", "--format", "board"][..],
+        &["all", "10", "--format", "json"][..],
+    ] {
+        let mut child = Command::new(common::example("queens"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(141), "{args:?}: {}", stderr(&o));
+        assert_eq!(
+            stderr(&o),
+            "",
+            "{args:?}: a closed pipe is not worth a message"
+        );
+    }
+}
+
+/// `construct 3` has its one line to say even when the reader has gone; it used to panic.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_does_not_panic() {
+    let o = Command::new("sh")
+        .arg("-c")
+        // `true` exits at once; by the time queens writes, nothing reads the pipe.
+        .arg("{ sleep 1; \"$0\" construct 3; echo \"status $?\" >&2; } | true")
+        .arg(common::example("queens"))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(err.contains("status 141"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A full disk is an error with a message.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_an_error() {
+    for args in [&["8"][..], &["count", "8"][..], &["construct", "3"][..]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = Command::new(common::example("queens"))
+            .args(args)
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("cannot write output"), "{}", stderr(&o));
+    }
+}
+
+/// `unique --list` prints its representatives as they are found (it used to collect them
+/// all first, gigabytes for n = 17 even with `--limit 1`): the same list, checked here
+/// against the independent checker and the board's symmetries.
+#[test]
+fn unique_representatives_are_listed_in_full_and_in_order() {
+    use bezzel::queens::{check, format, symmetry};
+    let o = queens(&["unique", "10", "--list", "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 93);
+    let reps: Vec<Vec<usize>> = lines[..92]
+        .iter()
+        .map(|l| format::parse_placement(l).unwrap())
+        .collect();
+    assert!(reps.iter().all(|p| check::is_solution(p)));
+    let mut classes: Vec<Vec<usize>> = reps
+        .iter()
+        .map(|p| symmetry::canonical(p).unwrap())
+        .collect();
+    assert!(reps.windows(2).all(|w| w[0] < w[1]), "lexicographic order");
+    classes.dedup();
+    assert_eq!(classes.len(), 92, "one per class");
+    let last: serde_json::Value = serde_json::from_str(lines[92]).unwrap();
+    assert_eq!(
+        (last["unique"].as_u64(), last["count"].as_u64()),
+        (Some(92), Some(724))
+    );
+    let o = queens(&["unique", "10", "--list", "--limit", "3"]);
+    let first: Vec<Vec<usize>> = stdout(&o)
+        .lines()
+        .take(3)
+        .map(|l| format::parse_placement(l).unwrap())
+        .collect();
+    assert_eq!(first, reps[..3].to_vec());
+}
