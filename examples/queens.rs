@@ -4,7 +4,7 @@
 //! cargo run --release --example queens -- 8                 # the 92 solutions and the total
 //! cargo run --release --example queens -- count 14          # fastest exact count, all cores
 //! cargo run --release --example queens -- count 12 --engine model --consistency domain --stats
-//! cargo run --release --example queens -- count 18 --checkpoint q18.json   # Ctrl-C, rerun: resumes
+//! cargo run --release --example queens -- count 18 --checkpoint q18.ckpt   # Ctrl-C, rerun: resumes
 //! cargo run --release --example queens -- first 8 --format board
 //! cargo run --release --example queens -- unique 8 --list
 //! cargo run --release --example queens -- construct 1000000 > placement.txt
@@ -24,8 +24,8 @@
 //! depth-first search with `--threads 1`). Every engine splits its work into subproblems that
 //! `--checkpoint FILE` records as they finish.
 
-use bezzel::core::checkpoint::Checkpoint;
-use bezzel::core::parallel::ParallelSearch;
+use bezzel::core::checkpoint::{Checkpoint, CheckpointError};
+use bezzel::core::parallel::{ParallelSearch, add_subproblem_stats};
 use bezzel::core::{Consistency, ModelError, SearchConfig, Solver, Statistics, VarOrder};
 use bezzel::queens::{
     bitmask, check, construct, format, model, model::Queens, symmetry, symmetry_count,
@@ -34,6 +34,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
@@ -216,6 +217,12 @@ const BROKEN_PIPE: u8 = 141;
 /// would exhaust the system (each thread reserves a stack).
 const MAX_THREADS: usize = 1024;
 
+impl From<CheckpointError> for Failure {
+    fn from(e: CheckpointError) -> Failure {
+        Failure::input(e.to_string())
+    }
+}
+
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
         if e.kind() == io::ErrorKind::BrokenPipe {
@@ -355,12 +362,14 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
             })
             .config(config)
             .threads(out.threads);
-            let subproblems = search
-                .subproblems()
-                .map_err(|e| Failure::input(e.to_string()))?;
+            let (checkpoint, subproblems) = open_split(&identity, out, || {
+                search
+                    .subproblems()
+                    .map_err(|e| Failure::input(e.to_string()))
+            })?;
             let stats = Mutex::new(Statistics::default());
             let [total, _] = run_subproblems(
-                &identity,
+                checkpoint,
                 &subproblems,
                 out,
                 || Solver::with_config(build().expect("the same model was built above"), config),
@@ -372,9 +381,7 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                         return None;
                     }
                     let mut total = stats.lock().unwrap_or_else(|e| e.into_inner());
-                    total.nodes += s.nodes;
-                    total.failures += s.failures;
-                    total.propagations += s.propagations;
+                    add_subproblem_stats(&mut total, s, sub.decisions.len());
                     Some([count, 0])
                 },
             )?;
@@ -402,10 +409,12 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
             (total, "symmetry")
         }
         Engine::Bitmask => {
-            let subproblems = bitmask::subproblems(n).map_err(|e| Failure::input(e.to_string()))?;
-            let identity = format!("queens n={n} engine=bitmask");
+            let (checkpoint, subproblems) =
+                open_split(&format!("queens n={n} engine=bitmask"), out, || {
+                    bitmask::subproblems(n).map_err(|e| Failure::input(e.to_string()))
+                })?;
             let [total, _] = run_subproblems(
-                &identity,
+                checkpoint,
                 &subproblems,
                 out,
                 || (),
@@ -471,9 +480,12 @@ fn cancel_flag() -> Arc<AtomicBool> {
 
 /// Total and unique counts by the full-symmetry counter, in parallel and checkpointed.
 fn symmetry_counts(n: usize, out: &Output) -> Result<Counts, Failure> {
-    let subproblems = symmetry_count::subproblems(n).map_err(|e| Failure::input(e.to_string()))?;
+    let (checkpoint, subproblems) =
+        open_split(&format!("queens n={n} engine=symmetry"), out, || {
+            symmetry_count::subproblems(n).map_err(|e| Failure::input(e.to_string()))
+        })?;
     run_subproblems(
-        &format!("queens n={n} engine=symmetry"),
+        checkpoint,
         &subproblems,
         out,
         || (),
@@ -489,41 +501,69 @@ fn symmetry_counts(n: usize, out: &Output) -> Result<Counts, Failure> {
 /// count classes under the board's symmetries).
 type Counts = [u64; 2];
 
-/// Solves subproblems in parallel, skipping those a checkpoint has already, recording each as
+/// The subproblems to solve, and with `--checkpoint` the checkpoint that records them, opened
+/// (and locked) before any work. A checkpoint's recorded split wins over `split`: the split
+/// may depend on the options (the model engine's on `--threads`), and a rerun must solve the
+/// same subproblems to add up to the exact total.
+fn open_split<S>(
+    identity: &str,
+    out: &Output,
+    split: impl FnOnce() -> Result<Vec<S>, Failure>,
+) -> Result<(Option<Checkpoint>, Vec<S>), Failure>
+where
+    S: Serialize + DeserializeOwned,
+{
+    match &out.checkpoint {
+        Some(path) => {
+            let (checkpoint, subproblems) = Checkpoint::open(path, identity, 2, split)?;
+            Ok((Some(checkpoint), subproblems))
+        }
+        None => Ok((None, split()?)),
+    }
+}
+
+/// Adds `count` to `sum` unless the sum would overflow; whether it did (a wrong total is worse
+/// than none).
+fn add_count(sum: &AtomicU64, count: u64) -> bool {
+    sum.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |s| {
+        s.checked_add(count)
+    })
+    .is_ok()
+}
+
+/// Solves subproblems in parallel, skipping those the checkpoint has already, recording each as
 /// it finishes, and showing progress when a person is watching. Returns the exact total, or
 /// fails with exit status 130 (after saying how far it got) when interrupted.
 fn run_subproblems<S, T>(
-    identity: &str,
+    checkpoint: Option<Checkpoint>,
     subproblems: &[S],
     out: &Output,
     init: impl Fn() -> T + Sync + Send,
     solve: impl Fn(&mut T, &S, &Arc<AtomicBool>) -> Option<Counts> + Sync + Send,
 ) -> Result<Counts, Failure>
 where
-    S: Serialize + Sync,
+    S: Sync,
 {
-    let checkpoint = match &out.checkpoint {
-        Some(path) => Some(
-            Checkpoint::open(path, identity, subproblems)
-                .map_err(|e| Failure::input(e.to_string()))?,
-        ),
-        None => None,
-    };
     let todo: Vec<usize> = (0..subproblems.len())
         .filter(|&i| checkpoint.as_ref().is_none_or(|c| !c.is_done(i)))
         .collect();
-    let earlier = checkpoint.as_ref().map_or([0, 0], |c| {
-        let totals = c.totals();
-        [0, 1].map(|i| totals.get(i).copied().unwrap_or(0))
-    });
+    let earlier: Counts = checkpoint
+        .as_ref()
+        .map_or([0, 0], |c| [0, 1].map(|i| c.totals()[i]));
     let bar = progress_bar(subproblems.len() as u64, out);
     if let Some(bar) = &bar {
         bar.set_position((subproblems.len() - todo.len()) as u64);
     }
     let checkpoint = Mutex::new(checkpoint);
-    let save_error = Mutex::new(None);
+    let error = Mutex::new(None);
+    let fail = |message: String| {
+        error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(message);
+    };
     let solved = AtomicU64::new(0);
-    let found = [AtomicU64::new(0), AtomicU64::new(0)];
+    let found = [AtomicU64::new(earlier[0]), AtomicU64::new(earlier[1])];
     let cancel = cancel_flag();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads(out))
@@ -541,15 +581,15 @@ where
             if let Some(c) = guard.as_mut()
                 && let Err(e) = c.record(i, &count)
             {
-                save_error
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get_or_insert(e.to_string());
+                fail(e.to_string());
                 cancel.store(true, Ordering::Relaxed);
+                return;
             }
             drop(guard);
-            for (sum, c) in found.iter().zip(count) {
-                sum.fetch_add(c, Ordering::Relaxed);
+            if found.iter().zip(count).any(|(sum, c)| !add_count(sum, c)) {
+                fail(format!("the count is larger than {}", u64::MAX));
+                cancel.store(true, Ordering::Relaxed);
+                return;
             }
             solved.fetch_add(1, Ordering::Relaxed);
             if let Some(bar) = &bar {
@@ -560,10 +600,18 @@ where
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some(c) = checkpoint
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_mut()
+        && let Err(e) = c.sync()
+    {
+        fail(e.to_string());
+    }
+    if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(Failure::input(e));
     }
-    let total = [0, 1].map(|i| earlier[i] + found[i].load(Ordering::Relaxed));
+    let total = found.map(|sum| sum.load(Ordering::Relaxed));
     let finished = subproblems.len() - todo.len() + solved.load(Ordering::Relaxed) as usize;
     if finished < subproblems.len() {
         let resume = if out.checkpoint.is_some() {

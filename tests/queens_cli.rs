@@ -134,11 +134,10 @@ fn temp_path(name: &str) -> std::path::PathBuf {
     dir.join("checkpoint.json")
 }
 
+/// Finished subproblems in a checkpoint journal: its complete lines after the header.
 fn done_in(path: &std::path::Path) -> usize {
     std::fs::read_to_string(path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|v| v["done"].as_object().map(|d| d.len()))
+        .map(|t| t.matches('\n').count().saturating_sub(1))
         .unwrap_or(0)
 }
 
@@ -216,14 +215,12 @@ fn bitmask_counts_resume_from_a_checkpoint_too() {
     let full = done_in(&path);
     assert!(full > 1);
     // Forget half of the finished subproblems, as if the run had been killed then.
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let done = v["done"].as_object_mut().unwrap();
-    let keys: Vec<String> = done.keys().take(full / 2).cloned().collect();
-    for k in keys {
-        done.remove(&k);
-    }
-    std::fs::write(&path, v.to_string()).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let kept: String = text
+        .split_inclusive('\n')
+        .take(1 + full - full / 2)
+        .collect();
+    std::fs::write(&path, kept).unwrap();
     let o = run("queens", &args, None);
     assert_eq!(stdout(&o).trim(), "14200");
     assert_eq!(done_in(&path), full);
@@ -245,6 +242,341 @@ fn parallel_model_counts_match_sequential_ones() {
                 None,
             );
             assert_eq!(stdout(&par), stdout(&seq), "n = {n}, {threads} threads");
+        }
+    }
+}
+
+/// A directory for one test's checkpoints, removed when the test ends, passing or not.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("bezzel-ckpt-cli-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self) -> std::path::PathBuf {
+        self.0.join("run.ckpt")
+    }
+
+    fn arg(&self) -> String {
+        self.path().to_str().unwrap().to_string()
+    }
+
+    fn listing(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn lines(&self) -> Vec<String> {
+        std::fs::read_to_string(self.path())
+            .unwrap()
+            .split_inclusive('\n')
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn write(&self, lines: &[String]) {
+        std::fs::write(self.path(), lines.concat()).unwrap();
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs the queens command, killing it and failing the test if it takes longer than `limit`.
+fn queens_within(args: &[&str], limit: std::time::Duration) -> std::process::Output {
+    let mut child = common::spawn("queens", args);
+    drop(child.stdin.take());
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("queens {args:?} still ran after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn assert_refused(o: &std::process::Output, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(
+        stdout(o),
+        "",
+        "nothing on stdout: no total from a bad checkpoint"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(needle), "{err}");
+}
+
+/// The entry line of the first subproblem with solutions (its line number in `lines`).
+fn entry_with_solutions(lines: &[String]) -> usize {
+    (1..lines.len())
+        .find(|&i| lines[i].split(' ').nth(1).is_some_and(|c| c != "0"))
+        .unwrap()
+}
+
+/// The checkpoint of `count 10` edited by hand: a changed count, a count of `u64::MAX`, or a
+/// count taken out of an entry is refused as corrupt, naming the line, and never summed.
+#[test]
+fn edited_checkpoint_entries_are_refused_never_summed() {
+    let dir = Scratch::new("edited");
+    let args = ["count", "10", "--checkpoint", &dir.arg()];
+    let o = queens(&args);
+    assert_eq!(stdout(&o).trim(), "724", "{}", stderr(&o));
+    let original = dir.lines();
+    let line = entry_with_solutions(&original);
+    let tokens: Vec<&str> = original[line].split(' ').collect();
+    let count: u64 = tokens[1].parse().unwrap();
+    let edits = [
+        [tokens[0], &(count + 1).to_string(), tokens[2], tokens[3]].join(" "),
+        [tokens[0], &u64::MAX.to_string(), tokens[2], tokens[3]].join(" "),
+        [tokens[0], tokens[2], tokens[3]].join(" "),
+        [tokens[0], tokens[1], tokens[3]].join(" "),
+    ];
+    for edit in edits {
+        let mut l = original.clone();
+        l[line] = edit.clone();
+        dir.write(&l);
+        for command in [&args[..], &["unique", "10", "--checkpoint", &dir.arg()][..]] {
+            let o = queens(command);
+            assert_refused(&o, "corrupt");
+            assert!(
+                stderr(&o).contains(&format!("line {}", line + 1)),
+                "{edit}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
+/// Lines lost to a kill, a line torn by one, and a line that appears twice: the exact total.
+#[test]
+fn dropped_torn_and_repeated_checkpoint_lines_give_the_exact_total() {
+    let dir = Scratch::new("dropped");
+    let args = ["count", "10", "--checkpoint", &dir.arg()];
+    assert_eq!(stdout(&queens(&args)).trim(), "724");
+    let original = dir.lines();
+    let line = entry_with_solutions(&original);
+
+    let mut l = original.clone();
+    l.remove(line);
+    dir.write(&l);
+    let o = queens(&args);
+    assert_eq!(stdout(&o).trim(), "724", "{}", stderr(&o));
+    assert_eq!(dir.lines().len(), original.len());
+
+    let mut l = original.clone();
+    let last = l.pop().unwrap();
+    l.push(last[..last.len() / 2].to_string());
+    dir.write(&l);
+    let o = queens(&args);
+    assert_eq!(stdout(&o).trim(), "724", "{}", stderr(&o));
+    let after = std::fs::read_to_string(dir.path()).unwrap();
+    assert!(
+        after.ends_with('\n') && after.lines().count() == original.len(),
+        "{after}"
+    );
+
+    let mut l = original.clone();
+    l.push(l[line].clone());
+    dir.write(&l);
+    let o = queens(&args);
+    assert_eq!(stdout(&o).trim(), "724", "{}", stderr(&o));
+    let o = queens(&["unique", "10", "--checkpoint", &dir.arg()]);
+    assert_eq!(
+        stdout(&o).trim(),
+        "92 unique solutions (724 in total)",
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The model engine splits by thread count; a resume with another `--threads` keeps the
+/// recorded split and still adds up to A000170.
+#[test]
+fn a_checkpoint_resumes_with_another_thread_count() {
+    for (n, expected) in [("10", "724"), ("11", "2680")] {
+        let dir = Scratch::new(&format!("threads{n}"));
+        let with = |threads: &str| {
+            queens(&[
+                "count",
+                n,
+                "--engine",
+                "model",
+                "--threads",
+                threads,
+                "--checkpoint",
+                &dir.arg(),
+            ])
+        };
+        let o = with("1");
+        assert_eq!(stdout(&o).trim(), expected, "{}", stderr(&o));
+        let original = dir.lines();
+        for (threads, keep_every) in [("8", 2), ("3", 3), ("2", 1)] {
+            let kept: Vec<String> = original
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i == 0 || i % keep_every == 0)
+                .map(|(_, l)| l.clone())
+                .collect();
+            dir.write(&kept);
+            let o = with(threads);
+            assert!(
+                o.status.success(),
+                "n = {n}, {threads} threads: {}",
+                stderr(&o)
+            );
+            assert_eq!(stdout(&o).trim(), expected, "n = {n}, {threads} threads");
+            let after = dir.lines();
+            assert_eq!(after[0], original[0], "the split is the recorded one");
+            assert_eq!(after.len(), original.len());
+        }
+    }
+}
+
+/// A checkpoint in a directory that does not exist fails at once, not after the first
+/// subproblem of a count that would take hours.
+#[test]
+fn an_unwritable_checkpoint_fails_before_any_work() {
+    let dir = Scratch::new("unwritable");
+    let missing = dir.0.join("no-such-dir").join("run.ckpt");
+    std::fs::write(dir.0.join("plain"), "").unwrap();
+    let under_file = dir.0.join("plain").join("run.ckpt");
+    for path in [&missing, &under_file, &dir.0] {
+        for engine in ["symmetry", "model"] {
+            let args = [
+                "count",
+                "20",
+                "--engine",
+                engine,
+                "--checkpoint",
+                path.to_str().unwrap(),
+            ];
+            let o = queens_within(&args, std::time::Duration::from_secs(30));
+            assert_refused(&o, "checkpoint");
+        }
+    }
+    assert_eq!(dir.listing(), ["plain"]);
+}
+
+/// Two runs on one checkpoint would each count what the other records: the second is refused
+/// while the first runs, and a `kill -9` of the first leaves no stale lock behind.
+#[test]
+fn a_checkpoint_in_use_is_refused_and_a_kill_leaves_no_stale_lock() {
+    let dir = Scratch::new("lock");
+    let args = [
+        "count",
+        "16",
+        "--engine",
+        "model",
+        "--threads",
+        "1",
+        "--checkpoint",
+        &dir.arg(),
+    ];
+    let mut first = common::spawn("queens", &args);
+    let start = std::time::Instant::now();
+    // The header is written after the lock is taken.
+    while !std::fs::read_to_string(dir.path()).is_ok_and(|t| t.contains('\n')) {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "the first run wrote no header"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = queens_within(&args, std::time::Duration::from_secs(30));
+    let still_running = first.try_wait().unwrap().is_none();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(
+        still_running,
+        "the first run ended before the second started"
+    );
+    assert_refused(&o, "in use by another run");
+    // The lock went with the killed process: another run gets as far as reading the file.
+    let o = queens_within(
+        &[
+            "count",
+            "12",
+            "--engine",
+            "model",
+            "--checkpoint",
+            &dir.arg(),
+        ],
+        std::time::Duration::from_secs(30),
+    );
+    assert_refused(&o, "different run");
+    assert_eq!(dir.listing(), ["run.ckpt"]);
+}
+
+/// Runs killed at various points leave only the checkpoint, and it still resumes exactly.
+#[test]
+fn killed_runs_leave_no_temporary_files() {
+    let dir = Scratch::new("kill");
+    let args = ["count", "16", "--threads", "2", "--checkpoint", &dir.arg()];
+    for wait_ms in [150, 300, 450, 600] {
+        let mut child = common::spawn("queens", &args);
+        std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+        let _ = child.kill();
+        child.wait().unwrap();
+        let listing = dir.listing();
+        assert!(listing.is_empty() || listing == ["run.ckpt"], "{listing:?}");
+    }
+    let o = queens_within(&args, std::time::Duration::from_secs(120));
+    assert_eq!(stdout(&o).trim(), "14772512", "{}", stderr(&o));
+    assert_eq!(dir.listing(), ["run.ckpt"]);
+}
+
+/// The model engine's parallel statistics report the search depth (they said `max depth: 0`),
+/// the same as sequential search reaches.
+#[test]
+fn parallel_model_stats_report_the_search_depth() {
+    let depth = |o: &std::process::Output| -> u64 {
+        let err = stderr(o);
+        let at = err.find("max depth: ").unwrap_or_else(|| panic!("{err}")) + "max depth: ".len();
+        err[at..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    for n in ["10", "11"] {
+        let sequential = depth(&queens(&[
+            "count",
+            n,
+            "--engine",
+            "model",
+            "--threads",
+            "1",
+            "--stats",
+        ]));
+        assert!(sequential > 0);
+        for threads in ["2", "4"] {
+            let o = queens(&[
+                "count",
+                n,
+                "--engine",
+                "model",
+                "--threads",
+                threads,
+                "--stats",
+            ]);
+            assert_eq!(depth(&o), sequential, "n = {n}, {threads} threads");
         }
     }
 }

@@ -294,7 +294,7 @@ fn a_closed_pipe_is_not_success() {
     for args in [
         &["construct", "300000"][..],
         &["10", "--format", "board"][..],
-        &["all", "10", "--format", "json"][..],
+        &["all", "11", "--format", "json"][..],
     ] {
         let mut child = Command::new(common::example("queens"))
             .args(args)

@@ -1,47 +1,139 @@
-//! Checkpoints: a long parallel count that survives Ctrl-C, a crash or a kill.
+//! Checkpoints: a long split count that survives Ctrl-C, a crash or a kill.
 //!
-//! A [`Checkpoint`] file records which subproblems of a split are finished and their counts.
-//! Every record rewrites the file atomically (write a temporary file, flush it to disk, rename it
-//! over the old one), so the file on disk is always a complete earlier state: a subproblem is
-//! either recorded with its exact count or not at all, and rerunning the same command solves
-//! only the missing ones. The file names the model, the split (a digest of every subproblem's
-//! decisions) and the format version, and a file that does not match is refused rather than
-//! merged into a wrong total.
+//! A [`Checkpoint`] is an append-only journal of a split run: a header that names the model and
+//! records the split itself, then one line per finished subproblem with its counts. Every line
+//! carries a checksum, so a line that was edited or damaged is never summed into a total: the
+//! file is refused as corrupt, naming the line. A rerun of the same command reads the journal,
+//! reuses the recorded split (even if the caller would now split differently, e.g. with another
+//! thread count) and solves only the subproblems that are missing.
+//!
+//! # File format (version 2)
+//!
+//! UTF-8 text, one record per line, each line ending in `\n`:
+//!
+//! ```text
+//! bezzel-checkpoint 2 {"bezzel_version":"0.1.0","model":"queens n=5 engine=bitmask","counts":2,"split":[…]} 8c0a6d1f3b2e4957
+//! 3 2 0 52c1e0a7d99b8f16
+//! 0 4 0 0e5f1d2c3b4a6978
+//! ```
+//!
+//! * **Header** (first line): the word `bezzel-checkpoint`, the format version `2`, a JSON object
+//!   with the bezzel version that wrote it (`bezzel_version`), the caller's name of the model
+//!   (`model`), how many counts every entry has (`counts`, 1 to [`MAX_COUNTS`]; the number of
+//!   solutions comes first) and the subproblems of the split in order (`split`, each as the
+//!   caller's serde type serializes it), then the header checksum.
+//! * **Entries** (every further line): a subproblem's position in the split, exactly `counts`
+//!   counts, then the entry checksum. All numbers are decimal.
+//! * **Checksums** are 64-bit FNV-1a, written as 16 lowercase hex digits. The header's covers
+//!   the line up to its last space; an entry's covers the header checksum (8 bytes,
+//!   little-endian) followed by the entry line up to its last space, which ties entries to their
+//!   header: an entry pasted in from another checkpoint does not verify. They catch accidental
+//!   damage and hand edits, not someone who recomputes them on purpose.
+//!
+//! # Reading
+//!
+//! [`Journal::parse`] reads the bytes of a file (it touches no file system, so it can be fuzzed
+//! on arbitrary input):
+//!
+//! * A last piece without `\n` is a line torn by a kill or a crash: it is ignored (that
+//!   subproblem is solved again) and cut off before the next entry is appended.
+//! * A file with no complete first line that is empty or starts like a header holds nothing
+//!   yet (a run was killed while writing its header): the run starts afresh.
+//! * Every complete line must verify: a bad checksum, a missing or extra count, an index outside
+//!   the split, counts whose totals would not fit in a `u64`, a subproblem recorded twice with
+//!   different counts, or a file that is not a checkpoint at all — each makes the whole file
+//!   corrupt. The same entry twice (same subproblem, same counts) is counted once.
+//!
+//! # Writing
+//!
+//! [`Checkpoint::open`] opens the file for reading and writing before any work starts (so a
+//! path that cannot be written fails at once), takes an exclusive lock on it (a second run on
+//! the same file is refused while the first holds it; the operating system releases the lock
+//! when a process ends, even by `kill -9`, so no stale lock is left), and writes the header of
+//! a new file. [`Checkpoint::record`] appends one line with one write, so a killed process
+//! loses nothing it recorded; the file is synced to disk in batches, at most about once a
+//! second and at [`Checkpoint::sync`] or drop, so a power cut loses at most the last batch. No
+//! temporary files are made.
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs;
-use std::io::{self, Write};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-const FORMAT: &str = "bezzel-checkpoint";
-const FORMAT_VERSION: u32 = 1;
+const MAGIC: &str = "bezzel-checkpoint";
+/// The version of the file format this bezzel reads and writes.
+pub const FORMAT_VERSION: u32 = 2;
+/// The most counts an entry may have (a bound that keeps a damaged header from asking for
+/// absurd amounts of memory).
+pub const MAX_COUNTS: usize = 64;
+/// How long recorded entries may wait for a sync to disk.
+const SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
-/// Why a checkpoint file cannot be used.
+/// Why a checkpoint file cannot be used, or a record was refused.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CheckpointError {
-    /// The file could not be read or written.
+    /// The file could not be opened, read or written.
     Io {
         /// The file.
         path: PathBuf,
         /// What the system said.
         source: io::Error,
     },
-    /// The file is not a readable checkpoint (truncated, edited, not JSON).
+    /// The file does not verify (damaged, edited, or not a checkpoint); see the
+    /// [module docs](self) for what is checked.
     Corrupt {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
         reason: String,
     },
-    /// The file is a checkpoint of another model, size, split or version.
+    /// The file is a checkpoint of another model, version or kind of split.
     Mismatch {
         /// The file.
         path: PathBuf,
         /// What differs.
         reason: String,
+    },
+    /// Another run holds the file's lock.
+    InUse {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A record of a subproblem that is not in the split.
+    UnknownSubproblem {
+        /// The position asked for.
+        index: usize,
+        /// Subproblems in the split.
+        subproblems: usize,
+    },
+    /// A record with another number of counts than the checkpoint keeps.
+    WrongCounts {
+        /// The subproblem.
+        index: usize,
+        /// Counts per entry in this checkpoint.
+        expected: usize,
+        /// Counts given.
+        found: usize,
+    },
+    /// A second record of a subproblem (it would be counted twice).
+    AlreadyRecorded {
+        /// The subproblem.
+        index: usize,
+    },
+    /// A record whose counts would make a total larger than `u64::MAX`.
+    Overflow {
+        /// The subproblem.
+        index: usize,
+    },
+    /// A checkpoint opened with no counts per entry or more than [`MAX_COUNTS`].
+    InvalidCounts {
+        /// Counts per entry asked for.
+        counts: usize,
     },
 }
 
@@ -61,219 +153,674 @@ impl fmt::Display for CheckpointError {
                 "checkpoint {} belongs to a different run: {reason}; use another file or remove it",
                 path.display()
             ),
+            CheckpointError::InUse { path } => write!(
+                f,
+                "checkpoint {} is in use by another run; wait for it to finish or use another file",
+                path.display()
+            ),
+            CheckpointError::UnknownSubproblem { index, subproblems } => write!(
+                f,
+                "subproblem {index} is not in the split (it has {subproblems} subproblems)"
+            ),
+            CheckpointError::WrongCounts {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "subproblem {index} has {found} counts, the checkpoint keeps {expected}"
+            ),
+            CheckpointError::AlreadyRecorded { index } => {
+                write!(f, "subproblem {index} is already recorded")
+            }
+            CheckpointError::Overflow { index } => write!(
+                f,
+                "the counts of subproblem {index} make a total larger than {}",
+                u64::MAX
+            ),
+            CheckpointError::InvalidCounts { counts } => write!(
+                f,
+                "a checkpoint keeps 1 to {MAX_COUNTS} counts per subproblem, not {counts}"
+            ),
         }
     }
 }
 
-impl std::error::Error for CheckpointError {}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct State {
-    format: String,
-    format_version: u32,
-    bezzel_version: String,
-    model: String,
-    subproblems: usize,
-    split_digest: String,
-    /// Finished subproblems: index → its counts (the number of solutions first; a caller may
-    /// record more, e.g. unique solutions).
-    done: BTreeMap<usize, Vec<u64>>,
+impl std::error::Error for CheckpointError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CheckpointError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
-/// The progress of a split run, kept in a file.
+/// Why [`Journal::parse`] refused some bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JournalError {
+    /// The bytes are not a bezzel checkpoint.
+    NotACheckpoint,
+    /// A checkpoint in another format version.
+    Version {
+        /// The version found (as written, shortened).
+        found: String,
+    },
+    /// A complete line that does not verify.
+    BadLine {
+        /// The line (1-based; the header is line 1).
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl fmt::Display for JournalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JournalError::NotACheckpoint => f.write_str("not a bezzel checkpoint"),
+            JournalError::Version { found } => write!(
+                f,
+                "written in checkpoint format {found}, this bezzel reads format {FORMAT_VERSION}"
+            ),
+            JournalError::BadLine { line, reason } => write!(f, "line {line}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for JournalError {}
+
+/// The header's JSON object.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    bezzel_version: String,
+    model: String,
+    counts: usize,
+    split: Vec<serde_json::Value>,
+}
+
+/// The header as written: the split in the caller's type.
+#[derive(Serialize)]
+struct HeaderOut<'a, S> {
+    bezzel_version: &'a str,
+    model: &'a str,
+    counts: usize,
+    split: &'a [S],
+}
+
+/// A verified checkpoint file, as [`Journal::parse`] reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Journal {
+    header: Header,
+    header_sum: u64,
+    entries: BTreeMap<usize, Vec<u64>>,
+    totals: Vec<u64>,
+    complete_len: usize,
+}
+
+/// 64-bit FNV-1a, continuing from `hash`.
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+fn header_checksum(body: &str) -> u64 {
+    fnv1a(FNV_OFFSET, body.as_bytes())
+}
+
+fn entry_checksum(header_sum: u64, body: &str) -> u64 {
+    fnv1a(
+        fnv1a(FNV_OFFSET, &header_sum.to_le_bytes()),
+        body.as_bytes(),
+    )
+}
+
+/// A decimal number of digits only (no sign, no spaces), as the journal writes them.
+fn parse_number(token: &str) -> Option<u64> {
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// Splits a line into its body and checksum, and verifies the checksum.
+fn verified(
+    line_no: usize,
+    bytes: &[u8],
+    checksum: impl Fn(&str) -> u64,
+) -> Result<&str, JournalError> {
+    let bad = |reason: &str| JournalError::BadLine {
+        line: line_no,
+        reason: reason.to_string(),
+    };
+    let text = std::str::from_utf8(bytes).map_err(|_| bad("not UTF-8 text"))?;
+    let (body, sum) = text
+        .rsplit_once(' ')
+        .ok_or_else(|| bad("no checksum at the end"))?;
+    if sum != format!("{:016x}", checksum(body)) {
+        return Err(bad(
+            "checksum does not match (the line was edited or damaged)",
+        ));
+    }
+    Ok(body)
+}
+
+/// Explains bytes that do not start with a header: an older checkpoint, or something else.
+fn not_a_journal(bytes: &[u8]) -> JournalError {
+    // Format 1 was one JSON object naming its format.
+    let v1 = bytes.first() == Some(&b'{')
+        && serde_json::from_slice::<serde_json::Value>(bytes)
+            .is_ok_and(|v| v["format"] == MAGIC && v["format_version"] == 1);
+    if v1 {
+        JournalError::Version {
+            found: "1".to_string(),
+        }
+    } else {
+        JournalError::NotACheckpoint
+    }
+}
+
+impl Journal {
+    /// Reads and verifies the bytes of a checkpoint file; see the [module docs](self) for the
+    /// format and the rules. `Ok(None)`: the bytes hold no complete header yet (an empty file,
+    /// or a header torn by a kill), so nothing is recorded. Never panics, whatever the bytes.
+    pub fn parse(bytes: &[u8]) -> Result<Option<Journal>, JournalError> {
+        let header_start = format!("{MAGIC} ");
+        let Some(header_len) = bytes.iter().position(|&b| b == b'\n') else {
+            let torn_header = header_start.as_bytes().starts_with(bytes)
+                || bytes.starts_with(header_start.as_bytes());
+            return if torn_header {
+                Ok(None)
+            } else {
+                Err(not_a_journal(bytes))
+            };
+        };
+        let first = &bytes[..header_len];
+        let Some(rest) = first.strip_prefix(header_start.as_bytes()) else {
+            return Err(not_a_journal(bytes));
+        };
+        let version = rest.split(|&b| b == b' ').next().unwrap_or_default();
+        if !version.is_empty()
+            && version.iter().all(u8::is_ascii_digit)
+            && version != FORMAT_VERSION.to_string().as_bytes()
+        {
+            return Err(JournalError::Version {
+                found: String::from_utf8_lossy(&version[..version.len().min(20)]).into_owned(),
+            });
+        }
+        let body = verified(1, first, header_checksum)?;
+        let header_sum = header_checksum(body);
+        let bad_header = |reason: String| JournalError::BadLine { line: 1, reason };
+        let json = body
+            .strip_prefix(&format!("{MAGIC} {FORMAT_VERSION} "))
+            .ok_or_else(|| bad_header("no header object".to_string()))?;
+        let header: Header = serde_json::from_str(json).map_err(|e| bad_header(e.to_string()))?;
+        if header.counts == 0 || header.counts > MAX_COUNTS {
+            return Err(bad_header(format!(
+                "{} counts per entry, expected 1 to {MAX_COUNTS}",
+                header.counts
+            )));
+        }
+        let mut journal = Journal {
+            totals: vec![0; header.counts],
+            header,
+            header_sum,
+            entries: BTreeMap::new(),
+            complete_len: header_len + 1,
+        };
+        let mut line_no = 1;
+        while let Some(len) = bytes[journal.complete_len..]
+            .iter()
+            .position(|&b| b == b'\n')
+        {
+            line_no += 1;
+            let start = journal.complete_len;
+            journal.entry(line_no, &bytes[start..start + len])?;
+            journal.complete_len = start + len + 1;
+        }
+        Ok(Some(journal))
+    }
+
+    /// Verifies one entry line and adds it.
+    fn entry(&mut self, line_no: usize, bytes: &[u8]) -> Result<(), JournalError> {
+        let bad = |reason: String| JournalError::BadLine {
+            line: line_no,
+            reason,
+        };
+        let body = verified(line_no, bytes, |body| entry_checksum(self.header_sum, body))?;
+        let mut tokens = body.split(' ');
+        let index = tokens
+            .next()
+            .and_then(parse_number)
+            .and_then(|i| usize::try_from(i).ok())
+            .ok_or_else(|| bad("the subproblem is not a number".to_string()))?;
+        if index >= self.header.split.len() {
+            return Err(bad(format!(
+                "subproblem {index} is not in the split ({} subproblems)",
+                self.header.split.len()
+            )));
+        }
+        let counts = tokens
+            .map(|t| parse_number(t).ok_or_else(|| bad(format!("count `{t}` is not a number"))))
+            .collect::<Result<Vec<u64>, _>>()?;
+        if counts.len() != self.header.counts {
+            return Err(bad(format!(
+                "{} counts, every entry has {}",
+                counts.len(),
+                self.header.counts
+            )));
+        }
+        if let Some(earlier) = self.entries.get(&index) {
+            return if *earlier == counts {
+                Ok(()) // the same fact twice: counted once
+            } else {
+                Err(bad(format!(
+                    "subproblem {index} is recorded again with different counts"
+                )))
+            };
+        }
+        for (total, &c) in self.totals.iter_mut().zip(&counts) {
+            *total = total.checked_add(c).ok_or_else(|| {
+                bad(format!(
+                    "the counts add up to more than {} (subproblem {index})",
+                    u64::MAX
+                ))
+            })?;
+        }
+        self.entries.insert(index, counts);
+        Ok(())
+    }
+
+    /// The caller's name of the model.
+    pub fn model(&self) -> &str {
+        &self.header.model
+    }
+
+    /// The version of bezzel that wrote the file.
+    pub fn bezzel_version(&self) -> &str {
+        &self.header.bezzel_version
+    }
+
+    /// Counts per entry.
+    pub fn counts(&self) -> usize {
+        self.header.counts
+    }
+
+    /// The recorded split, one JSON value per subproblem.
+    pub fn split(&self) -> &[serde_json::Value] {
+        &self.header.split
+    }
+
+    /// Finished subproblems: position in the split → counts.
+    pub fn entries(&self) -> &BTreeMap<usize, Vec<u64>> {
+        &self.entries
+    }
+
+    /// Position-wise sums of the entries' counts.
+    pub fn totals(&self) -> &[u64] {
+        &self.totals
+    }
+
+    /// Bytes that are complete lines; anything after them is a torn last line, ignored.
+    pub fn complete_len(&self) -> usize {
+        self.complete_len
+    }
+}
+
+/// The progress of a split run, kept in a locked, append-only file; see the
+/// [module docs](self).
 #[derive(Debug)]
 pub struct Checkpoint {
     path: PathBuf,
-    state: State,
-}
-
-/// FNV-1a over the split's serialized subproblems: the same split always gives the same digest.
-fn digest<S: Serialize>(subproblems: &[S]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for s in subproblems {
-        let text = serde_json::to_string(s).unwrap_or_default();
-        for b in text.bytes().chain([b'\n']) {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    format!("{hash:016x}")
+    file: File,
+    header_sum: u64,
+    counts: usize,
+    done: Vec<Option<Box<[u64]>>>,
+    finished: usize,
+    totals: Vec<u64>,
+    /// Whether a write failed part way: the file may end in a partial line, so nothing more is
+    /// appended after it.
+    broken: bool,
+    unsynced: bool,
+    last_sync: Instant,
 }
 
 impl Checkpoint {
-    /// Opens the checkpoint at `path` for this split, or starts an empty one if the file does
-    /// not exist. Refuses a file of another model, split or format version. Subproblems are
-    /// any serializable description (e.g. [`Subproblem`](crate::parallel::Subproblem)s); the
-    /// file records them by their position in `subproblems`.
-    pub fn open<S: Serialize>(
+    /// Opens (or creates) the checkpoint at `path` for the model named `model`, whose entries
+    /// have `counts` counts each, and returns it with the split to solve.
+    ///
+    /// A new file, or one holding no complete header, gets the split that `split` makes; a
+    /// file with a header keeps its recorded split and `split` is not called, so a rerun
+    /// solves the same subproblems even if the caller would now split differently. Refuses a
+    /// file of another model, format, bezzel version or kind of subproblem, a file that does not
+    /// verify, and one locked by another run. The lock is held until the checkpoint is dropped.
+    pub fn open<S, E>(
         path: impl AsRef<Path>,
         model: &str,
-        subproblems: &[S],
-    ) -> Result<Checkpoint, CheckpointError> {
+        counts: usize,
+        split: impl FnOnce() -> Result<Vec<S>, E>,
+    ) -> Result<(Checkpoint, Vec<S>), E>
+    where
+        S: Serialize + DeserializeOwned,
+        E: From<CheckpointError>,
+    {
         let path = path.as_ref().to_path_buf();
-        let expected = State {
-            format: FORMAT.to_string(),
-            format_version: FORMAT_VERSION,
-            bezzel_version: env!("CARGO_PKG_VERSION").to_string(),
-            model: model.to_string(),
-            subproblems: subproblems.len(),
-            split_digest: digest(subproblems),
-            done: BTreeMap::new(),
+        if counts == 0 || counts > MAX_COUNTS {
+            return Err(CheckpointError::InvalidCounts { counts }.into());
+        }
+        let io_error = |source| CheckpointError::Io {
+            path: path.clone(),
+            source,
         };
-        let text = match fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Ok(Checkpoint {
-                    path,
-                    state: expected,
-                });
+        let options = || {
+            let mut o = OpenOptions::new();
+            o.read(true).write(true);
+            o
+        };
+        let (mut file, created) = match options().create_new(true).open(&path) {
+            Ok(file) => (file, true),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                (options().open(&path).map_err(io_error)?, false)
             }
-            Err(source) => return Err(CheckpointError::Io { path, source }),
+            Err(e) => return Err(io_error(e).into()),
         };
-        let found: State = serde_json::from_str(&text).map_err(|e| CheckpointError::Corrupt {
-            path: path.clone(),
-            reason: e.to_string(),
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(CheckpointError::InUse { path }.into());
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(io_error(e).into()),
+        }
+        // From here the file is ours; one this call created is removed again if opening fails.
+        let result = Checkpoint::read_or_start(&path, &mut file, model, counts, split);
+        if result.is_err() && created {
+            let _ = fs::remove_file(&path);
+        }
+        let (header_sum, entries, subproblems) = result?;
+        let mut checkpoint = Checkpoint {
+            path,
+            file,
+            header_sum,
+            counts,
+            done: vec![None; subproblems.len()],
+            finished: 0,
+            totals: vec![0; counts],
+            broken: false,
+            unsynced: false,
+            last_sync: Instant::now(),
+        };
+        for (index, c) in entries {
+            checkpoint.add(index, &c);
+        }
+        Ok((checkpoint, subproblems))
+    }
+
+    /// Reads the locked file: its header sum, entries and split, or those of a new header
+    /// written for `split`. Leaves the file positioned at its end, with any torn line cut off.
+    #[allow(clippy::type_complexity)]
+    fn read_or_start<S, E>(
+        path: &Path,
+        file: &mut File,
+        model: &str,
+        counts: usize,
+        split: impl FnOnce() -> Result<Vec<S>, E>,
+    ) -> Result<(u64, BTreeMap<usize, Vec<u64>>, Vec<S>), E>
+    where
+        S: Serialize + DeserializeOwned,
+        E: From<CheckpointError>,
+    {
+        let io_error = |source| CheckpointError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io_error)?;
+        let journal = Journal::parse(&bytes).map_err(|e| match e {
+            JournalError::Version { .. } => CheckpointError::Mismatch {
+                path: path.to_path_buf(),
+                reason: e.to_string(),
+            },
+            _ => CheckpointError::Corrupt {
+                path: path.to_path_buf(),
+                reason: e.to_string(),
+            },
         })?;
+        let Some(journal) = journal else {
+            let subproblems = split()?;
+            let header = serde_json::to_string(&HeaderOut {
+                bezzel_version: env!("CARGO_PKG_VERSION"),
+                model,
+                counts,
+                split: &subproblems,
+            })
+            .map_err(|e| io_error(io::Error::other(e)))?;
+            let body = format!("{MAGIC} {FORMAT_VERSION} {header}");
+            let header_sum = header_checksum(&body);
+            let line = format!("{body} {header_sum:016x}\n");
+            file.set_len(0).map_err(io_error)?;
+            file.seek(SeekFrom::Start(0)).map_err(io_error)?;
+            file.write_all(line.as_bytes()).map_err(io_error)?;
+            file.sync_all().map_err(io_error)?;
+            return Ok((header_sum, BTreeMap::new(), subproblems));
+        };
         let mismatch = |reason: String| CheckpointError::Mismatch {
-            path: path.clone(),
+            path: path.to_path_buf(),
             reason,
         };
-        if found.format != FORMAT || found.format_version != FORMAT_VERSION {
+        let this_version = env!("CARGO_PKG_VERSION");
+        if journal.bezzel_version() != this_version {
             return Err(mismatch(format!(
-                "format {} v{}, expected {FORMAT} v{FORMAT_VERSION}",
-                found.format, found.format_version
-            )));
+                "written by bezzel {}, this is {this_version}",
+                journal.bezzel_version()
+            ))
+            .into());
         }
-        if found.bezzel_version != expected.bezzel_version {
+        if journal.model() != model {
             return Err(mismatch(format!(
-                "written by bezzel {}, this is {}",
-                found.bezzel_version, expected.bezzel_version
-            )));
+                "model `{}`, this run is `{model}`",
+                journal.model()
+            ))
+            .into());
         }
-        if found.model != expected.model {
+        if journal.counts() != counts {
             return Err(mismatch(format!(
-                "model `{}`, this run is `{}`",
-                found.model, expected.model
-            )));
+                "{} counts per subproblem, this run keeps {counts}",
+                journal.counts()
+            ))
+            .into());
         }
-        if found.subproblems != expected.subproblems || found.split_digest != expected.split_digest
-        {
-            return Err(mismatch(format!(
-                "the search was split differently ({} subproblems, digest {}; now {}, {})",
-                found.subproblems, found.split_digest, expected.subproblems, expected.split_digest
-            )));
+        let subproblems = journal
+            .split()
+            .iter()
+            .map(S::deserialize)
+            .collect::<Result<Vec<S>, _>>()
+            .map_err(|e| mismatch(format!("its split is not of this run's kind ({e})")))?;
+        if journal.complete_len() < bytes.len() {
+            // A torn last line: cut it off, so that the next entry starts a line of its own.
+            file.set_len(journal.complete_len() as u64)
+                .map_err(io_error)?;
+            file.sync_all().map_err(io_error)?;
         }
-        if let Some((&index, _)) = found.done.iter().find(|(i, _)| **i >= found.subproblems) {
-            return Err(CheckpointError::Corrupt {
-                path,
-                reason: format!("subproblem {index} is out of range"),
-            });
+        file.seek(SeekFrom::End(0)).map_err(io_error)?;
+        Ok((journal.header_sum, journal.entries, subproblems))
+    }
+
+    /// Marks a verified entry finished, in memory.
+    fn add(&mut self, index: usize, counts: &[u64]) {
+        self.done[index] = Some(counts.into());
+        self.finished += 1;
+        for (total, c) in self.totals.iter_mut().zip(counts) {
+            // Verified entries and checked records never overflow.
+            *total = total.saturating_add(*c);
         }
-        Ok(Checkpoint { path, state: found })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Subproblems in the split.
+    pub fn subproblems(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Counts per entry.
+    pub fn counts(&self) -> usize {
+        self.counts
     }
 
     /// Whether subproblem `index` is finished.
     pub fn is_done(&self, index: usize) -> bool {
-        self.state.done.contains_key(&index)
+        self.done.get(index).is_some_and(Option::is_some)
     }
 
     /// Finished subproblems.
     pub fn finished(&self) -> usize {
-        self.state.done.len()
+        self.finished
     }
 
     /// Solutions in the finished subproblems (the sum of their first counts).
     pub fn solutions(&self) -> u64 {
-        self.totals().first().copied().unwrap_or(0)
+        self.totals[0]
     }
 
     /// Position-wise sums of the recorded counts of the finished subproblems.
-    pub fn totals(&self) -> Vec<u64> {
-        let mut sums: Vec<u64> = Vec::new();
-        for counts in self.state.done.values() {
-            if sums.len() < counts.len() {
-                sums.resize(counts.len(), 0);
-            }
-            for (sum, c) in sums.iter_mut().zip(counts) {
-                *sum += c;
-            }
-        }
-        sums
+    pub fn totals(&self) -> &[u64] {
+        &self.totals
     }
 
     /// The counts recorded for subproblem `index`, if finished.
     pub fn counts_of(&self, index: usize) -> Option<&[u64]> {
-        self.state.done.get(&index).map(Vec::as_slice)
+        self.done.get(index).and_then(|c| c.as_deref())
     }
 
-    /// Records a finished subproblem's counts (solutions first) and writes the file atomically.
+    /// Records a finished subproblem's counts (solutions first) by appending one line. Refuses,
+    /// without writing anything, a subproblem outside the split, one already recorded, the
+    /// wrong number of counts, and counts that would make a total overflow. Syncs to disk when
+    /// the last sync is about a second old.
     pub fn record(&mut self, index: usize, counts: &[u64]) -> Result<(), CheckpointError> {
-        self.state.done.insert(index, counts.to_vec());
-        self.save()
+        if index >= self.done.len() {
+            return Err(CheckpointError::UnknownSubproblem {
+                index,
+                subproblems: self.done.len(),
+            });
+        }
+        if counts.len() != self.counts {
+            return Err(CheckpointError::WrongCounts {
+                index,
+                expected: self.counts,
+                found: counts.len(),
+            });
+        }
+        if self.is_done(index) {
+            return Err(CheckpointError::AlreadyRecorded { index });
+        }
+        if self
+            .totals
+            .iter()
+            .zip(counts)
+            .any(|(t, c)| t.checked_add(*c).is_none())
+        {
+            return Err(CheckpointError::Overflow { index });
+        }
+        if self.broken {
+            return Err(self.io_error(io::Error::other(
+                "an earlier write to it failed, so nothing more is recorded",
+            )));
+        }
+        let mut body = index.to_string();
+        for c in counts {
+            body.push(' ');
+            body.push_str(&c.to_string());
+        }
+        let line = format!("{body} {:016x}\n", entry_checksum(self.header_sum, &body));
+        // One write per line: a kill between writes leaves whole lines only.
+        if let Err(e) = self.file.write_all(line.as_bytes()) {
+            self.broken = true;
+            return Err(self.io_error(e));
+        }
+        self.add(index, counts);
+        self.unsynced = true;
+        if self.last_sync.elapsed() >= SYNC_INTERVAL {
+            self.sync()?;
+        }
+        Ok(())
     }
 
-    /// Writes the file: to `<path>.tmp`, flushed to disk, then renamed over `<path>`.
-    pub fn save(&self) -> Result<(), CheckpointError> {
-        let io_error = |source| CheckpointError::Io {
+    /// Syncs the recorded entries to disk (recording does so in batches; dropping the
+    /// checkpoint does it too, without a way to report an error).
+    pub fn sync(&mut self) -> Result<(), CheckpointError> {
+        if self.unsynced {
+            self.file.sync_data().map_err(|e| self.io_error(e))?;
+            self.unsynced = false;
+        }
+        self.last_sync = Instant::now();
+        Ok(())
+    }
+
+    fn io_error(&self, source: io::Error) -> CheckpointError {
+        CheckpointError::Io {
             path: self.path.clone(),
             source,
-        };
-        let mut tmp = self.path.clone().into_os_string();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let text =
-            serde_json::to_string_pretty(&self.state).map_err(|e| CheckpointError::Corrupt {
-                path: self.path.clone(),
-                reason: e.to_string(),
-            })?;
-        let mut file = fs::File::create(&tmp).map_err(io_error)?;
-        file.write_all(text.as_bytes()).map_err(io_error)?;
-        file.sync_all().map_err(io_error)?;
-        fs::rename(&tmp, &self.path).map_err(io_error)
+        }
+    }
+}
+
+impl Drop for Checkpoint {
+    fn drop(&mut self) {
+        // The lock goes with the file handle.
+        let _ = self.sync();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parallel::Subproblem;
-    use crate::search::Decision;
-
-    fn split(model: &str, n: usize) -> Vec<Subproblem> {
-        (0..n)
-            .map(|index| Subproblem {
-                model: model.to_string(),
-                index,
-                decisions: vec![Decision::Assign(0, index as i32)],
-            })
-            .collect()
-    }
 
     #[test]
-    fn records_survive_reopening_and_foreign_files_are_refused() {
-        let dir = std::env::temp_dir().join(format!("bezzel-ckpt-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("run.json");
-        let _ = fs::remove_file(&path);
-        let subs = split("m", 4);
-        let mut c = Checkpoint::open(&path, "m", &subs).unwrap();
-        assert_eq!(c.finished(), 0);
-        c.record(2, &[10, 3]).unwrap();
-        c.record(0, &[5, 1]).unwrap();
-        let c = Checkpoint::open(&path, "m", &subs).unwrap();
-        assert!(c.is_done(0) && c.is_done(2) && !c.is_done(1));
-        assert_eq!(c.solutions(), 15);
-        assert_eq!(c.totals(), vec![15, 4]);
-        assert_eq!(c.counts_of(2), Some(&[10, 3][..]));
-        assert!(!dir.join("run.json.tmp").exists());
-
-        let err = Checkpoint::open(&path, "other", &split("other", 4)).unwrap_err();
-        assert!(err.to_string().contains("model `m`"), "{err}");
-        let err = Checkpoint::open(&path, "m", &split("m", 5)).unwrap_err();
-        assert!(err.to_string().contains("split differently"), "{err}");
-        fs::write(&path, "{ not json").unwrap();
-        let err = Checkpoint::open(&path, "m", &subs).unwrap_err();
-        assert!(err.to_string().contains("corrupt"), "{err}");
-        fs::remove_dir_all(&dir).unwrap();
+    fn parse_refuses_what_does_not_verify_and_ignores_a_torn_tail() {
+        assert_eq!(Journal::parse(b""), Ok(None));
+        assert_eq!(Journal::parse(b"bezzel-check"), Ok(None));
+        assert_eq!(Journal::parse(b"bezzel-checkpoint 2 {\"bez"), Ok(None));
+        assert_eq!(Journal::parse(b"hello"), Err(JournalError::NotACheckpoint));
+        assert!(matches!(
+            Journal::parse(b"bezzel-checkpoint 7 {}\n"),
+            Err(JournalError::Version { found }) if found == "7"
+        ));
+        let body = r#"bezzel-checkpoint 2 {"bezzel_version":"0.1.0","model":"m","counts":1,"split":[1,2]}"#;
+        let header = format!("{body} {:016x}\n", header_checksum(body));
+        let sum = header_checksum(body);
+        let entry = |b: &str| format!("{b} {:016x}\n", entry_checksum(sum, b));
+        let good = format!("{header}{}{}", entry("0 5"), entry("1 7"));
+        let j = Journal::parse(good.as_bytes()).unwrap().unwrap();
+        assert_eq!(j.totals(), &[12]);
+        assert_eq!(j.complete_len(), good.len());
+        let torn = &good[..good.len() - 3];
+        let j = Journal::parse(torn.as_bytes()).unwrap().unwrap();
+        assert_eq!(j.totals(), &[5]);
+        assert_eq!(j.entries().len(), 1);
+        for bad in [
+            format!("{header}{}", entry("2 5")),
+            format!("{header}{}", entry("0 5 1")),
+            format!("{header}{}", entry("0 -5")),
+            format!("{header}{}{}", entry("0 5"), entry("0 6")),
+            format!("{header}{}", entry("0 5").replace('5', "6")),
+            format!("{header}\n"),
+        ] {
+            assert!(
+                matches!(
+                    Journal::parse(bad.as_bytes()),
+                    Err(JournalError::BadLine { line: 2.., .. })
+                ),
+                "{bad}"
+            );
+        }
     }
 }

@@ -15,6 +15,7 @@ use crate::search::{Decision, SearchConfig, Solver};
 use crate::stats::{Statistics, StopReason};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -60,6 +61,14 @@ pub enum ParallelError {
         /// The model the subproblem names.
         found: String,
     },
+    /// Two subproblems with the same index or the same decisions were handed in: their
+    /// solutions would be counted twice.
+    DuplicateSubproblem {
+        /// The index of the second one.
+        index: usize,
+    },
+    /// The solutions add up to more than `u64::MAX`.
+    Overflow,
 }
 
 impl std::fmt::Display for ParallelError {
@@ -72,6 +81,13 @@ impl std::fmt::Display for ParallelError {
                 f,
                 "subproblem belongs to model `{found}`, not to `{expected}`"
             ),
+            ParallelError::DuplicateSubproblem { index } => write!(
+                f,
+                "subproblem {index} repeats an earlier one (same index or same decisions)"
+            ),
+            ParallelError::Overflow => {
+                write!(f, "the solutions add up to more than {}", u64::MAX)
+            }
         }
     }
 }
@@ -181,7 +197,8 @@ where
 
     /// Counts the solutions of `subproblems` in parallel. `on_solved(subproblem, count)` is
     /// called (from worker threads) as each one is finished; a subproblem interrupted by
-    /// `cancel` is not reported and not counted.
+    /// `cancel` is not reported and not counted. Subproblems of another model, and one that
+    /// repeats another's index or decisions, are refused before any is solved.
     pub fn count(
         &self,
         subproblems: &[Subproblem],
@@ -194,6 +211,14 @@ where
                 found: s.model.clone(),
             });
         }
+        let mut indices = HashSet::with_capacity(subproblems.len());
+        let mut prefixes = HashSet::with_capacity(subproblems.len());
+        if let Some(s) = subproblems
+            .iter()
+            .find(|s| !indices.insert(s.index) || !prefixes.insert(&s.decisions))
+        {
+            return Err(ParallelError::DuplicateSubproblem { index: s.index });
+        }
         (self.build)()?; // fail early, and with the error, if the model cannot be built
         let started = Instant::now();
         let cancel = cancel.unwrap_or_default();
@@ -201,7 +226,7 @@ where
             .num_threads(self.workers()?)
             .build()
             .map_err(|e| ParallelError::ThreadPool(e.to_string()))?;
-        let results: Vec<Option<(u64, Statistics)>> = pool.install(|| {
+        let results: Vec<Option<(&Subproblem, u64, Statistics)>> = pool.install(|| {
             subproblems
                 .par_iter()
                 .map_init(
@@ -216,7 +241,7 @@ where
                             return None;
                         }
                         on_solved(sub, count);
-                        Some((count, solver.stats().clone()))
+                        Some((sub, count, solver.stats().clone()))
                     },
                 )
                 .collect()
@@ -227,10 +252,13 @@ where
         };
         for r in results {
             match r {
-                Some((count, stats)) => {
-                    out.solutions += count;
+                Some((sub, count, stats)) => {
+                    out.solutions = out
+                        .solutions
+                        .checked_add(count)
+                        .ok_or(ParallelError::Overflow)?;
                     out.solved += 1;
-                    add_stats(&mut out.stats, &stats);
+                    add_subproblem_stats(&mut out.stats, &stats, sub.decisions.len());
                 }
                 None => out.complete = false,
             }
@@ -250,10 +278,15 @@ where
     }
 }
 
-fn add_stats(total: &mut Statistics, part: &Statistics) {
-    total.nodes += part.nodes;
-    total.failures += part.failures;
-    total.propagations += part.propagations;
-    total.max_depth = total.max_depth.max(part.max_depth);
-    total.restarts += part.restarts;
+/// Adds the statistics of one subproblem's search to those of a split run. A subproblem's
+/// search starts below its `prefix_len` decisions, which sequential search would have on its
+/// stack too, so they count towards the maximum depth; the other figures add up. Solutions and
+/// time are left to the caller (they are exact totals and wall time, not sums of statistics).
+pub fn add_subproblem_stats(total: &mut Statistics, part: &Statistics, prefix_len: usize) {
+    total.nodes = total.nodes.saturating_add(part.nodes);
+    total.failures = total.failures.saturating_add(part.failures);
+    total.propagations = total.propagations.saturating_add(part.propagations);
+    let depth = part.max_depth.saturating_add(prefix_len as u64);
+    total.max_depth = total.max_depth.max(depth);
+    total.restarts = total.restarts.saturating_add(part.restarts);
 }

@@ -397,7 +397,9 @@ impl Solver {
             return Some(StopReason::Cancelled);
         }
         // Reading the clock at every node would cost more than the nodes themselves.
-        if self.stats.nodes % 256 == 0 && limits.time.is_some_and(|t| self.started.elapsed() >= t) {
+        if self.stats.nodes.is_multiple_of(256)
+            && limits.time.is_some_and(|t| self.started.elapsed() >= t)
+        {
             return Some(StopReason::TimeLimit);
         }
         None

@@ -117,3 +117,70 @@ fn cancelled_runs_count_only_finished_subproblems() {
     let second = search.count(&rest, None, |_, _| {}).unwrap();
     assert_eq!(result.solutions + second.solutions, 724);
 }
+
+/// A subproblem handed in twice (by index, or under another index) would be counted twice.
+#[test]
+fn repeated_subproblems_are_refused_not_counted_twice() {
+    let search = ParallelSearch::new("queens 8", || queens(8)).threads(Some(2));
+    let subproblems = search.subproblems().unwrap();
+    let with_solutions = subproblems
+        .iter()
+        .position(|s| {
+            Solver::new(queens(8).unwrap())
+                .count_in(&s.decisions)
+                .unwrap()
+                > 0
+        })
+        .unwrap();
+    let mut same_index = subproblems.clone();
+    same_index.push(subproblems[with_solutions].clone());
+    let mut same_decisions = subproblems.clone();
+    let mut copy = subproblems[with_solutions].clone();
+    copy.index = subproblems.len();
+    same_decisions.push(copy);
+    for twice in [same_index, same_decisions] {
+        let result = search.count(&twice, None, |_, _| {});
+        assert!(
+            matches!(
+                result,
+                Err(bezzel_core::parallel::ParallelError::DuplicateSubproblem { .. })
+            ),
+            "{result:?}"
+        );
+    }
+    assert_eq!(
+        search
+            .count(&subproblems, None, |_, _| {})
+            .unwrap()
+            .solutions,
+        92
+    );
+}
+
+/// The depth of a split run counts each subproblem's decisions, as sequential search has them
+/// on its stack: never deeper than sequential search, and as deep where the deepest node lies
+/// below the split (as it does for these boards).
+#[test]
+fn parallel_max_depth_counts_the_subproblem_decisions() {
+    for n in [8, 10, 11, 12] {
+        let mut sequential = Solver::new(queens(n).unwrap());
+        sequential.count();
+        let deepest = sequential.stats().max_depth;
+        for threads in [1, 2, 4] {
+            let search = ParallelSearch::new(format!("queens {n}"), || queens(n))
+                .threads(Some(threads))
+                .per_worker(30);
+            let subproblems = search.subproblems().unwrap();
+            let result = search.count(&subproblems, None, |_, _| {}).unwrap();
+            let depth = result.stats.max_depth;
+            let longest_prefix = subproblems.iter().map(|s| s.decisions.len()).max().unwrap();
+            assert!(
+                depth >= longest_prefix as u64 && depth <= deepest,
+                "n = {n}, {threads} threads: depth {depth}, longest prefix {longest_prefix}, sequential {deepest}"
+            );
+            if n >= 10 {
+                assert_eq!(depth, deepest, "n = {n}, {threads} threads");
+            }
+        }
+    }
+}
