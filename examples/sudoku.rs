@@ -10,16 +10,28 @@
 //! ```
 //!
 //! **Input.** Files given as arguments, in order, or stdin when there are none (`-` names stdin
-//! too). Every file is opened before anything is solved; a batch is then read and answered a
-//! chunk of lines at a time, so it runs in little memory and answers come while stdin is still
-//! being written (one by one when stdin is a terminal). A batch holds one puzzle per line in line form: `N * N` cells row by row, `1`-`9`
-//! then `A`-`P` for 10-25, `.` or `0` for an empty cell; blank lines and lines starting with
-//! `#` are skipped. An input is instead read as *one* puzzle in grid form (one row per line;
+//! too). Every file is checked before anything is solved (that it exists and is no folder; a
+//! regular file, that it opens), so a mistyped name costs nothing; each is then opened only when
+//! its turn comes and closed after, so any number of files can be given, and a named pipe is
+//! opened once, in its turn. An input is read and answered a chunk of lines at a time, so it runs in
+//! little memory and answers come while stdin is still being written (one by one when stdin is
+//! a terminal). The text accepted is the library's (`bezzel::sudoku::reader`): one puzzle per
+//! line in line form, `N * N` cells row by row, `1`-`9` then `A`-`P` for 10-25, `.` or `0` for
+//! an empty cell; blank lines and lines starting with `#` are skipped; a byte-order mark at the
+//! start is skipped. An input is instead read as *one* puzzle in grid form (one row per line;
 //! spaces and the separators `|`, `-`, `+` ignored, so `--pretty` output reads back) when
-//! `--grid` is given, or when it looks like one grid: none of its lines has the length of a
-//! line-form puzzle (16, 81, 256 or 625 characters), and at least 4 lines hold cells, none
-//! more than 25. A 16x16 grid written without spaces has rows of 16 characters, the length of
-//! a 4x4 line, so it needs `--grid`.
+//! `--grid` is given, or when its lines really form a grid: no line has the length of a
+//! line-form puzzle (16, 81, 256 or 625 characters), and there are N rows of N cells for N = 4,
+//! 9, 16 or 25, give or take one mistake (a missing, extra, short or long row). A 16x16 grid
+//! written without spaces has rows of 16 characters, the length of a 4x4 line, so it needs
+//! `--grid`.
+//!
+//! **Alphabets.** A 16x16 puzzle may be written `1`-`G` or, one symbol lower, `0`-`F` (with `.`
+//! for empty cells). Without `--alphabet`, a 16x16 puzzle holding a `G` is `1`-`G`, one holding
+//! both `0` and `.` (and no `G`) is `0`-`F`, and any other reads validly both ways, so it is
+//! refused as an input error asking for `--alphabet 1` or `--alphabet 0`, never guessed. Other
+//! sizes are `1`-based unless `--alphabet 0` says otherwise. Answers are written in the
+//! puzzle's own alphabet.
 //!
 //! **Output.** Every puzzle gets exactly one line on stdout, in input order: the solution in
 //! line form, `no solution`, `multiple solutions`, or `error: line L: what is wrong` (with the
@@ -43,24 +55,26 @@
 //!
 //! **Exit status.** 0 when every puzzle was read and had consistent givens, whatever the
 //! answers; 2 when any puzzle had an input error (wrong length, illegal character, clashing
-//! givens; the other puzzles are still answered), and for a bad option or a file that cannot
-//! be opened (then nothing is solved). A read error part way through an input (a failing disk,
-//! say) stops the run there, after the answers so far and the summary, with status 2.
+//! givens, an unclear alphabet; the other puzzles are still answered), and for a bad option or
+//! a file that cannot be opened (then nothing is solved). A read error part way through an
+//! input (a failing disk, say) stops the run there, after answering every puzzle read before
+//! it and the summary, with status 2 and a message naming the input and the line. Output that
+//! cannot be written (stdout closed, a full disk) is an error too: a one-line message and
+//! status 2; a reader that went away (`sudoku big.txt | head`) ends the run quietly with
+//! status 141, what a shell reports for a program killed by a broken pipe.
 
 use bezzel::core::{Consistency, Restarts, SearchConfig, Statistics, VarOrder};
-use bezzel::sudoku::grid::Grid;
+use bezzel::sudoku::grid::{Alphabet, Grid, ParseError};
 use bezzel::sudoku::model::{Outcome, Status, SudokuSolver};
+use bezzel::sudoku::reader::{Form, Puzzle, PuzzleReader, ReadOptions};
 use clap::{Parser, ValueEnum};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// The lengths of line-form puzzles: `N * N` for N = 4, 9, 16, 25.
-const LINE_LENGTHS: [usize; 4] = [16, 81, 256, 625];
 
 #[derive(Parser, Debug)]
 #[command(
@@ -68,9 +82,10 @@ const LINE_LENGTHS: [usize; 4] = [16, 81, 256, 625];
     about = "Solve Sudoku puzzles (4x4 to 25x25): one answer line per puzzle line",
     long_about = "Solve Sudoku puzzles (4x4 to 25x25): one answer line per puzzle line.\n\n\
         Each non-blank line not starting with `#` is a puzzle in line form: N*N cells, \
-        1-9 then A-P for 10-25, `.` or `0` for empty. An input that looks like one grid \
+        1-9 then A-P for 10-25, `.` or `0` for empty. An input whose lines form one grid \
         (N lines of N cells, spaces and | - + ignored), or any input with --grid, is read \
-        as a single puzzle in grid form.\n\n\
+        as a single puzzle in grid form. A 16x16 puzzle may be written 0-F instead of 1-G \
+        (see --alphabet).\n\n\
         Each puzzle gets one line: the solution, `no solution`, `multiple solutions` or \
         `error: line L: ...`; a summary goes to stderr. Exit status: 0, or 2 when any \
         input was bad (the other puzzles are still answered)."
@@ -81,6 +96,11 @@ struct Cli {
     /// Read each input as one puzzle in grid form (one row per line).
     #[arg(long)]
     grid: bool,
+    /// The symbol of the value 1: `1` for 1-9 then A-P (16x16: 1-G; `.` or `0` empty), `0`
+    /// for one lower (16x16: 0-F; `.` empty). `auto` tells a 16x16 puzzle's alphabet from its
+    /// cells (a G: 1-G; both 0 and `.`: 0-F; else refused) and reads other sizes as `1`.
+    #[arg(long, value_enum, default_value_t = AlphabetArg::Auto, value_name = "auto|1|0")]
+    alphabet: AlphabetArg,
     /// Print the first solution found, without proving that it is the only one.
     #[arg(long, conflicts_with = "count")]
     first: bool,
@@ -100,9 +120,9 @@ struct Cli {
     /// puzzles, model building and output excluded) to the summary.
     #[arg(long)]
     stats: bool,
-    /// Solve this many puzzles at a time, one per thread (default: all cores); answers stay
-    /// in input order.
-    #[arg(long, value_parser = parse_positive::<usize>)]
+    /// Solve this many puzzles at a time, one per thread (default: all cores, at most 1024);
+    /// answers stay in input order.
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// No summary on stderr.
     #[arg(short, long)]
@@ -121,6 +141,19 @@ struct Cli {
     restarts: bool,
 }
 
+/// The alphabet option.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum AlphabetArg {
+    /// Tell each puzzle's alphabet from its cells, refusing where that cannot be done.
+    Auto,
+    /// 1-9 then A-P.
+    #[value(name = "1")]
+    One,
+    /// 0-9 then A-O.
+    #[value(name = "0")]
+    Zero,
+}
+
 /// The cell order of the search.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 enum Order {
@@ -133,6 +166,27 @@ enum Order {
 }
 
 impl Cli {
+    fn read_options(&self) -> ReadOptions {
+        ReadOptions {
+            form: if self.grid { Form::Grid } else { Form::Auto },
+            alphabet: match self.alphabet {
+                AlphabetArg::Auto => None,
+                AlphabetArg::One => Some(Alphabet::FromOne),
+                AlphabetArg::Zero => Some(Alphabet::FromZero),
+            },
+        }
+    }
+
+    fn mode(&self) -> Mode {
+        if self.count {
+            Mode::Count(self.limit)
+        } else if self.first {
+            Mode::First
+        } else {
+            Mode::Unique
+        }
+    }
+
     fn search(&self) -> SearchConfig {
         SearchConfig {
             var_order: match self.order {
@@ -155,6 +209,18 @@ fn parse_positive<T: std::str::FromStr + PartialEq + From<u8>>(text: &str) -> Re
     }
 }
 
+/// The most worker threads accepted: far more than any machine's cores, and far fewer than
+/// would exhaust the system (each thread reserves a stack). The same bound as `queens`.
+const MAX_THREADS: usize = 1024;
+
+/// A thread count from 1 to [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match parse_positive::<usize>(text)? {
+        t if t > MAX_THREADS => Err(format!("it must be at most {MAX_THREADS}")),
+        t => Ok(t),
+    }
+}
+
 /// What is asked of each puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -166,22 +232,20 @@ enum Mode {
     Count(u64),
 }
 
-/// One input: its name for messages and its bytes, read as they are solved.
-struct Input {
-    name: String,
-    reader: Box<dyn BufRead>,
-    /// Stdin from a terminal: someone typing puzzles gets each answer at once. Files keep
-    /// full chunks (and so every thread busy) wherever stdin is.
-    interactive: bool,
+/// One input, opened only when its turn comes.
+enum Input {
+    Stdin,
+    File(PathBuf),
 }
 
-/// One puzzle of an input, read or not.
-struct Puzzle {
-    /// 1-based line of the input where the puzzle starts.
-    line: usize,
-    /// The puzzle's text as given (trimmed).
-    text: String,
-    parsed: Result<Grid, String>,
+impl Input {
+    /// The name in messages.
+    fn name(&self) -> String {
+        match self {
+            Input::Stdin => "<stdin>".to_string(),
+            Input::File(path) => path.display().to_string(),
+        }
+    }
 }
 
 /// The answer to one puzzle.
@@ -258,10 +322,10 @@ fn main() -> ExitCode {
             let rendered = e.to_string();
             let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
             let mut line = lines.next().unwrap_or("").to_string();
-            if line.ends_with(':') {
-                if let Some(next) = lines.next() {
-                    line = format!("{line} {next}");
-                }
+            if line.ends_with(':')
+                && let Some(next) = lines.next()
+            {
+                line = format!("{line} {next}");
             }
             eprintln!(
                 "sudoku: {} (try --help)",
@@ -270,7 +334,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let inputs = match open_inputs(&cli.files) {
+    if stdout_was_closed() {
+        eprintln!("sudoku: cannot write output: stdout is closed");
+        return ExitCode::from(2);
+    }
+    let inputs = match check_inputs(&cli.files) {
         Ok(inputs) => inputs,
         Err(message) => {
             eprintln!("sudoku: {message}");
@@ -279,10 +347,12 @@ fn main() -> ExitCode {
     };
     match run(&cli, inputs) {
         Ok(status) => ExitCode::from(status),
-        // The reader went away (`sudoku big.txt | head`): nothing left to say.
-        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        // A reader that went away (`sudoku big.txt | head`): answers were lost, so not a
+        // success, but no message either: the status a shell reports for a program killed by
+        // SIGPIPE, as the classic programs end there (and as `queens` does).
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(141),
         Err(Failure::Output(e)) => {
-            eprintln!("sudoku: cannot write output: {e}");
+            eprintln!("sudoku: cannot write output: {}", io_reason(&e));
             ExitCode::from(2)
         }
         Err(Failure::Threads(e)) => {
@@ -292,155 +362,43 @@ fn main() -> ExitCode {
     }
 }
 
-/// Opens every input before solving anything, so a mistyped file name costs nothing; their
-/// text is read later, as it is solved.
-fn open_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
-    let stdin = || Input {
-        name: "<stdin>".to_string(),
-        reader: Box::new(BufReader::new(io::stdin())),
-        interactive: io::stdin().is_terminal(),
-    };
+/// The inputs named on the command line, each checked before anything is solved so that a
+/// mistyped name costs nothing; they are opened later, one at a time.
+fn check_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
     if files.is_empty() {
-        return Ok(vec![stdin()]);
+        return Ok(vec![Input::Stdin]);
     }
     let mut inputs = Vec::with_capacity(files.len());
     for path in files {
         if path.as_os_str() == "-" {
-            inputs.push(stdin());
+            inputs.push(Input::Stdin);
             continue;
         }
         let cannot = |reason: String| format!("cannot read {}: {reason}", path.display());
-        let file = File::open(path).map_err(|e| cannot(io_reason(&e)))?;
-        // Opening a directory succeeds; reading it would fail only later.
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
+        let meta = std::fs::metadata(path).map_err(|e| cannot(io_reason(&e)))?;
+        if meta.is_dir() {
             return Err(cannot("Is a directory".to_string()));
         }
-        inputs.push(Input {
-            name: path.display().to_string(),
-            reader: Box::new(BufReader::with_capacity(1 << 16, file)),
-            interactive: false,
-        });
+        // A regular file is opened and closed again to check that it may be read. A pipe
+        // is not: opening one for a moment would let its writer go on, and closing it would
+        // make that writer fail; it is opened in its turn only.
+        if meta.is_file() {
+            open(path)?;
+        }
+        inputs.push(Input::File(path.clone()));
     }
     Ok(inputs)
 }
 
-/// The lines of one input, numbered from 1, without their line ends. Bytes that are not
-/// UTF-8 become U+FFFD and are then reported as illegal characters of their line.
-struct Lines {
-    input: Input,
-    number: usize,
-    bytes: Vec<u8>,
-}
-
-impl Lines {
-    fn new(input: Input) -> Lines {
-        Lines {
-            input,
-            number: 0,
-            bytes: Vec::new(),
-        }
+/// Opens a file for reading; the message names it and says why not.
+fn open(path: &Path) -> Result<File, String> {
+    let cannot = |reason: String| format!("cannot read {}: {reason}", path.display());
+    let file = File::open(path).map_err(|e| cannot(io_reason(&e)))?;
+    // Opening a directory succeeds; reading it would fail only later.
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(cannot("Is a directory".to_string()));
     }
-
-    /// The next line; `Err` says why the input could not be read.
-    fn next_line(&mut self) -> Result<Option<(usize, String)>, String> {
-        self.bytes.clear();
-        let read = self
-            .input
-            .reader
-            .read_until(b'\n', &mut self.bytes)
-            .map_err(|e| format!("cannot read {}: {}", self.input.name, io_reason(&e)))?;
-        if read == 0 {
-            return Ok(None);
-        }
-        if self.bytes.last() == Some(&b'\n') {
-            self.bytes.pop();
-            if self.bytes.last() == Some(&b'\r') {
-                self.bytes.pop();
-            }
-        }
-        self.number += 1;
-        Ok(Some((
-            self.number,
-            String::from_utf8_lossy(&self.bytes).into_owned(),
-        )))
-    }
-
-    /// The rest of the input, each line ended by `\n`.
-    fn rest(&mut self, text: &mut String) -> Result<(), String> {
-        while let Some((_, line)) = self.next_line()? {
-            text.push_str(&line);
-            text.push('\n');
-        }
-        Ok(())
-    }
-}
-
-/// Where the puzzles of one input come from: a batch in line form is read a chunk at a time,
-/// anything else (a grid, or a batch whose first puzzle line is not a line-form puzzle) is
-/// read whole and parsed as before.
-enum Source {
-    Stream {
-        lines: Lines,
-        /// The first puzzle line, already read to decide the form.
-        first: Option<(usize, String)>,
-    },
-    Whole(std::vec::IntoIter<Puzzle>),
-}
-
-impl Source {
-    fn new(input: Input, grid_form: bool) -> Result<Source, String> {
-        let mut lines = Lines::new(input);
-        let mut head = String::new();
-        if !grid_form {
-            while let Some((number, line)) = lines.next_line()? {
-                let trimmed = line.trim();
-                if !is_puzzle_line(trimmed) {
-                    head.push_str(&line);
-                    head.push('\n');
-                    continue;
-                }
-                if LINE_LENGTHS.contains(&trimmed.chars().count()) {
-                    // Such a line rules grid form out (see `looks_like_one_grid`).
-                    return Ok(Source::Stream {
-                        lines,
-                        first: Some((number, line)),
-                    });
-                }
-                head.push_str(&line);
-                head.push('\n');
-                break;
-            }
-        }
-        lines.rest(&mut head)?;
-        Ok(Source::Whole(puzzles(&head, grid_form).into_iter()))
-    }
-
-    /// Up to `n` more puzzles; none at the end of the input.
-    fn next_chunk(&mut self, n: usize) -> Result<Vec<Puzzle>, String> {
-        match self {
-            Source::Whole(rest) => Ok(rest.by_ref().take(n).collect()),
-            Source::Stream { lines, first } => {
-                let mut chunk = Vec::with_capacity(n);
-                while chunk.len() < n {
-                    let Some((line, text)) = first
-                        .take()
-                        .map_or_else(|| lines.next_line(), |f| Ok(Some(f)))?
-                    else {
-                        break;
-                    };
-                    let text = text.trim();
-                    if is_puzzle_line(text) {
-                        chunk.push(Puzzle {
-                            line,
-                            text: text.to_string(),
-                            parsed: Grid::parse_line(text).map_err(|e| e.to_string()),
-                        });
-                    }
-                }
-                Ok(chunk)
-            }
-        }
-    }
+    Ok(file)
 }
 
 /// The OS message without Rust's " (os error N)" suffix.
@@ -452,69 +410,36 @@ fn io_reason(e: &io::Error) -> String {
     }
 }
 
-/// Whether a trimmed line is a puzzle line (not blank, not a comment).
-fn is_puzzle_line(line: &str) -> bool {
-    !line.is_empty() && !line.starts_with('#')
-}
-
-fn cell_count(line: &str) -> usize {
-    line.chars()
-        .filter(|&c| !c.is_whitespace() && !matches!(c, '|' | '-' | '+'))
-        .count()
-}
-
-/// Whether an input looks like one puzzle in grid form: no line has the length of a
-/// line-form puzzle, and at least 4 lines hold cells, none more than 25.
-fn looks_like_one_grid(text: &str) -> bool {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| is_puzzle_line(l))
-        .collect();
-    if lines
-        .iter()
-        .any(|l| LINE_LENGTHS.contains(&l.chars().count()))
-    {
+/// Whether stdout was closed when the program started (`sudoku >&-`). Rust's runtime then puts
+/// /dev/null, opened for reading and writing, in its place, so every write would vanish
+/// without an error; a shell's `> /dev/null` opens it for writing only, and is left alone.
+#[cfg(target_os = "linux")]
+fn stdout_was_closed() -> bool {
+    if std::fs::read_link("/proc/self/fd/1").map_or(true, |t| t != Path::new("/dev/null")) {
         return false;
     }
-    let rows: Vec<usize> = lines
-        .iter()
-        .map(|l| cell_count(l))
-        .filter(|&k| k > 0)
-        .collect();
-    rows.len() >= 4 && rows.iter().all(|&k| k <= 25)
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    let flags = info
+        .lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok());
+    // O_ACCMODE is 0o3; O_RDWR is 0o2.
+    flags.is_some_and(|f| f & 0o3 == 0o2)
 }
 
-/// The puzzles of one whole input, in order.
-fn puzzles(text: &str, grid_form: bool) -> Vec<Puzzle> {
-    if grid_form || looks_like_one_grid(text) {
-        // Comment lines become blank lines, which the grid reader skips; the line structure
-        // (and so every position in an error) stays as in the input.
-        let body: String = text
-            .lines()
-            .map(|l| if l.trim().starts_with('#') { "" } else { l })
-            .collect::<Vec<_>>()
-            .join("\n");
-        let line = text
-            .lines()
-            .position(|l| is_puzzle_line(l.trim()))
-            .map_or(1, |i| i + 1);
-        return vec![Puzzle {
-            line,
-            text: text.trim().to_string(),
-            parsed: Grid::parse_grid(&body).map_err(|e| e.to_string()),
-        }];
+#[cfg(not(target_os = "linux"))]
+fn stdout_was_closed() -> bool {
+    false
+}
+
+/// The message of a puzzle that could not be read.
+fn parse_message(e: &ParseError) -> String {
+    match e {
+        ParseError::AmbiguousAlphabet => format!("{e} (--alphabet 1 or --alphabet 0)"),
+        e => e.to_string(),
     }
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| is_puzzle_line(l))
-        .map(|(line, l)| Puzzle {
-            line,
-            text: l.to_string(),
-            parsed: Grid::parse_line(l).map_err(|e| e.to_string()),
-        })
-        .collect()
 }
 
 /// Solvers for the grid sizes met so far, one model per size, reused across puzzles.
@@ -561,13 +486,6 @@ fn answer(
 const CHUNK: usize = 256;
 
 fn run(cli: &Cli, inputs: Vec<Input>) -> Result<u8, Failure> {
-    let mode = if cli.count {
-        Mode::Count(cli.limit)
-    } else if cli.first {
-        Mode::First
-    } else {
-        Mode::Unique
-    };
     let pool = match cli.threads {
         Some(1) => None,
         Some(t) => Some(
@@ -583,73 +501,64 @@ fn run(cli: &Cli, inputs: Vec<Input>) -> Result<u8, Failure> {
         ),
     };
     let named = inputs.len() > 1;
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut sum = Summary::default();
-    let mut serial = Solvers::default();
+    let mut answers = Answerer {
+        cli,
+        pool,
+        serial: Solvers::default(),
+        sum: Summary::default(),
+        out: BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+    };
     let start = Instant::now();
-    // A read error part way stops the run there: what was answered stays answered, the
+    // A read error part way stops the run there: what was read before it is answered, the
     // summary still comes, and the status is 2.
     let mut unreadable = false;
+    let options = cli.read_options();
     'inputs: for input in inputs {
-        let name = input.name.clone();
-        let chunk_size = if input.interactive { 1 } else { CHUNK };
-        let mut source = match Source::new(input, cli.grid) {
-            Ok(source) => source,
-            Err(message) => {
-                eprintln!("sudoku: {message}");
-                unreadable = true;
-                break 'inputs;
-            }
-        };
-        loop {
-            let chunk = match source.next_chunk(chunk_size) {
-                Ok(chunk) => chunk,
+        let name = input.name();
+        // Each file is opened only now and closed when its reader is dropped, so any number
+        // of files can be read with few descriptors.
+        let (reader, interactive): (Box<dyn BufRead>, bool) = match &input {
+            Input::Stdin => (Box::new(io::stdin().lock()), io::stdin().is_terminal()),
+            Input::File(path) => match open(path) {
+                Ok(file) => (Box::new(BufReader::with_capacity(1 << 16, file)), false),
                 Err(message) => {
                     eprintln!("sudoku: {message}");
                     unreadable = true;
                     break 'inputs;
                 }
-            };
-            if chunk.is_empty() {
+            },
+        };
+        // Stdin from a terminal: someone typing puzzles gets each answer at once. Files keep
+        // full chunks (and so every thread busy) wherever stdin is.
+        let chunk_size = if interactive { 1 } else { CHUNK };
+        let mut reader = PuzzleReader::with_options(reader, options);
+        let file = named.then_some(name.as_str());
+        loop {
+            let mut chunk = Vec::with_capacity(chunk_size);
+            let mut failed = None;
+            while chunk.len() < chunk_size {
+                match reader.next() {
+                    Some(Ok(puzzle)) => chunk.push(puzzle),
+                    Some(Err(e)) => {
+                        failed = Some(e);
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            answers.chunk(&chunk, file)?;
+            if let Some(e) = failed {
+                let reason = io_reason(&e.error);
+                eprintln!("sudoku: cannot read {name} at line {}: {reason}", e.line);
+                unreadable = true;
+                break 'inputs;
+            }
+            if chunk.len() < chunk_size {
                 break;
             }
-            let (consistency, search) = (cli.consistency, cli.search());
-            let solve = |solvers: &mut Solvers, p: &Puzzle| match &p.parsed {
-                Ok(grid) => answer(solvers, grid, mode, consistency, search),
-                Err(e) => Answer::Error(e.clone()),
-            };
-            let answers: Vec<Answer> = match &pool {
-                None => chunk.iter().map(|p| solve(&mut serial, p)).collect(),
-                Some(pool) => {
-                    pool.install(|| chunk.par_iter().map_init(Solvers::default, solve).collect())
-                }
-            };
-            for (p, answer) in chunk.iter().zip(&answers) {
-                let where_ = if named {
-                    format!("{name}: line {}", p.line)
-                } else {
-                    format!("line {}", p.line)
-                };
-                sum.puzzles += 1;
-                match answer {
-                    Answer::Error(e) => {
-                        sum.errors += 1;
-                        eprintln!("sudoku: {where_}: {e}");
-                    }
-                    Answer::Solved(o) => tally(&mut sum, o),
-                }
-                let file = named.then_some(name.as_str());
-                if cli.json {
-                    write_json(&mut out, file, p, answer)?;
-                } else if cli.pretty {
-                    write_pretty(&mut out, &where_, mode, answer)?;
-                } else {
-                    writeln!(out, "{}", plain(&where_, mode, answer))?;
-                }
-            }
-            out.flush()?;
         }
     }
+    let Answerer { sum, mut out, .. } = answers;
     out.flush()?;
     if !cli.quiet {
         eprintln!(
@@ -658,6 +567,59 @@ fn run(cli: &Cli, inputs: Vec<Input>) -> Result<u8, Failure> {
         );
     }
     Ok(if sum.errors > 0 || unreadable { 2 } else { 0 })
+}
+
+/// What answering needs from one chunk to the next.
+struct Answerer<'a, W: Write> {
+    cli: &'a Cli,
+    pool: Option<rayon::ThreadPool>,
+    /// The solvers of the single-threaded run, kept across chunks.
+    serial: Solvers,
+    sum: Summary,
+    out: W,
+}
+
+impl<W: Write> Answerer<'_, W> {
+    /// Solves a chunk of puzzles (on the pool, when there is one) and writes their answers in
+    /// order; `file` names the input in messages when there are several.
+    fn chunk(&mut self, chunk: &[Puzzle], file: Option<&str>) -> io::Result<()> {
+        let cli = self.cli;
+        let mode = cli.mode();
+        let (consistency, search) = (cli.consistency, cli.search());
+        let solve = |solvers: &mut Solvers, p: &Puzzle| match &p.grid {
+            Ok(grid) => answer(solvers, grid, mode, consistency, search),
+            Err(e) => Answer::Error(parse_message(e)),
+        };
+        let answers: Vec<Answer> = match &self.pool {
+            None => chunk.iter().map(|p| solve(&mut self.serial, p)).collect(),
+            Some(pool) => {
+                pool.install(|| chunk.par_iter().map_init(Solvers::default, solve).collect())
+            }
+        };
+        for (p, answer) in chunk.iter().zip(&answers) {
+            let where_ = match file {
+                Some(name) => format!("{name}: line {}", p.line),
+                None => format!("line {}", p.line),
+            };
+            self.sum.puzzles += 1;
+            match answer {
+                Answer::Error(e) => {
+                    self.sum.errors += 1;
+                    eprintln!("sudoku: {where_}: {e}");
+                }
+                Answer::Solved(o) => tally(&mut self.sum, o),
+            }
+            let out = &mut self.out;
+            if cli.json {
+                write_json(out, file, p, answer)?;
+            } else if cli.pretty {
+                write_pretty(out, &where_, mode, p.alphabet, answer)?;
+            } else {
+                writeln!(out, "{}", plain(&where_, mode, p.alphabet, answer))?;
+            }
+        }
+        self.out.flush()
+    }
 }
 
 fn tally(sum: &mut Summary, o: &Outcome) {
@@ -711,7 +673,7 @@ fn count_text(o: &Outcome) -> String {
 }
 
 /// The one output line of a puzzle.
-fn plain(where_: &str, mode: Mode, answer: &Answer) -> String {
+fn plain(where_: &str, mode: Mode, alphabet: Alphabet, answer: &Answer) -> String {
     let o = match answer {
         Answer::Error(e) => return format!("error: {where_}: {e}"),
         Answer::Solved(o) => o,
@@ -720,14 +682,20 @@ fn plain(where_: &str, mode: Mode, answer: &Answer) -> String {
         return count_text(o);
     }
     match (o.status(), &o.solution) {
-        (Status::Unique | Status::Solved, Some(s)) => s.to_line(),
+        (Status::Unique | Status::Solved, Some(s)) => s.to_line_in(alphabet),
         (Status::Multiple, _) => "multiple solutions".to_string(),
         (Status::NoSolution, _) => "no solution".to_string(),
         _ => "unknown".to_string(),
     }
 }
 
-fn write_pretty(out: &mut impl Write, where_: &str, mode: Mode, answer: &Answer) -> io::Result<()> {
+fn write_pretty(
+    out: &mut impl Write,
+    where_: &str,
+    mode: Mode,
+    alphabet: Alphabet,
+    answer: &Answer,
+) -> io::Result<()> {
     let o = match answer {
         Answer::Error(e) => return writeln!(out, "# {where_}: error: {e}\n"),
         Answer::Solved(o) => o,
@@ -738,7 +706,7 @@ fn write_pretty(out: &mut impl Write, where_: &str, mode: Mode, answer: &Answer)
     };
     writeln!(out, "# {where_}: {status}")?;
     if let (Status::Unique | Status::Solved, Some(s)) = (o.status(), &o.solution) {
-        write!(out, "{}", s.to_pretty())?;
+        write!(out, "{}", s.to_pretty_in(alphabet))?;
     }
     writeln!(out)
 }
@@ -759,8 +727,8 @@ fn write_json(
     p: &Puzzle,
     answer: &Answer,
 ) -> io::Result<()> {
-    let puzzle = match &p.parsed {
-        Ok(g) => g.to_line(),
+    let puzzle = match &p.grid {
+        Ok(g) => g.to_line_in(p.alphabet),
         Err(_) => p.text.to_string(),
     };
     let mut line = JsonLine {
@@ -788,7 +756,7 @@ fn write_json(
                 ..
             } = o.stats;
             line.status = status_name(o.status());
-            line.solution = o.solution.as_ref().map(Grid::to_line);
+            line.solution = o.solution.as_ref().map(|s| s.to_line_in(p.alphabet));
             line.count = Some(o.solutions);
             line.exact = Some(o.exact);
             line.nodes = Some(nodes);

@@ -576,7 +576,13 @@ fn parallel_model_stats_report_the_search_depth() {
                 threads,
                 "--stats",
             ]);
-            assert_eq!(depth(&o), sequential, "n = {n}, {threads} threads");
+            // A subproblem's prefix is shortened (see `Solver::split`), so its depth plus its
+            // search's is at most the depth sequential search reaches there, and never 0.
+            let parallel = depth(&o);
+            assert!(
+                parallel > 0 && parallel <= sequential,
+                "n = {n}, {threads} threads: {parallel} vs sequential {sequential}"
+            );
         }
     }
 }

@@ -493,16 +493,37 @@ impl Solver {
         false
     }
 
-    /// The decisions that lead from the root to the current node.
+    /// Decisions that lead from the root to the current node, with the same solutions below.
+    ///
+    /// The path itself can be long: a chain of right branches `x != 0`, `x != 1`, ... runs
+    /// on through every variable it fixes, and a split's prefixes together would hold a number
+    /// of decisions quadratic in their count (2 million for 2,000 subproblems of 80 queens).
+    /// So the decisions on a variable that is fixed here are replaced by one `x = value`,
+    /// placed where the first of them was: solutions below the node give `x` that value
+    /// (propagation is sound), and that value satisfies every decision on `x`. A prefix then
+    /// holds at most a few decisions per variable it touches.
     fn current_prefix(&self) -> Vec<Decision> {
-        let mut prefix = self.prefix.clone();
-        prefix.extend(self.stack.iter().map(|f| {
-            if f.right_branch_taken {
-                f.decision.negate()
-            } else {
-                f.decision
+        let path = self
+            .prefix
+            .iter()
+            .copied()
+            .chain(self.stack.iter().map(|f| {
+                if f.right_branch_taken {
+                    f.decision.negate()
+                } else {
+                    f.decision
+                }
+            }));
+        let mut seen_fixed = vec![false; self.model.num_vars()];
+        let mut prefix = Vec::new();
+        for decision in path {
+            let x = decision.var();
+            if !self.model.is_fixed(x) {
+                prefix.push(decision);
+            } else if !std::mem::replace(&mut seen_fixed[x as usize], true) {
+                prefix.push(Decision::Assign(x, self.model.store.min(x)));
             }
-        }));
+        }
         prefix
     }
 
@@ -526,6 +547,28 @@ impl Solver {
         }
     }
 
+    /// How deep the current node is for [`split`](Solver::split). Left branches count, and
+    /// a chain of right branches (`x != 0`, `x != 1`, ...) stays on its level, so each level
+    /// expands every value of a variable and the rightmost subproblem is not left holding most
+    /// of the tree. But a chain that has fixed its variable (the last value left) counts as a
+    /// level of its own, like the left branch `x = last` it amounts to: otherwise the chain
+    /// would run on through every later variable on one level, and a split of 300 queens into
+    /// 100 pieces would make 29,000. `seen` is all false, and is left so.
+    fn split_level(&self, seen: &mut [bool]) -> usize {
+        let mut level = 0;
+        for f in self.stack.iter().rev() {
+            let x = f.decision.var();
+            let last_on_its_variable = !std::mem::replace(&mut seen[x as usize], true);
+            if !f.right_branch_taken || (last_on_its_variable && self.model.is_fixed(x)) {
+                level += 1;
+            }
+        }
+        for f in &self.stack {
+            seen[f.decision.var() as usize] = false;
+        }
+        level
+    }
+
     /// Every node at `depth` (or a shallower solution), as a decision prefix.
     fn prefixes_at(&mut self, depth: usize) -> Vec<Vec<Decision>> {
         self.restart();
@@ -534,11 +577,9 @@ impl Solver {
         if self.propagate().is_err() {
             return out;
         }
+        let mut seen = vec![false; self.model.num_vars()];
         loop {
-            // Depth counts left branches only: a chain of right branches (`x != 0`,
-            // `x != 1`, ...) stays one level, so each level expands every value of a
-            // variable, and the rightmost subproblem is not left holding most of the tree.
-            let level = self.stack.iter().filter(|f| !f.right_branch_taken).count();
+            let level = self.split_level(&mut seen);
             let decision = if level < depth { self.choose() } else { None };
             let alive = match decision {
                 None => {

@@ -184,3 +184,27 @@ fn parallel_max_depth_counts_the_subproblem_decisions() {
         }
     }
 }
+
+/// Issue 11 (bounded memory): a split used to grow about as n⁴ (the rightmost chain of right
+/// branches ran on through every variable, and each prefix repeated the whole path), so
+/// `queens count 300 --engine model` aborted on an allocation before any work. Now a split of
+/// n queens into 100 pieces has about n of them, each a few decisions long.
+#[test]
+fn splits_of_large_models_stay_small() {
+    for n in [80, 300, 1000] {
+        let (m, _) = common::queens(n, Consistency::Value).unwrap();
+        let prefixes = Solver::new(m).split(100);
+        let decisions: usize = prefixes.iter().map(Vec::len).sum();
+        assert!(prefixes.len() >= 100, "n = {n}: {} pieces", prefixes.len());
+        assert!(
+            prefixes.len() <= 80 * 80,
+            "n = {n}: {} pieces",
+            prefixes.len()
+        );
+        assert!(
+            decisions <= 4 * prefixes.len(),
+            "n = {n}: {decisions} decisions in {} pieces",
+            prefixes.len()
+        );
+    }
+}

@@ -14,6 +14,11 @@
 //! is written as the letter `'A' + (v - 10)`: a 16x16 grid uses `1`-`9` and `A`-`G`, a 25x25 grid
 //! `1`-`9` and `A`-`P`. Letters are read case-insensitively; letters after `P` are never values,
 //! so they are reported as illegal characters rather than as values too large for the grid.
+//! That is the default [`Alphabet::FromOne`]. Some collections write 16x16 puzzles in hexadecimal,
+//! `0`-`F` for the values 1 to 16 and `.` for an empty cell: that is [`Alphabet::FromZero`],
+//! read by [`Grid::parse_line_in`] and [`Grid::parse_grid_in`] and written by
+//! [`Grid::to_line_in`] and [`Grid::to_pretty_in`]. Text alone cannot always tell the two apart;
+//! [`crate::reader`] says when it can.
 //!
 //! Coordinates in the API ([`Grid::get`], [`Conflict`], [`Unit`]) are 0-based; messages meant
 //! for people count from 1, and so do the fields of [`ParseError`], which point into text.
@@ -55,6 +60,62 @@ pub const fn value_char(value: u8) -> Option<char> {
         1..=9 => Some((b'0' + value) as char),
         10..=MAX_VALUE => Some((b'A' + value - 10) as char),
         _ => None,
+    }
+}
+
+/// How cell values are written as characters.
+///
+/// Both alphabets read letters case-insensitively and write capitals, and both write an empty
+/// cell as `.`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Alphabet {
+    /// `1`-`9`, then `A` = 10 up to `P` = 25 (a 16x16 grid uses `1`-`G`); `.` or `0` is an
+    /// empty cell. What puzzle collections mostly use, and the default.
+    #[default]
+    FromOne,
+    /// One symbol lower: `0` = 1 up to `9` = 10, then `A` = 11 up to `O` = 25 (a 16x16 grid
+    /// uses `0`-`F`, "hexadecimal" Sudoku); only `.` is an empty cell.
+    FromZero,
+}
+
+impl Alphabet {
+    /// Reads one cell symbol: `Some(0)` for an empty cell, `Some(v)` for a value symbol and
+    /// `None` for anything else. Whether the value fits a particular grid is for the caller to
+    /// check.
+    pub const fn value(self, ch: char) -> Option<u8> {
+        match self {
+            Alphabet::FromOne => char_value(ch),
+            Alphabet::FromZero => match ch {
+                '.' => Some(0),
+                '0'..='9' => Some(ch as u8 - b'0' + 1),
+                'A'..='O' => Some(ch as u8 - b'A' + 11),
+                'a'..='o' => Some(ch as u8 - b'a' + 11),
+                _ => None,
+            },
+        }
+    }
+
+    /// Writes one cell symbol: `.` for 0 (empty), else the value's symbol; `None` above
+    /// [`MAX_VALUE`].
+    pub const fn symbol(self, value: u8) -> Option<char> {
+        match self {
+            Alphabet::FromOne => value_char(value),
+            Alphabet::FromZero => match value {
+                0 => Some('.'),
+                1..=10 => Some((b'0' + value - 1) as char),
+                11..=MAX_VALUE => Some((b'A' + value - 11) as char),
+                _ => None,
+            },
+        }
+    }
+
+    /// The symbols of an `n`x`n` grid's values, for messages: "1-G", "0-F", "1-9", "0-8".
+    pub fn range(self, n: usize) -> String {
+        let n = u8::try_from(n).unwrap_or(MAX_VALUE).min(MAX_VALUE);
+        match (self.symbol(1), self.symbol(n)) {
+            (Some(a), Some(b)) => format!("{a}-{b}"),
+            _ => String::new(),
+        }
     }
 }
 
@@ -176,6 +237,16 @@ pub enum ParseError {
         /// The supported row count closest to `found`.
         expected: usize,
     },
+    /// A 16x16 puzzle that reads as a valid puzzle in both alphabets, `1`-`G` and `0`-`F`, with
+    /// different values: it holds no `G`, and no `0` beside a `.` (see [`crate::reader`]). Only
+    /// the reader that guesses alphabets reports it; naming the alphabet resolves it.
+    AmbiguousAlphabet,
+    /// A line longer than [`crate::reader::MAX_LINE_BYTES`] bytes, far more than any puzzle
+    /// needs; the reader keeps only its start.
+    LineTooLong {
+        /// The limit it went past, in bytes.
+        limit: usize,
+    },
     /// A grid-form row with a different number of cells than the grid has rows.
     WrongRowLength {
         /// The 1-based row.
@@ -239,6 +310,13 @@ impl fmt::Display for ParseError {
             ParseError::WrongRowCount { found, expected } => {
                 write!(f, "grid has {found} rows; ")?;
                 write_expected(f, expected, expected, supported_sizes())
+            }
+            ParseError::AmbiguousAlphabet => f.write_str(
+                "16x16 puzzle with no G, and no 0 beside a '.', reads as 1-G and as 0-F; \
+                 name its alphabet",
+            ),
+            ParseError::LineTooLong { limit } => {
+                write!(f, "line is longer than {limit} bytes")
             }
             ParseError::WrongRowLength {
                 row,
@@ -564,6 +642,11 @@ impl Grid {
     /// size follows from the length (16, 81, 256 or 625), so the length is checked before the
     /// characters; then the first bad character, from the left, is reported.
     pub fn parse_line(line: &str) -> Result<Grid, ParseError> {
+        Grid::parse_line_in(line, Alphabet::FromOne)
+    }
+
+    /// [`parse_line`](Grid::parse_line) in a given alphabet.
+    pub fn parse_line_in(line: &str, alphabet: Alphabet) -> Result<Grid, ParseError> {
         let line = line.trim();
         let found = line.chars().count();
         let Some(n) = supported_sizes().find(|&n| n * n == found) else {
@@ -573,7 +656,7 @@ impl Grid {
         let mut cells = Vec::with_capacity(found);
         for (i, ch) in line.chars().enumerate() {
             let (row, col) = (i / n + 1, i % n + 1);
-            cells.push(cell_value(ch, n, i + 1, row, col)?);
+            cells.push(cell_value(alphabet, ch, n, i + 1, row, col)?);
         }
         Ok(Grid {
             box_size: n.isqrt(),
@@ -589,6 +672,11 @@ impl Grid {
     /// must then match. Errors are reported in this order: the first illegal character, a wrong
     /// number of rows, the first row of the wrong length, the first value too large.
     pub fn parse_grid(text: &str) -> Result<Grid, ParseError> {
+        Grid::parse_grid_in(text, Alphabet::FromOne)
+    }
+
+    /// [`parse_grid`](Grid::parse_grid) in a given alphabet.
+    pub fn parse_grid_in(text: &str, alphabet: Alphabet) -> Result<Grid, ParseError> {
         // (character, 1-based position in its line) for each cell of each row.
         let mut rows: Vec<Vec<(char, usize)>> = Vec::new();
         for line in text.lines() {
@@ -597,7 +685,7 @@ impl Grid {
                 if ch.is_whitespace() || matches!(ch, '|' | '-' | '+') {
                     continue;
                 }
-                if char_value(ch).is_none() {
+                if alphabet.value(ch).is_none() {
                     return Err(ParseError::IllegalChar {
                         ch,
                         position: i + 1,
@@ -628,7 +716,7 @@ impl Grid {
         let mut cells = Vec::with_capacity(n * n);
         for (r, row) in rows.iter().enumerate() {
             for (c, &(ch, position)) in row.iter().enumerate() {
-                cells.push(cell_value(ch, n, position, r + 1, c + 1)?);
+                cells.push(cell_value(alphabet, ch, n, position, r + 1, c + 1)?);
             }
         }
         Ok(Grid {
@@ -640,7 +728,13 @@ impl Grid {
     /// The line form: `N * N` symbols, `.` for empty; [`parse_line`](Grid::parse_line) reads
     /// it back.
     pub fn to_line(&self) -> String {
-        self.cells.iter().map(|&v| symbol(v)).collect()
+        self.to_line_in(Alphabet::FromOne)
+    }
+
+    /// [`to_line`](Grid::to_line) in a given alphabet; [`parse_line_in`](Grid::parse_line_in)
+    /// reads it back.
+    pub fn to_line_in(&self, alphabet: Alphabet) -> String {
+        self.cells.iter().map(|&v| symbol(alphabet, v)).collect()
     }
 
     /// The grid form with box separators, one line per row, each ending in `\n`;
@@ -653,6 +747,12 @@ impl Grid {
     /// ------+-------+------
     /// ```
     pub fn to_pretty(&self) -> String {
+        self.to_pretty_in(Alphabet::FromOne)
+    }
+
+    /// [`to_pretty`](Grid::to_pretty) in a given alphabet;
+    /// [`parse_grid_in`](Grid::parse_grid_in) reads it back.
+    pub fn to_pretty_in(&self, alphabet: Alphabet) -> String {
         let (b, n) = (self.box_size, self.size());
         // Each box is 2b - 1 characters wide and " | " joins boxes, so a rule segment is as
         // wide as its box plus the spaces beside the bar: 2b at the edges, 2b + 1 inside.
@@ -677,7 +777,7 @@ impl Grid {
                 if c > 0 {
                     out.push_str(if c % b == 0 { " | " } else { " " });
                 }
-                out.push(symbol(self.get(r, c)));
+                out.push(symbol(alphabet, self.get(r, c)));
             }
             out.push('\n');
         }
@@ -686,20 +786,23 @@ impl Grid {
 }
 
 /// The symbol for a value already known to fit a grid.
-fn symbol(value: u8) -> char {
+fn symbol(alphabet: Alphabet, value: u8) -> char {
     // Grid's invariant keeps values at or below N <= MAX_VALUE, all of which have symbols.
-    value_char(value).expect("grid values never exceed MAX_VALUE")
+    alphabet
+        .symbol(value)
+        .expect("grid values never exceed MAX_VALUE")
 }
 
 /// Reads one cell character of an `n`x`n` grid, with 1-based coordinates for the error.
 fn cell_value(
+    alphabet: Alphabet,
     ch: char,
     n: usize,
     position: usize,
     row: usize,
     col: usize,
 ) -> Result<u8, ParseError> {
-    match char_value(ch) {
+    match alphabet.value(ch) {
         None => Err(ParseError::IllegalChar {
             ch,
             position,
@@ -734,7 +837,8 @@ impl fmt::Display for Grid {
     }
 }
 
-/// Text with more than one non-blank line is read in grid form, anything else in line form.
+/// Text with more than one non-blank line is read in grid form, anything else in line form,
+/// both in the default alphabet; a leading byte-order mark is skipped.
 ///
 /// Deciding by shape rather than trying one form and then the other keeps the error message
 /// about the form the text was meant to be in.
@@ -742,6 +846,7 @@ impl FromStr for Grid {
     type Err = ParseError;
 
     fn from_str(s: &str) -> Result<Grid, ParseError> {
+        let s = s.strip_prefix('\u{FEFF}').unwrap_or(s);
         if s.lines().filter(|l| !l.trim().is_empty()).count() > 1 {
             Grid::parse_grid(s)
         } else {
@@ -754,7 +859,9 @@ impl FromStr for Grid {
 ///
 /// Blank lines and lines starting with `#` (after leading whitespace) are skipped; every other
 /// line is one puzzle, and a bad line yields its error without stopping the iteration, so a
-/// caller can report every bad line at once. CRLF line endings are handled.
+/// caller can report every bad line at once. CRLF line endings and a leading byte-order mark
+/// are handled. For text that arrives as it is read, in either form or alphabet, see
+/// [`crate::reader::PuzzleReader`].
 #[derive(Debug, Clone)]
 pub struct PuzzleLines<'a> {
     lines: std::iter::Enumerate<std::str::Lines<'a>>,
@@ -763,6 +870,7 @@ pub struct PuzzleLines<'a> {
 impl<'a> PuzzleLines<'a> {
     /// Iterates over the puzzles in `text`.
     pub fn new(text: &'a str) -> PuzzleLines<'a> {
+        let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
         PuzzleLines {
             lines: text.lines().enumerate(),
         }
@@ -877,6 +985,22 @@ mod tests {
         assert_eq!(char_value('0'), Some(0));
         assert_eq!(value_char(16), Some('G'));
         assert_eq!(value_char(26), None);
+        // Hexadecimal Sudoku: 0-F for 1-16, and only '.' empty.
+        let zero = Alphabet::FromZero;
+        assert_eq!(zero.value('0'), Some(1));
+        assert_eq!(zero.value('9'), Some(10));
+        assert_eq!(zero.value('A'), Some(11));
+        assert_eq!(zero.value('f'), Some(16));
+        assert_eq!(zero.value('O'), Some(25));
+        assert_eq!(zero.value('P'), None);
+        assert_eq!(zero.value('.'), Some(0));
+        assert_eq!(zero.symbol(0), Some('.'));
+        assert_eq!(zero.symbol(1), Some('0'));
+        assert_eq!(zero.symbol(16), Some('F'));
+        assert_eq!(zero.symbol(26), None);
+        assert_eq!(zero.range(16), "0-F");
+        assert_eq!(Alphabet::FromOne.range(16), "1-G");
+        assert_eq!(Alphabet::FromOne.range(9), "1-9");
     }
 
     #[test]
@@ -1154,6 +1278,15 @@ mod tests {
     }
 
     #[test]
+    fn a_leading_byte_order_mark_is_skipped() {
+        let text = format!("\u{FEFF}{WIKI}\n");
+        assert_eq!(text.parse::<Grid>().unwrap().to_line(), WIKI);
+        let batch = parse_batch(&text);
+        assert_eq!(batch.len(), 1);
+        assert_eq!(batch[0].1.as_ref().unwrap().to_line(), WIKI);
+    }
+
+    #[test]
     fn conflicts_name_both_cells_and_the_unit() {
         let mut g = Grid::parse_line(WIKI).unwrap();
         // A second 7 in row 1 (the given 7 is at r1c5), outside that 7's column and box.
@@ -1334,6 +1467,19 @@ mod tests {
             prop_assert_eq!(Grid::parse_line(&line).unwrap(), g.clone());
             prop_assert_eq!(Grid::parse_line(&line.to_lowercase()).unwrap(), g.clone());
             prop_assert_eq!(line.parse::<Grid>().unwrap(), g);
+        }
+
+        #[test]
+        fn every_alphabet_round_trips_in_both_forms(g in any_grid()) {
+            for alphabet in [Alphabet::FromOne, Alphabet::FromZero] {
+                let line = g.to_line_in(alphabet);
+                prop_assert_eq!(line.chars().count(), g.size() * g.size());
+                prop_assert_eq!(Grid::parse_line_in(&line, alphabet).unwrap(), g.clone());
+                let lower = line.to_lowercase();
+                prop_assert_eq!(Grid::parse_line_in(&lower, alphabet).unwrap(), g.clone());
+                let pretty = g.to_pretty_in(alphabet);
+                prop_assert_eq!(Grid::parse_grid_in(&pretty, alphabet).unwrap(), g.clone());
+            }
         }
 
         #[test]

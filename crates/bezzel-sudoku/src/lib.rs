@@ -2,6 +2,8 @@
 //!
 //! - [`grid`]: the grid, its line and grid text forms, and clashing givens;
 //! - [`check`]: an independent validity checker for solutions (no solver involved);
+//! - [`reader`]: reading puzzles as text arrives, a batch of lines or one grid, in either
+//!   alphabet (the formats accepted are documented there);
 //! - [`model`]: the constraint model on the generic engine (a variable per cell, an
 //!   `all_different` per row, column and box), with solve, count and statistics.
 #![deny(missing_docs)]
@@ -9,3 +11,4 @@
 pub mod check;
 pub mod grid;
 pub mod model;
+pub mod reader;
