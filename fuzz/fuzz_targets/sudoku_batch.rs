@@ -4,7 +4,7 @@
 //! two entry points must agree; and every grid accepted must pass `check_grid`.
 #![no_main]
 
-use bezzel_fuzz::{actual, check_grid, expected_line};
+use bezzel_fuzz::{actual, check_grid, expected_line, without_bom};
 use bezzel_sudoku::grid::{PuzzleLines, parse_batch};
 use libfuzzer_sys::fuzz_target;
 
@@ -15,8 +15,8 @@ fuzz_target!(|data: &[u8]| {
     let batch = parse_batch(text);
 
     // The puzzles as the documentation describes them, from a plain split on '\n' (a '\r'
-    // left at a line's end is trimmed with the other whitespace).
-    let expected: Vec<_> = text
+    // left at a line's end is trimmed with the other whitespace) after a leading BOM.
+    let expected: Vec<_> = without_bom(text)
         .split('\n')
         .enumerate()
         .map(|(i, line)| (i + 1, line.trim()))

@@ -4,7 +4,7 @@
 //! and every grid accepted must pass `check_grid`.
 #![no_main]
 
-use bezzel_fuzz::{actual, check_grid, expected_grid, expected_line};
+use bezzel_fuzz::{actual, check_grid, expected_grid, expected_line, without_bom};
 use bezzel_sudoku::grid::Grid;
 use libfuzzer_sys::fuzz_target;
 
@@ -18,7 +18,9 @@ fuzz_target!(|data: &[u8]| {
         check_grid(g);
     }
 
-    // FromStr: grid form for text with more than one non-blank line, line form otherwise.
+    // FromStr: a leading byte-order mark skipped, then grid form for text with more than one
+    // non-blank line, line form otherwise.
+    let text = without_bom(text);
     let multi_line = text.split('\n').filter(|l| !l.trim().is_empty()).count() > 1;
     let expected = if multi_line {
         expected_grid(text)
