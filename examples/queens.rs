@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Placements are printed as the 0-based column of each row's queen, top row first, and
-//! `check` reads back every form printed (see `bezzel_queens::format::parse_placement`).
+//! `check` reads back every form printed (see `bezzel_queens::format::read_placement`).
 //! Exit status: 0 on success, 1 when the answer is negative (`check` found attacks,
 //! `construct` has no solution for n = 2 or 3), 2 on bad input or when output cannot be
 //! written, 141 (quietly) when the reader of the output went away, 130 when Ctrl-C stopped a
@@ -24,18 +24,21 @@
 //! depth-first search with `--threads 1`). Every engine splits its work into subproblems that
 //! `--checkpoint FILE` records as they finish.
 
+mod common;
+
 use bezzel::core::checkpoint::{Checkpoint, CheckpointError};
 use bezzel::core::parallel::{ParallelSearch, add_subproblem_stats};
 use bezzel::core::{Consistency, ModelError, SearchConfig, Solver, Statistics, VarOrder};
 use bezzel::queens::{
     bitmask, check, construct, format, model, model::Queens, symmetry, symmetry_count,
 };
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -62,26 +65,30 @@ struct Cli {
 
 #[derive(clap::Args, Debug, Clone)]
 struct Output {
-    /// How to print placements.
+    /// How to print placements and counts (`board`: placements only, so all, first,
+    /// construct and unique --list).
     #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
     format: Format,
-    /// Print at most this many placements (for `check`: attacking pairs, default 100).
-    #[arg(long, global = true)]
+    /// Print at most this many placements (all, unique --list) or attacking pairs (check,
+    /// default 100).
+    #[arg(long, global = true, allow_negative_numbers = true, value_parser = whole_number)]
     limit: Option<u64>,
-    /// Worker threads for counting, 1 to 1024 (default: all cores; `--threads 1` with the
-    /// model engine runs plain sequential search). More is refused, not clamped.
-    #[arg(long, global = true)]
+    /// Worker threads for count and unique, 1 to 1024 (default: all cores; `--threads 1`
+    /// with the model engine runs plain sequential search). More is refused, not clamped.
+    #[arg(long, global = true, allow_negative_numbers = true, value_parser = positive_number)]
     threads: Option<usize>,
-    /// Print statistics (nodes, failures, time) on stderr.
+    /// Print statistics (nodes, failures, time) on stderr (all but check).
     #[arg(long, global = true)]
     stats: bool,
-    /// Record finished subproblems of a count in FILE; rerunning the same command resumes.
+    /// Record finished subproblems of count or unique in FILE; rerunning the same command
+    /// resumes.
     #[arg(long, value_name = "FILE", global = true)]
     checkpoint: Option<std::path::PathBuf>,
-    /// No progress bar.
+    /// No progress bar (accepted by every command; only count and unique show one).
     #[arg(long, short, global = true)]
     quiet: bool,
-    /// Propagation strength of the model's all-different constraints.
+    /// Propagation strength of the model's all-different constraints (all, first, and
+    /// count --engine model).
     #[arg(
         long,
         default_value = "value",
@@ -89,10 +96,41 @@ struct Output {
         global = true
     )]
     consistency: Consistency,
-    /// Variable order of the model's search (count; `all` and `first` always go row by row
-    /// so that solutions come in lexicographic order).
+    /// Variable order of the model's search (count --engine model; `all` and `first` always
+    /// go row by row so that solutions come in lexicographic order).
     #[arg(long, value_enum, default_value_t = Order::FirstFail, global = true)]
     order: Order,
+}
+
+/// `--limit`: a whole number, 0 or more. A value parser rather than `u64` so that `-1` is
+/// read as a value, and refused as such, instead of as an unknown option.
+fn whole_number(text: &str) -> Result<u64, String> {
+    text.parse::<u64>().map_err(|_| {
+        if is_integer(text) {
+            "must be a whole number, 0 or more".to_string()
+        } else {
+            "must be a whole number".to_string()
+        }
+    })
+}
+
+/// `--threads`: a positive whole number (at most 1024 is checked with the other options,
+/// so that the message can say so).
+fn positive_number(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be a positive whole number, at least 1".to_string()),
+        Ok(t) => Ok(t),
+        Err(_) if is_integer(text) && !text.starts_with('-') => {
+            Err(format!("must be at most {MAX_THREADS}"))
+        }
+        Err(_) => Err("must be a positive whole number".to_string()),
+    }
+}
+
+/// Whether `text` is an optionally signed run of decimal digits.
+fn is_integer(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,14 +278,19 @@ impl From<io::Error> for Failure {
 
 fn exit_with(f: Failure) -> ExitCode {
     if !f.message.is_empty() {
-        eprintln!("queens: {}", f.message);
+        // Messages quote input (a board size, a file name, clap's unknown argument): escaped,
+        // so that none can send a terminal escape sequence or a NUL to the reader.
+        eprintln!("queens: {}", format::escape(&f.message));
     }
     ExitCode::from(f.status)
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
@@ -257,23 +300,138 @@ fn main() -> ExitCode {
                     Err(e) => exit_with(e.into()),
                 };
             }
-            // One clear line instead of clap's multi-line usage block.
-            let rendered = e.to_string();
-            let line = rendered
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("");
-            eprintln!(
-                "queens: {} (try --help)",
-                line.trim_start_matches("error: ")
-            );
-            return ExitCode::from(2);
+            return exit_with(Failure::input(format!("{} (try --help)", clap_message(&e))));
         }
     };
+    if let Err(f) = options_apply(&cli, &matches) {
+        return exit_with(f);
+    }
+    if common::stdout_was_closed() {
+        return exit_with(Failure::input("cannot write output: stdout is closed"));
+    }
     match run(cli) {
         Ok(status) => ExitCode::from(status),
         Err(f) => exit_with(f),
     }
+}
+
+/// Clap's message in one line, instead of its multi-line usage block: the first paragraph,
+/// whose continuation lines (the names of missing arguments) are joined to the first.
+fn clap_message(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let context = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    // Clap drops escape sequences in what it quotes, leaving `''` for `$'\x1b[31m'`: say
+    // what was given, escaped.
+    let hidden = |s: &str| format::escape(s) != s;
+    if let Some(arg) = context(ContextKind::InvalidArg) {
+        if e.kind() == ErrorKind::UnknownArgument && hidden(arg) {
+            return format!("unexpected argument '{}' found", format::escape(arg));
+        }
+        if let Some(value) = context(ContextKind::InvalidValue)
+            && hidden(value)
+        {
+            return format!("invalid value '{}' for '{arg}'", format::escape(value));
+        }
+    }
+    let rendered = e.to_string();
+    let paragraph: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty())
+        .collect();
+    paragraph
+        .join(" ")
+        .trim_start_matches("error: ")
+        .to_string()
+}
+
+/// Where each option applies, for [`options_apply`]: its id, how it is written, and which
+/// commands take it.
+const OPTION_USES: [(&str, &str, &str); 6] = [
+    ("checkpoint", "--checkpoint", "count and unique"),
+    ("threads", "--threads", "count and unique"),
+    ("limit", "--limit", "all, unique --list and check"),
+    (
+        "stats",
+        "--stats",
+        "count, all, first, unique and construct",
+    ),
+    (
+        "consistency",
+        "--consistency",
+        "all, first and count --engine model",
+    ),
+    ("order", "--order", "count --engine model"),
+];
+
+/// Refuses an option given on the command line that the command would not use: an ignored
+/// `--checkpoint` would leave a count that cannot be resumed, an ignored `--order` a
+/// measurement of something else. `--quiet` is accepted everywhere: it only asks for less.
+fn options_apply(cli: &Cli, matches: &ArgMatches) -> Result<(), Failure> {
+    let sub = matches.subcommand().map(|(_, m)| m);
+    // Global options land in the subcommand's matches when they follow it.
+    let given = |id: &str| {
+        [Some(matches), sub].into_iter().flatten().any(|m| {
+            m.try_get_raw(id).is_ok_and(|v| v.is_some())
+                && m.value_source(id) == Some(ValueSource::CommandLine)
+        })
+    };
+    let (name, applies): (String, fn(&str) -> bool) = match &cli.command {
+        Some(Command::Count { engine, .. }) => match engine {
+            Engine::Model => ("count --engine model".into(), |id| {
+                matches!(
+                    id,
+                    "checkpoint" | "threads" | "stats" | "consistency" | "order"
+                )
+            }),
+            Engine::Symmetry | Engine::Bitmask => (
+                format!(
+                    "count --engine {}",
+                    engine
+                        .to_possible_value()
+                        .expect("no skipped engines")
+                        .get_name()
+                ),
+                |id| matches!(id, "checkpoint" | "threads" | "stats"),
+            ),
+        },
+        Some(Command::All { .. }) | None => ("all".into(), |id| {
+            matches!(id, "limit" | "stats" | "consistency")
+        }),
+        Some(Command::First { .. }) => ("first".into(), |id| matches!(id, "stats" | "consistency")),
+        Some(Command::Unique { list: true, .. }) => ("unique --list".into(), |id| {
+            matches!(id, "checkpoint" | "threads" | "stats" | "limit")
+        }),
+        Some(Command::Unique { list: false, .. }) => ("unique".into(), |id| {
+            matches!(id, "checkpoint" | "threads" | "stats")
+        }),
+        Some(Command::Construct { .. }) => ("construct".into(), |id| id == "stats"),
+        Some(Command::Check { .. }) => ("check".into(), |id| id == "limit"),
+    };
+    for (id, flag, uses) in OPTION_USES {
+        if given(id) && !applies(id) {
+            return Err(Failure::input(format!(
+                "{flag} applies to {uses} only, not to `{name}`"
+            )));
+        }
+    }
+    let prints_placements = match &cli.command {
+        Some(Command::All { .. } | Command::First { .. } | Command::Construct { .. }) | None => {
+            true
+        }
+        Some(Command::Unique { list, .. }) => *list,
+        Some(Command::Count { .. } | Command::Check { .. }) => false,
+    };
+    if cli.output.format == Format::Board && !prints_placements {
+        return Err(Failure::input(format!(
+            "--format board applies to placements, so to all, first, construct and unique --list only, not to `{name}`"
+        )));
+    }
+    Ok(())
 }
 
 fn run(cli: Cli) -> Result<u8, Failure> {
@@ -304,12 +462,35 @@ fn run(cli: Cli) -> Result<u8, Failure> {
 }
 
 fn parse_n(text: &str) -> Result<usize, Failure> {
-    match text.trim().parse::<i64>() {
-        Ok(n) if n >= 1 => usize::try_from(n).map_err(|_| Failure::input("n is too large")),
-        Ok(n) => Err(Failure::input(format!("n must be at least 1, got {n}"))),
-        Err(_) => Err(Failure::input(format!(
-            "n must be a positive whole number, got `{text}`"
-        ))),
+    let trimmed = text.trim();
+    if !is_integer(trimmed) {
+        return Err(Failure::input(format!(
+            "n must be a positive whole number, got `{}`",
+            shorten(text)
+        )));
+    }
+    if trimmed.starts_with('-') || trimmed.trim_start_matches(['+', '0']).is_empty() {
+        return Err(Failure::input(format!(
+            "n must be at least 1, got {}",
+            shorten(trimmed)
+        )));
+    }
+    // The engines say how large a board each takes; this is only the largest number.
+    trimmed.parse::<usize>().map_err(|_| {
+        Failure::input(format!(
+            "n = {} is too large (at most {})",
+            shorten(trimmed),
+            usize::MAX
+        ))
+    })
+}
+
+/// `text`, cut to a length that fits in a one-line message.
+fn shorten(text: &str) -> String {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
     }
 }
 
@@ -791,9 +972,9 @@ fn construct_one(n: usize, out: &Output) -> Result<u8, Failure> {
             Ok(0)
         }
         Err(construct::ConstructError::NoSolution { .. }) => {
-            let mut w = stdout();
-            writeln!(w, "no solution exists for n = {n}")?;
-            w.flush()?;
+            // On stderr, as `first` says it: stdout carries placements only, in the format
+            // asked for, and a plain-text line would break a JSON reader.
+            eprintln!("no solution exists for n = {n}");
             Ok(1)
         }
         Err(e) => Err(Failure::input(e.to_string())),
@@ -803,46 +984,44 @@ fn construct_one(n: usize, out: &Output) -> Result<u8, Failure> {
 /// Attacking pairs listed by `check` unless `--limit` says otherwise; all of them are counted.
 const ATTACKS_SHOWN: u64 = 100;
 
-#[derive(Serialize)]
-struct CheckLine<'a> {
-    n: usize,
-    solution: bool,
-    /// All attacking pairs, of which `attacks` lists the first.
-    attacking_pairs: u64,
-    attacks: &'a [check::Attack],
-}
-
 fn check_placement(columns: &[String], out: &Output) -> Result<u8, Failure> {
-    let text = if columns.is_empty() {
-        let mut s = String::new();
-        io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| Failure::input(format!("cannot read stdin: {e}")))?;
-        s
+    // Read line by line: memory for the placement and one line, however large the input.
+    let parsed = if columns.is_empty() {
+        format::read_placement(io::stdin().lock())
     } else {
-        columns.join(" ")
+        format::parse_placement(&columns.join(" "))
     };
-    let placement = format::parse_placement(&text)
-        .map_err(|e| Failure::input(format!("malformed placement: {e}")))?;
-    drop(text);
+    let placement = parsed.map_err(|e| match e {
+        format::ParseError::Read { reason } => {
+            Failure::input(format!("cannot read stdin: {reason}"))
+        }
+        e => Failure::input(format!("malformed placement: {e}")),
+    })?;
     let shown = out.limit.unwrap_or(ATTACKS_SHOWN);
-    let found = check::conflicts(&placement, usize::try_from(shown).unwrap_or(usize::MAX));
+    let attacks = check::attacks(&placement);
+    let total = attacks.total();
+    // Printed as they are found, not collected: `--limit` may ask for billions.
+    let listed = attacks.take(usize::try_from(shown).unwrap_or(usize::MAX));
     let n = placement.len();
-    let solution = found.total == 0;
+    let solution = total == 0;
     let mut w = stdout();
     if out.format == Format::Json {
-        let line = CheckLine {
-            n,
-            solution,
-            attacking_pairs: found.total,
-            attacks: &found.first,
-        };
-        writeln!(w, "{}", serde_json::to_string(&line).expect("plain data"))?;
+        // {"n":..,"solution":..,"attacking_pairs":..,"attacks":[..]} written piece by piece.
+        write!(
+            w,
+            "{{\"n\":{n},\"solution\":{solution},\"attacking_pairs\":{total},\"attacks\":["
+        )?;
+        for (i, a) in listed.enumerate() {
+            let a = serde_json::to_string(&a).expect("plain data");
+            write!(w, "{}{a}", if i == 0 { "" } else { "," })?;
+        }
+        writeln!(w, "]}}")?;
     } else if solution {
         writeln!(w, "solution: no two of the {n} queens attack each other")?;
     } else {
-        writeln!(w, "not a solution: {} attacking pair(s)", found.total)?;
-        for a in &found.first {
+        writeln!(w, "not a solution: {total} attacking pair(s)")?;
+        let mut count = 0u64;
+        for a in listed {
             let line = match a.kind {
                 check::AttackKind::Column => "a column",
                 check::AttackKind::Diagonal => "a diagonal",
@@ -853,8 +1032,9 @@ fn check_placement(columns: &[String], out: &Output) -> Result<u8, Failure> {
                 "  rows {} and {} (columns {} and {}) share {line}",
                 a.a, a.b, placement[a.a], placement[a.b]
             )?;
+            count += 1;
         }
-        let more = found.total - found.first.len() as u64;
+        let more = total - count;
         if more > 0 {
             writeln!(w, "  ... and {more} more (--limit shows more)")?;
         }

@@ -63,6 +63,8 @@
 //! status 2; a reader that went away (`sudoku big.txt | head`) ends the run quietly with
 //! status 141, what a shell reports for a program killed by a broken pipe.
 
+mod common;
+
 use bezzel::core::{Consistency, Restarts, SearchConfig, Statistics, VarOrder};
 use bezzel::sudoku::grid::{Alphabet, Grid, ParseError};
 use bezzel::sudoku::model::{Outcome, Status, SudokuSolver};
@@ -334,7 +336,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if stdout_was_closed() {
+    if common::stdout_was_closed() {
         eprintln!("sudoku: cannot write output: stdout is closed");
         return ExitCode::from(2);
     }
@@ -408,30 +410,6 @@ fn io_reason(e: &io::Error) -> String {
         Some(i) => text[..i].to_string(),
         None => text,
     }
-}
-
-/// Whether stdout was closed when the program started (`sudoku >&-`). Rust's runtime then puts
-/// /dev/null, opened for reading and writing, in its place, so every write would vanish
-/// without an error; a shell's `> /dev/null` opens it for writing only, and is left alone.
-#[cfg(target_os = "linux")]
-fn stdout_was_closed() -> bool {
-    if std::fs::read_link("/proc/self/fd/1").map_or(true, |t| t != Path::new("/dev/null")) {
-        return false;
-    }
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
-        return false;
-    };
-    let flags = info
-        .lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok());
-    // O_ACCMODE is 0o3; O_RDWR is 0o2.
-    flags.is_some_and(|f| f & 0o3 == 0o2)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn stdout_was_closed() -> bool {
-    false
 }
 
 /// The message of a puzzle that could not be read.

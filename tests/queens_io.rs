@@ -313,14 +313,15 @@ fn a_closed_pipe_is_not_success() {
     }
 }
 
-/// `construct 3` has its one line to say even when the reader has gone; it used to panic.
+/// A command with one short line to print (`construct 3` did, before its message moved to
+/// stderr) still notices that the reader has gone; it used to panic.
 #[cfg(unix)]
 #[test]
 fn a_closed_pipe_does_not_panic() {
     let o = Command::new("sh")
         .arg("-c")
         // `true` exits at once; by the time queens writes, nothing reads the pipe.
-        .arg("{ sleep 1; \"$0\" construct 3; echo \"status $?\" >&2; } | true")
+        .arg("{ sleep 1; \"$0\" construct 4; echo \"status $?\" >&2; } | true")
         .arg(common::example("queens"))
         .output()
         .unwrap();
@@ -333,7 +334,7 @@ fn a_closed_pipe_does_not_panic() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_is_an_error() {
-    for args in [&["8"][..], &["count", "8"][..], &["construct", "3"][..]] {
+    for args in [&["8"][..], &["count", "8"][..], &["construct", "4"][..]] {
         let full = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/full")
@@ -384,4 +385,420 @@ fn unique_representatives_are_listed_in_full_and_in_order() {
         .map(|l| format::parse_placement(l).unwrap())
         .collect();
     assert_eq!(first, reps[..3].to_vec());
+}
+
+/// Runs the queens command under an address-space limit of `kb` kilobytes, set by the shell,
+/// which then becomes the command.
+#[cfg(unix)]
+fn limited_to(kb: u64, args: &[&str]) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
+        .arg(common::example("queens"))
+        .args(args);
+    command
+}
+
+/// The board of 20,000 queens is 800 MB of text: `check` reads it row by row, in memory for
+/// one row, where it used to read it all into one string (and abort at 1 GB; 1.76 GB for
+/// 30,000 queens).
+#[cfg(unix)]
+#[test]
+fn checking_a_huge_board_needs_memory_for_one_row() {
+    let n = "20000";
+    let mut construct = Command::new(common::example("queens"))
+        .args(["construct", n, "--format", "board"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let o = limited(&["check"])
+        .stdin(Stdio::from(construct.stdout.take().unwrap()))
+        .output()
+        .unwrap();
+    construct.wait().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!("solution: no two of the {n} queens attack each other\n")
+    );
+}
+
+/// Input without end is refused as soon as it cannot be a placement, in little memory:
+/// `check < /dev/zero` grew until it ran out of memory.
+#[cfg(unix)]
+#[test]
+fn endless_input_is_refused_at_once() {
+    let o = limited(&["check"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "queens: malformed placement: line 1: the control character `\\u{0}` is in no placement form\n"
+    );
+    // Endless column numbers, endless board rows, endless placements.
+    for (lines, needle) in [
+        ("1", "more than 10000000 queens"),
+        ("Q .", "the board has more rows than its 2 columns"),
+        ("1 3 0 2\n", "more than one placement"),
+    ] {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg("yes \"$1\" | { ulimit -v 1000000 && exec \"$0\" check; }")
+            .arg(common::example("queens"))
+            .arg(lines)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{lines:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{lines:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    }
+}
+
+/// `--limit 100000000` lists every pair of 3,000 queens in one column (4,498,500 of them) as
+/// they are found, in memory for the queens: they used to be collected first (108 MB here,
+/// 2.4 GB for 3,000,000 queens).
+#[cfg(unix)]
+#[test]
+fn listing_many_attacking_pairs_needs_little_memory() {
+    let n = 3000u64;
+    let pairs = n * (n - 1) / 2;
+    let mut child = limited_to(100_000, &["check", "--limit", "100000000"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all("5 ".repeat(n as usize).as_bytes()).unwrap();
+    }
+    let mut lines = 0u64;
+    let mut first = String::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if lines < 2 {
+            first.push_str(&line);
+            first.push('\n');
+        }
+        lines += 1;
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        first,
+        format!(
+            "not a solution: {pairs} attacking pair(s)\n  rows 0 and 1 (columns 5 and 5) share a column\n"
+        )
+    );
+    assert_eq!(lines, 1 + pairs);
+}
+
+/// Messages that quote input escape its control characters: a terminal escape sequence or a
+/// NUL in the input reached the terminal as it was.
+#[test]
+fn messages_escape_control_characters() {
+    let dir = std::env::temp_dir().join(format!("queens-escape-{}", std::process::id()));
+    let checkpoint = dir.join("no\u{1b}[31mdir").join("f");
+    let checkpoint = checkpoint.to_str().unwrap();
+    for (args, input, needle) in [
+        (
+            &["check"][..],
+            Some("0 \u{1b}[31mRED\u{1b}[0m 1"),
+            "`\\u{1b}`",
+        ),
+        (&["check"][..], Some("0 1\0 2"), "`\\u{0}`"),
+        (&["check", "0", "\u{1b}[31m1"][..], None, "`\\u{1b}`"),
+        (
+            &["check"][..],
+            Some("{\"placement\": [0], \"\u{1b}\": 1}"),
+            "\\u{1b}",
+        ),
+        (&["count", "\u{1b}[31m8"][..], None, "`\\u{1b}[31m8`"),
+        (&["count", "8", "--\u{1b}[31m"][..], None, "'--\\u{1b}[31m'"),
+        (&["count", "8", "--limit", "\u{1b}"][..], None, "'\\u{1b}'"),
+        (&["\u{9b}31m"][..], None, "\\u{9b}31m"),
+        (
+            &["count", "8", "--checkpoint", checkpoint][..],
+            None,
+            "\\u{1b}[31m",
+        ),
+    ] {
+        let o = run("queens", args, input);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            !err.trim_end_matches('\n').chars().any(char::is_control),
+            "{args:?}: {err:?}"
+        );
+        assert!(err.contains(needle), "{args:?}: {err:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
+    }
+    assert!(!dir.exists());
+}
+
+/// Two placements are refused however they are separated, and a long list is "more than
+/// one", not "2": a blank line between two placements of 4 made one placement of 8 queens,
+/// and 92 placements were "found 2".
+#[test]
+fn several_placements_are_refused_however_separated() {
+    for input in [
+        "1 3 0 2\n\n2 0 3 1\n",
+        "1 3 0 2\n4 solutions\n2 0 3 1\n",
+        "1 3 0 2\n\r\n2 0 3 1",
+    ] {
+        let o = run("queens", &["check"], Some(input));
+        assert_eq!(o.status.code(), Some(2), "{input:?}: {}", stdout(&o));
+        assert_eq!(
+            stderr(&o),
+            "queens: malformed placement: more than one placement given, but check takes one \
+             (e.g. `queens 8 --limit 1`)\n",
+            "{input:?}"
+        );
+    }
+    let all = stdout(&queens(&["all", "8"]));
+    let o = run("queens", &["check"], Some(&all));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("more than one placement"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains('2'), "{}", stderr(&o));
+    // A label and the JSON line after it are one labelled placement.
+    let o = run(
+        "queens",
+        &["check"],
+        Some("NO.1:\n{\"placement\":[1,3,0,2]}\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("solution"), "{}", stdout(&o));
+}
+
+/// Messages name what is wrong: the missing argument, a board size too large, a negative
+/// `--limit` or `--threads` (taken for an unknown option); `construct 3 --format json`
+/// printed plain text on stdout.
+#[test]
+fn messages_say_what_is_wrong() {
+    for (args, needles) in [
+        (&["count"][..], &["not provided", "<N>"][..]),
+        (&["unique"][..], &["<N>"][..]),
+        (
+            &["count", "9223372036854775808"][..],
+            &["n = 9223372036854775808 is too large for the symmetry counter (at most"][..],
+        ),
+        (
+            &["all", "99999999999999999999999"][..],
+            &["n = 99999999999999999999999 is too large (at most 18446744073709551615)"][..],
+        ),
+        (
+            &["count", "8", "--limit", "-1"][..],
+            &["--limit", "whole number, 0 or more"][..],
+        ),
+        (
+            &["check", "--limit", "-5", "1"][..],
+            &["--limit", "whole number"][..],
+        ),
+        (
+            &["count", "8", "--threads", "-1"][..],
+            &["--threads", "positive whole number"][..],
+        ),
+        (
+            &["count", "8", "--threads", "x"][..],
+            &["--threads", "positive whole number"][..],
+        ),
+    ] {
+        let o = queens(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        for needle in needles {
+            assert!(err.contains(needle), "{args:?}: {err}");
+        }
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+    for args in [
+        &["construct", "3", "--format", "json"][..],
+        &["first", "3"][..],
+    ] {
+        let o = queens(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+        assert_eq!(stderr(&o), "no solution exists for n = 3\n", "{args:?}");
+    }
+}
+
+/// An option the command would not use is refused, not ignored: `all 8 --checkpoint f`
+/// made no checkpoint, `--order` did nothing to the symmetry engine, and so on.
+#[test]
+fn options_that_do_not_apply_are_refused() {
+    let dir = TempDir::new("queens-options");
+    let file = dir.0.join("f");
+    let file = file.to_str().unwrap();
+    for (args, message) in [
+        (
+            &["all", "8", "--checkpoint", file][..],
+            "--checkpoint applies to count and unique only, not to `all`",
+        ),
+        (
+            &["8", "--checkpoint", file][..],
+            "--checkpoint applies to count and unique only, not to `all`",
+        ),
+        (
+            &["check", "--checkpoint", file, "1", "3", "0", "2"][..],
+            "--checkpoint applies to count and unique only, not to `check`",
+        ),
+        (
+            &["construct", "8", "--stats", "--order", "rows"][..],
+            "--order applies to count --engine model only, not to `construct`",
+        ),
+        (
+            &["count", "8", "--limit", "3"][..],
+            "--limit applies to all, unique --list and check only, not to `count --engine symmetry`",
+        ),
+        (
+            &["count", "8", "--format", "board"][..],
+            "--format board applies to placements, so to all, first, construct and unique --list \
+             only, not to `count --engine symmetry`",
+        ),
+        (
+            &["count", "8", "--engine", "bitmask", "--order", "rows"][..],
+            "--order applies to count --engine model only, not to `count --engine bitmask`",
+        ),
+        (
+            &["count", "8", "--consistency", "domain"][..],
+            "--consistency applies to all, first and count --engine model only, not to `count \
+             --engine symmetry`",
+        ),
+        (
+            &["unique", "8", "--order", "rows"][..],
+            "--order applies to count --engine model only, not to `unique`",
+        ),
+        (
+            &["unique", "8", "--limit", "1"][..],
+            "--limit applies to all, unique --list and check only, not to `unique`",
+        ),
+        (
+            &["first", "8", "--threads", "2"][..],
+            "--threads applies to count and unique only, not to `first`",
+        ),
+        (
+            &["check", "--stats", "1", "3", "0", "2"][..],
+            "--stats applies to count, all, first, unique and construct only, not to `check`",
+        ),
+        (
+            &["check", "--format", "board", "1", "3", "0", "2"][..],
+            "--format board applies to placements, so to all, first, construct and unique --list \
+             only, not to `check`",
+        ),
+    ] {
+        let o = queens(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        assert_eq!(stderr(&o), format!("queens: {message}\n"), "{args:?}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+    assert!(!std::path::Path::new(file).exists());
+    // Where they apply they still work.
+    for (args, expected) in [
+        (
+            &[
+                "count",
+                "8",
+                "--engine",
+                "model",
+                "--order",
+                "rows",
+                "--consistency",
+                "domain",
+            ][..],
+            "92\n",
+        ),
+        (
+            &[
+                "count",
+                "8",
+                "--quiet",
+                "--threads",
+                "2",
+                "--format",
+                "json",
+            ][..],
+            "{\"n\":8,\"count\":92,\"engine\":\"symmetry\"}\n",
+        ),
+        (
+            &["all", "4", "--limit", "1", "--consistency", "bounds"][..],
+            "NO.1: 1 3 0 2\n1 solutions shown (limit 1)\n",
+        ),
+        (
+            &["unique", "4", "--list", "--limit", "1", "--format", "board"][..],
+            "NO.1:\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n1 unique solutions (2 in total)\n",
+        ),
+        (
+            &["first", "4", "--consistency", "domain", "-q"][..],
+            "NO.1: 1 3 0 2\n",
+        ),
+        (
+            &["check", "--limit", "0", "0", "1"][..],
+            "not a solution: 1 attacking pair(s)\n  ... and 1 more (--limit shows more)\n",
+        ),
+    ] {
+        let o = queens(args);
+        assert_eq!(
+            o.status.code(),
+            Some(if args[0] == "check" { 1 } else { 0 }),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert_eq!(stdout(&o), expected, "{args:?}");
+    }
+}
+
+/// A directory for one test, removed when the test ends, passing or not.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Issue 11, item 8: `queens 8 >&-` printed nothing and exited 0 (Rust's runtime puts
+/// /dev/null in place of a closed stdout). Now it is an error, as in `sudoku`; a plain
+/// `> /dev/null` is still fine.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_stdout_is_an_error() {
+    let queens = common::example("queens");
+    for args in ["8", "count 8", "construct 10"] {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(r#""$0" {args} >&-"#))
+            .arg(&queens)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args}");
+        assert_eq!(
+            stderr(&o).trim(),
+            "queens: cannot write output: stdout is closed",
+            "{args}"
+        );
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(r#""$0" {args} > /dev/null"#))
+            .arg(&queens)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args}: {}", stderr(&o));
+    }
 }

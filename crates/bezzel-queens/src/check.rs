@@ -148,9 +148,24 @@ pub struct Conflicts {
 /// memory however many pairs there are.
 ///
 /// Columns are taken at face value, as by [`attacking_pairs`], which is
-/// `conflicts(placement, usize::MAX).first`.
+/// `conflicts(placement, usize::MAX).first`. To print many pairs without
+/// keeping them, iterate over [`attacks`] instead.
 pub fn conflicts(placement: &[usize], limit: usize) -> Conflicts {
-    const NONE: usize = usize::MAX;
+    let attacks = attacks(placement);
+    let total = attacks.total();
+    Conflicts {
+        total,
+        first: attacks.take(limit).collect(),
+    }
+}
+
+/// Every attacking pair of `placement` in `(a, b)` order, one at a time, in
+/// O(n) memory however many pairs there are (all queens in one column attack
+/// in `n (n - 1) / 2` pairs); [`Attacks::total`] says how many there are
+/// before any is taken. Building it takes O(n log n) time.
+///
+/// Columns are taken at face value, as by [`attacking_pairs`].
+pub fn attacks(placement: &[usize]) -> Attacks {
     let n = placement.len();
     let kinds = [
         AttackKind::Column,
@@ -179,33 +194,81 @@ pub fn conflicts(placement: &[usize], limit: usize) -> Conflicts {
             }
         }
     }
-    drop(keyed);
-    let mut first = Vec::new();
-    for a in 0..n {
-        if first.len() >= limit {
-            break;
+    Attacks {
+        next,
+        a: 0,
+        heads: [NONE; 3],
+        total,
+    }
+    .start()
+}
+
+/// No row: the end of a line.
+const NONE: usize = usize::MAX;
+
+/// The attacking pairs of a placement in `(a, b)` order, made by [`attacks`].
+#[derive(Debug, Clone)]
+pub struct Attacks {
+    /// For each kind of line, the next row below each row on its line, or `NONE`.
+    next: [Vec<usize>; 3],
+    /// The upper row of the pairs being listed.
+    a: usize,
+    /// The rows below `a` on each of its three lines not listed yet.
+    heads: [usize; 3],
+    /// All attacking pairs.
+    total: u64,
+}
+
+impl Attacks {
+    /// The number of attacking pairs, all of them, including those already
+    /// taken; zero exactly when no two queens attack each other.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Points the heads at the rows below row 0.
+    fn start(mut self) -> Attacks {
+        if !self.next[0].is_empty() {
+            self.heads = [self.next[0][0], self.next[1][0], self.next[2][0]];
         }
-        // The rows below `a` on each of its three lines, merged in order; they
-        // are distinct, since two rows share at most one line.
-        let mut heads = [next[0][a], next[1][a], next[2][a]];
-        while first.len() < limit {
-            let (k, &b) = heads
+        self
+    }
+}
+
+impl Iterator for Attacks {
+    type Item = Attack;
+
+    fn next(&mut self) -> Option<Attack> {
+        let kinds = [
+            AttackKind::Column,
+            AttackKind::Diagonal,
+            AttackKind::AntiDiagonal,
+        ];
+        let n = self.next[0].len();
+        while self.a < n {
+            // The rows below `a` on each of its three lines, merged in order; they
+            // are distinct, since two rows share at most one line.
+            let (k, &b) = self
+                .heads
                 .iter()
                 .enumerate()
                 .min_by_key(|&(_, &b)| b)
                 .expect("three lines");
-            if b == NONE {
-                break;
+            if b != NONE {
+                self.heads[k] = self.next[k][b];
+                return Some(Attack {
+                    a: self.a,
+                    b,
+                    kind: kinds[k],
+                });
             }
-            first.push(Attack {
-                a,
-                b,
-                kind: kinds[k],
-            });
-            heads[k] = next[k][b];
+            self.a += 1;
+            if self.a < n {
+                self.heads = [0, 1, 2].map(|k| self.next[k][self.a]);
+            }
         }
+        None
     }
-    Conflicts { total, first }
 }
 
 /// Which line of `kind` the square `(row, column)` lies on. i128 holds
@@ -392,6 +455,27 @@ mod tests {
         assert_eq!(conflicts(&[1, 3, 0, 2], 10).total, 0);
         assert_eq!(conflicts(&[0, 1, 2, 3], 0).first, vec![]);
         assert_eq!(conflicts(&[0, 1, 2, 3], 0).total, 6);
+    }
+
+    #[test]
+    fn attacks_are_listed_one_at_a_time() {
+        // 2,000 queens in one column: 1,999,000 pairs, taken in order without
+        // collecting them.
+        let n = 2_000;
+        let mut attacks = attacks(&vec![3; n]);
+        assert_eq!(attacks.total(), 1_999_000);
+        let mut listed = 0u64;
+        let mut last = (0, 0);
+        for attack in attacks.by_ref() {
+            assert_eq!(attack.kind, AttackKind::Column);
+            assert!((attack.a, attack.b) > last || listed == 0, "{attack:?}");
+            last = (attack.a, attack.b);
+            listed += 1;
+        }
+        assert_eq!(listed, 1_999_000);
+        assert_eq!(attacks.next(), None);
+        assert_eq!(super::attacks(&[]).total(), 0);
+        assert_eq!(super::attacks(&[]).next(), None);
     }
 
     proptest! {

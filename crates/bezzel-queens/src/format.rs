@@ -74,8 +74,43 @@ pub enum ParseError {
     Empty,
     /// More than one placement; `check` takes one.
     Several {
-        /// How many placements were found (counting stops at the second).
+        /// At least this many placements were given: reading stops at the second, so
+        /// that a long list is refused at once (the message says "more than one").
         found: usize,
+    },
+    /// The input could not be read.
+    Read {
+        /// Why, as the system says.
+        reason: String,
+    },
+    /// A line that is not UTF-8 text.
+    NotUtf8 {
+        /// The line.
+        line: usize,
+    },
+    /// A control character (other than tab and `\r`), which no form has.
+    Control {
+        /// The line.
+        line: usize,
+        /// The character.
+        character: char,
+    },
+    /// A line longer than [`MAX_LINE`] bytes, more than any placement `check` takes.
+    LineTooLong {
+        /// The line.
+        line: usize,
+    },
+    /// More than [`MAX_QUEENS`] queens.
+    TooLarge {
+        /// The line where the placement went over.
+        line: usize,
+    },
+    /// A board with more rows than columns, refused at the first row too many.
+    TooManyRows {
+        /// The first row too many.
+        line: usize,
+        /// Squares per row.
+        columns: usize,
     },
     /// A line starts with `NO.` but is not a label `NO.<k>:`.
     Label {
@@ -124,33 +159,68 @@ pub enum ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Empty => write!(f, "no columns given (e.g. `queens check 1 3 0 2`)"),
-            Self::Several { found } => write!(
-                f,
-                "found {found} placements, but check takes one (e.g. `queens 8 --limit 1`)"
+        // Tokens, board rows and JSON errors quote the input: escaped, so that a message
+        // cannot carry a terminal escape sequence or a NUL to whoever reads it.
+        let message = match self {
+            Self::Empty => "no columns given (e.g. `queens check 1 3 0 2`)".to_string(),
+            Self::Several { .. } => {
+                "more than one placement given, but check takes one (e.g. `queens 8 --limit 1`)"
+                    .to_string()
+            }
+            Self::Read { reason } => format!("cannot read the input: {reason}"),
+            Self::NotUtf8 { line } => format!("line {line}: not UTF-8 text"),
+            Self::Control { line, character } => format!(
+                "line {line}: the control character `{}` is in no placement form",
+                character.escape_default()
             ),
-            Self::Label { line } => write!(
-                f,
+            Self::LineTooLong { line } => format!(
+                "line {line} is longer than {MAX_LINE} bytes, more than any placement of at most {MAX_QUEENS} queens needs"
+            ),
+            Self::TooLarge { line } => {
+                format!("line {line}: more than {MAX_QUEENS} queens, the most check takes")
+            }
+            Self::TooManyRows { line, columns } => format!(
+                "line {line}: the board has more rows than its {columns} columns; it must be square"
+            ),
+            Self::Label { line } => format!(
                 "line {line}: a label must be `NO.<number>:` with the colon, followed by the columns"
             ),
-            Self::Column { line, item, token } => write!(
-                f,
-                "line {line}: item {item} is `{token}`, expected a column number (0-based)"
-            ),
-            Self::BoardRow { line, reason } => write!(f, "line {line}: {reason}"),
-            Self::BoardShape { rows, columns } => write!(
-                f,
-                "the board has {rows} rows of {columns} squares; it must be square"
-            ),
-            Self::Mixed { line } => write!(
-                f,
-                "line {line}: board rows and column numbers mixed in one placement"
-            ),
-            Self::Json { line, reason } => write!(f, "line {line}: {reason}"),
-            Self::OutOfRange(e) => e.fmt(f),
+            Self::Column { line, item, token } => {
+                format!("line {line}: item {item} is `{token}`, expected a column number (0-based)")
+            }
+            Self::BoardRow { line, reason } => format!("line {line}: {reason}"),
+            Self::BoardShape { rows, columns } => {
+                format!("the board has {rows} rows of {columns} squares; it must be square")
+            }
+            Self::Mixed { line } => {
+                format!("line {line}: board rows and column numbers mixed in one placement")
+            }
+            Self::Json { line, reason } => format!("line {line}: {reason}"),
+            Self::OutOfRange(e) => e.to_string(),
+        };
+        f.write_str(&escape(&message))
+    }
+}
+
+/// `text` with control characters, and the invisible ones that reorder or hide text,
+/// written as Rust escapes (`\u{1b}`), so that quoting input in a message is harmless.
+pub fn escape(text: &str) -> String {
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    };
+    if !text.contains(hidden) {
+        return text.to_string();
+    }
+    let mut s = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
         }
     }
+    s
 }
 
 impl std::error::Error for ParseError {}
@@ -167,15 +237,29 @@ enum Partial {
     Done(Vec<usize>),
 }
 
-/// The JSON form of a placement; `n` and `index` are optional, unknown fields refused.
+/// One JSON line: a placement, or the summary after the placements (`count`, `engine`,
+/// `unique`). Read straight into this, not through a `serde_json::Value`, which would cost
+/// several times the placement's memory; unknown fields are refused.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-struct JsonPlacement {
+struct JsonLine {
     n: Option<usize>,
     #[allow(dead_code)]
     index: Option<u64>,
-    placement: Vec<usize>,
+    placement: Option<Vec<usize>>,
+    count: Option<serde::de::IgnoredAny>,
+    engine: Option<serde::de::IgnoredAny>,
+    unique: Option<serde::de::IgnoredAny>,
 }
+
+/// The most queens [`read_placement`] accepts: a placement of this many costs `check` a few
+/// hundred megabytes, and refusing more keeps the memory for any input bounded.
+pub const MAX_QUEENS: usize = 10_000_000;
+
+/// The longest line [`read_placement`] accepts, in bytes: the text form of [`MAX_QUEENS`]
+/// queens (columns of at most 7 digits and a separator each), with room for a label or the
+/// JSON around it. Longer lines are refused before they are read whole.
+pub const MAX_LINE: usize = 8 * MAX_QUEENS + 1024;
 
 /// Reads one placement in any form the queens command prints, and checks that it fits its
 /// board (every column in `0..n`, where `n` is the number of columns).
@@ -183,83 +267,192 @@ struct JsonPlacement {
 /// The contract, for callers and fuzzers alike: any `&str` is accepted as input, and the
 /// answer is either a placement of `n >= 1` columns, each below `n`, or a [`ParseError`]
 /// whose message is one line; there is no panic, and memory and time are linear in the
-/// input's length (a board of `n` rows costs the `2 n²` bytes of its text, no more).
+/// input's length. It is [`read_placement`] on the bytes of `text`, which see for the forms
+/// read.
+pub fn parse_placement(text: &str) -> Result<Vec<usize>, ParseError> {
+    read_placement(text.as_bytes())
+}
+
+/// Reads one placement from `input` line by line, in memory for the placement and one line
+/// (a board row of `n` squares is `2 n` bytes), whatever the input: lines longer than
+/// [`MAX_LINE`] and placements of more than [`MAX_QUEENS`] queens are refused as soon as
+/// they are seen, as are control characters, a board with more rows than columns, and a
+/// second placement, so that `check < /dev/zero` ends at once with a message.
 ///
-/// The input is read line by line:
+/// The forms read:
 ///
 /// - a leading UTF-8 byte-order mark, surrounding whitespace, `\r` line ends and blank
-///   lines are ignored;
+///   lines are ignored, except that a blank line ends a placement: `1 3 0 2`, a blank line
+///   and `2 0 3 1` are two placements, not one of eight queens;
 /// - `NO.<k>:` starts a placement, with its columns after the colon (the text form) or on
-///   the following lines as board rows or numbers (`NO.1` without the colon is an error);
+///   the following lines as board rows, numbers or one JSON line (`NO.1` without the
+///   colon is an error);
 /// - column numbers are separated by whitespace or commas, and may run over several lines;
 /// - a board row is `Q` and `.` squares separated by spaces (or not), exactly one `Q`;
 /// - a line starting with `{` is the JSON form, a whole placement; a JSON line with a
 ///   `count` and no `placement` is the summary that follows the placements and is ignored,
 ///   like the text summaries `92 solutions`, `1 solutions shown (limit 1)` and
-///   `12 unique solutions (92 in total)`.
+///   `12 unique solutions (92 in total)` (a summary also ends a placement).
 ///
 /// Exactly one placement must be given: `queens 8 | queens check` is refused with a
-/// pointer to `--limit 1`.
-pub fn parse_placement(text: &str) -> Result<Vec<usize>, ParseError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut done: Option<Vec<usize>> = None;
-    let mut current: Option<Partial> = None;
-    // Moves the placement being read to `done`, refusing a second one.
-    let finish =
-        |current: &mut Option<Partial>, done: &mut Option<Vec<usize>>| -> Result<(), ParseError> {
-            let placement = match current.take() {
-                None => return Ok(()),
-                Some(Partial::Label) => Vec::new(),
-                Some(Partial::Columns(columns) | Partial::Done(columns)) => columns,
-                Some(Partial::Board(rows, columns)) => {
-                    if rows.len() != columns {
-                        return Err(ParseError::BoardShape {
-                            rows: rows.len(),
-                            columns,
-                        });
-                    }
-                    rows
-                }
-            };
-            if done.is_some() {
-                return Err(ParseError::Several { found: 2 });
-            }
-            *done = Some(placement);
-            Ok(())
+/// pointer to `--limit 1` as soon as the second placement starts.
+pub fn read_placement(mut input: impl io::BufRead) -> Result<Vec<usize>, ParseError> {
+    let mut reader = Reader {
+        done: None,
+        current: None,
+    };
+    let mut buf = Vec::new();
+    let mut line = 0;
+    loop {
+        line += 1;
+        buf.clear();
+        if !read_line(&mut input, &mut buf, line)? {
+            break;
+        }
+        let text = std::str::from_utf8(&buf).map_err(|_| ParseError::NotUtf8 { line })?;
+        let text = if line == 1 {
+            text.strip_prefix('\u{feff}').unwrap_or(text)
+        } else {
+            text
         };
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
+        reader.line(text, line)?;
+    }
+    reader.finish()?;
+    let placement = reader
+        .done
+        .filter(|p| !p.is_empty())
+        .ok_or(ParseError::Empty)?;
+    check::validate(&placement).map_err(ParseError::OutOfRange)?;
+    Ok(placement)
+}
+
+/// Reads one line (without its `\n`) into `buf`, refusing control characters and lines
+/// longer than [`MAX_LINE`] before reading further; false at the end of the input.
+fn read_line(
+    input: &mut impl io::BufRead,
+    buf: &mut Vec<u8>,
+    line: usize,
+) -> Result<bool, ParseError> {
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                return Err(ParseError::Read {
+                    reason: e.to_string(),
+                });
+            }
+        };
+        if chunk.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let (part, newline) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(end) => (&chunk[..end], true),
+            None => (chunk, false),
+        };
+        // Tabs, `\r` and the vertical whitespace that `str::trim` knows are separators;
+        // every other control character is in no form, and would garble a message.
+        if let Some(&b) = part
+            .iter()
+            .find(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\r' | 0x0b | 0x0c)) || b == 0x7f)
+        {
+            return Err(ParseError::Control {
+                line,
+                character: char::from(b),
+            });
+        }
+        if buf.len() + part.len() > MAX_LINE {
+            return Err(ParseError::LineTooLong { line });
+        }
+        buf.extend_from_slice(part);
+        let used = part.len() + usize::from(newline);
+        input.consume(used);
+        if newline {
+            return Ok(true);
+        }
+    }
+}
+
+/// The placement being read, and the one read before it.
+struct Reader {
+    /// A finished placement.
+    done: Option<Vec<usize>>,
+    /// The placement being read.
+    current: Option<Partial>,
+}
+
+impl Reader {
+    /// Moves the placement being read to `done`, refusing a second one.
+    fn finish(&mut self) -> Result<(), ParseError> {
+        let placement = match self.current.take() {
+            None => return Ok(()),
+            Some(Partial::Label) => Vec::new(),
+            Some(Partial::Columns(columns) | Partial::Done(columns)) => columns,
+            Some(Partial::Board(rows, columns)) => {
+                if rows.len() != columns {
+                    return Err(ParseError::BoardShape {
+                        rows: rows.len(),
+                        columns,
+                    });
+                }
+                rows
+            }
+        };
+        if self.done.is_some() {
+            return Err(ParseError::Several { found: 2 });
+        }
+        self.done = Some(placement);
+        Ok(())
+    }
+
+    /// Ends the placement being read unless it is a label still waiting for its placement.
+    fn end_placement(&mut self) -> Result<(), ParseError> {
+        if matches!(self.current, Some(Partial::Label)) {
+            return Ok(());
+        }
+        self.finish()
+    }
+
+    /// Takes in one line of the input, the `line`th.
+    fn line(&mut self, raw: &str, line: usize) -> Result<(), ParseError> {
         let trimmed = raw.trim();
         if trimmed.is_empty() || is_summary(trimmed) {
-            continue;
+            // What separates placements in the printed forms: `1 3 0 2`, a blank line and
+            // `2 0 3 1` are two placements, not one of 8 queens.
+            return self.end_placement();
         }
         if let Some(rest) = trimmed.strip_prefix("NO.") {
             let (number, after) = rest.split_once(':').ok_or(ParseError::Label { line })?;
             if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(ParseError::Label { line });
             }
-            finish(&mut current, &mut done)?;
+            self.finish()?;
             let after = after.trim();
-            current = Some(if after.is_empty() {
+            self.current = Some(if after.is_empty() {
                 Partial::Label
             } else {
                 let mut columns = Vec::new();
                 push_columns(after, line, &mut columns)?;
                 Partial::Columns(columns)
             });
-            continue;
+            return Ok(());
         }
         if trimmed.starts_with('{') {
             let Some(placement) = parse_json(trimmed, line)? else {
-                continue;
+                return self.end_placement();
             };
-            finish(&mut current, &mut done)?;
-            current = Some(Partial::Done(placement));
-            continue;
+            // A label followed by a JSON line labels that placement: one placement.
+            if !matches!(self.current, Some(Partial::Label)) {
+                self.finish()?;
+            }
+            self.current = Some(Partial::Done(placement));
+            return Ok(());
         }
         if trimmed.starts_with(['Q', '.']) {
             let (queen, width) = parse_board_row(trimmed, line)?;
-            match &mut current {
+            match &mut self.current {
                 Some(Partial::Board(rows, columns)) => {
                     if width != *columns {
                         return Err(ParseError::BoardRow {
@@ -269,35 +462,39 @@ pub fn parse_placement(text: &str) -> Result<Vec<usize>, ParseError> {
                             ),
                         });
                     }
+                    if rows.len() == *columns {
+                        // Refused at once: the rest could be endless.
+                        return Err(ParseError::TooManyRows {
+                            line,
+                            columns: *columns,
+                        });
+                    }
                     rows.push(queen);
                 }
                 Some(Partial::Columns(_)) => return Err(ParseError::Mixed { line }),
                 Some(Partial::Done(_)) | None | Some(Partial::Label) => {
-                    if matches!(current, Some(Partial::Done(_))) {
-                        finish(&mut current, &mut done)?;
+                    if matches!(self.current, Some(Partial::Done(_))) {
+                        self.finish()?;
                     }
-                    current = Some(Partial::Board(vec![queen], width));
+                    self.current = Some(Partial::Board(vec![queen], width));
                 }
             }
-            continue;
+            return Ok(());
         }
-        match &mut current {
+        match &mut self.current {
             Some(Partial::Columns(columns)) => push_columns(trimmed, line, columns)?,
             Some(Partial::Board(..)) => return Err(ParseError::Mixed { line }),
             Some(Partial::Done(_)) | None | Some(Partial::Label) => {
-                if matches!(current, Some(Partial::Done(_))) {
-                    finish(&mut current, &mut done)?;
+                if matches!(self.current, Some(Partial::Done(_))) {
+                    self.finish()?;
                 }
                 let mut columns = Vec::new();
                 push_columns(trimmed, line, &mut columns)?;
-                current = Some(Partial::Columns(columns));
+                self.current = Some(Partial::Columns(columns));
             }
         }
+        Ok(())
     }
-    finish(&mut current, &mut done)?;
-    let placement = done.filter(|p| !p.is_empty()).ok_or(ParseError::Empty)?;
-    check::validate(&placement).map_err(ParseError::OutOfRange)?;
-    Ok(placement)
 }
 
 /// Whether `line` is one of the summaries printed after the placements.
@@ -329,6 +526,9 @@ fn push_columns(text: &str, line: usize, columns: &mut Vec<usize>) -> Result<(),
             None
         };
         match column {
+            Some(_) if columns.len() == MAX_QUEENS => {
+                return Err(ParseError::TooLarge { line });
+            }
             Some(column) => columns.push(column),
             None => {
                 return Err(ParseError::Column {
@@ -359,14 +559,14 @@ fn parse_board_row(text: &str, line: usize) -> Result<(usize, usize), ParseError
             other => {
                 return Err(ParseError::BoardRow {
                     line,
-                    reason: format!(
-                        "a board row is made of `Q` and `.`, this one has `{}`",
-                        other.escape_default()
-                    ),
+                    reason: format!("a board row is made of `Q` and `.`, this one has `{other}`"),
                 });
             }
         }
         width += 1;
+    }
+    if width > MAX_QUEENS {
+        return Err(ParseError::TooLarge { line });
     }
     let queen = queen.ok_or_else(|| ParseError::BoardRow {
         line,
@@ -378,26 +578,43 @@ fn parse_board_row(text: &str, line: usize) -> Result<(usize, usize), ParseError
 /// The placement of a JSON line; `None` for the summary line.
 fn parse_json(text: &str, line: usize) -> Result<Option<Vec<usize>>, ParseError> {
     let error = |reason: String| ParseError::Json { line, reason };
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| error(format!("not valid JSON: {e}")))?;
-    if value.get("placement").is_none() && value.get("count").is_some() {
-        // The summary line after the placements.
-        return Ok(None);
-    }
-    let parsed: JsonPlacement = serde_json::from_value(value).map_err(|e| {
-        error(format!(
-            "expected {{\"n\": N, \"index\": K, \"placement\": [columns]}}: {e}"
-        ))
+    let parsed: JsonLine = serde_json::from_str(text).map_err(|e| {
+        error(match e.classify() {
+            serde_json::error::Category::Data => {
+                format!("expected {{\"n\": N, \"index\": K, \"placement\": [columns]}}: {e}")
+            }
+            _ => format!("not valid JSON: {e}"),
+        })
     })?;
+    let summary = parsed.count.is_some() || parsed.engine.is_some() || parsed.unique.is_some();
+    let placement = match parsed.placement {
+        // The summary line after the placements.
+        None if parsed.count.is_some() => return Ok(None),
+        None => {
+            return Err(error(
+                "expected {\"n\": N, \"index\": K, \"placement\": [columns]}: no \"placement\""
+                    .into(),
+            ));
+        }
+        Some(_) if summary => {
+            return Err(error(
+                "a placement line has no \"count\", \"engine\" or \"unique\"".into(),
+            ));
+        }
+        Some(placement) => placement,
+    };
+    if placement.len() > MAX_QUEENS {
+        return Err(ParseError::TooLarge { line });
+    }
     if let Some(n) = parsed.n
-        && n != parsed.placement.len()
+        && n != placement.len()
     {
         return Err(error(format!(
             "\"n\" is {n} but the placement has {} columns",
-            parsed.placement.len()
+            placement.len()
         )));
     }
-    Ok(Some(parsed.placement))
+    Ok(Some(placement))
 }
 
 /// `token`, cut to a length that fits in a one-line message.
@@ -523,8 +740,15 @@ mod tests {
             ),
             (
                 ". Q\nQ .\n. Q",
+                ParseError::TooManyRows {
+                    line: 3,
+                    columns: 2,
+                },
+            ),
+            (
+                ". Q",
                 ParseError::BoardShape {
-                    rows: 3,
+                    rows: 1,
                     columns: 2,
                 },
             ),
@@ -574,6 +798,109 @@ mod tests {
             let message = found.unwrap_err().to_string();
             assert_eq!(message.lines().count(), 1, "{input:?}: {message}");
         }
+    }
+
+    #[test]
+    fn a_blank_line_or_a_summary_ends_a_placement() {
+        // Two placements of 4, not one of 8 queens.
+        for input in [
+            "1 3 0 2\n\n2 0 3 1\n",
+            "1 3 0 2\n4 solutions\n2 0 3 1\n",
+            "1 3 0 2\n \r\n2 0 3 1",
+        ] {
+            assert_eq!(
+                parse_placement(input),
+                Err(ParseError::Several { found: 2 }),
+                "{input:?}"
+            );
+        }
+        // Within a placement a blank line is nothing: after a label, or at the end.
+        assert_eq!(
+            parse_placement("NO.1:\n\n1 3 0 2\n\n"),
+            Ok(vec![1, 3, 0, 2])
+        );
+        assert_eq!(parse_placement("1 3\n0 2\n\n\n"), Ok(vec![1, 3, 0, 2]));
+    }
+
+    #[test]
+    fn a_label_and_the_json_line_after_it_are_one_placement() {
+        let input = "NO.1:\n{\"placement\":[1,3,0,2]}\n";
+        assert_eq!(parse_placement(input), Ok(vec![1, 3, 0, 2]));
+        let two = "NO.1: 1 3 0 2\n{\"placement\":[1,3,0,2]}\n";
+        assert_eq!(parse_placement(two), Err(ParseError::Several { found: 2 }));
+        // A summary with a placement in it is neither.
+        assert!(parse_placement("{\"count\":2,\"placement\":[0]}").is_err());
+    }
+
+    #[test]
+    fn several_placements_are_more_than_one_not_two() {
+        let message = ParseError::Several { found: 2 }.to_string();
+        assert!(message.starts_with("more than one placement"), "{message}");
+    }
+
+    #[test]
+    fn messages_escape_control_characters() {
+        for input in [
+            "0 \u{1b}[31mRED\u{1b}[0m 1",
+            "0 \0 1",
+            "\u{7f}",
+            ". Q \u{1b}",
+            "0 \u{202e}1",
+            "{\"placement\":[\"\u{1b}\"]}",
+            "{\"placement\":[0], \"\u{1b}\": 1}",
+            "0 é\u{9b}1",
+        ] {
+            let message = parse_placement(input).unwrap_err().to_string();
+            assert!(
+                !message.chars().any(|c| c.is_control() || c == '\u{202e}'),
+                "{input:?}: {message:?}"
+            );
+            assert_eq!(message.lines().count(), 1, "{message}");
+        }
+        assert_eq!(
+            parse_placement("0 \u{1b}[31m 1").unwrap_err().to_string(),
+            "line 1: the control character `\\u{1b}` is in no placement form"
+        );
+    }
+
+    /// `text` over and over, without end.
+    struct Endless(&'static [u8], usize);
+
+    impl io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            for b in buf.iter_mut() {
+                *b = self.0[self.1 % self.0.len()];
+                self.1 += 1;
+            }
+            Ok(buf.len())
+        }
+    }
+
+    #[test]
+    fn endless_input_is_refused_early() {
+        let read = |text| read_placement(io::BufReader::new(Endless(text, 0)));
+        assert_eq!(
+            read(b"\0"),
+            Err(ParseError::Control {
+                line: 1,
+                character: '\0'
+            })
+        );
+        assert_eq!(read(b"1"), Err(ParseError::LineTooLong { line: 1 }));
+        assert_eq!(
+            read(b"Q .\n. Q\n"),
+            Err(ParseError::TooManyRows {
+                line: 3,
+                columns: 2
+            })
+        );
+        assert_eq!(read(b"1 3 0 2\n\n"), Err(ParseError::Several { found: 2 }));
+        assert_eq!(
+            read(b"0\n"),
+            Err(ParseError::TooLarge {
+                line: MAX_QUEENS + 1
+            })
+        );
     }
 
     #[test]

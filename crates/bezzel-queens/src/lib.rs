@@ -11,9 +11,11 @@
 //!   per orbit of the 8 symmetries (Takaki's bound-mask algorithm), in parallel;
 //! - [`construct`]: one solution for any n ≥ 4 in O(n), by the closed-form rule;
 //! - [`check`]: the O(n) checker that verifies placements from all of the above, independent
-//!   of every solver, and counts attacking pairs in O(n) memory;
+//!   of every solver, and counts and lists attacking pairs in O(n) memory;
 //! - [`format`](mod@format): the printed forms of a placement (text, board, JSON) and
-//!   [`parse_placement`](format::parse_placement), which reads any of them back.
+//!   [`read_placement`](format::read_placement), which reads any of them back from a
+//!   stream line by line in bounded memory ([`parse_placement`](format::parse_placement)
+//!   from a string).
 //!
 //! The counters that run long take a cancel flag (`count_parallel_with_cancel`,
 //! `count_subproblem_with_cancel` in [`bitmask`] and [`symmetry_count`]) and look at it
