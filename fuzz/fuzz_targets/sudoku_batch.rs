@@ -1,0 +1,41 @@
+//! `parse_batch` and `PuzzleLines`, the reader for files of puzzles (one per line, `#`
+//! comments, blank lines): every line that is not blank or a comment must come back exactly
+//! once, in order, with its right 1-based line number and the line form's reading of it; the
+//! two entry points must agree; and every grid accepted must pass `check_grid`.
+#![no_main]
+
+use bezzel_fuzz::{actual, check_grid, expected_line, without_bom};
+use bezzel_sudoku::grid::{PuzzleLines, parse_batch};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let batch = parse_batch(text);
+
+    // The puzzles as the documentation describes them, from a plain split on '\n' (a '\r'
+    // left at a line's end is trimmed with the other whitespace) after a leading BOM.
+    let expected: Vec<_> = without_bom(text)
+        .split('\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(|(number, line)| (number, expected_line(line)))
+        .collect();
+    let found: Vec<_> = batch
+        .iter()
+        .map(|(number, result)| (*number, actual(result)))
+        .collect();
+    assert_eq!(found, expected, "{text:?}");
+
+    // The iterator is the streaming form of the same reading.
+    let streamed: Vec<_> = PuzzleLines::new(text).collect();
+    assert_eq!(streamed, batch);
+
+    for (_, result) in &batch {
+        if let Ok(g) = result {
+            check_grid(g);
+        }
+    }
+});

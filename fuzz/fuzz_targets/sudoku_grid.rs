@@ -1,0 +1,31 @@
+//! `Grid::parse_grid` (a puzzle written one row per line, as `to_pretty` prints it) and
+//! `Grid::from_str`, which picks the form by the number of non-blank lines: both must agree
+//! with a second reading written from the documentation, including which error comes first,
+//! and every grid accepted must pass `check_grid`.
+#![no_main]
+
+use bezzel_fuzz::{actual, check_grid, expected_grid, expected_line, without_bom};
+use bezzel_sudoku::grid::Grid;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let result = Grid::parse_grid(text);
+    assert_eq!(actual(&result), expected_grid(text), "{text:?}");
+    if let Ok(g) = &result {
+        check_grid(g);
+    }
+
+    // FromStr: a leading byte-order mark skipped, then grid form for text with more than one
+    // non-blank line, line form otherwise.
+    let text = without_bom(text);
+    let multi_line = text.split('\n').filter(|l| !l.trim().is_empty()).count() > 1;
+    let expected = if multi_line {
+        expected_grid(text)
+    } else {
+        expected_line(text)
+    };
+    assert_eq!(actual(&text.parse::<Grid>()), expected, "{text:?}");
+});
