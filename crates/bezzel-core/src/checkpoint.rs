@@ -193,6 +193,14 @@ pub enum CheckpointError {
         /// The subproblem.
         index: usize,
     },
+    /// A new checkpoint's split that its own reader would refuse (a subproblem that repeats
+    /// another would be counted twice): nothing is written.
+    InvalidSplit {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with the split.
+        reason: String,
+    },
     /// A checkpoint opened with no counts per entry or more than [`MAX_COUNTS`].
     InvalidCounts {
         /// Counts per entry asked for.
@@ -206,6 +214,11 @@ impl fmt::Display for CheckpointError {
             CheckpointError::Io { path, source } => {
                 write!(f, "checkpoint {}: {source}", path.display())
             }
+            CheckpointError::InvalidSplit { path, reason } => write!(
+                f,
+                "checkpoint {}: cannot record this split ({reason})",
+                path.display()
+            ),
             CheckpointError::Corrupt { path, reason } => write!(
                 f,
                 "checkpoint {} is corrupt ({reason}); remove it to start over",
@@ -961,6 +974,14 @@ impl Checkpoint {
             let body = format!("{MAGIC} {FORMAT_VERSION} {header}");
             let header_sum = header_checksum(&body);
             let line = format!("{body} {header_sum:016x}\n");
+            // Never write what the next run would refuse (a split that repeats a subproblem).
+            if let Err(e) = Journal::parse(line.as_bytes()) {
+                return Err(CheckpointError::InvalidSplit {
+                    path: path.to_path_buf(),
+                    reason: e.to_string(),
+                }
+                .into());
+            }
             file.set_len(0).map_err(io_error)?;
             file.seek(SeekFrom::Start(0)).map_err(io_error)?;
             file.write_all(line.as_bytes()).map_err(io_error)?;

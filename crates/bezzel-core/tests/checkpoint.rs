@@ -817,3 +817,25 @@ fn resume_a_large_split_in_this_process() {
         "resuming took {used} bytes for a file of {file_len}"
     );
 }
+
+/// Found by the fuzzer: a new checkpoint took a split that repeats a subproblem and wrote a
+/// file its own reader then refused. Now such a split is refused before anything is written.
+#[test]
+fn a_split_that_repeats_a_subproblem_is_not_recorded() {
+    let dir = TempDir::new("repeat");
+    let path = dir.0.join("run.ckpt");
+    let split = vec!["a".to_string(), "b".to_string(), "a".to_string()];
+    let result = Checkpoint::open(&path, MODEL, 1, || Ok::<_, CheckpointError>(split.clone()));
+    assert!(
+        matches!(result, Err(CheckpointError::InvalidSplit { .. })),
+        "{result:?}"
+    );
+    assert_eq!(dir.listing(), Vec::<String>::new());
+    // Distinct subproblems are recorded as before.
+    let distinct = vec!["a".to_string(), "b".to_string()];
+    let (_, recorded) = Checkpoint::open(&path, MODEL, 1, || {
+        Ok::<_, CheckpointError>(distinct.clone())
+    })
+    .unwrap();
+    assert_eq!(recorded, distinct);
+}
