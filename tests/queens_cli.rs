@@ -130,12 +130,6 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
     }
 }
 
-fn temp_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("bezzel-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("checkpoint.json")
-}
-
 /// Finished subproblems in a checkpoint journal: its complete lines after the header.
 fn done_in(path: &std::path::Path) -> usize {
     std::fs::read_to_string(path)
@@ -146,8 +140,8 @@ fn done_in(path: &std::path::Path) -> usize {
 /// Ctrl-C part-way through a checkpointed count, then the same command again: the exact total.
 #[test]
 fn interrupted_counts_resume_to_the_exact_total() {
-    let path = temp_path("resume");
-    let _ = std::fs::remove_file(&path);
+    let scratch = Scratch::new("resume");
+    let path = scratch.path();
     let args = [
         "count",
         "13",
@@ -204,13 +198,12 @@ fn interrupted_counts_resume_to_the_exact_total() {
     let o = run("queens", &args, None);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("corrupt"), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[test]
 fn bitmask_counts_resume_from_a_checkpoint_too() {
-    let path = temp_path("bitmask");
-    let _ = std::fs::remove_file(&path);
+    let scratch = Scratch::new("bitmask");
+    let path = scratch.path();
     let args = ["count", "12", "--checkpoint", path.to_str().unwrap()];
     let o = run("queens", &args, None);
     assert_eq!(stdout(&o).trim(), "14200");
@@ -226,7 +219,6 @@ fn bitmask_counts_resume_from_a_checkpoint_too() {
     let o = run("queens", &args, None);
     assert_eq!(stdout(&o).trim(), "14200");
     assert_eq!(done_in(&path), full);
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[test]
