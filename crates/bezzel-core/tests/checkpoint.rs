@@ -10,14 +10,35 @@ use bezzel_core::prelude::*;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{RwLock, RwLockReadGuard};
 
 mod common;
 
+/// Tests here open, close and reopen checkpoint files while other tests spawn processes. A
+/// process forked while a checkpoint is open holds a copy of its descriptor, and with it the
+/// file's lock, until it execs: a reopen in that window is refused as "in use" (one CI run in
+/// a few). So a test that spawns waits until no other test has a directory here ([`spawn`]).
+static DIRECTORIES: RwLock<()> = RwLock::new(());
+
+/// Runs `f` (which spawns a process) while no test holds a [`TempDir`].
+fn spawn<T>(f: impl FnOnce() -> T) -> T {
+    let _alone = DIRECTORIES.write().unwrap_or_else(|e| e.into_inner());
+    f()
+}
+
 /// A directory of its own, removed when the test ends (passing or not).
-struct TempDir(PathBuf);
+struct TempDir(PathBuf, Option<RwLockReadGuard<'static, ()>>);
 
 impl TempDir {
     fn new(name: &str) -> TempDir {
+        let mut dir = TempDir::for_spawning(name);
+        dir.1 = Some(DIRECTORIES.read().unwrap_or_else(|e| e.into_inner()));
+        dir
+    }
+
+    /// A directory for a test that spawns processes (with [`spawn`]): it does not keep them
+    /// waiting.
+    fn for_spawning(name: &str) -> TempDir {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
             "bezzel-ckpt-test-{}-{name}-{}",
@@ -26,7 +47,7 @@ impl TempDir {
         ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
+        TempDir(dir, None)
     }
 
     fn file(&self) -> PathBuf {
@@ -573,13 +594,10 @@ fn open_within(path: PathBuf) -> Result<(Checkpoint, Vec<Subproblem>), Checkpoin
 
 #[test]
 fn a_path_that_is_not_a_regular_file_is_refused_without_reading_it() {
-    let dir = TempDir::new("not-a-file");
+    let dir = TempDir::for_spawning("not-a-file");
     let fifo = dir.0.join("fifo");
     let mut paths = vec![PathBuf::from("/dev/null"), dir.0.clone()];
-    if std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .is_ok_and(|s| s.success())
+    if spawn(|| std::process::Command::new("mkfifo").arg(&fifo).status()).is_ok_and(|s| s.success())
     {
         paths.push(fifo);
     }
@@ -748,7 +766,7 @@ fn a_resumed_split_takes_memory_in_proportion_to_the_file() {
     if memory().is_none() {
         return;
     }
-    let dir = TempDir::new("memory");
+    let dir = TempDir::for_spawning("memory");
     let (start, json) = fresh_header(&dir);
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     let subproblems = 300_000;
@@ -766,18 +784,20 @@ fn a_resumed_split_takes_memory_in_proportion_to_the_file() {
     }
     body.push_str("]}");
     std::fs::write(dir.file(), forged_header(&body)).unwrap();
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--ignored",
-            "--exact",
-            "resume_a_large_split_in_this_process",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("BEZZEL_CKPT_MEMORY_FILE", dir.file())
-        .env("BEZZEL_CKPT_MEMORY_SUBPROBLEMS", subproblems.to_string())
-        .output()
-        .unwrap();
+    let output = spawn(|| {
+        std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--ignored",
+                "--exact",
+                "resume_a_large_split_in_this_process",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("BEZZEL_CKPT_MEMORY_FILE", dir.file())
+            .env("BEZZEL_CKPT_MEMORY_SUBPROBLEMS", subproblems.to_string())
+            .output()
+            .unwrap()
+    });
     let text = String::from_utf8_lossy(&output.stdout);
     println!("{text}");
     assert!(
