@@ -84,9 +84,12 @@ impl Matrix {
 
     /// The `height × width` block whose top-left cell is `(r, c)`, clipped to the grid.
     pub fn block(&self, r: usize, c: usize, height: usize, width: usize) -> Vec<VarId> {
-        let mut out = Vec::with_capacity(height * width);
-        for rr in r..(r + height).min(self.rows) {
-            for cc in c..(c + width).min(self.cols) {
+        // Clipped before anything is sized, so that huge arguments cannot overflow.
+        let rows = r.min(self.rows)..r.saturating_add(height).min(self.rows);
+        let cols = c.min(self.cols)..c.saturating_add(width).min(self.cols);
+        let mut out = Vec::with_capacity(rows.len() * cols.len());
+        for rr in rows {
+            for cc in cols.clone() {
                 out.push(self.vars[rr * self.cols + cc]);
             }
         }

@@ -130,8 +130,20 @@ impl Model {
         cols: usize,
         domain: impl IntoDomain,
     ) -> Result<Matrix, ModelError> {
+        // Variables are numbered by `u32`: a matrix beyond that is refused before any is made.
+        let room = u32::MAX as usize - self.num_vars();
+        let len = match rows.checked_mul(cols) {
+            Some(len) if len <= room => len,
+            _ => {
+                return Err(ModelError::InvalidArgument {
+                    reason: format!("a matrix of {rows} × {cols} variables is too large"),
+                });
+            }
+        };
         let spec = domain.into_domain()?;
-        let mut vars = Vec::with_capacity(rows * cols);
+        // Grown as variables are made rather than sized up front: an allocation that large
+        // would abort rather than fail.
+        let mut vars = Vec::with_capacity(len.min(1 << 16));
         for r in 0..rows {
             for c in 0..cols {
                 vars.push(self.named_var(format!("{prefix}[{r}][{c}]"), &spec)?);

@@ -266,8 +266,11 @@ where
 }
 
 /// Checks subproblems handed in from outside (say, read from a checkpoint) before any is
-/// solved: each must belong to the model named `identity`, and none may repeat another's index
-/// or decisions (its solutions would be counted twice).
+/// solved: each must belong to the model named `identity`, none may repeat another's index, and
+/// none may state the same decisions as another (in any order) or only some of another's first
+/// decisions (the whole subtree that holds the other): their solutions would be counted twice.
+/// Other overlaps of a forged split go undetected: a split made by
+/// [`ParallelSearch::subproblems`] is a partition by construction.
 pub fn check_subproblems(identity: &str, subproblems: &[Subproblem]) -> Result<(), ParallelError> {
     if let Some(s) = subproblems.iter().find(|s| s.model != identity) {
         return Err(ParallelError::ForeignSubproblem {
@@ -276,14 +279,39 @@ pub fn check_subproblems(identity: &str, subproblems: &[Subproblem]) -> Result<(
         });
     }
     let mut indices = HashSet::with_capacity(subproblems.len());
-    let mut prefixes = HashSet::with_capacity(subproblems.len());
+    if let Some(s) = subproblems.iter().find(|s| !indices.insert(s.index)) {
+        return Err(ParallelError::DuplicateSubproblem { index: s.index });
+    }
+    // Decisions as sets: the order they are applied in does not change the subtree.
+    let as_set = |decisions: &[Decision]| {
+        let mut set: Vec<(u32, u8, i32)> = decisions.iter().map(|d| decision_key(*d)).collect();
+        set.sort_unstable();
+        set.dedup();
+        set
+    };
+    let mut sets = HashSet::with_capacity(subproblems.len());
     if let Some(s) = subproblems
         .iter()
-        .find(|s| !indices.insert(s.index) || !prefixes.insert(&s.decisions))
+        .find(|s| !sets.insert(as_set(&s.decisions)))
     {
         return Err(ParallelError::DuplicateSubproblem { index: s.index });
     }
+    for s in subproblems {
+        if (0..s.decisions.len()).any(|len| sets.contains(&as_set(&s.decisions[..len]))) {
+            return Err(ParallelError::DuplicateSubproblem { index: s.index });
+        }
+    }
     Ok(())
+}
+
+/// A decision as a sortable key: its variable, its kind and its value.
+fn decision_key(d: Decision) -> (u32, u8, i32) {
+    match d {
+        Decision::Assign(x, v) => (x, 0, v),
+        Decision::Exclude(x, v) => (x, 1, v),
+        Decision::AtMost(x, v) => (x, 2, v),
+        Decision::Above(x, v) => (x, 3, v),
+    }
 }
 
 /// Adds the statistics of one subproblem's search to those of a split run. A subproblem's

@@ -205,3 +205,44 @@ fn splits_of_large_models_stay_small() {
         );
     }
 }
+
+/// Found by a tester: a subproblem with no decisions (the whole tree) or with another's
+/// decisions in another order was counted on top of the others.
+#[test]
+fn overlapping_subproblems_are_refused_not_counted_twice() {
+    let search = ParallelSearch::new("queens 6", || queens(6)).threads(Some(2));
+    let subproblems = search.subproblems().unwrap();
+    let deepest = subproblems
+        .iter()
+        .max_by_key(|s| s.decisions.len())
+        .unwrap()
+        .clone();
+    assert!(deepest.decisions.len() >= 2, "{deepest:?}");
+    let extra = |decisions: Vec<Decision>| {
+        let mut all = subproblems.clone();
+        all.push(Subproblem {
+            index: subproblems.len(),
+            decisions,
+            ..deepest.clone()
+        });
+        all
+    };
+    let mut reversed = deepest.decisions.clone();
+    reversed.reverse();
+    for overlapping in [
+        extra(Vec::new()),
+        extra(reversed),
+        extra(deepest.decisions[..1].to_vec()),
+    ] {
+        let result = search.count(&overlapping, None, |_, _| {});
+        assert!(
+            matches!(
+                result,
+                Err(bezzel_core::parallel::ParallelError::DuplicateSubproblem { .. })
+            ),
+            "{result:?}"
+        );
+    }
+    let all = search.count(&subproblems, None, |_, _| {}).unwrap();
+    assert_eq!(all.solutions, A000170[5]);
+}

@@ -359,3 +359,26 @@ fn linear_refuses_more_terms_than_it_can_sum() {
     // The propagator itself stays usable directly for ordinary sizes.
     let _ = Linear::new(vec![(i64::MIN, x.into())], Relation::Eq, 0);
 }
+
+/// Found by a tester: `int_matrix` multiplied its sizes unchecked (wrapping to an empty
+/// allocation, then making variables until memory ran out), and `Matrix::block` sized its
+/// result before clipping (`block(0, 0, 1 << 40, 1)` aborted on an 8 TB allocation).
+#[test]
+fn huge_matrix_arguments_are_refused_or_clipped() {
+    let mut m = Model::new();
+    assert!(matches!(
+        m.int_matrix("c", 1 << 40, 1 << 40, 1..=3),
+        Err(ModelError::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        m.int_matrix("c", usize::MAX, 2, 1..=3),
+        Err(ModelError::InvalidArgument { .. })
+    ));
+    assert_eq!(m.num_vars(), 0);
+    let mx = m.int_matrix("c", 2, 3, 1..=3).unwrap();
+    assert_eq!(mx.block(0, 0, 1 << 40, 1), mx.column(0));
+    assert_eq!(mx.block(1, 1, usize::MAX, usize::MAX).len(), 2);
+    assert_eq!(mx.block(usize::MAX, usize::MAX, 5, 5), Vec::<VarId>::new());
+    assert_eq!(mx.blocks(usize::MAX, 1).len(), 3);
+    assert_eq!(mx.blocks(1, usize::MAX), vec![mx.row(0), mx.row(1)]);
+}
