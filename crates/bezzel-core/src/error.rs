@@ -58,6 +58,14 @@ pub enum ModelError {
         /// Number given.
         found: usize,
     },
+    /// An assignment gives a variable a value outside the domain it was declared with (see
+    /// [`Model::check_assignment`](crate::Model::check_assignment)).
+    NotInDomain {
+        /// The variable's name.
+        name: String,
+        /// The value it was given.
+        value: i32,
+    },
     /// An assignment breaks a posted constraint (see [`Model::check_assignment`](crate::Model::check_assignment)).
     ConstraintViolated {
         /// Position of the propagator in posting order (from 0).
@@ -115,6 +123,9 @@ impl fmt::Display for ModelError {
                 f,
                 "{constraint} needs at least {min} variable(s), got {found}"
             ),
+            ModelError::NotInDomain { name, value } => {
+                write!(f, "value {value} is not in the domain of `{name}`")
+            }
             ModelError::ConstraintViolated { propagator, name } => write!(
                 f,
                 "the assignment violates constraint #{propagator} ({name})"

@@ -229,9 +229,10 @@ impl Model {
         Ok(())
     }
 
-    /// Checks a full assignment (`values[i]` for the variable of index `i`) against the
-    /// definition of every posted constraint ([`Propagator::is_satisfied`]), without any
-    /// propagation: an independent check of a solution.
+    /// Checks a full assignment (`values[i]` for the variable of index `i`): every value lies
+    /// in the domain its variable was declared with, and the definition of every posted
+    /// constraint holds ([`Propagator::is_satisfied`]), without any propagation: an
+    /// independent check of a solution.
     ///
     /// ```
     /// use bezzel_core::prelude::*;
@@ -241,6 +242,7 @@ impl Model {
     /// m.less_than(x, y)?;
     /// assert!(m.check_assignment(&[1, 2]).is_ok());
     /// assert!(m.check_assignment(&[2, 2]).is_err());
+    /// assert!(m.check_assignment(&[-7, 1000]).is_err()); // outside the domains
     /// # Ok::<(), ModelError>(())
     /// ```
     pub fn check_assignment(&self, values: &[i32]) -> Result<(), ModelError> {
@@ -251,6 +253,20 @@ impl Model {
                 found: values.len(),
             });
         }
+        if let Some(x) = (0..values.len())
+            .find(|&x| !self.store.declared_contains(x as u32, i64::from(values[x])))
+        {
+            return Err(ModelError::NotInDomain {
+                name: self.names[x].clone(),
+                value: values[x],
+            });
+        }
+        self.check_constraints(values)
+    }
+
+    /// The constraint half of [`check_assignment`](Model::check_assignment), for a search's
+    /// own solutions (whose values come from the domains).
+    pub(crate) fn check_constraints(&self, values: &[i32]) -> Result<(), ModelError> {
         let assignment = Assignment::new(values);
         match self.props.iter().position(|p| !p.is_satisfied(&assignment)) {
             Some(i) => Err(ModelError::ConstraintViolated {

@@ -693,7 +693,7 @@ impl Solver {
             );
             self.model.store.min(x)
         }));
-        if let Err(e) = self.model.check_assignment(&values) {
+        if let Err(e) = self.model.check_constraints(&values) {
             panic!(
                 "bezzel: search reported a wrong solution: {e}; a propagator let it through \
                  (values: {values:?})"

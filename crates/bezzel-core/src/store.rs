@@ -93,6 +93,11 @@ pub(crate) struct Store {
     /// Each variable's largest value as declared: what backtracking to the root restores,
     /// whatever a `Model::propagate` before the search narrowed.
     initial_max: Vec<i32>,
+    /// Every variable's domain as declared, with the words of the wide ones (at the same
+    /// positions as in `words`): what an assignment is checked against, whatever the search
+    /// or a `Model::propagate` has narrowed since.
+    declared: Vec<VarState>,
+    declared_words: Vec<u64>,
     words: Vec<u64>,
     word_stamp: Vec<u64>,
     ints: Vec<i64>,
@@ -116,6 +121,8 @@ impl Store {
         Store {
             vars: Vec::new(),
             initial_max: Vec::new(),
+            declared: Vec::new(),
+            declared_words: Vec::new(),
             words: Vec::new(),
             word_stamp: Vec::new(),
             ints: Vec::new(),
@@ -155,7 +162,9 @@ impl Store {
             }
             state.large = start as u32;
             state.nwords = nwords as u32;
+            self.declared_words.extend_from_slice(&self.words[start..]);
         }
+        self.declared.push(state);
         self.vars.push(state);
         (self.vars.len() - 1) as u32
     }
@@ -186,6 +195,19 @@ impl Store {
         }
         let bit = (v - i64::from(d.base)) as usize;
         self.words[d.large as usize + bit / 64] >> (bit % 64) & 1 == 1
+    }
+
+    /// Whether `v` is in the domain `x` was declared with.
+    pub(crate) fn declared_contains(&self, x: u32, v: i64) -> bool {
+        let d = &self.declared[x as usize];
+        if v < i64::from(d.min) || v > i64::from(d.max) {
+            return false;
+        }
+        if d.large == SMALL {
+            return d.bits & d.small_bit(v) != 0;
+        }
+        let bit = (v - i64::from(d.base)) as usize;
+        self.declared_words[d.large as usize + bit / 64] >> (bit % 64) & 1 == 1
     }
 
     fn words_of<'a>(&'a self, d: &'a VarState) -> &'a [u64] {

@@ -382,3 +382,44 @@ fn huge_matrix_arguments_are_refused_or_clipped() {
     assert_eq!(mx.blocks(usize::MAX, 1).len(), 3);
     assert_eq!(mx.blocks(1, usize::MAX), vec![mx.row(0), mx.row(1)]);
 }
+
+/// Found by a tester: `check_assignment` judged the constraints only, so `[-7, 1000]` passed
+/// for `x, y in 0..=3` with `x < y`. A value must lie in its variable's declared domain (holes
+/// and wide domains included), whatever search or `propagate` narrowed since.
+#[test]
+fn the_checker_refuses_values_outside_the_declared_domains() {
+    let mut m = Model::new();
+    let x = m.named_var("x", 0..=3).unwrap();
+    let y = m.named_var("y", [1, 3, 5]).unwrap();
+    let z = m.named_var("z", vec![-500, 7, 9000]).unwrap();
+    m.less_than(x, y).unwrap();
+    assert!(m.check_assignment(&[0, 1, 7]).is_ok());
+    for (values, name, value) in [
+        ([-7, 1, 7], "x", -7),
+        ([0, 1000, 7], "y", 1000),
+        ([0, 2, 7], "y", 2),
+        ([0, 1, 8], "z", 8),
+        ([0, 1, i32::MAX], "z", i32::MAX),
+    ] {
+        assert_eq!(
+            m.check_assignment(&values),
+            Err(ModelError::NotInDomain {
+                name: name.into(),
+                value
+            }),
+            "{values:?}"
+        );
+    }
+    // Narrowed domains are not the declared ones: x = 3 is refused by `x < y` only.
+    m.linear(&[1], &[y], Relation::Le, 3).unwrap();
+    m.propagate().unwrap();
+    assert_eq!(m.domain(x).unwrap(), vec![0, 1, 2]);
+    assert!(matches!(
+        m.check_assignment(&[3, 5, 7]),
+        Err(ModelError::ConstraintViolated { .. })
+    ));
+    let mut solver = Solver::new(m);
+    let first = solver.first().unwrap();
+    assert!(solver.model().check_assignment(first.values()).is_ok());
+    let _ = (x, y, z);
+}
