@@ -152,6 +152,11 @@ impl Model {
         Ok(Matrix::new(rows, cols, vars))
     }
 
+    /// The number that tells this model's variables from those of other models.
+    pub(crate) fn id(&self) -> u32 {
+        self.id
+    }
+
     /// Number of variables.
     pub fn num_vars(&self) -> usize {
         self.names.len()

@@ -378,7 +378,7 @@ impl Solver {
         let values = (0..self.model.num_vars() as u32)
             .map(|x| self.model.store.min(x))
             .collect();
-        Some(Solution::new(values))
+        Some(Solution::new(self.model.id(), values))
     }
 
     fn limit_reached(&self) -> Option<StopReason> {

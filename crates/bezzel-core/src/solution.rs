@@ -24,15 +24,53 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Index;
 
-/// The value of every variable of a model, in creation order.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// The value of every variable of a model, in creation order. Solutions compare by their
+/// values alone.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Solution {
     values: Vec<i32>,
+    /// The model that produced it, so that a variable of another model is refused rather
+    /// than read at its index; not serialized (a read-back solution checks only the index).
+    #[serde(skip, default = "unknown_model")]
+    model: Option<u32>,
+}
+
+fn unknown_model() -> Option<u32> {
+    None
+}
+
+impl PartialEq for Solution {
+    fn eq(&self, other: &Solution) -> bool {
+        self.values == other.values
+    }
+}
+
+impl Eq for Solution {}
+
+impl std::hash::Hash for Solution {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.values.hash(state);
+    }
+}
+
+impl PartialOrd for Solution {
+    fn partial_cmp(&self, other: &Solution) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Solution {
+    fn cmp(&self, other: &Solution) -> std::cmp::Ordering {
+        self.values.cmp(&other.values)
+    }
 }
 
 impl Solution {
-    pub(crate) fn new(values: Vec<i32>) -> Solution {
-        Solution { values }
+    pub(crate) fn new(model: u32, values: Vec<i32>) -> Solution {
+        Solution {
+            values,
+            model: Some(model),
+        }
     }
 
     /// The value of `x`.
@@ -40,6 +78,10 @@ impl Solution {
     /// # Panics
     /// If `x` is not a variable of the model that produced this solution.
     pub fn value(&self, x: VarId) -> i32 {
+        assert!(
+            self.model.is_none_or(|m| m == x.model),
+            "variable {x:?} belongs to another model than this solution"
+        );
         self.values[x.index()]
     }
 
@@ -62,7 +104,9 @@ impl Solution {
 impl Index<VarId> for Solution {
     type Output = i32;
 
+    /// Panics as [`Solution::value`] does.
     fn index(&self, x: VarId) -> &i32 {
+        let _ = self.value(x);
         &self.values[x.index()]
     }
 }

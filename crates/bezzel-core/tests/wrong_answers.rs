@@ -423,3 +423,16 @@ fn the_checker_refuses_values_outside_the_declared_domains() {
     assert!(solver.model().check_assignment(first.values()).is_ok());
     let _ = (x, y, z);
 }
+
+/// Found by a tester: reading a solution with a variable of another model returned the value
+/// at the same index, silently, where the docs promise a panic.
+#[test]
+#[should_panic(expected = "another model")]
+fn a_solution_refuses_a_variable_of_another_model() {
+    let mut a = Model::new();
+    let _x = a.int_var(5..=6).unwrap();
+    let mut b = Model::new();
+    let y = b.int_var(0..=1).unwrap();
+    let solution = Solver::new(a).first().unwrap();
+    let _ = solution.value(y);
+}
