@@ -100,7 +100,7 @@ pub mod prelude {
     pub use crate::{
         Assignment, Conflict, Consistency, Context, Decision, Event, IntView, IntoDomain, Limits,
         Matrix, Model, ModelError, Priority, PropResult, PropStatus, Propagator, Relation,
-        SearchConfig, Setup, Solution, SolutionSet, Solver, Statistics, StopReason, TrailedInt,
-        ValueOrder, VarId, VarOrder,
+        Restarts, SearchConfig, Setup, Solution, SolutionSet, Solver, Statistics, StopReason,
+        TrailedInt, ValueOrder, VarId, VarOrder,
     };
 }
