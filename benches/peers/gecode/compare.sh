@@ -23,7 +23,7 @@ BEZZEL_SUDOKU=${BEZZEL_SUDOKU:-"target/release/examples/sudoku --count --limit 2
 # Python regexes over Bezzel's stderr; the last match counts.
 BEZZEL_NODES_RE=${BEZZEL_NODES_RE:-'nodes: ([0-9]+)'}
 BEZZEL_TIME_RE=${BEZZEL_TIME_RE:-'time: ([0-9.]+) ?s\b'}
-SUDOKU_DATA=${SUDOKU_DATA:-/work/shared/data/sudoku}
+SUDOKU_DATA=${SUDOKU_DATA:-../shared/data/sudoku}  # from the repository root, where it runs
 # ----
 
 export RUNS=${RUNS:-5} CPU=${CPU:-0} TIMEOUT=${TIMEOUT:-900}
