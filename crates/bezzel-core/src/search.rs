@@ -501,8 +501,9 @@ impl Solver {
     /// So the decisions on a variable that is fixed here are replaced by one `x = value`,
     /// placed where the first of them was: solutions below the node give `x` that value
     /// (propagation is sound), and that value satisfies every decision on `x`. A prefix then
-    /// holds at most a few decisions per variable it touches.
-    fn current_prefix(&self) -> Vec<Decision> {
+    /// holds at most a few decisions per variable it touches. `seen` is all false, and is
+    /// left so.
+    fn current_prefix(&self, seen: &mut [bool]) -> Vec<Decision> {
         let path = self
             .prefix
             .iter()
@@ -514,15 +515,17 @@ impl Solver {
                     f.decision
                 }
             }));
-        let mut seen_fixed = vec![false; self.model.num_vars()];
         let mut prefix = Vec::new();
         for decision in path {
             let x = decision.var();
             if !self.model.is_fixed(x) {
                 prefix.push(decision);
-            } else if !std::mem::replace(&mut seen_fixed[x as usize], true) {
+            } else if !std::mem::replace(&mut seen[x as usize], true) {
                 prefix.push(Decision::Assign(x, self.model.store.min(x)));
             }
+        }
+        for d in &prefix {
+            seen[d.var() as usize] = false;
         }
         prefix
     }
@@ -583,7 +586,7 @@ impl Solver {
             let decision = if level < depth { self.choose() } else { None };
             let alive = match decision {
                 None => {
-                    out.push(self.current_prefix());
+                    out.push(self.current_prefix(&mut seen));
                     self.backtrack()
                 }
                 Some(decision) => {
