@@ -26,10 +26,10 @@
 
 mod common;
 
-use bezzel::core::checkpoint::{Checkpoint, CheckpointError};
-use bezzel::core::parallel::{ParallelSearch, add_subproblem_stats, check_subproblems};
-use bezzel::core::{Consistency, ModelError, SearchConfig, Solver, Statistics, VarOrder};
-use bezzel::queens::{
+use bezzel_core::checkpoint::{Checkpoint, CheckpointError};
+use bezzel_core::parallel::{ParallelSearch, add_subproblem_stats, check_subproblems};
+use bezzel_core::{Consistency, ModelError, SearchConfig, Solver, Statistics, VarOrder};
+use bezzel_queens::{
     bitmask, check, construct, format, model, model::Queens, symmetry, symmetry_count,
 };
 use clap::parser::ValueSource;
@@ -571,7 +571,7 @@ fn count(n: usize, engine: Engine, out: &Output) -> Result<u8, Failure> {
                     let s = solver.stats();
                     match s.stopped {
                         None => {}
-                        Some(bezzel::core::StopReason::Cancelled) => return Ok(None),
+                        Some(bezzel_core::StopReason::Cancelled) => return Ok(None),
                         Some(other) => return Err(other.to_string()),
                     }
                     let mut total = stats.lock().unwrap_or_else(|e| e.into_inner());

@@ -15,7 +15,7 @@
 //! its turn comes and closed after, so any number of files can be given, and a named pipe is
 //! opened once, in its turn. An input is read and answered a chunk of lines at a time, so it runs in
 //! little memory and answers come while stdin is still being written (one by one when stdin is
-//! a terminal). The text accepted is the library's (`bezzel::sudoku::reader`): one puzzle per
+//! a terminal). The text accepted is the library's (`bezzel_sudoku::reader`): one puzzle per
 //! line in line form, `N * N` cells row by row, `1`-`9` then `A`-`P` for 10-25, `.` or `0` for
 //! an empty cell; blank lines and lines starting with `#` are skipped; a byte-order mark at the
 //! start is skipped. An input is instead read as *one* puzzle in grid form (one row per line;
@@ -65,10 +65,10 @@
 
 mod common;
 
-use bezzel::core::{Consistency, Restarts, SearchConfig, Statistics, VarOrder};
-use bezzel::sudoku::grid::{Alphabet, Grid, ParseError};
-use bezzel::sudoku::model::{Outcome, Status, SudokuSolver};
-use bezzel::sudoku::reader::{Form, Puzzle, PuzzleReader, ReadOptions};
+use bezzel_core::{Consistency, Restarts, SearchConfig, Statistics, VarOrder};
+use bezzel_sudoku::grid::{Alphabet, Grid, ParseError};
+use bezzel_sudoku::model::{Outcome, Status, SudokuSolver};
+use bezzel_sudoku::reader::{Form, Puzzle, PuzzleReader, ReadOptions};
 use clap::{Parser, ValueEnum};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -450,7 +450,7 @@ fn answer(
     match outcome {
         Ok(o) => {
             if let Some(s) = &o.solution {
-                debug_assert_eq!(bezzel::sudoku::check::is_valid_solution(grid, s), Ok(()));
+                debug_assert_eq!(bezzel_sudoku::check::is_valid_solution(grid, s), Ok(()));
             }
             Answer::Solved(o)
         }

@@ -1,0 +1,23 @@
+//! # bezzel-cli: what the `queens` and `sudoku` programs share
+//!
+//! The two programs (`examples/queens.rs` and `examples/sudoku.rs`, installed as commands by
+//! `cargo install --path crates/bezzel-cli`) parse arguments, call the library and print. What
+//! they have in common lives here, so that the same flag means the same thing in both:
+//!
+//! - [`options`]: the options both take (`--threads`, `--time-limit`, `--stats`, `--quiet`,
+//!   `--format`, `--order`, `--consistency`), each with one parser and one meaning;
+//! - [`Failure`] and [`status`]: one-line error messages and the exit statuses, the same in
+//!   both programs; [`parse_args`] turns clap's errors into such a line;
+//! - [`Stop`]: Ctrl-C and the time limit as one flag that the library's searches watch;
+//! - [`Progress`]: a progress bar on stderr, only when a person is watching.
+
+#![deny(missing_docs)]
+
+mod failure;
+pub mod options;
+mod progress;
+mod stop;
+
+pub use failure::{Failure, clap_message, escape, exit, parse_args, status, stdout_was_closed};
+pub use progress::Progress;
+pub use stop::{Stop, StopCause};

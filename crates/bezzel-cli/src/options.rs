@@ -1,0 +1,195 @@
+//! The options both programs take, each with one parser and one meaning.
+//!
+//! Each is a small [`clap::Args`] group, flattened into the (sub)commands it applies to, so
+//! that a command's `--help` lists only the options it uses and an option it does not use is
+//! refused by clap ("unexpected argument") rather than silently ignored.
+
+use bezzel_core::{Consistency, VarOrder};
+use clap::ValueEnum;
+use std::time::Duration;
+
+/// The most worker threads accepted: far more than any machine's cores, and far fewer than
+/// would exhaust the system (each thread reserves a stack). More is refused, not clamped.
+pub const MAX_THREADS: usize = 1024;
+
+/// `--threads N`.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct Threads {
+    /// Worker threads, 1 to 1024 (default: every core).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = thread_count)]
+    pub threads: Option<usize>,
+}
+
+impl Threads {
+    /// The number of threads to start: the one asked for, or every core.
+    pub fn count(&self) -> usize {
+        self.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+}
+
+/// `--time-limit DURATION`.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct TimeLimit {
+    /// Stop after this long (`90`, `90s`, `1.5m`, `500ms`, `2h`), after a summary of the work
+    /// done; exit status 124.
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub time_limit: Option<Duration>,
+}
+
+/// `--stats`.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct Stats {
+    /// Print search statistics (nodes, failures, propagations, time) on stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// `--quiet`.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct Quiet {
+    /// No progress bar and no summary on stderr (errors are still reported).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `--format`: how answers are printed on stdout.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// One line per answer (queens: `NO.1: 0 4 7 5 2 6 1 3`; sudoku: the solution's 81
+    /// cells).
+    #[default]
+    Text,
+    /// The board drawn, with a header line per answer.
+    Board,
+    /// One JSON object per line.
+    Json,
+}
+
+/// `--order`: which variable search branches on next.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Smallest domain first (Gecode's INT_VAR_SIZE_MIN).
+    #[default]
+    FirstFail,
+    /// In order: row by row.
+    Rows,
+    /// Smallest domain per failure weight (dom/wdeg): learns where the puzzle is hard.
+    DomWdeg,
+}
+
+impl Order {
+    /// The engine's variable order.
+    pub fn var_order(self) -> VarOrder {
+        match self {
+            Order::FirstFail => VarOrder::SmallestDomain,
+            Order::Rows => VarOrder::InputOrder,
+            Order::DomWdeg => VarOrder::DomWDeg,
+        }
+    }
+}
+
+/// `--consistency`, parsed: `value`, `bounds` or `domain`.
+pub fn consistency(text: &str) -> Result<Consistency, String> {
+    text.parse::<Consistency>().map_err(|e| e.to_string())
+}
+
+/// `--threads`: a whole number from 1 to [`MAX_THREADS`].
+pub fn thread_count(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(t) if t > MAX_THREADS => Err(format!("must be at most {MAX_THREADS}")),
+        Ok(t) => Ok(t),
+        Err(_) if is_integer(text.trim()) && !text.trim().starts_with('-') => {
+            Err(format!("must be at most {MAX_THREADS}"))
+        }
+        Err(_) => Err("must be a whole number from 1 to 1024".to_string()),
+    }
+}
+
+/// A whole number, 0 or more. A value parser rather than `u64` so that `-1` is read as a
+/// value, and refused as such, instead of as an unknown option.
+pub fn whole_number(text: &str) -> Result<u64, String> {
+    text.trim().parse::<u64>().map_err(|_| {
+        if is_integer(text.trim()) {
+            "must be a whole number, 0 or more".to_string()
+        } else {
+            "must be a whole number".to_string()
+        }
+    })
+}
+
+/// A whole number, 1 or more.
+pub fn positive_number(text: &str) -> Result<u64, String> {
+    match whole_number(text)? {
+        0 => Err("must be at least 1".to_string()),
+        k => Ok(k),
+    }
+}
+
+/// Whether `text` is an optionally signed run of decimal digits.
+pub fn is_integer(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A duration: a number of seconds, or a number followed by `ms`, `s`, `m` or `h`.
+pub fn duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let seconds_per_unit = match unit.trim() {
+        "" | "s" => 1.0,
+        "ms" => 0.001,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a duration: write a number of seconds, or one with ms, s, m or h"
+            ));
+        }
+    };
+    let value: f64 = number.parse().map_err(|_| {
+        format!("`{text}` is not a duration: write a number of seconds, or one with ms, s, m or h")
+    })?;
+    let seconds = value * seconds_per_unit;
+    // A year is far beyond any run; beyond that, Duration arithmetic could overflow.
+    if !seconds.is_finite() || seconds > 365.0 * 24.0 * 3600.0 {
+        return Err(format!("`{text}` is longer than a year"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        assert_eq!(duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(duration("1.5m"), Ok(Duration::from_secs(90)));
+        assert_eq!(duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(duration("2h"), Ok(Duration::from_secs(7200)));
+        assert!(duration("-1").is_err());
+        assert!(duration("ten").is_err());
+        assert!(duration("5 days").is_err());
+        assert!(duration("1e300").is_err());
+        assert!(duration("").is_err());
+    }
+
+    #[test]
+    fn thread_counts_are_bounded() {
+        assert_eq!(thread_count("4"), Ok(4));
+        assert!(thread_count("0").is_err());
+        assert!(thread_count("1025").unwrap_err().contains("1024"));
+        assert!(
+            thread_count("99999999999999999999999")
+                .unwrap_err()
+                .contains("1024")
+        );
+        assert!(thread_count("-3").is_err());
+        assert!(thread_count("x").is_err());
+    }
+}

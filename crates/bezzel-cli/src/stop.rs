@@ -1,0 +1,141 @@
+//! Ctrl-C and the time limit, as one flag that every search watches.
+
+use crate::failure::{Failure, status};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+/// Why a run was stopped early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopCause {
+    /// The user pressed Ctrl-C (or the program got SIGTERM).
+    Interrupted,
+    /// `--time-limit` ran out.
+    TimeLimit,
+}
+
+const RUNNING: u8 = 0;
+const INTERRUPTED: u8 = 1;
+const TIME_LIMIT: u8 = 2;
+
+/// A cancel flag raised by Ctrl-C or by the end of the time limit, whichever comes first,
+/// remembering which. Hand [`flag`](Stop::flag) to the library's searches (they look at it
+/// between nodes or subproblems and stop within milliseconds), then ask
+/// [`cause`](Stop::cause) whether the run was cut short.
+///
+/// A second Ctrl-C ends the program at once, with status 130.
+#[derive(Debug, Clone)]
+pub struct Stop {
+    flag: Arc<AtomicBool>,
+    cause: Arc<AtomicU8>,
+}
+
+/// The one Ctrl-C handler of the process (the `ctrlc` crate takes one), shared by every
+/// [`Stop`].
+fn interrupts() -> &'static (Arc<AtomicBool>, Arc<AtomicU8>) {
+    static SHARED: OnceLock<(Arc<AtomicBool>, Arc<AtomicU8>)> = OnceLock::new();
+    SHARED.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let cause = Arc::new(AtomicU8::new(RUNNING));
+        let (handler_flag, handler_cause) = (flag.clone(), cause.clone());
+        let program = std::env::args()
+            .next()
+            .and_then(|p| {
+                std::path::Path::new(&p)
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+            })
+            .unwrap_or_default();
+        // Without a handler (none can be installed in some sandboxes), Ctrl-C simply kills.
+        let _ = ctrlc::set_handler(move || {
+            if handler_flag.swap(true, Ordering::Relaxed)
+                && handler_cause.load(Ordering::Relaxed) == INTERRUPTED
+            {
+                eprintln!("{program}: interrupted again, quitting at once");
+                std::process::exit(i32::from(status::INTERRUPTED));
+            }
+            let _ = handler_cause.compare_exchange(
+                RUNNING,
+                INTERRUPTED,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+            handler_flag.store(true, Ordering::Relaxed);
+        });
+        (flag, cause)
+    })
+}
+
+impl Stop {
+    /// Watches Ctrl-C, and with a `time_limit` raises the flag when it runs out (counted from
+    /// now).
+    pub fn install(time_limit: Option<Duration>) -> Stop {
+        let (flag, cause) = interrupts().clone();
+        if let Some(limit) = time_limit {
+            let (timer_flag, timer_cause) = (flag.clone(), cause.clone());
+            std::thread::spawn(move || {
+                std::thread::sleep(limit);
+                let _ = timer_cause.compare_exchange(
+                    RUNNING,
+                    TIME_LIMIT,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                );
+                timer_flag.store(true, Ordering::Relaxed);
+            });
+        }
+        Stop { flag, cause }
+    }
+
+    /// A stop that only a caller raises (for tests and library use).
+    pub fn manual() -> Stop {
+        Stop {
+            flag: Arc::new(AtomicBool::new(false)),
+            cause: Arc::new(AtomicU8::new(RUNNING)),
+        }
+    }
+
+    /// The flag to hand to searches.
+    pub fn flag(&self) -> &Arc<AtomicBool> {
+        &self.flag
+    }
+
+    /// Whether the flag is up.
+    pub fn is_raised(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+
+    /// Raises the flag, as if the user pressed Ctrl-C.
+    pub fn raise(&self) {
+        let _ =
+            self.cause
+                .compare_exchange(RUNNING, INTERRUPTED, Ordering::Relaxed, Ordering::Relaxed);
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    /// Why the flag was raised, if it was.
+    pub fn cause(&self) -> Option<StopCause> {
+        if !self.is_raised() {
+            return None;
+        }
+        match self.cause.load(Ordering::Relaxed) {
+            TIME_LIMIT => Some(StopCause::TimeLimit),
+            _ => Some(StopCause::Interrupted),
+        }
+    }
+
+    /// The failure that ends a run cut short, `summary` saying how far it got: `interrupted:
+    /// summary` with status 130, or `time limit reached: summary` with status 124.
+    pub fn failure(&self, summary: &str) -> Failure {
+        match self.cause() {
+            Some(StopCause::TimeLimit) => Failure {
+                message: format!("time limit reached: {summary}"),
+                status: status::TIME_LIMIT,
+            },
+            _ => Failure {
+                message: format!("interrupted: {summary}"),
+                status: status::INTERRUPTED,
+            },
+        }
+    }
+}
