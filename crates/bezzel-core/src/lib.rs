@@ -72,7 +72,7 @@ mod trail;
 pub mod var;
 
 pub use constraints::Consistency;
-pub use domain::{DomainSpec, IntoDomain};
+pub use domain::{DomainSpec, IntoDomain, MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
 pub use error::ModelError;
 pub use event::Event;
 pub use matrix::Matrix;
@@ -87,13 +87,6 @@ pub use solution::{Solution, SolutionSet};
 pub use stats::{Statistics, StopReason};
 pub use store::{Conflict, TrailedInt};
 pub use var::{IntView, VarId};
-
-/// Smallest value a domain may contain.
-pub const MIN_VALUE: i32 = -(1 << 30);
-/// Largest value a domain may contain.
-pub const MAX_VALUE: i32 = 1 << 30;
-/// Most values between a domain's smallest and largest value (bitset size per variable).
-pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
 
 /// Everything needed to state and solve a model: `use bezzel_core::prelude::*;`.
 pub mod prelude {

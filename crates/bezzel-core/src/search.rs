@@ -13,7 +13,7 @@ use crate::model::Model;
 use crate::solution::{Solution, SolutionSet};
 use crate::stats::{Statistics, StopReason};
 use crate::store::Conflict;
-use crate::trail::Checkpoint;
+use crate::trail::Mark;
 use crate::var::VarId;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -175,7 +175,7 @@ impl Decision {
 
 #[derive(Debug, Clone, Copy)]
 struct Frame {
-    checkpoint: Checkpoint,
+    checkpoint: Mark,
     decision: Decision,
     right_branch_taken: bool,
 }
@@ -363,7 +363,7 @@ impl Solver {
     fn restart(&mut self) {
         self.restart = None;
         self.prefix.clear();
-        self.model.store.restore(Checkpoint::default());
+        self.model.store.restore(Mark::default());
         self.model.queue.clear();
         self.stack.clear();
         self.stats = Statistics::default();
@@ -433,11 +433,9 @@ impl Solver {
                         continue;
                     }
                     if self.restart_due() {
-                        self.model.store.restore(
-                            self.stack
-                                .first()
-                                .map_or(Checkpoint::default(), |f| f.checkpoint),
-                        );
+                        self.model
+                            .store
+                            .restore(self.stack.first().map_or(Mark::default(), |f| f.checkpoint));
                         self.stack.clear();
                         self.stats.restarts += 1;
                         continue;
@@ -451,7 +449,7 @@ impl Solver {
                         self.stats.elapsed = self.started.elapsed();
                         return true;
                     };
-                    let checkpoint = self.model.store.checkpoint();
+                    let checkpoint = self.model.store.mark();
                     self.stack.push(Frame {
                         checkpoint,
                         decision,
@@ -590,7 +588,7 @@ impl Solver {
                     self.backtrack()
                 }
                 Some(decision) => {
-                    let checkpoint = self.model.store.checkpoint();
+                    let checkpoint = self.model.store.mark();
                     self.stack.push(Frame {
                         checkpoint,
                         decision,
@@ -831,7 +829,7 @@ mod tests {
             count += 1;
         }
         assert_eq!(count, 4);
-        solver.model.store.restore(Checkpoint::default());
+        solver.model.store.restore(Mark::default());
         assert_eq!(solver.model_state(), before);
 
         // And at every depth: state after a restore equals the state at the checkpoint.
@@ -840,12 +838,12 @@ mod tests {
         solver.model.schedule_all();
         solver.propagate().unwrap();
         let root = solver.model_state();
-        let cp = solver.model.store.checkpoint();
+        let cp = solver.model.store.mark();
         let d = solver.choose().unwrap();
         solver.apply(d).unwrap();
         let child = solver.model_state();
         assert_ne!(child, root);
-        let cp2 = solver.model.store.checkpoint();
+        let cp2 = solver.model.store.mark();
         let d2 = solver.choose().unwrap();
         let _ = solver.apply(d2);
         solver.model.store.restore(cp2);
