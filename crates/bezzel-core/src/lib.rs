@@ -56,6 +56,7 @@
 pub mod checkpoint;
 pub mod constraints;
 pub mod domain;
+mod engine;
 pub mod error;
 pub mod event;
 pub mod matrix;
