@@ -549,11 +549,14 @@ impl Store {
     }
 
     /// A mark of the current position, to [`restore`](Store::restore) to.
+    #[inline]
     pub(crate) fn mark(&mut self) -> Mark {
         self.trail.mark()
     }
 
-    /// Undoes every write made since `to`.
+    /// Undoes every write made since `to`. Inlined: search calls it at every backtrack, from
+    /// another module than the store's.
+    #[inline]
     pub(crate) fn restore(&mut self, to: Mark) {
         while let Some(VarEntry { var, old }) = self.trail.pop_var_above(to) {
             self.vars[var as usize] = old;
