@@ -153,7 +153,7 @@ impl Engine {
     /// fails at once and leaves the queue empty.
     #[inline]
     pub(crate) fn decide(&mut self, decision: Decision) -> Result<(), Conflict> {
-        let x = decision.var();
+        let x = decision.var().index;
         let change = match decision {
             Decision::Assign(_, v) => self.store.assign(x, v.into()),
             Decision::Exclude(_, v) => self.store.remove(x, v.into()),

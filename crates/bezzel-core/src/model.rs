@@ -59,9 +59,20 @@ impl Model {
     /// An empty model.
     pub fn new() -> Model {
         Model {
-            id: NEXT_MODEL_ID.fetch_add(1, Ordering::Relaxed),
+            id: Model::next_id(),
             engine: Engine::new(),
             names: Vec::new(),
+        }
+    }
+
+    /// A number no other model of this process has (until 2³² - 1 models were made), and never
+    /// [`UNBOUND`](crate::var::UNBOUND), the number of variables read back from a file.
+    fn next_id() -> u32 {
+        loop {
+            let id = NEXT_MODEL_ID.fetch_add(1, Ordering::Relaxed);
+            if id != crate::var::UNBOUND {
+                return id;
+            }
         }
     }
 
@@ -210,6 +221,16 @@ impl Model {
             Ok(())
         } else {
             Err(ModelError::ForeignVariable { index: x.index })
+        }
+    }
+
+    /// Fails unless `x` is a variable of this model, or an unbound one (read back from its
+    /// serialized form, see [`VarId`]) whose index is in range: what a decision prefix may name.
+    pub(crate) fn check_decision_var(&self, x: VarId) -> Result<(), ModelError> {
+        if x.model == crate::var::UNBOUND && x.index() < self.names.len() {
+            Ok(())
+        } else {
+            self.check_var(x)
         }
     }
 

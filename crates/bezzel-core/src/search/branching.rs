@@ -8,6 +8,7 @@
 //! branched on once those are fixed, so that a solution always fixes every variable.
 
 use crate::engine::Engine;
+use crate::var::{UNBOUND, VarId};
 use serde::{Deserialize, Serialize};
 
 /// Which unfixed variable to branch on next.
@@ -39,17 +40,22 @@ pub enum ValueOrder {
     Split,
 }
 
-/// A branching decision on one variable (by its index in the model).
+/// A branching decision on one variable.
+///
+/// Decisions are plain data: serialized, the variable is its index (`{"Assign":[3,5]}`), and
+/// one read back names the variable of that index in whichever copy of the model it is used
+/// with (an unbound [`VarId`]). [`Solver::split`](super::Solver::split) makes its prefixes of
+/// such decisions, so that they can be solved on other copies of the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Decision {
     /// `x = v`
-    Assign(u32, i32),
+    Assign(VarId, i32),
     /// `x != v`
-    Exclude(u32, i32),
+    Exclude(VarId, i32),
     /// `x <= v`
-    AtMost(u32, i32),
+    AtMost(VarId, i32),
     /// `x > v`
-    Above(u32, i32),
+    Above(VarId, i32),
 }
 
 impl Decision {
@@ -63,13 +69,29 @@ impl Decision {
         }
     }
 
-    /// The variable (index in the model) the decision is about.
-    pub fn var(self) -> u32 {
+    /// The variable the decision is about.
+    #[inline]
+    pub fn var(self) -> VarId {
         match self {
             Decision::Assign(x, _)
             | Decision::Exclude(x, _)
             | Decision::AtMost(x, _)
             | Decision::Above(x, _) => x,
+        }
+    }
+
+    /// The same decision on the unbound variable of the same index (see [`VarId`]): what
+    /// reads back from its serialized form.
+    pub(super) fn unbound(self) -> Decision {
+        let x = VarId {
+            model: UNBOUND,
+            index: self.var().index,
+        };
+        match self {
+            Decision::Assign(_, v) => Decision::Assign(x, v),
+            Decision::Exclude(_, v) => Decision::Exclude(x, v),
+            Decision::AtMost(_, v) => Decision::AtMost(x, v),
+            Decision::Above(_, v) => Decision::Above(x, v),
         }
     }
 }
@@ -85,12 +107,16 @@ pub(super) struct Branching {
     /// Each variable's degree, for [`VarOrder::SmallestDomainMaxDegree`]: it never changes,
     /// so it is read once rather than at every node.
     degree: Vec<usize>,
+    /// The model the variables belong to, to name them in decisions.
+    model: u32,
 }
 
 impl Branching {
-    /// Branching on every variable of `engine`'s `n`, in creation order.
-    pub(super) fn new(engine: &Engine, n: u32) -> Branching {
+    /// Branching on every variable of a model (number `model`, with `n` variables and its
+    /// engine), in creation order.
+    pub(super) fn new(engine: &Engine, model: u32, n: u32) -> Branching {
         Branching {
+            model,
             branch_vars: (0..n).collect(),
             other_vars: Vec::new(),
             degree: (0..n).map(|x| engine.degree(x)).collect(),
@@ -119,6 +145,10 @@ impl Branching {
             .choose_var(engine, var_order, &self.branch_vars)
             .or_else(|| self.choose_var(engine, var_order, &self.other_vars))?;
         let (min, max) = (engine.min(x), engine.max(x));
+        let x = VarId {
+            model: self.model,
+            index: x,
+        };
         Some(match value_order {
             ValueOrder::Min => Decision::Assign(x, min),
             ValueOrder::Max => Decision::Assign(x, max),

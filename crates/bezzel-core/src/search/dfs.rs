@@ -73,7 +73,7 @@ impl Solver {
 
     /// A solver with the given heuristics and limits.
     pub fn with_config(model: Model, config: SearchConfig) -> Solver {
-        let branching = Branching::new(model.engine(), model.num_vars() as u32);
+        let branching = Branching::new(model.engine(), model.id(), model.num_vars() as u32);
         Solver {
             model,
             config,
@@ -315,21 +315,22 @@ impl Solver {
         false
     }
 
-    /// Checks that every decision names a variable of the model.
+    /// Checks that every decision names a variable of the model: one of its own, or an
+    /// unbound one (read back from a file) whose index is in range.
     fn check_prefix(&self, prefix: &[Decision]) -> Result<(), ModelError> {
-        match prefix
-            .iter()
-            .find(|d| d.var() as usize >= self.model.num_vars())
-        {
-            Some(d) => Err(ModelError::InvalidArgument {
-                reason: format!(
-                    "decision {d:?} names variable #{}, but the model has {} variables",
-                    d.var(),
-                    self.model.num_vars()
-                ),
-            }),
-            None => Ok(()),
+        for d in prefix {
+            let n = self.model.num_vars();
+            if d.var().index() >= n {
+                return Err(ModelError::InvalidArgument {
+                    reason: format!(
+                        "decision {d:?} names variable #{}, but the model has {n} variables",
+                        d.var().index(),
+                    ),
+                });
+            }
+            self.model.check_decision_var(d.var())?;
         }
+        Ok(())
     }
 
     /// Counts the solutions below a decision prefix (a subproblem from

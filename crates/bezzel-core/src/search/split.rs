@@ -10,7 +10,8 @@ use super::branching::Decision;
 use super::dfs::{Frame, Solver};
 
 impl Solver {
-    /// Decisions that lead from the root to the current node, with the same solutions below.
+    /// Decisions that lead from the root to the current node, with the same solutions below,
+    /// on unbound variables (see [`Decision`]): a prefix is meant for other copies of the model.
     ///
     /// The path itself can be long: a chain of right branches `x != 0`, `x != 1`, ... runs
     /// on through every variable it fixes, and a split's prefixes together would hold a number
@@ -35,15 +36,15 @@ impl Solver {
         let engine = self.model.engine();
         let mut prefix = Vec::new();
         for decision in path {
-            let x = decision.var();
+            let x = decision.var().index;
             if !engine.is_fixed(x) {
-                prefix.push(decision);
+                prefix.push(decision.unbound());
             } else if !std::mem::replace(&mut seen[x as usize], true) {
-                prefix.push(Decision::Assign(x, engine.min(x)));
+                prefix.push(Decision::Assign(decision.var(), engine.min(x)).unbound());
             }
         }
         for d in &prefix {
-            seen[d.var() as usize] = false;
+            seen[d.var().index()] = false;
         }
         prefix
     }
@@ -52,8 +53,12 @@ impl Solver {
     /// decision prefixes, none refuted by propagation, whose subtrees partition the
     /// solutions (Embarrassingly Parallel Search, Régin et al. 2013). The split deepens one
     /// level at a time until there are enough; a level is one left branch (one value of one
-    /// variable), so the split behaves like d-way branching on the first variables. Solving each with [`count_in`](Solver::count_in) and adding up
-    /// gives [`count`](Solver::count).
+    /// variable), so the split behaves like d-way branching on the first variables. Solving
+    /// each with [`count_in`](Solver::count_in) and adding up gives [`count`](Solver::count).
+    ///
+    /// The decisions name unbound variables (see [`VarId`](crate::VarId)), as they read back
+    /// from a file: a prefix can be solved by any copy of the model built the same way, such as
+    /// a parallel worker's, not only by this solver's.
     pub fn split(&mut self, target: usize) -> Vec<Vec<Decision>> {
         let mut depth = 1;
         let mut previous = usize::MAX;
@@ -78,14 +83,14 @@ impl Solver {
     fn split_level(&self, seen: &mut [bool]) -> usize {
         let mut level = 0;
         for f in self.stack.iter().rev() {
-            let x = f.decision.var();
+            let x = f.decision.var().index;
             let last_on_its_variable = !std::mem::replace(&mut seen[x as usize], true);
             if !f.right_branch_taken || (last_on_its_variable && self.model.engine().is_fixed(x)) {
                 level += 1;
             }
         }
         for f in &self.stack {
-            seen[f.decision.var() as usize] = false;
+            seen[f.decision.var().index()] = false;
         }
         level
     }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::Relation;
+use crate::error::ModelError;
 use crate::model::Model;
 use crate::solution::Solution;
 use crate::stats::{Statistics, StopReason};
@@ -236,10 +237,7 @@ fn restarts_below_a_prefix_keep_the_prefix() {
     let (m, q) = queens(30);
     let mut s = learning_solver(m);
     // Queens in the first two rows at columns 5 and 12, as givens.
-    let givens = [
-        Decision::Assign(q[0].index() as u32, 5),
-        Decision::Assign(q[1].index() as u32, 12),
-    ];
+    let givens = [Decision::Assign(q[0], 5), Decision::Assign(q[1], 12)];
     let sol = s
         .first_in(&givens)
         .expect("a valid prefix")
@@ -249,14 +247,22 @@ fn restarts_below_a_prefix_keep_the_prefix() {
     assert_no_attacks(&cols);
     assert!(s.stats().restarts > 0, "{}", s.stats());
     // Contradictory givens: no solution, and the answer is exact.
-    let clash = [
-        Decision::Assign(q[0].index() as u32, 5),
-        Decision::Assign(q[1].index() as u32, 6),
-    ];
+    let clash = [Decision::Assign(q[0], 5), Decision::Assign(q[1], 6)];
     assert_eq!(s.first_in(&clash).expect("a valid prefix"), None);
     assert!(s.stats().is_complete());
-    // A decision on a variable the model lacks is an error, not a panic.
-    assert!(s.first_in(&[Decision::Assign(99, 0)]).is_err());
+    // A decision on a variable the model lacks, or on another model's, is an error, not a
+    // panic; an unbound one (read back from a file) of an index in range is this model's.
+    let missing: Decision = serde_json::from_str(r#"{"Assign":[99,0]}"#).unwrap();
+    assert!(s.first_in(&[missing]).is_err());
+    let (other, other_q) = queens(30);
+    drop(other);
+    assert_eq!(
+        s.first_in(&[Decision::Assign(other_q[0], 5)]),
+        Err(ModelError::ForeignVariable { index: 0 })
+    );
+    let unbound: Decision = serde_json::from_str(r#"{"Assign":[0,5]}"#).unwrap();
+    let sol = s.first_in(&[unbound]).unwrap().unwrap();
+    assert_eq!(sol.values_of(&q)[0], 5);
 }
 
 #[test]
@@ -282,4 +288,22 @@ fn settings_and_statistics_round_trip_through_serde() {
     assert_eq!(serde_json::from_str::<Statistics>(&json).unwrap(), stats);
     let json = serde_json::to_string(&sol).unwrap();
     assert_eq!(serde_json::from_str::<Solution>(&json).unwrap(), sol);
+}
+
+#[test]
+fn decisions_serialize_with_the_variable_as_its_index() {
+    let (m, q) = queens(5);
+    let d = Decision::Assign(q[3], 5);
+    let json = serde_json::to_string(&d).unwrap();
+    assert_eq!(json, r#"{"Assign":[3,5]}"#);
+    let back: Decision = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.var().index(), 3);
+    // Split prefixes are unbound, so they compare equal to what reads back from a file.
+    let mut s = Solver::new(m);
+    let split = s.split(8);
+    let json = serde_json::to_string(&split).unwrap();
+    let back: Vec<Vec<Decision>> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, split);
+    let total: u64 = back.iter().map(|p| s.count_in(p).unwrap()).sum();
+    assert_eq!(total, 10);
 }
