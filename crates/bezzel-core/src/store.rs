@@ -26,7 +26,7 @@ impl fmt::Display for Conflict {
 impl std::error::Error for Conflict {}
 
 /// What a domain write did: `None` if nothing changed, otherwise the kind of change.
-pub type Change = Result<Option<Event>, Conflict>;
+pub(crate) type Change = Result<Option<Event>, Conflict>;
 
 /// A variable's whole state (inline word, bounds, size) before its first change since the last
 /// checkpoint, as the trail keeps it.
