@@ -7,11 +7,12 @@
 //!    constraints: built-ins such as [`Model::all_different`], [`Model::linear`] or
 //!    [`Model::check`], or any user type implementing [`Propagator`]. Constraints take
 //!    [`IntView`]s, so `x + c` and `-x` need no special propagators.
-//! 2. **Propagation** — domains are bitsets in a store; every change is recorded on a trail and
-//!    raises an [`Event`] that wakes the propagators subscribed to it, cheapest
-//!    [`Priority`] first, until a fixpoint or a [`Conflict`].
-//! 3. **Search** — a [`Solver`] branches on variables ([`VarOrder`], [`ValueOrder`]) with an
-//!    explicit stack; backtracking restores the trail to a checkpoint.
+//! 2. **Propagation** — the engine inside the model keeps domains as bitsets in a store; every
+//!    change is recorded on a trail and raises an [`Event`] that wakes the propagators
+//!    subscribed to it, cheapest [`Priority`] first, until a fixpoint or a [`Conflict`].
+//! 3. **Search** — a [`Solver`] takes the model and branches on variables ([`VarOrder`],
+//!    [`ValueOrder`]) with an explicit stack, through a small engine API (decide, propagate,
+//!    mark, restore); backtracking restores the trail to the mark taken before the branch.
 //! 4. **Solutions** — lazily through [`Solver::solutions`], or [`Solver::first`],
 //!    [`Solver::count`], a canonical [`SolutionSet`] for snapshot tests, and [`Statistics`] of
 //!    every run.

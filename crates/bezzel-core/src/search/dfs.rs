@@ -186,6 +186,7 @@ impl Solver {
         SolutionSet::new(names, rows)
     }
 
+    /// Starts a new run from the model as posted: no prefix, no restarts, fresh statistics.
     pub(super) fn restart(&mut self) {
         self.restart = None;
         self.prefix.clear();
