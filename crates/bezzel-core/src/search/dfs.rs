@@ -29,15 +29,23 @@ use std::time::Instant;
 pub(super) struct Frame {
     /// The trail mark taken before the left branch.
     pub(super) mark: Mark,
+    /// The decision of the left branch; the right branch is its negation.
     pub(super) decision: Decision,
+    /// Whether search has moved on to the right branch, so that the frame is popped next time.
     pub(super) right_branch_taken: bool,
 }
 
+/// Where a run stands between two calls of [`Solver::advance`], which is what lets it stop at a
+/// solution and go on from there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Phase {
+    /// The root is yet to be propagated (below the run's prefix).
     Start,
+    /// Choose a decision at the current node, or report it as a solution.
     Descend,
+    /// Go back to the deepest open right branch.
     Backtrack,
+    /// The run is over (the tree is done, or a limit stopped it).
     Done,
 }
 
@@ -335,7 +343,9 @@ impl Solver {
     }
 
     /// Counts the solutions below a decision prefix (a subproblem from
-    /// [`split`](Solver::split)); the prefix may come from another process, so it is checked.
+    /// [`split`](Solver::split)). The prefix may come from another process, so it is checked:
+    /// each decision must name a variable of this model, or an unbound one (as read back from
+    /// a file, see [`VarId`]) whose index is in range; anything else is a [`ModelError`].
     pub fn count_in(&mut self, prefix: &[Decision]) -> Result<u64, ModelError> {
         self.check_prefix(prefix)?;
         self.restart();
@@ -344,7 +354,8 @@ impl Solver {
         Ok(self.stats.solutions)
     }
 
-    /// A lazy iterator over the solutions below a decision prefix.
+    /// A lazy iterator over the solutions below a decision prefix, checked as in
+    /// [`count_in`](Solver::count_in).
     pub fn solutions_in(&mut self, prefix: &[Decision]) -> Result<Solutions<'_>, ModelError> {
         self.check_prefix(prefix)?;
         self.restart();
