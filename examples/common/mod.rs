@@ -5,7 +5,7 @@
 /// /dev/null, opened for reading and writing, in its place, so every write would vanish
 /// without an error; a shell's `> /dev/null` opens it for writing only, and is left alone.
 #[cfg(target_os = "linux")]
-pub fn stdout_was_closed() -> bool {
+pub(crate) fn stdout_was_closed() -> bool {
     if std::fs::read_link("/proc/self/fd/1")
         .map_or(true, |t| t != std::path::Path::new("/dev/null"))
     {
@@ -23,6 +23,6 @@ pub fn stdout_was_closed() -> bool {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub fn stdout_was_closed() -> bool {
+pub(crate) fn stdout_was_closed() -> bool {
     false
 }

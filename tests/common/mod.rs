@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
 /// Path of a built example: `cargo test` builds examples next to the test binaries.
-pub fn example(name: &str) -> PathBuf {
+pub(crate) fn example(name: &str) -> PathBuf {
     let mut dir = std::env::current_exe().expect("test binary path");
     dir.pop(); // the test binary
     if dir.ends_with("deps") {
@@ -23,7 +23,7 @@ pub fn example(name: &str) -> PathBuf {
 }
 
 /// Starts an example with arguments, its stdin, stdout and stderr piped to the test.
-pub fn spawn(name: &str, args: &[&str]) -> Child {
+pub(crate) fn spawn(name: &str, args: &[&str]) -> Child {
     Command::new(example(name))
         .args(args)
         .stdin(Stdio::piped())
@@ -34,7 +34,7 @@ pub fn spawn(name: &str, args: &[&str]) -> Child {
 }
 
 /// Runs an example with arguments and optional stdin.
-pub fn run(name: &str, args: &[&str], stdin: Option<&str>) -> Output {
+pub(crate) fn run(name: &str, args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = spawn(name, args);
     {
         let mut pipe = child.stdin.take().expect("stdin");
@@ -50,11 +50,11 @@ pub fn run(name: &str, args: &[&str], stdin: Option<&str>) -> Output {
 }
 
 /// stdout as text.
-pub fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
 }
 
 /// stderr as text.
-pub fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
 }

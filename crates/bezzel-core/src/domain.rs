@@ -7,8 +7,14 @@
 //! `min`, `max` and `size` are stored beside the bits so that reading them is O(1).
 
 use crate::error::ModelError;
-use crate::{MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
 use bitvec::prelude::*;
+
+/// Smallest value a domain may contain.
+pub const MIN_VALUE: i32 = -(1 << 30);
+/// Largest value a domain may contain.
+pub const MAX_VALUE: i32 = 1 << 30;
+/// Most values between a domain's smallest and largest value (bitset size per variable).
+pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
 
 /// A validated initial domain: the values, sorted and without duplicates.
 #[derive(Debug, Clone, PartialEq, Eq)]

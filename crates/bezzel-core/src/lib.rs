@@ -7,11 +7,12 @@
 //!    constraints: built-ins such as [`Model::all_different`], [`Model::linear`] or
 //!    [`Model::check`], or any user type implementing [`Propagator`]. Constraints take
 //!    [`IntView`]s, so `x + c` and `-x` need no special propagators.
-//! 2. **Propagation** — domains are bitsets in a store; every change is recorded on a trail and
-//!    raises an [`Event`] that wakes the propagators subscribed to it, cheapest
-//!    [`Priority`] first, until a fixpoint or a [`Conflict`].
-//! 3. **Search** — a [`Solver`] branches on variables ([`VarOrder`], [`ValueOrder`]) with an
-//!    explicit stack; backtracking restores the trail to a checkpoint.
+//! 2. **Propagation** — the engine inside the model keeps domains as bitsets in a store; every
+//!    change is recorded on a trail and raises an [`Event`] that wakes the propagators
+//!    subscribed to it, cheapest [`Priority`] first, until a fixpoint or a [`Conflict`].
+//! 3. **Search** — a [`Solver`] takes the model and branches on variables ([`VarOrder`],
+//!    [`ValueOrder`]) with an explicit stack, through a small engine API (decide, propagate,
+//!    mark, restore); backtracking restores the trail to the mark taken before the branch.
 //! 4. **Solutions** — lazily through [`Solver::solutions`], or [`Solver::first`],
 //!    [`Solver::count`], a canonical [`SolutionSet`] for snapshot tests, and [`Statistics`] of
 //!    every run.
@@ -56,23 +57,24 @@
 pub mod checkpoint;
 pub mod constraints;
 pub mod domain;
+mod engine;
 pub mod error;
-pub mod event;
+mod event;
 pub mod matrix;
 pub mod model;
 pub mod parallel;
 pub mod propagator;
 pub mod propagators;
-pub mod queue;
+mod queue;
 pub mod search;
 pub mod solution;
 pub mod stats;
-pub mod store;
+mod store;
 mod trail;
 pub mod var;
 
 pub use constraints::Consistency;
-pub use domain::{DomainSpec, IntoDomain};
+pub use domain::{DomainSpec, IntoDomain, MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
 pub use error::ModelError;
 pub use event::Event;
 pub use matrix::Matrix;
@@ -87,13 +89,6 @@ pub use solution::{Solution, SolutionSet};
 pub use stats::{Statistics, StopReason};
 pub use store::{Conflict, TrailedInt};
 pub use var::{IntView, VarId};
-
-/// Smallest value a domain may contain.
-pub const MIN_VALUE: i32 = -(1 << 30);
-/// Largest value a domain may contain.
-pub const MAX_VALUE: i32 = 1 << 30;
-/// Most values between a domain's smallest and largest value (bitset size per variable).
-pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
 
 /// Everything needed to state and solve a model: `use bezzel_core::prelude::*;`.
 pub mod prelude {

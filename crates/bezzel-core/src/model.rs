@@ -1,18 +1,20 @@
 //! The model: variables, their names, and the propagators posted on them.
 //!
-//! A [`Model`] is where a puzzle is stated. It owns the [`Store`](crate::store) of domains, the
-//! propagation queue and the posted propagators, and it runs propagation to a fixpoint for the
-//! search. Variables are created with a domain and an optional name; constraints are posted
-//! either through the built-in modelling functions (see [`constraints`](crate::constraints)) or
-//! as any user type implementing [`Propagator`]. Posting never propagates: the first
-//! propagation happens when search starts, and a contradiction there is simply "no solution".
+//! A [`Model`] is where a puzzle is stated. Variables are created with a domain and an optional
+//! name; constraints are posted either through the built-in modelling functions (see
+//! [`constraints`](crate::constraints)) or as any user type implementing [`Propagator`]. The
+//! model keeps what the user named (variables, their names, which model they belong to) and
+//! checks what is posted; the domains, the propagators and propagation itself belong to the
+//! engine inside it, which a [`Solver`](crate::Solver) takes over to search. Posting never
+//! propagates: the first propagation happens when search starts, and a contradiction there is
+//! simply "no solution".
 
 use crate::domain::IntoDomain;
+use crate::engine::Engine;
 use crate::error::ModelError;
 use crate::matrix::Matrix;
-use crate::propagator::{Assignment, Context, PropStatus, Propagator, Setup};
-use crate::queue::Queue;
-use crate::store::{Conflict, Store};
+use crate::propagator::Propagator;
+use crate::store::Conflict;
 use crate::var::{IntView, VarId};
 use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -34,11 +36,7 @@ static NEXT_MODEL_ID: AtomicU32 = AtomicU32::new(0);
 /// ```
 pub struct Model {
     id: u32,
-    pub(crate) store: Store,
-    pub(crate) queue: Queue,
-    pub(crate) props: Vec<Box<dyn Propagator>>,
-    /// How often each propagator failed, over the model's life: the weights of dom/wdeg.
-    pub(crate) failures: Vec<u64>,
+    engine: Engine,
     names: Vec<String>,
 }
 
@@ -52,7 +50,7 @@ impl fmt::Debug for Model {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Model")
             .field("variables", &self.names.len())
-            .field("propagators", &self.props.len())
+            .field("propagators", &self.engine.num_propagators())
             .finish()
     }
 }
@@ -61,12 +59,20 @@ impl Model {
     /// An empty model.
     pub fn new() -> Model {
         Model {
-            id: NEXT_MODEL_ID.fetch_add(1, Ordering::Relaxed),
-            store: Store::new(),
-            queue: Queue::new(),
-            props: Vec::new(),
-            failures: Vec::new(),
+            id: Model::next_id(),
+            engine: Engine::new(),
             names: Vec::new(),
+        }
+    }
+
+    /// A number no other model of this process has (until 2³² - 1 models were made), and never
+    /// [`UNBOUND`](crate::var::UNBOUND), the number of variables read back from a file.
+    fn next_id() -> u32 {
+        loop {
+            let id = NEXT_MODEL_ID.fetch_add(1, Ordering::Relaxed);
+            if id != crate::var::UNBOUND {
+                return id;
+            }
         }
     }
 
@@ -89,8 +95,7 @@ impl Model {
             },
             other => other,
         })?;
-        let index = self.store.add_var(&spec);
-        self.queue.add_var();
+        let index = self.engine.add_var(&spec);
         self.names.push(name);
         Ok(VarId {
             model: self.id,
@@ -164,7 +169,7 @@ impl Model {
 
     /// Number of posted propagators.
     pub fn num_propagators(&self) -> usize {
-        self.props.len()
+        self.engine.num_propagators()
     }
 
     /// All variables in creation order.
@@ -198,7 +203,7 @@ impl Model {
     /// The current domain of `x`, in increasing order.
     pub fn domain(&self, x: VarId) -> Result<Vec<i32>, ModelError> {
         self.check_var(x)?;
-        Ok(self.store.values(x.index).collect())
+        Ok(self.engine.values(x.index).collect())
     }
 
     /// Number of propagators that listen to `x` (its degree). One constraint may post more than
@@ -207,7 +212,7 @@ impl Model {
     /// orders see too.
     pub fn degree(&self, x: VarId) -> Result<usize, ModelError> {
         self.check_var(x)?;
-        Ok(self.queue.degree(x.index))
+        Ok(self.engine.degree(x.index))
     }
 
     /// Fails unless `x` was created by this model.
@@ -216,6 +221,16 @@ impl Model {
             Ok(())
         } else {
             Err(ModelError::ForeignVariable { index: x.index })
+        }
+    }
+
+    /// Fails unless `x` is a variable of this model, or an unbound one (read back from its
+    /// serialized form, see [`VarId`]) whose index is in range: what a decision prefix may name.
+    pub(crate) fn check_decision_var(&self, x: VarId) -> Result<(), ModelError> {
+        if x.model == crate::var::UNBOUND && x.index() < self.names.len() {
+            Ok(())
+        } else {
+            self.check_var(x)
         }
     }
 
@@ -258,9 +273,11 @@ impl Model {
                 found: values.len(),
             });
         }
-        if let Some(x) = (0..values.len())
-            .find(|&x| !self.store.declared_contains(x as u32, i64::from(values[x])))
-        {
+        if let Some(x) = (0..values.len()).find(|&x| {
+            !self
+                .engine
+                .declared_contains(x as u32, i64::from(values[x]))
+        }) {
             return Err(ModelError::NotInDomain {
                 name: self.names[x].clone(),
                 value: values[x],
@@ -272,12 +289,8 @@ impl Model {
     /// The constraint half of [`check_assignment`](Model::check_assignment), for a search's
     /// own solutions (whose values come from the domains).
     pub(crate) fn check_constraints(&self, values: &[i32]) -> Result<(), ModelError> {
-        let assignment = Assignment::new(values);
-        match self.props.iter().position(|p| !p.is_satisfied(&assignment)) {
-            Some(i) => Err(ModelError::ConstraintViolated {
-                propagator: i,
-                name: self.props[i].name(),
-            }),
+        match self.engine.violated(values) {
+            Some((propagator, name)) => Err(ModelError::ConstraintViolated { propagator, name }),
             None => Ok(()),
         }
     }
@@ -290,36 +303,12 @@ impl Model {
 
     /// [`post`](Model::post) for a propagator that is boxed already.
     pub fn post_boxed(&mut self, mut propagator: Box<dyn Propagator>) -> Result<(), ModelError> {
-        let mut setup = Setup {
-            store: &mut self.store,
-            subscriptions: Vec::new(),
-            fixed_priority: None,
-        };
-        propagator.setup(&mut setup);
-        let subscriptions = setup.subscriptions;
-        let priority = propagator.priority();
-        let fixed_priority = setup.fixed_priority.unwrap_or(priority);
-        for (view, _, _) in &subscriptions {
+        let subscriptions = self.engine.setup(propagator.as_mut());
+        for (view, _, _) in &subscriptions.views {
             self.check_view(*view)?;
         }
-        let id = self.store.add_propagator();
-        let queue_id = self.queue.add_propagator(priority, fixed_priority);
-        debug_assert_eq!(id, queue_id);
-        for (view, event, token) in subscriptions {
-            self.queue.subscribe(view.var.index, id, event, token);
-        }
-        self.props.push(propagator);
-        self.failures.push(0);
+        self.engine.add_propagator(propagator, subscriptions);
         Ok(())
-    }
-
-    /// Queues every active propagator, for a propagation from scratch.
-    pub(crate) fn schedule_all(&mut self) {
-        for p in 0..self.props.len() as u32 {
-            if self.store.is_active(p) {
-                self.queue.schedule(p);
-            }
-        }
     }
 
     /// Propagates every constraint to a fixpoint now, narrowing the domains that
@@ -338,67 +327,21 @@ impl Model {
     /// # Ok::<(), ModelError>(())
     /// ```
     pub fn propagate(&mut self) -> Result<(), Conflict> {
-        self.schedule_all();
+        self.engine.schedule_all();
         let mut runs = 0;
-        self.run_queue(&mut runs)
+        self.engine.propagate(&mut runs)
     }
 
-    /// Runs queued propagators until none is left, counting runs in `propagations`.
-    pub(crate) fn run_queue(&mut self, propagations: &mut u64) -> Result<(), Conflict> {
-        while let Some((p, advice, stage)) = self.queue.pop() {
-            if !self.store.is_active(p) {
-                self.queue.done_running();
-                continue;
-            }
-            *propagations += 1;
-            let mut ctx = Context {
-                store: &mut self.store,
-                queue: &mut self.queue,
-                advice,
-                stage,
-                requeue: None,
-            };
-            let result = self.props[p as usize].propagate(&mut ctx);
-            let requeue = ctx.requeue;
-            self.queue.done_running();
-            match result {
-                Ok(PropStatus::Fixpoint) => {
-                    if let Some(priority) = requeue {
-                        self.queue.schedule_at(p, priority);
-                    }
-                }
-                Ok(PropStatus::NoFixpoint) => self.queue.schedule(p),
-                Ok(PropStatus::Subsumed) => self.store.deactivate(p),
-                Err(conflict) => {
-                    self.queue.clear();
-                    self.failures[p as usize] += 1;
-                    return Err(conflict);
-                }
-            }
-        }
-        Ok(())
+    /// The engine, to read domains.
+    #[inline]
+    pub(crate) fn engine(&self) -> &Engine {
+        &self.engine
     }
 
-    /// Applies a domain change from outside any propagator (a search decision) and wakes the
-    /// propagators concerned.
-    pub(crate) fn narrow(
-        &mut self,
-        x: u32,
-        change: impl FnOnce(&mut Store) -> crate::store::Change,
-    ) -> Result<(), Conflict> {
-        if let Some(event) = change(&mut self.store)? {
-            self.queue.notify(x, event);
-        }
-        Ok(())
-    }
-
-    #[cfg(test)]
-    pub(crate) fn state(&self) -> crate::store::StoreState {
-        self.store.state()
-    }
-
-    pub(crate) fn is_fixed(&self, x: u32) -> bool {
-        self.store.size(x) == 1
+    /// The engine, for the solver to propagate, decide and backtrack.
+    #[inline]
+    pub(crate) fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 }
 

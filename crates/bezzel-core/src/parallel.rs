@@ -307,10 +307,10 @@ pub fn check_subproblems(identity: &str, subproblems: &[Subproblem]) -> Result<(
 /// A decision as a sortable key: its variable, its kind and its value.
 fn decision_key(d: Decision) -> (u32, u8, i32) {
     match d {
-        Decision::Assign(x, v) => (x, 0, v),
-        Decision::Exclude(x, v) => (x, 1, v),
-        Decision::AtMost(x, v) => (x, 2, v),
-        Decision::Above(x, v) => (x, 3, v),
+        Decision::Assign(x, v) => (x.index, 0, v),
+        Decision::Exclude(x, v) => (x.index, 1, v),
+        Decision::AtMost(x, v) => (x.index, 2, v),
+        Decision::Above(x, v) => (x.index, 3, v),
     }
 }
 

@@ -9,7 +9,7 @@
 
 use crate::domain::{DomainSpec, count_ones, next_one, prev_one};
 use crate::event::Event;
-use crate::trail::{Checkpoint, Trail};
+use crate::trail::{Mark, Trail};
 use bitvec::prelude::*;
 use std::fmt;
 
@@ -26,7 +26,7 @@ impl fmt::Display for Conflict {
 impl std::error::Error for Conflict {}
 
 /// What a domain write did: `None` if nothing changed, otherwise the kind of change.
-pub type Change = Result<Option<Event>, Conflict>;
+pub(crate) type Change = Result<Option<Event>, Conflict>;
 
 /// A variable's whole state (inline word, bounds, size) before its first change since the last
 /// checkpoint, as the trail keeps it.
@@ -548,12 +548,16 @@ impl Store {
         }
     }
 
-    pub(crate) fn checkpoint(&mut self) -> Checkpoint {
-        self.trail.checkpoint()
+    /// A mark of the current position, to [`restore`](Store::restore) to.
+    #[inline]
+    pub(crate) fn mark(&mut self) -> Mark {
+        self.trail.mark()
     }
 
-    /// Undoes every write made since `to`.
-    pub(crate) fn restore(&mut self, to: Checkpoint) {
+    /// Undoes every write made since `to`. Inlined: search calls it at every backtrack, from
+    /// another module than the store's.
+    #[inline]
+    pub(crate) fn restore(&mut self, to: Mark) {
         while let Some(VarEntry { var, old }) = self.trail.pop_var_above(to) {
             self.vars[var as usize] = old;
         }
@@ -659,7 +663,7 @@ mod tests {
     }
 
     #[test]
-    fn restore_returns_exactly_to_the_checkpoint() {
+    fn restore_returns_exactly_to_the_mark() {
         let mut s = store_with(&[
             (0..=9).into_domain().unwrap(),
             (-70..=70).into_domain().unwrap(),
@@ -667,13 +671,13 @@ mod tests {
         let slot = s.new_int(5);
         s.add_propagator();
         let before = s.state();
-        let cp = s.checkpoint();
+        let cp = s.mark();
         s.remove(0, 4).unwrap();
         s.set_min(1, 10).unwrap();
         s.set_int(slot, 9);
         s.deactivate(0);
         let mid = s.state();
-        let cp2 = s.checkpoint();
+        let cp2 = s.mark();
         s.assign(0, 9).unwrap();
         s.set_max(1, 11).unwrap();
         s.set_int(slot, 1);

@@ -4,14 +4,15 @@
 //! store's business: see `store::VarEntry` and `store::Entry`). Variables' states and all other
 //! locations go on two separate stacks, so that undoing the common kind needs no test of what
 //! kind each entry is; the two touch disjoint state, so the order between them does not matter.
-//! A checkpoint is simply the two stacks' lengths; backtracking pops entries back to it,
-//! restoring each old value, so no node ever clones the store. Writes within one checkpoint are
-//! recorded once per location: each location keeps the *stamp* of the checkpoint in which it
-//! was last saved, and a new stamp is issued at every checkpoint and every restore.
+//! A [`Mark`] is simply the two stacks' lengths; backtracking pops entries back to it,
+//! restoring each old value, so no node ever clones the store. Writes within one mark are
+//! recorded once per location: each location keeps the *stamp* of the mark in which it was
+//! last saved, and a new stamp is issued at every mark and every restore. (A mark is not a
+//! [`checkpoint`](crate::checkpoint): that is a journal file of a split run.)
 
 /// A trail position to return to; the default is the very start, before any write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Checkpoint {
+pub(crate) struct Mark {
     vars: usize,
     cells: usize,
 }
@@ -37,10 +38,10 @@ impl<V: Copy, C> Trail<V, C> {
         }
     }
 
-    /// Current checkpoint; also starts a new stamp so the next write saves its old value.
-    pub(crate) fn checkpoint(&mut self) -> Checkpoint {
+    /// A mark of the current position; also starts a new stamp so the next write saves its old value.
+    pub(crate) fn mark(&mut self) -> Mark {
         self.stamp += 1;
-        Checkpoint {
+        Mark {
             vars: self.top,
             cells: self.cells.len(),
         }
@@ -70,7 +71,7 @@ impl<V: Copy, C> Trail<V, C> {
 
     /// Pops the newest variable entry above `to`, if any.
     #[inline]
-    pub(crate) fn pop_var_above(&mut self, to: Checkpoint) -> Option<V> {
+    pub(crate) fn pop_var_above(&mut self, to: Mark) -> Option<V> {
         if self.top > to.vars {
             self.top -= 1;
             Some(self.vars[self.top])
@@ -81,7 +82,7 @@ impl<V: Copy, C> Trail<V, C> {
 
     /// Pops the newest other entry above `to`, if any.
     #[inline]
-    pub(crate) fn pop_cell_above(&mut self, to: Checkpoint) -> Option<C> {
+    pub(crate) fn pop_cell_above(&mut self, to: Mark) -> Option<C> {
         if self.cells.len() > to.cells {
             self.cells.pop()
         } else {
@@ -105,11 +106,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn checkpoints_are_lengths_and_stamps_advance() {
+    fn marks_are_lengths_and_stamps_advance() {
         let mut t = Trail::<(u32, i64), u8>::new();
         let s0 = t.stamp();
-        let cp = t.checkpoint();
-        assert_eq!(cp, Checkpoint::default());
+        let cp = t.mark();
+        assert_eq!(cp, Mark::default());
         assert!(t.stamp() > s0);
         t.push_var_if((0, 3), true);
         t.push_var_if((5, 5), false);

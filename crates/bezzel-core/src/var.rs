@@ -2,19 +2,32 @@
 //!
 //! A [`VarId`] is a typed index into the model's dense variable storage; it also remembers which
 //! model created it, so that using it in another model is reported instead of silently reading
-//! the wrong variable. An [`IntView`] is a variable seen through `±x + c`: propagators are
+//! the wrong variable. Serialized, a `VarId` is just its index: what comes back is *unbound*, a
+//! position that any copy of the model built the same way may take (see [`VarId`]). An [`IntView`] is a variable seen through `±x + c`: propagators are
 //! written once against views, and `x + i` or `-x` cost nothing extra. This is how one
 //! `all_different` serves the columns and both diagonals of N-Queens.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
+
+/// The model number of a [`VarId`] that belongs to no model (read back from its serialized
+/// form); no model is given this number.
+pub(crate) const UNBOUND: u32 = u32::MAX;
 
 /// The largest offset, in absolute value, of a view that constraints accept: view values then
 /// fit an `i64` with room to spare, and products with `i64` coefficients fit an `i128`.
 pub const MAX_VIEW_OFFSET: i64 = 1 << 40;
 
 /// Identifies an integer variable of one [`Model`](crate::Model).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+///
+/// It serializes as its index alone (`3`), which is how [`Decision`](crate::Decision)s are
+/// written in subproblems and checkpoints. A `VarId` read back is *unbound*: it names the
+/// variable of that index in whichever model it is used with, where the solver accepts it for
+/// a decision prefix (such as [`Solver::count_in`](crate::Solver::count_in)) if the index is in
+/// range; a model's own operations ([`Model::domain`](crate::Model::domain), posting, ...)
+/// accept only its own variables. Equality compares the model too, so an unbound `VarId`
+/// differs from the bound one of the same index.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VarId {
     pub(crate) model: u32,
     pub(crate) index: u32,
@@ -34,6 +47,22 @@ impl VarId {
     /// The view `-self`.
     pub fn minus(self) -> IntView {
         IntView::from(self).minus()
+    }
+}
+
+impl Serialize for VarId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u32(self.index)
+    }
+}
+
+impl<'de> Deserialize<'de> for VarId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<VarId, D::Error> {
+        let index = u32::deserialize(deserializer)?;
+        Ok(VarId {
+            model: UNBOUND,
+            index,
+        })
     }
 }
 
@@ -162,5 +191,15 @@ mod tests {
         assert_eq!(format!("{v:?}"), "-x7 - 4");
         assert_eq!(format!("{:?}", x().offset(2)), "x7 + 2");
         assert_eq!(x().minus().minus(), IntView::from(x()));
+    }
+
+    #[test]
+    fn a_var_id_serializes_as_its_index_and_comes_back_unbound() {
+        let json = serde_json::to_string(&x()).unwrap();
+        assert_eq!(json, "7");
+        let back: VarId = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.index(), 7);
+        assert_eq!(back.model, UNBOUND);
+        assert_ne!(back, x());
     }
 }

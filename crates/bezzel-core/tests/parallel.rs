@@ -78,8 +78,10 @@ fn subproblems_travel_as_data_and_are_checked() {
     // A subproblem of another model is refused; so is one naming a missing variable.
     let other = ParallelSearch::new("queens 7", || queens(7));
     assert!(other.count(&subproblems, None, |_, _| {}).is_err());
-    let bad = [Decision::Assign(99, 0)];
+    let bad: Vec<Decision> = serde_json::from_str(r#"[{"Assign":[99,0]}]"#).unwrap();
     assert!(solver.count_in(&bad).is_err());
+    let foreign = queens(6).unwrap().vars()[0];
+    assert!(solver.count_in(&[Decision::Assign(foreign, 0)]).is_err());
     assert!(matches!(
         ParallelSearch::new("q", || queens(4))
             .threads(Some(0))

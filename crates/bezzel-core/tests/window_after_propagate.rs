@@ -27,9 +27,7 @@ fn a_prefix_outside_the_narrowed_domain_is_refuted_at_every_level() {
     for consistency in [Consistency::Value, Consistency::Bounds, Consistency::Domain] {
         let (m, a) = build(consistency);
         let mut s = Solver::new(m);
-        let count = s
-            .count_in(&[Decision::Assign(a.index() as u32, 60)])
-            .unwrap();
+        let count = s.count_in(&[Decision::Assign(a, 60)]).unwrap();
         assert_eq!(count, 0, "{consistency}");
     }
 }

@@ -188,8 +188,7 @@ impl SudokuSolver {
         self.givens.clear();
         for (&x, &given) in self.cells.as_slice().iter().zip(puzzle.cells()) {
             if given != 0 {
-                self.givens
-                    .push(Decision::Assign(x.index() as u32, i32::from(given)));
+                self.givens.push(Decision::Assign(x, i32::from(given)));
             }
         }
         Ok(())

@@ -17,7 +17,7 @@ pub use all_different::AllDifferentValue;
 pub use all_different_bounds::AllDifferentBounds;
 pub use all_different_domain::AllDifferentDomain;
 pub use binary::{Equal, LessEq, NotEqual};
-pub use check::Check;
+pub use check::{Check, Predicate};
 pub use linear::{Linear, MAX_LINEAR_TERMS, Relation};
 
 /// Whether the views take pairwise different values: the plain definition of all-different,

@@ -5,7 +5,10 @@ use bezzel_core::prelude::*;
 
 /// N-Queens as the queens crate states it: `q[i]` is row `i`'s column, and the columns and both
 /// diagonals (`q[i] + i`, `q[i] - i`) are all different at `consistency`.
-pub fn queens(n: usize, consistency: Consistency) -> Result<(Model, Vec<VarId>), ModelError> {
+pub(crate) fn queens(
+    n: usize,
+    consistency: Consistency,
+) -> Result<(Model, Vec<VarId>), ModelError> {
     let mut m = Model::new();
     let q = m.named_vars("q", n, 0..n as i32)?;
     for sign in [0, 1, -1] {

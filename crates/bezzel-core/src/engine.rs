@@ -1,0 +1,273 @@
+//! The propagation engine: domains, the propagation queue and the propagators, run to a fixpoint.
+//!
+//! A [`Model`](crate::Model) is what a user states (variables, names, constraints); the
+//! [`Engine`] inside it is what runs. It owns the store of domains and its trail, the queue that
+//! wakes propagators by [`Event`](crate::Event) and [`Priority`](crate::Priority), the posted
+//! propagators, and how often each one failed (the weights of dom/wdeg). Search talks to it
+//! through a small API and never touches its parts:
+//!
+//! * [`propagate`](Engine::propagate) runs queued propagators to a fixpoint or a conflict;
+//! * [`mark`](Engine::mark) and [`restore`](Engine::restore) take and return to trail marks;
+//! * [`decide`](Engine::decide) applies a branching decision and wakes the propagators on it;
+//! * reads ([`min`](Engine::min), [`size`](Engine::size), ...) and the heuristics' figures
+//!   ([`degree`](Engine::degree), [`weighted_degree`](Engine::weighted_degree)).
+//!
+//! The engine is crate-private: variables are named by their index here (a `u32`, as the store
+//! keeps them), and checking that a [`VarId`](crate::VarId) belongs to the model is the model's
+//! and the solver's business. Every read is `#[inline]`: search calls them at every node.
+
+use crate::domain::DomainSpec;
+use crate::event::Event;
+use crate::propagator::{Assignment, Context, PropStatus, Propagator, Setup};
+use crate::queue::{Priority, Queue};
+use crate::search::Decision;
+use crate::store::{Conflict, Store};
+use crate::trail::Mark;
+use crate::var::IntView;
+
+/// Domains, queue and propagators; see the [module docs](self).
+pub(crate) struct Engine {
+    store: Store,
+    queue: Queue,
+    props: Vec<Box<dyn Propagator>>,
+    /// How often each propagator failed, over the engine's life: the weights of dom/wdeg.
+    failures: Vec<u64>,
+}
+
+/// What a propagator's [`setup`](Propagator::setup) asked for: its subscriptions (view, event,
+/// advice token) and the bucket its `Fixed` events wake it into, if not that of its priority.
+pub(crate) struct Subscriptions {
+    pub(crate) views: Vec<(IntView, Event, u64)>,
+    pub(crate) fixed_priority: Option<Priority>,
+}
+
+impl Engine {
+    /// An engine without variables or propagators.
+    pub(crate) fn new() -> Engine {
+        Engine {
+            store: Store::new(),
+            queue: Queue::new(),
+            props: Vec::new(),
+            failures: Vec::new(),
+        }
+    }
+
+    // ----- building -----
+
+    /// A new variable with the domain `spec`; returns its index.
+    pub(crate) fn add_var(&mut self, spec: &DomainSpec) -> u32 {
+        let index = self.store.add_var(spec);
+        self.queue.add_var();
+        index
+    }
+
+    /// Runs a propagator's [`setup`](Propagator::setup) (which may allocate trailed state) and
+    /// returns what it subscribed to, for the model to check before
+    /// [`add_propagator`](Engine::add_propagator).
+    pub(crate) fn setup(&mut self, propagator: &mut dyn Propagator) -> Subscriptions {
+        let mut setup = Setup {
+            store: &mut self.store,
+            subscriptions: Vec::new(),
+            fixed_priority: None,
+        };
+        propagator.setup(&mut setup);
+        Subscriptions {
+            views: setup.subscriptions,
+            fixed_priority: setup.fixed_priority,
+        }
+    }
+
+    /// Adds a propagator that [`setup`](Engine::setup) prepared, with its subscriptions.
+    pub(crate) fn add_propagator(
+        &mut self,
+        propagator: Box<dyn Propagator>,
+        subscriptions: Subscriptions,
+    ) {
+        let priority = propagator.priority();
+        let fixed_priority = subscriptions.fixed_priority.unwrap_or(priority);
+        let id = self.store.add_propagator();
+        let queue_id = self.queue.add_propagator(priority, fixed_priority);
+        debug_assert_eq!(id, queue_id);
+        for (view, event, token) in subscriptions.views {
+            self.queue.subscribe(view.var.index, id, event, token);
+        }
+        self.props.push(propagator);
+        self.failures.push(0);
+    }
+
+    /// Number of posted propagators.
+    pub(crate) fn num_propagators(&self) -> usize {
+        self.props.len()
+    }
+
+    // ----- propagation -----
+
+    /// Queues every active propagator, for a propagation from scratch.
+    pub(crate) fn schedule_all(&mut self) {
+        for p in 0..self.props.len() as u32 {
+            if self.store.is_active(p) {
+                self.queue.schedule(p);
+            }
+        }
+    }
+
+    /// Runs queued propagators until none is left (a fixpoint) or one fails, counting runs in
+    /// `propagations`. A failure empties the queue and adds to the failed propagator's weight.
+    pub(crate) fn propagate(&mut self, propagations: &mut u64) -> Result<(), Conflict> {
+        while let Some((p, advice, stage)) = self.queue.pop() {
+            if !self.store.is_active(p) {
+                self.queue.done_running();
+                continue;
+            }
+            *propagations += 1;
+            let mut ctx = Context {
+                store: &mut self.store,
+                queue: &mut self.queue,
+                advice,
+                stage,
+                requeue: None,
+            };
+            let result = self.props[p as usize].propagate(&mut ctx);
+            let requeue = ctx.requeue;
+            self.queue.done_running();
+            match result {
+                Ok(PropStatus::Fixpoint) => {
+                    if let Some(priority) = requeue {
+                        self.queue.schedule_at(p, priority);
+                    }
+                }
+                Ok(PropStatus::NoFixpoint) => self.queue.schedule(p),
+                Ok(PropStatus::Subsumed) => self.store.deactivate(p),
+                Err(conflict) => {
+                    self.queue.clear();
+                    self.failures[p as usize] += 1;
+                    return Err(conflict);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies a branching decision and queues the propagators it wakes; run
+    /// [`propagate`](Engine::propagate) next. A decision that empties its variable's domain
+    /// fails at once and leaves the queue empty.
+    #[inline]
+    pub(crate) fn decide(&mut self, decision: Decision) -> Result<(), Conflict> {
+        let x = decision.var().index;
+        let change = match decision {
+            Decision::Assign(_, v) => self.store.assign(x, v.into()),
+            Decision::Exclude(_, v) => self.store.remove(x, v.into()),
+            Decision::AtMost(_, v) => self.store.set_max(x, v.into()),
+            Decision::Above(_, v) => self.store.set_min(x, i64::from(v) + 1),
+        };
+        match change {
+            Ok(Some(event)) => {
+                self.queue.notify(x, event);
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(conflict) => {
+                self.queue.clear();
+                Err(conflict)
+            }
+        }
+    }
+
+    // ----- backtracking -----
+
+    /// A mark of the current state, to [`restore`](Engine::restore) to.
+    #[inline]
+    pub(crate) fn mark(&mut self) -> Mark {
+        self.store.mark()
+    }
+
+    /// Undoes every change made since `mark`. The queue is not touched: it is empty whenever
+    /// search backtracks (after a fixpoint, or after a failure emptied it).
+    #[inline]
+    pub(crate) fn restore(&mut self, mark: Mark) {
+        self.store.restore(mark);
+    }
+
+    /// Back to the state as posted: every change undone, nothing queued.
+    pub(crate) fn reset(&mut self) {
+        self.store.restore(Mark::default());
+        self.queue.clear();
+    }
+
+    // ----- reads -----
+
+    /// The smallest value of `x`.
+    #[inline]
+    pub(crate) fn min(&self, x: u32) -> i32 {
+        self.store.min(x)
+    }
+
+    /// The largest value of `x`.
+    #[inline]
+    pub(crate) fn max(&self, x: u32) -> i32 {
+        self.store.max(x)
+    }
+
+    /// The number of values of `x`.
+    #[inline]
+    pub(crate) fn size(&self, x: u32) -> u32 {
+        self.store.size(x)
+    }
+
+    /// Whether `x` has one value left.
+    #[inline]
+    pub(crate) fn is_fixed(&self, x: u32) -> bool {
+        self.store.size(x) == 1
+    }
+
+    /// The values of `x`, in increasing order.
+    pub(crate) fn values(&self, x: u32) -> impl Iterator<Item = i32> + '_ {
+        self.store.values(x)
+    }
+
+    /// Whether `v` is in the domain `x` was created with.
+    pub(crate) fn declared_contains(&self, x: u32, v: i64) -> bool {
+        self.store.declared_contains(x, v)
+    }
+
+    /// Number of propagators that listen to `x`.
+    pub(crate) fn degree(&self, x: u32) -> usize {
+        self.queue.degree(x)
+    }
+
+    /// The weighted degree of `x` for dom/wdeg: each propagator listening to it weighs 1 plus
+    /// the number of times it failed; at least 1, so that a variable no propagator listens to
+    /// still has a ratio.
+    #[inline]
+    pub(crate) fn weighted_degree(&self, x: u32) -> u64 {
+        self.queue
+            .subscribers(x)
+            .map(|p| 1 + self.failures[p as usize])
+            .sum::<u64>()
+            .max(1)
+    }
+
+    // ----- checking -----
+
+    /// The index and name of the first propagator whose constraint `values` (one per variable)
+    /// breaks, if any.
+    pub(crate) fn violated(&self, values: &[i32]) -> Option<(usize, &'static str)> {
+        let assignment = Assignment::new(values);
+        self.props
+            .iter()
+            .position(|p| !p.is_satisfied(&assignment))
+            .map(|i| (i, self.props[i].name()))
+    }
+
+    /// Whether some propagator failed at least once (its dom/wdeg weight grew).
+    #[cfg(test)]
+    pub(crate) fn has_failed(&self) -> bool {
+        self.failures.iter().any(|&f| f > 0)
+    }
+
+    /// The restorable state, for tests that check backtracking.
+    #[cfg(test)]
+    pub(crate) fn state(&self) -> crate::store::StoreState {
+        self.store.state()
+    }
+}

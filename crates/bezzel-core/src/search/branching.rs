@@ -1,0 +1,198 @@
+//! Branching: which variable to branch on next, and the decision to try on it.
+//!
+//! At every node search asks for a [`Decision`] on an unfixed variable: the variable comes
+//! from a [`VarOrder`], the decision from a [`ValueOrder`]. The left branch applies the
+//! decision and the right branch its [`negation`](Decision::negate), so the two branches
+//! partition the node's solutions. The branching variables are chosen by the caller (all of
+//! them by default, see [`Solver::branch_on`](super::Solver::branch_on)); the others are
+//! branched on once those are fixed, so that a solution always fixes every variable.
+
+use crate::engine::Engine;
+use crate::var::{UNBOUND, VarId};
+use serde::{Deserialize, Serialize};
+
+/// Which unfixed variable to branch on next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum VarOrder {
+    /// The first unfixed variable in branching order.
+    InputOrder,
+    /// The unfixed variable with the fewest values; ties go to the earliest ("first fail").
+    #[default]
+    SmallestDomain,
+    /// Fewest values; ties go to the variable with the most propagators, then the earliest.
+    SmallestDomainMaxDegree,
+    /// Smallest ratio of domain size to weighted degree ("dom/wdeg", Boussemart et al. 2004):
+    /// every propagator's weight is 1 plus the number of times it failed, and a variable's
+    /// weighted degree sums the weights of the propagators listening to it. Weights persist
+    /// across runs and restarts, so search learns where the model is hard.
+    DomWDeg,
+}
+
+/// What to try first on the chosen variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum ValueOrder {
+    /// `x = min`, then `x != min`.
+    #[default]
+    Min,
+    /// `x = max`, then `x != max`.
+    Max,
+    /// Bisect: `x <= mid`, then `x > mid`.
+    Split,
+}
+
+/// A branching decision on one variable.
+///
+/// Decisions are plain data: serialized, the variable is its index (`{"Assign":[3,5]}`), and
+/// one read back names the variable of that index in whichever copy of the model it is used
+/// with (an unbound [`VarId`]). [`Solver::split`](super::Solver::split) makes its prefixes of
+/// such decisions, so that they can be solved on other copies of the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Decision {
+    /// `x = v`
+    Assign(VarId, i32),
+    /// `x != v`
+    Exclude(VarId, i32),
+    /// `x <= v`
+    AtMost(VarId, i32),
+    /// `x > v`
+    Above(VarId, i32),
+}
+
+impl Decision {
+    /// The decision of the other branch.
+    pub fn negate(self) -> Decision {
+        match self {
+            Decision::Assign(x, v) => Decision::Exclude(x, v),
+            Decision::Exclude(x, v) => Decision::Assign(x, v),
+            Decision::AtMost(x, v) => Decision::Above(x, v),
+            Decision::Above(x, v) => Decision::AtMost(x, v),
+        }
+    }
+
+    /// The variable the decision is about.
+    #[inline]
+    pub fn var(self) -> VarId {
+        match self {
+            Decision::Assign(x, _)
+            | Decision::Exclude(x, _)
+            | Decision::AtMost(x, _)
+            | Decision::Above(x, _) => x,
+        }
+    }
+
+    /// The same decision on the unbound variable of the same index (see [`VarId`]): what
+    /// reads back from its serialized form.
+    pub(super) fn unbound(self) -> Decision {
+        let x = VarId {
+            model: UNBOUND,
+            index: self.var().index,
+        };
+        match self {
+            Decision::Assign(_, v) => Decision::Assign(x, v),
+            Decision::Exclude(_, v) => Decision::Exclude(x, v),
+            Decision::AtMost(_, v) => Decision::AtMost(x, v),
+            Decision::Above(_, v) => Decision::Above(x, v),
+        }
+    }
+}
+
+/// The variables a solver branches on, and what the heuristics know about them.
+#[derive(Debug, Clone)]
+pub(super) struct Branching {
+    /// The variables to branch on first, in order.
+    branch_vars: Vec<u32>,
+    /// The variables outside `branch_vars`, branched on (with the same heuristics) once every
+    /// branching variable is fixed, so that a solution always fixes every variable.
+    other_vars: Vec<u32>,
+    /// Each variable's degree, for [`VarOrder::SmallestDomainMaxDegree`]: it never changes,
+    /// so it is read once rather than at every node.
+    degree: Vec<usize>,
+    /// The model the variables belong to, to name them in decisions.
+    model: u32,
+}
+
+impl Branching {
+    /// Branching on every variable of a model (number `model`, with `n` variables and its
+    /// engine), in creation order.
+    pub(super) fn new(engine: &Engine, model: u32, n: u32) -> Branching {
+        Branching {
+            model,
+            branch_vars: (0..n).collect(),
+            other_vars: Vec::new(),
+            degree: (0..n).map(|x| engine.degree(x)).collect(),
+        }
+    }
+
+    /// Branching on `vars` first (indices of `n` variables, each below `n`), then on the rest.
+    pub(super) fn branch_on(&mut self, vars: &[u32], n: u32) {
+        let mut chosen = vec![false; n as usize];
+        for &x in vars {
+            chosen[x as usize] = true;
+        }
+        self.branch_vars = vars.to_vec();
+        self.other_vars = (0..n).filter(|&x| !chosen[x as usize]).collect();
+    }
+
+    /// The decision to branch on at the current node, `None` when every variable is fixed.
+    #[inline]
+    pub(super) fn choose(
+        &self,
+        engine: &Engine,
+        var_order: VarOrder,
+        value_order: ValueOrder,
+    ) -> Option<Decision> {
+        let x = self
+            .choose_var(engine, var_order, &self.branch_vars)
+            .or_else(|| self.choose_var(engine, var_order, &self.other_vars))?;
+        let (min, max) = (engine.min(x), engine.max(x));
+        let x = VarId {
+            model: self.model,
+            index: x,
+        };
+        Some(match value_order {
+            ValueOrder::Min => Decision::Assign(x, min),
+            ValueOrder::Max => Decision::Assign(x, max),
+            ValueOrder::Split => {
+                Decision::AtMost(x, ((i64::from(min) + i64::from(max)).div_euclid(2)) as i32)
+            }
+        })
+    }
+
+    /// The unfixed variable of `vars` that the variable order picks, if any.
+    #[inline]
+    fn choose_var(&self, engine: &Engine, var_order: VarOrder, vars: &[u32]) -> Option<u32> {
+        let unfixed = vars.iter().copied().filter(|&x| !engine.is_fixed(x));
+        match var_order {
+            VarOrder::InputOrder => unfixed.into_iter().next(),
+            VarOrder::SmallestDomain => {
+                // One key per variable, (size, position), and a plain minimum: comparisons
+                // that select rather than branch, and the earliest of equal sizes wins.
+                // Fixed variables get the largest key.
+                let key = |(i, &x): (usize, &u32)| {
+                    let size = u64::from(engine.size(x));
+                    let key = size << 32 | i as u64;
+                    if size == 1 { u64::MAX } else { key }
+                };
+                let best = vars.iter().enumerate().map(key).min();
+                best.filter(|&k| k != u64::MAX)
+                    .map(|k| vars[(k & u64::from(u32::MAX)) as usize])
+            }
+            VarOrder::SmallestDomainMaxDegree => unfixed
+                .min_by_key(|&x| (engine.size(x), std::cmp::Reverse(self.degree[x as usize]))),
+            VarOrder::DomWDeg => {
+                let mut best: Option<(u32, u64, u64)> = None;
+                for x in unfixed {
+                    let weight = engine.weighted_degree(x);
+                    let size = u64::from(engine.size(x));
+                    // size/weight < best_size/best_weight, without division.
+                    if best.is_none_or(|(_, s, w)| {
+                        u128::from(size) * u128::from(w) < u128::from(s) * u128::from(weight)
+                    }) {
+                        best = Some((x, size, weight));
+                    }
+                }
+                best.map(|(x, _, _)| x)
+            }
+        }
+    }
+}

@@ -1,0 +1,454 @@
+//! Depth-first search over a [`Model`], with an explicit stack.
+//!
+//! A [`Solver`] owns the model. Each node picks a decision ([`branching`](super::branching)):
+//! the left branch applies the decision, the right branch its negation. Every frame of the
+//! stack holds the trail mark taken before the left branch, so backtracking is a restore to
+//! that mark; the depth of search is bounded by memory, not by the call stack. Search is
+//! resumable between solutions, which is what makes [`Solver::solutions`] a lazy iterator.
+//! Limits (solutions, nodes, time, a cancellation flag) end a run early;
+//! [`Statistics::stopped`] says which. The solver drives the model's engine through its API
+//! (decide, propagate, mark, restore) and reads domains through it; it keeps only the search
+//! state: the stack, the run's prefix, its statistics and restarts.
+
+use super::branching::{Branching, Decision};
+use super::config::SearchConfig;
+use super::restarts::RestartState;
+use crate::error::ModelError;
+use crate::model::Model;
+use crate::solution::{Solution, SolutionSet};
+use crate::stats::{Statistics, StopReason};
+use crate::store::Conflict;
+use crate::trail::Mark;
+use crate::var::VarId;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// One open node on the stack: the decision of its left branch, and where to return to.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Frame {
+    /// The trail mark taken before the left branch.
+    pub(super) mark: Mark,
+    /// The decision of the left branch; the right branch is its negation.
+    pub(super) decision: Decision,
+    /// Whether search has moved on to the right branch, so that the frame is popped next time.
+    pub(super) right_branch_taken: bool,
+}
+
+/// Where a run stands between two calls of [`Solver::advance`], which is what lets it stop at a
+/// solution and go on from there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
+    /// The root is yet to be propagated (below the run's prefix).
+    Start,
+    /// Choose a decision at the current node, or report it as a solution.
+    Descend,
+    /// Go back to the deepest open right branch.
+    Backtrack,
+    /// The run is over (the tree is done, or a limit stopped it).
+    Done,
+}
+
+/// Runs depth-first search on a model; see the [module docs](super).
+///
+/// Each call of [`solutions`](Solver::solutions), [`first`](Solver::first),
+/// [`count`](Solver::count) or [`solution_set`](Solver::solution_set) starts a new run from the
+/// model as posted, and [`stats`](Solver::stats) describes the latest run.
+#[derive(Debug)]
+pub struct Solver {
+    pub(super) model: Model,
+    pub(super) config: SearchConfig,
+    pub(super) branching: Branching,
+    cancel: Option<Arc<AtomicBool>>,
+    pub(super) stats: Statistics,
+    pub(super) stack: Vec<Frame>,
+    phase: Phase,
+    started: Instant,
+    /// Restart bookkeeping of the current run: `None` when the run does not restart.
+    restart: Option<RestartState>,
+    /// Decisions applied at the root of the current run, restricting it to a subproblem.
+    pub(super) prefix: Vec<Decision>,
+    /// The values of a solution being checked, kept to check without allocating.
+    checked_values: Vec<i32>,
+}
+
+impl Solver {
+    /// A solver with the default configuration: smallest domain first, minimum value first,
+    /// no limits, branching on every variable.
+    pub fn new(model: Model) -> Solver {
+        Solver::with_config(model, SearchConfig::default())
+    }
+
+    /// A solver with the given heuristics and limits.
+    pub fn with_config(model: Model, config: SearchConfig) -> Solver {
+        let branching = Branching::new(model.engine(), model.id(), model.num_vars() as u32);
+        Solver {
+            model,
+            config,
+            branching,
+            cancel: None,
+            stats: Statistics::default(),
+            stack: Vec::new(),
+            phase: Phase::Done,
+            started: Instant::now(),
+            restart: None,
+            prefix: Vec::new(),
+            checked_values: Vec::new(),
+        }
+    }
+
+    /// Branches on `vars` first, in this order for [`VarOrder::InputOrder`](super::VarOrder::InputOrder). Once they are
+    /// all fixed, search goes on over the other variables that propagation left unfixed
+    /// (in creation order for [`VarOrder::InputOrder`](super::VarOrder::InputOrder), by the same heuristic otherwise), so
+    /// every solution still fixes every variable and satisfies every constraint.
+    pub fn branch_on(mut self, vars: &[VarId]) -> Result<Solver, ModelError> {
+        for &x in vars {
+            self.model.check_var(x)?;
+        }
+        let vars: Vec<u32> = vars.iter().map(|x| x.index).collect();
+        self.branching
+            .branch_on(&vars, self.model.num_vars() as u32);
+        Ok(self)
+    }
+
+    /// Sets a flag that another thread can raise to stop the run at the next node.
+    pub fn set_cancel_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Changes the configuration for the next runs.
+    pub fn config_mut(&mut self) -> &mut SearchConfig {
+        &mut self.config
+    }
+
+    /// The model being searched.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// Statistics of the latest run.
+    pub fn stats(&self) -> &Statistics {
+        &self.stats
+    }
+
+    /// A lazy iterator over the solutions of a new run.
+    pub fn solutions(&mut self) -> Solutions<'_> {
+        self.restart();
+        Solutions { solver: self }
+    }
+
+    /// The first solution, if any; with [`SearchConfig::restarts`] set, search restarts from
+    /// the root after each attempt's failures run out.
+    pub fn first(&mut self) -> Option<Solution> {
+        self.restart();
+        self.first_after_restart()
+    }
+
+    /// The first solution below a decision prefix (such as a puzzle's givens), with restarts
+    /// as in [`first`](Solver::first): every attempt starts again below the prefix.
+    pub fn first_in(&mut self, prefix: &[Decision]) -> Result<Option<Solution>, ModelError> {
+        self.check_prefix(prefix)?;
+        self.restart();
+        self.prefix.extend_from_slice(prefix);
+        Ok(self.first_after_restart())
+    }
+
+    fn first_after_restart(&mut self) -> Option<Solution> {
+        self.restart = self.config.restarts.map(RestartState::new);
+        self.next_solution()
+    }
+
+    /// Counts solutions (up to the solution limit, if one is set); check
+    /// [`Statistics::is_complete`] to see whether a limit cut the count short.
+    pub fn count(&mut self) -> u64 {
+        self.restart();
+        while self.advance() {}
+        self.stats.solutions
+    }
+
+    /// All solutions on every variable, as a canonical [`SolutionSet`].
+    pub fn solution_set(&mut self) -> SolutionSet {
+        let vars = self.model.vars();
+        self.collect_set(&vars)
+    }
+
+    /// All solutions projected on `vars` (deduplicated), as a canonical [`SolutionSet`].
+    pub fn solution_set_of(&mut self, vars: &[VarId]) -> Result<SolutionSet, ModelError> {
+        for &x in vars {
+            self.model.check_var(x)?;
+        }
+        Ok(self.collect_set(vars))
+    }
+
+    fn collect_set(&mut self, vars: &[VarId]) -> SolutionSet {
+        let names = vars
+            .iter()
+            .map(|&x| self.model.names()[x.index()].clone())
+            .collect();
+        let rows = self.solutions().map(|s| s.values_of(vars)).collect();
+        SolutionSet::new(names, rows)
+    }
+
+    /// Starts a new run from the model as posted: no prefix, no restarts, fresh statistics.
+    pub(super) fn restart(&mut self) {
+        self.restart = None;
+        self.prefix.clear();
+        self.model.engine_mut().reset();
+        self.stack.clear();
+        self.stats = Statistics::default();
+        self.started = Instant::now();
+        self.phase = Phase::Start;
+    }
+
+    fn next_solution(&mut self) -> Option<Solution> {
+        if !self.advance() {
+            return None;
+        }
+        let engine = self.model.engine();
+        let values = (0..self.model.num_vars() as u32)
+            .map(|x| engine.min(x))
+            .collect();
+        Some(Solution::new(self.model.id(), values))
+    }
+
+    fn limit_reached(&self) -> Option<StopReason> {
+        let limits = &self.config.limits;
+        if limits.solutions.is_some_and(|l| self.stats.solutions >= l) {
+            return Some(StopReason::SolutionLimit);
+        }
+        if limits.nodes.is_some_and(|l| self.stats.nodes >= l) {
+            return Some(StopReason::NodeLimit);
+        }
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Some(StopReason::Cancelled);
+        }
+        // Reading the clock at every node would cost more than the nodes themselves.
+        if self.stats.nodes.is_multiple_of(256)
+            && limits.time.is_some_and(|t| self.started.elapsed() >= t)
+        {
+            return Some(StopReason::TimeLimit);
+        }
+        None
+    }
+
+    /// Runs until the next solution (true) or the end of the run (false).
+    pub(super) fn advance(&mut self) -> bool {
+        loop {
+            match self.phase {
+                Phase::Start => {
+                    // The prefix narrows the root before its one propagation: propagation
+                    // reaches the same fixpoint in any order, and once is cheaper than once per
+                    // decision. The prefix is part of the root, not search nodes.
+                    self.stats.nodes = 1;
+                    let engine = self.model.engine_mut();
+                    engine.schedule_all();
+                    let decided = self.prefix.iter().all(|&d| engine.decide(d).is_ok());
+                    let ok = if decided {
+                        self.propagate().is_ok()
+                    } else {
+                        self.stats.failures += 1;
+                        false
+                    };
+                    self.phase = if ok { Phase::Descend } else { Phase::Done };
+                }
+                Phase::Descend => {
+                    if let Some(reason) = self.limit_reached() {
+                        self.stats.stopped = Some(reason);
+                        self.phase = Phase::Done;
+                        continue;
+                    }
+                    if self.restart_due() {
+                        let root = self.stack.first().map_or(Mark::default(), |f| f.mark);
+                        self.model.engine_mut().restore(root);
+                        self.stack.clear();
+                        self.stats.restarts += 1;
+                        continue;
+                    }
+                    let Some(decision) = self.choose() else {
+                        if self.config.check_solutions {
+                            self.check_solution();
+                        }
+                        self.stats.solutions += 1;
+                        self.phase = Phase::Backtrack;
+                        self.stats.elapsed = self.started.elapsed();
+                        return true;
+                    };
+                    let mark = self.model.engine_mut().mark();
+                    self.stack.push(Frame {
+                        mark,
+                        decision,
+                        right_branch_taken: false,
+                    });
+                    self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
+                    if self.apply(decision).is_err() {
+                        self.phase = Phase::Backtrack;
+                    }
+                }
+                Phase::Backtrack => {
+                    self.phase = if self.backtrack() {
+                        Phase::Descend
+                    } else {
+                        Phase::Done
+                    };
+                }
+                Phase::Done => {
+                    self.stats.elapsed = self.started.elapsed();
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// Returns to the deepest open right branch and takes it; false when the tree is done.
+    pub(super) fn backtrack(&mut self) -> bool {
+        while let Some(frame) = self.stack.last_mut() {
+            let (mark, decision) = (frame.mark, frame.decision);
+            let right = !frame.right_branch_taken;
+            frame.right_branch_taken = true;
+            self.model.engine_mut().restore(mark);
+            if !right {
+                self.stack.pop();
+            } else if self.apply(decision.negate()).is_ok() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Checks that every decision names a variable of the model: one of its own, or an
+    /// unbound one (read back from a file) whose index is in range.
+    fn check_prefix(&self, prefix: &[Decision]) -> Result<(), ModelError> {
+        for d in prefix {
+            let n = self.model.num_vars();
+            if d.var().index() >= n {
+                return Err(ModelError::InvalidArgument {
+                    reason: format!(
+                        "decision {d:?} names variable #{}, but the model has {n} variables",
+                        d.var().index(),
+                    ),
+                });
+            }
+            self.model.check_decision_var(d.var())?;
+        }
+        Ok(())
+    }
+
+    /// Counts the solutions below a decision prefix (a subproblem from
+    /// [`split`](Solver::split)). The prefix may come from another process, so it is checked:
+    /// each decision must name a variable of this model, or an unbound one (as read back from
+    /// a file, see [`VarId`]) whose index is in range; anything else is a [`ModelError`].
+    pub fn count_in(&mut self, prefix: &[Decision]) -> Result<u64, ModelError> {
+        self.check_prefix(prefix)?;
+        self.restart();
+        self.prefix.extend_from_slice(prefix);
+        while self.advance() {}
+        Ok(self.stats.solutions)
+    }
+
+    /// A lazy iterator over the solutions below a decision prefix, checked as in
+    /// [`count_in`](Solver::count_in).
+    pub fn solutions_in(&mut self, prefix: &[Decision]) -> Result<Solutions<'_>, ModelError> {
+        self.check_prefix(prefix)?;
+        self.restart();
+        self.prefix.extend_from_slice(prefix);
+        Ok(Solutions { solver: self })
+    }
+
+    /// Whether the current attempt has used up its failures; if so, starts the next one.
+    fn restart_due(&mut self) -> bool {
+        let (failures, at_root) = (self.stats.failures, self.stack.is_empty());
+        self.restart
+            .as_mut()
+            .is_some_and(|r| r.due(failures, at_root))
+    }
+
+    /// Applies a decision as a new node and propagates; counts a failure if it fails.
+    pub(super) fn apply(&mut self, decision: Decision) -> Result<(), Conflict> {
+        self.stats.nodes += 1;
+        if self.model.engine_mut().decide(decision).is_err() {
+            self.stats.failures += 1;
+            return Err(Conflict);
+        }
+        self.propagate()
+    }
+
+    /// Propagates to a fixpoint; counts a failure if it fails.
+    pub(super) fn propagate(&mut self) -> Result<(), Conflict> {
+        let result = self
+            .model
+            .engine_mut()
+            .propagate(&mut self.stats.propagations);
+        if result.is_err() {
+            self.stats.failures += 1;
+        }
+        result
+    }
+
+    /// Panics, naming the constraint, if the current node (every variable fixed) breaks a
+    /// posted constraint: see [`SearchConfig::check_solutions`].
+    fn check_solution(&mut self) {
+        let mut values = std::mem::take(&mut self.checked_values);
+        values.clear();
+        let engine = self.model.engine();
+        values.extend((0..self.model.num_vars() as u32).map(|x| {
+            assert!(
+                engine.is_fixed(x),
+                "bezzel bug: a solution leaves x{x} unfixed"
+            );
+            engine.min(x)
+        }));
+        if let Err(e) = self.model.check_constraints(&values) {
+            panic!(
+                "bezzel: search reported a wrong solution: {e}; a propagator let it through \
+                 (values: {values:?})"
+            );
+        }
+        self.checked_values = values;
+    }
+
+    /// The decision to branch on at the current node, `None` at a solution.
+    #[inline]
+    pub(super) fn choose(&self) -> Option<Decision> {
+        self.branching.choose(
+            self.model.engine(),
+            self.config.var_order,
+            self.config.value_order,
+        )
+    }
+
+    /// The restorable state of the engine, for tests that check backtracking.
+    #[cfg(test)]
+    pub(crate) fn model_state(&self) -> crate::store::StoreState {
+        self.model.engine().state()
+    }
+}
+
+/// Lazy iterator over solutions; see [`Solver::solutions`].
+#[derive(Debug)]
+pub struct Solutions<'a> {
+    pub(super) solver: &'a mut Solver,
+}
+
+impl Solutions<'_> {
+    /// Statistics of the run so far.
+    pub fn stats(&self) -> &Statistics {
+        &self.solver.stats
+    }
+}
+
+impl Iterator for Solutions<'_> {
+    type Item = Solution;
+
+    fn next(&mut self) -> Option<Solution> {
+        self.solver.next_solution()
+    }
+}

@@ -1,0 +1,32 @@
+//! Search: depth-first search over a [`Model`](crate::Model), with an explicit stack.
+//!
+//! A [`Solver`] owns the model. Each node picks an unfixed variable ([`VarOrder`]) and a
+//! decision on it ([`ValueOrder`]): the left branch applies the decision, the right branch its
+//! negation. Every frame of the stack holds the trail mark taken before the left branch, so
+//! backtracking is a restore to that mark; the depth of search is bounded by memory, not by the
+//! call stack. Search is resumable between solutions, which is what makes
+//! [`Solver::solutions`] a lazy iterator. Limits (solutions, nodes, time, a cancellation flag)
+//! end a run early; [`Statistics::stopped`](crate::Statistics::stopped) says which.
+//!
+//! The module is split by idea, and everything public is re-exported here:
+//!
+//! * `dfs` — the [`Solver`], its runs ([`Solutions`], counts, runs below a prefix) and the
+//!   depth-first loop;
+//! * `branching` — [`VarOrder`], [`ValueOrder`], [`Decision`] and the choice at each node;
+//! * `restarts` — [`Restarts`] after a Luby-sequence budget of failures ([`luby`]);
+//! * `split` — [`Solver::split`]: the tree cut into decision prefixes for parallel or resumable
+//!   runs;
+//! * `config` — [`SearchConfig`] and [`Limits`].
+
+mod branching;
+mod config;
+mod dfs;
+mod restarts;
+mod split;
+#[cfg(test)]
+mod tests;
+
+pub use branching::{Decision, ValueOrder, VarOrder};
+pub use config::{Limits, SearchConfig, checks_by_default};
+pub use dfs::{Solutions, Solver};
+pub use restarts::{Restarts, luby};

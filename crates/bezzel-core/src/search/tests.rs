@@ -1,0 +1,309 @@
+//! Tests of search: they drive the solver's phases directly, so they live inside the module.
+
+use super::*;
+use crate::Relation;
+use crate::error::ModelError;
+use crate::model::Model;
+use crate::solution::Solution;
+use crate::stats::{Statistics, StopReason};
+use crate::trail::Mark;
+use crate::var::{IntView, VarId};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+fn queens(n: usize) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let q = m.named_vars("q", n, 0..n as i32).unwrap();
+    m.all_different(&q).unwrap();
+    let up: Vec<IntView> = q
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x.offset(i as i32))
+        .collect();
+    let down: Vec<IntView> = q
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x.offset(-(i as i32)))
+        .collect();
+    m.all_different(&up).unwrap();
+    m.all_different(&down).unwrap();
+    (m, q)
+}
+
+#[test]
+fn backtracking_restores_the_whole_store() {
+    let (m, _) = queens(6);
+    let mut solver = Solver::new(m);
+    let before = solver.model_state();
+    // Walk the whole tree; every restore must land exactly on the state it left.
+    let mut count = 0;
+    solver.restart();
+    while solver.advance() {
+        count += 1;
+    }
+    assert_eq!(count, 4);
+    solver.model.engine_mut().restore(Mark::default());
+    assert_eq!(solver.model_state(), before);
+
+    // And at every depth: state after a restore equals the state at the mark.
+    solver.restart();
+    solver.stats.nodes = 1;
+    solver.model.engine_mut().schedule_all();
+    solver.propagate().unwrap();
+    let root = solver.model_state();
+    let cp = solver.model.engine_mut().mark();
+    let d = solver.choose().unwrap();
+    solver.apply(d).unwrap();
+    let child = solver.model_state();
+    assert_ne!(child, root);
+    let cp2 = solver.model.engine_mut().mark();
+    let d2 = solver.choose().unwrap();
+    let _ = solver.apply(d2);
+    solver.model.engine_mut().restore(cp2);
+    assert_eq!(solver.model_state(), child);
+    solver.model.engine_mut().restore(cp);
+    assert_eq!(solver.model_state(), root);
+}
+
+#[test]
+fn queens_counts_match_oeis_for_every_order() {
+    // OEIS A000170.
+    let expected = [1u64, 0, 0, 2, 10, 4, 40, 92];
+    for (i, &e) in expected.iter().enumerate() {
+        for var_order in [
+            VarOrder::InputOrder,
+            VarOrder::SmallestDomain,
+            VarOrder::SmallestDomainMaxDegree,
+            VarOrder::DomWDeg,
+        ] {
+            for value_order in [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split] {
+                let (m, _) = queens(i + 1);
+                let config = SearchConfig {
+                    var_order,
+                    value_order,
+                    ..Default::default()
+                };
+                let mut s = Solver::with_config(m, config);
+                assert_eq!(s.count(), e, "n={} {var_order:?} {value_order:?}", i + 1);
+                assert!(s.stats().is_complete());
+            }
+        }
+    }
+}
+
+#[test]
+fn limits_stop_runs_and_say_why() {
+    let (m, _) = queens(8);
+    let mut s = Solver::new(m);
+    s.config_mut().limits.solutions = Some(5);
+    assert_eq!(s.count(), 5);
+    assert_eq!(s.stats().stopped, Some(StopReason::SolutionLimit));
+    s.config_mut().limits = Limits {
+        nodes: Some(10),
+        ..Limits::default()
+    };
+    s.count();
+    assert_eq!(s.stats().stopped, Some(StopReason::NodeLimit));
+    assert!(s.stats().nodes <= 11);
+    s.config_mut().limits = Limits {
+        time: Some(Duration::ZERO),
+        ..Limits::default()
+    };
+    s.count();
+    assert_eq!(s.stats().stopped, Some(StopReason::TimeLimit));
+    s.config_mut().limits = Limits::default();
+    let flag = Arc::new(AtomicBool::new(true));
+    s.set_cancel_flag(flag.clone());
+    assert_eq!(s.count(), 0);
+    assert_eq!(s.stats().stopped, Some(StopReason::Cancelled));
+    flag.store(false, Ordering::Relaxed);
+    assert_eq!(s.count(), 92);
+    assert!(s.stats().is_complete());
+    assert_eq!(s.stats().solutions, 92);
+    assert!(s.stats().failures > 0 && s.stats().propagations > 0);
+    assert!(s.stats().max_depth >= 5);
+}
+
+#[test]
+fn iterator_is_lazy_and_runs_restart() {
+    let (m, q) = queens(8);
+    let mut s = Solver::with_config(
+        m,
+        SearchConfig {
+            var_order: VarOrder::InputOrder,
+            ..Default::default()
+        },
+    );
+    let first3: Vec<Vec<i32>> = s.solutions().take(3).map(|x| x.values_of(&q)).collect();
+    // Input order with minimum value first enumerates in lexicographic order.
+    assert_eq!(first3[0], vec![0, 4, 7, 5, 2, 6, 1, 3]);
+    assert!(first3.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(s.stats().solutions, 3);
+    assert_eq!(s.first().unwrap().values_of(&q), first3[0]);
+    assert_eq!(s.count(), 92);
+}
+
+#[test]
+fn no_solution_is_an_ordinary_answer() {
+    let mut m = Model::new();
+    let x = m.int_var(0..=3).unwrap();
+    let y = m.int_var(0..=3).unwrap();
+    m.linear(&[1, 1], &[x, y], Relation::Ge, 7).unwrap();
+    let mut s = Solver::new(m);
+    assert_eq!(s.first(), None);
+    assert_eq!(s.count(), 0);
+    assert_eq!(s.stats().failures, 1);
+    assert!(s.stats().is_complete());
+    assert!(s.solution_set().is_empty());
+}
+
+#[test]
+fn deep_search_does_not_use_the_call_stack() {
+    // A chain x0 < x1 < ... with split branching goes thousands of levels deep.
+    let mut m = Model::new();
+    let n = 3000;
+    let xs = m.int_vars(n, 0..=1).unwrap();
+    m.linear(&vec![1; n], &xs, Relation::Eq, 1).unwrap();
+    let mut s = Solver::with_config(
+        m,
+        SearchConfig {
+            var_order: VarOrder::InputOrder,
+            ..Default::default()
+        },
+    );
+    assert_eq!(s.count(), n as u64);
+    assert!(s.stats().max_depth >= n as u64 - 1);
+}
+
+#[test]
+fn luby_sequence() {
+    let first: Vec<u64> = (1..=15).map(luby).collect();
+    assert_eq!(first, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    assert_eq!(luby(31), 16);
+    assert_eq!(luby(32), 1);
+}
+
+/// Checks a placement (a column per row) by the rules of the board, not by the model.
+fn assert_no_attacks(cols: &[i32]) {
+    for i in 0..cols.len() {
+        for j in i + 1..cols.len() {
+            assert_ne!(cols[i], cols[j], "{cols:?}");
+            assert_ne!(
+                (cols[i] - cols[j]).unsigned_abs() as usize,
+                j - i,
+                "{cols:?}"
+            );
+        }
+    }
+}
+
+/// dom/wdeg with frequent restarts, so that 30 queens restart often.
+fn learning_solver(m: Model) -> Solver {
+    Solver::with_config(
+        m,
+        SearchConfig {
+            var_order: VarOrder::DomWDeg,
+            restarts: Some(Restarts { scale: 2 }),
+            ..SearchConfig::default()
+        },
+    )
+}
+
+#[test]
+fn restarts_find_solutions_and_learn_weights() {
+    let (m, q) = queens(30);
+    let mut s = learning_solver(m);
+    let sol = s.first().expect("30 queens have solutions");
+    let cols: Vec<i32> = sol.values_of(&q);
+    assert_no_attacks(&cols);
+    assert!(s.stats().restarts > 0, "{}", s.stats());
+    assert!(s.model.engine().has_failed());
+    // Counting ignores restarts and stays exact.
+    let (m, _) = queens(6);
+    let mut s = Solver::with_config(
+        m,
+        SearchConfig {
+            restarts: Some(Restarts { scale: 1 }),
+            ..SearchConfig::default()
+        },
+    );
+    assert_eq!(s.count(), 4);
+    assert_eq!(s.stats().restarts, 0);
+}
+
+#[test]
+fn restarts_below_a_prefix_keep_the_prefix() {
+    let (m, q) = queens(30);
+    let mut s = learning_solver(m);
+    // Queens in the first two rows at columns 5 and 12, as givens.
+    let givens = [Decision::Assign(q[0], 5), Decision::Assign(q[1], 12)];
+    let sol = s
+        .first_in(&givens)
+        .expect("a valid prefix")
+        .expect("30 queens have solutions with these two");
+    let cols: Vec<i32> = sol.values_of(&q);
+    assert_eq!(&cols[..2], &[5, 12]);
+    assert_no_attacks(&cols);
+    assert!(s.stats().restarts > 0, "{}", s.stats());
+    // Contradictory givens: no solution, and the answer is exact.
+    let clash = [Decision::Assign(q[0], 5), Decision::Assign(q[1], 6)];
+    assert_eq!(s.first_in(&clash).expect("a valid prefix"), None);
+    assert!(s.stats().is_complete());
+    // A decision on a variable the model lacks, or on another model's, is an error, not a
+    // panic; an unbound one (read back from a file) of an index in range is this model's.
+    let missing: Decision = serde_json::from_str(r#"{"Assign":[99,0]}"#).unwrap();
+    assert!(s.first_in(&[missing]).is_err());
+    let (other, other_q) = queens(30);
+    drop(other);
+    assert_eq!(
+        s.first_in(&[Decision::Assign(other_q[0], 5)]),
+        Err(ModelError::ForeignVariable { index: 0 })
+    );
+    let unbound: Decision = serde_json::from_str(r#"{"Assign":[0,5]}"#).unwrap();
+    let sol = s.first_in(&[unbound]).unwrap().unwrap();
+    assert_eq!(sol.values_of(&q)[0], 5);
+}
+
+#[test]
+fn settings_and_statistics_round_trip_through_serde() {
+    let config = SearchConfig {
+        var_order: VarOrder::SmallestDomainMaxDegree,
+        value_order: ValueOrder::Split,
+        limits: Limits {
+            solutions: Some(3),
+            nodes: None,
+            time: Some(Duration::from_millis(1500)),
+        },
+        restarts: Some(Restarts { scale: 50 }),
+        check_solutions: true,
+    };
+    let json = serde_json::to_string(&config).unwrap();
+    assert_eq!(serde_json::from_str::<SearchConfig>(&json).unwrap(), config);
+    let (m, _) = queens(5);
+    let mut s = Solver::new(m);
+    let sol = s.first().unwrap();
+    let stats = s.stats().clone();
+    let json = serde_json::to_string(&stats).unwrap();
+    assert_eq!(serde_json::from_str::<Statistics>(&json).unwrap(), stats);
+    let json = serde_json::to_string(&sol).unwrap();
+    assert_eq!(serde_json::from_str::<Solution>(&json).unwrap(), sol);
+}
+
+#[test]
+fn decisions_serialize_with_the_variable_as_its_index() {
+    let (m, q) = queens(5);
+    let d = Decision::Assign(q[3], 5);
+    let json = serde_json::to_string(&d).unwrap();
+    assert_eq!(json, r#"{"Assign":[3,5]}"#);
+    let back: Decision = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.var().index(), 3);
+    // Split prefixes are unbound, so they compare equal to what reads back from a file.
+    let mut s = Solver::new(m);
+    let split = s.split(8);
+    let json = serde_json::to_string(&split).unwrap();
+    let back: Vec<Vec<Decision>> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, split);
+    let total: u64 = back.iter().map(|p| s.count_in(p).unwrap()).sum();
+    assert_eq!(total, 10);
+}
