@@ -8,7 +8,8 @@
 //! quick.
 
 use bezzel::sudoku::check;
-use bezzel::sudoku::grid::{Grid, PuzzleLines};
+use bezzel::sudoku::grid::Grid;
+use bezzel::sudoku::reader::PuzzleLines;
 use bezzel::sudoku::model::{self, Status};
 use rayon::prelude::*;
 
