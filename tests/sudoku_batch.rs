@@ -9,8 +9,8 @@
 
 use bezzel::sudoku::check;
 use bezzel::sudoku::grid::Grid;
-use bezzel::sudoku::reader::PuzzleLines;
 use bezzel::sudoku::model::{self, Status};
+use bezzel::sudoku::reader::PuzzleLines;
 use rayon::prelude::*;
 
 const SEVENTEEN: &str = include_str!("data/sudoku17_sample.txt");
