@@ -371,18 +371,16 @@ impl Solvers {
         }
         let solver = match self.0.iter().position(|s| s.box_size() == grid.box_size()) {
             Some(i) => Ok(&mut self.0[i]),
-            None => SudokuSolver::with_config(
-                grid.box_size(),
-                settings.consistency,
-                settings.search,
-            )
-            .map(|mut s| {
-                if let Some(flag) = cancel {
-                    s.set_cancel_flag(flag.clone());
-                }
-                self.0.push(s);
-                self.0.last_mut().expect("just pushed")
-            }),
+            None => {
+                SudokuSolver::with_config(grid.box_size(), settings.consistency, settings.search)
+                    .map(|mut s| {
+                        if let Some(flag) = cancel {
+                            s.set_cancel_flag(flag.clone());
+                        }
+                        self.0.push(s);
+                        self.0.last_mut().expect("just pushed")
+                    })
+            }
         };
         let outcome = solver.and_then(|s| match settings.mode {
             Mode::Unique => s.count(grid, 2),
