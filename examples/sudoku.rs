@@ -54,8 +54,9 @@
 //!
 //! **Stopping.** Ctrl-C, or the end of `--time-limit`, stops the puzzles in flight and reads
 //! no more. Answers are printed in input order up to the last puzzle answered; a puzzle
-//! before it whose search was cut short is printed as `unknown` (JSON `"status":"unknown"`),
-//! never with a guess, and the puzzles after it are not printed. The summary (with `unknown:
+//! before it whose search was cut short (or, on several threads, had not started) is printed
+//! as `unknown` (JSON `"status":"unknown"`), never with a guess, and the puzzles after it are
+//! not printed. The summary (with `unknown:
 //! K` when there were any) follows on stderr after `interrupted:` or `time limit reached:`, and
 //! the exit status is 130 or 124. A second Ctrl-C ends the program at once.
 //!
