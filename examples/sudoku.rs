@@ -254,18 +254,7 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
         let mut reader = PuzzleReader::with_options(reader, cli.read_options());
         let file = named.then_some(name.as_str());
         loop {
-            let mut chunk = Vec::with_capacity(chunk_size);
-            let mut failed = None;
-            while chunk.len() < chunk_size && !stop.is_raised() {
-                match reader.next() {
-                    Some(Ok(puzzle)) => chunk.push(puzzle),
-                    Some(Err(e)) => {
-                        failed = Some(e);
-                        break;
-                    }
-                    None => break,
-                }
-            }
+            let (chunk, failed) = reader.read_chunk(chunk_size);
             let answers = batch.answer(&chunk);
             // After a stop, the answers end with the last puzzle answered: those after it
             // were cut short or never started.

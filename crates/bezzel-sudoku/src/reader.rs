@@ -307,6 +307,30 @@ impl<R: BufRead> PuzzleReader<R> {
         self.lines.number
     }
 
+    /// The next puzzles, at most `max` of them, in order: fewer at the end of the input, and
+    /// fewer, with the error, when the input failed part way (every puzzle before the failure
+    /// is in the chunk). What a caller that answers puzzles a chunk at a time reads with.
+    ///
+    /// ```
+    /// use bezzel_sudoku::reader::PuzzleReader;
+    ///
+    /// let mut reader = PuzzleReader::new("1234\n....3..2..4....3\n1...3.........2.\n".as_bytes());
+    /// let (chunk, error) = reader.read_chunk(2);
+    /// assert_eq!((chunk.len(), error.is_none()), (2, true));
+    /// assert_eq!(reader.read_chunk(2).0.len(), 1);
+    /// ```
+    pub fn read_chunk(&mut self, max: usize) -> (Vec<Puzzle>, Option<ReadError>) {
+        let mut chunk = Vec::with_capacity(max);
+        while chunk.len() < max {
+            match self.next() {
+                Some(Ok(puzzle)) => chunk.push(puzzle),
+                Some(Err(e)) => return (chunk, Some(e)),
+                None => break,
+            }
+        }
+        (chunk, None)
+    }
+
     /// Settles the form: reads ahead as far as needed and leaves what it read in `pending`.
     fn start(&mut self) {
         match self.options.form {
