@@ -18,7 +18,7 @@
 //! solution, unique, and valid by the independent checker.
 
 use bezzel::core::SearchConfig;
-use bezzel::sudoku::{check, grid::Grid, grid::PuzzleLines, model};
+use bezzel::sudoku::{check, grid::Grid, model, reader::PuzzleLines};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -8,8 +8,9 @@
 //! quick.
 
 use bezzel::sudoku::check;
-use bezzel::sudoku::grid::{Grid, PuzzleLines};
+use bezzel::sudoku::grid::Grid;
 use bezzel::sudoku::model::{self, Status};
+use bezzel::sudoku::reader::PuzzleLines;
 use rayon::prelude::*;
 
 const SEVENTEEN: &str = include_str!("data/sudoku17_sample.txt");

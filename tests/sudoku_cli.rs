@@ -178,7 +178,7 @@ fn json_gives_one_object_per_puzzle() {
         "{WIKIPEDIA}\n{}\n{SEVERAL_4X4}\n{NO_SOLUTION}\n",
         &WIKIPEDIA[..80]
     );
-    let o = sudoku(&["--json"], &input);
+    let o = sudoku(&["--format", "json"], &input);
     assert_eq!(o.status.code(), Some(2));
     let objects: Vec<serde_json::Value> = stdout(&o)
         .lines()
@@ -214,7 +214,10 @@ fn json_gives_one_object_per_puzzle() {
 
 #[test]
 fn pretty_grids_read_back_in_grid_form() {
-    let o = sudoku(&["--pretty"], &format!("{WIKIPEDIA}\n{NO_SOLUTION}\n"));
+    let o = sudoku(
+        &["--format", "board"],
+        &format!("{WIKIPEDIA}\n{NO_SOLUTION}\n"),
+    );
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
     let solution = Grid::parse_line(WIKIPEDIA_SOLUTION).unwrap();
@@ -235,10 +238,14 @@ fn pretty_grids_read_back_in_grid_form() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), format!("{WIKIPEDIA_SOLUTION}\n"));
 
-    // The puzzle in grid form, from a file, with --pretty.
+    // The puzzle in grid form, from a file, with --format board.
     let puzzle = Grid::parse_line(WIKIPEDIA).unwrap().to_pretty();
     let (_dir, file) = temp_file("grid.txt", puzzle.as_bytes());
-    let o = run("sudoku", &["--pretty", file.to_str().unwrap()], None);
+    let o = run(
+        "sudoku",
+        &["--format", "board", file.to_str().unwrap()],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
@@ -482,7 +489,13 @@ fn bad_options_and_unreadable_files_get_one_line_and_exit_2() {
         (vec!["--count", "--limit", "0"], "at least 1"),
         (vec!["--count", "--limit", "many"], "many"),
         (vec!["--threads", "0"], "at least 1"),
-        (vec!["--pretty", "--json"], "--json"),
+        (vec!["--format", "xml"], "text, board, json"),
+        (vec!["--format", "json", "--format", "board"], "--format"),
+        (vec!["--pretty"], "--pretty"),
+        (vec!["--time-limit", "soon"], "soon"),
+        (vec!["--time-limit", "-1"], "--time-limit"),
+        (vec!["--time-limit", "5 days"], "duration"),
+        (vec!["--time-limit", "1e300"], "--time-limit"),
         (vec!["--first", "--count"], "--count"),
         (vec!["--order", "random"], "random"),
         (vec!["--restarts"], "--first"),
@@ -513,6 +526,27 @@ fn help_exits_0() {
     let o = sudoku(&["--help"], "");
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("--count"));
+    // The options shared with `queens`, and not the flags they replaced.
+    for option in [
+        "--format",
+        "--time-limit",
+        "--threads",
+        "--order",
+        "--consistency",
+    ] {
+        assert!(stdout(&o).contains(option), "{option}");
+    }
+    assert!(!stdout(&o).contains("--pretty") && !stdout(&o).contains("--json"));
+}
+
+#[test]
+fn version_exits_0() {
+    let o = sudoku(&["--version"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("sudoku {}", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 /// Every consistency level gives the same answers; only the work differs (domain level needs
@@ -595,7 +629,7 @@ fn a_16x16_puzzle_written_0_to_f_gets_its_unique_solution_in_0_to_f() {
         .chunks(16)
         .map(|r| format!("{}\n", String::from_utf8(r.to_vec()).unwrap()))
         .collect();
-    let o = sudoku(&["--grid", "--json"], &rows);
+    let o = sudoku(&["--grid", "--format", "json"], &rows);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["status"], "unique");

@@ -9,11 +9,13 @@
 //! - [`Failure`] and [`status`]: one-line error messages and the exit statuses, the same in
 //!   both programs; [`parse_args`] turns clap's errors into such a line;
 //! - [`Stop`]: Ctrl-C and the time limit as one flag that the library's searches watch;
-//! - [`Progress`]: a progress bar on stderr, only when a person is watching.
+//! - [`Progress`]: a progress bar on stderr, only when a person is watching;
+//! - [`input`]: input files named on the command line, checked up front and opened in turn.
 
 #![deny(missing_docs)]
 
 mod failure;
+pub mod input;
 pub mod options;
 mod progress;
 mod stop;

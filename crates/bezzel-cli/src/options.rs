@@ -33,7 +33,7 @@ impl Threads {
 pub struct TimeLimit {
     /// Stop after this long (`90`, `90s`, `1.5m`, `500ms`, `2h`), after a summary of the work
     /// done; exit status 124.
-    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = duration)]
     pub time_limit: Option<Duration>,
 }
 

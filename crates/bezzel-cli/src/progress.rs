@@ -56,6 +56,15 @@ impl Progress {
         }
     }
 
+    /// Runs `f` with the bar hidden, so that what `f` writes to the terminal (answers on
+    /// stdout, a message on stderr) is not mixed with the bar's line.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.0 {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+
     /// Removes the bar from the terminal, so that a summary is printed on a clean line.
     pub fn finish(&self) {
         if let Some(bar) = &self.0 {

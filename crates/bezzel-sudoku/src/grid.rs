@@ -855,51 +855,10 @@ impl FromStr for Grid {
     }
 }
 
-/// The puzzles in a batch text, one per line in line form, with their 1-based line numbers.
-///
-/// Blank lines and lines starting with `#` (after leading whitespace) are skipped; every other
-/// line is one puzzle, and a bad line yields its error without stopping the iteration, so a
-/// caller can report every bad line at once. CRLF line endings and a leading byte-order mark
-/// are handled. For text that arrives as it is read, in either form or alphabet, see
-/// [`crate::reader::PuzzleReader`].
-#[derive(Debug, Clone)]
-pub struct PuzzleLines<'a> {
-    lines: std::iter::Enumerate<std::str::Lines<'a>>,
-}
-
-impl<'a> PuzzleLines<'a> {
-    /// Iterates over the puzzles in `text`.
-    pub fn new(text: &'a str) -> PuzzleLines<'a> {
-        let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-        PuzzleLines {
-            lines: text.lines().enumerate(),
-        }
-    }
-}
-
-impl Iterator for PuzzleLines<'_> {
-    type Item = (usize, Result<Grid, ParseError>);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        for (i, line) in self.lines.by_ref() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            return Some((i + 1, Grid::parse_line(line)));
-        }
-        None
-    }
-}
-
-/// Every puzzle in a batch text with its 1-based line number; see [`PuzzleLines`].
-pub fn parse_batch(text: &str) -> Vec<(usize, Result<Grid, ParseError>)> {
-    PuzzleLines::new(text).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reader::{PuzzleLines, parse_batch};
     use proptest::prelude::*;
 
     /// The puzzle from Wikipedia's "Sudoku" article.

@@ -5,9 +5,12 @@
 //! - [`reader`]: reading puzzles as text arrives, a batch of lines or one grid, in either
 //!   alphabet (the formats accepted are documented there);
 //! - [`model`]: the constraint model on the generic engine (a variable per cell, an
-//!   `all_different` per row, column and box), with solve, count and statistics.
+//!   `all_different` per row, column and box), with solve, count and statistics;
+//! - [`batch`]: answering a stream of puzzles as the `sudoku` program does: on many threads
+//!   in input order, stopped cleanly by a cancel flag, each answer in text, board or JSON form.
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod check;
 pub mod grid;
 pub mod model;

@@ -171,6 +171,14 @@ impl SudokuSolver {
         self.box_size
     }
 
+    /// Sets a flag that another thread can raise to stop the current and every later run at
+    /// its next node (Ctrl-C, a time limit). A run it stops ends with
+    /// [`StopReason::Cancelled`] in its statistics, so its [`Outcome`] is not mistaken for a
+    /// complete one.
+    pub fn set_cancel_flag(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.solver.set_cancel_flag(flag);
+    }
+
     /// Checks the puzzle and turns its givens into root decisions.
     fn load(&mut self, puzzle: &Grid) -> Result<(), SudokuError> {
         if puzzle.box_size() != self.box_size {

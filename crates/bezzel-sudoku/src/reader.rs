@@ -307,6 +307,30 @@ impl<R: BufRead> PuzzleReader<R> {
         self.lines.number
     }
 
+    /// The next puzzles, at most `max` of them, in order: fewer at the end of the input, and
+    /// fewer, with the error, when the input failed part way (every puzzle before the failure
+    /// is in the chunk). What a caller that answers puzzles a chunk at a time reads with.
+    ///
+    /// ```
+    /// use bezzel_sudoku::reader::PuzzleReader;
+    ///
+    /// let mut reader = PuzzleReader::new("1234\n....3..2..4....3\n1...3.........2.\n".as_bytes());
+    /// let (chunk, error) = reader.read_chunk(2);
+    /// assert_eq!((chunk.len(), error.is_none()), (2, true));
+    /// assert_eq!(reader.read_chunk(2).0.len(), 1);
+    /// ```
+    pub fn read_chunk(&mut self, max: usize) -> (Vec<Puzzle>, Option<ReadError>) {
+        let mut chunk = Vec::with_capacity(max);
+        while chunk.len() < max {
+            match self.next() {
+                Some(Ok(puzzle)) => chunk.push(puzzle),
+                Some(Err(e)) => return (chunk, Some(e)),
+                None => break,
+            }
+        }
+        (chunk, None)
+    }
+
     /// Settles the form: reads ahead as far as needed and leaves what it read in `pending`.
     fn start(&mut self) {
         match self.options.form {
@@ -451,6 +475,52 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
             }
         }
     }
+}
+
+/// The puzzles of a batch text already in memory, with their 1-based line numbers: the same
+/// reading as [`PuzzleReader`] with [`Form::Lines`] and [`Alphabet::FromOne`] (it *is* that
+/// reader), for callers that hold the whole text and want grids rather than [`Puzzle`]s.
+///
+/// Every line that is not blank or a comment is one puzzle, and a bad line yields its error
+/// without stopping the iteration.
+///
+/// ```
+/// use bezzel_sudoku::reader::PuzzleLines;
+///
+/// let lines: Vec<usize> = PuzzleLines::new("# header\n....3..2..4....3\n\nbad\n")
+///     .map(|(line, _)| line)
+///     .collect();
+/// assert_eq!(lines, [2, 4]);
+/// ```
+#[derive(Debug)]
+pub struct PuzzleLines<'a>(PuzzleReader<&'a [u8]>);
+
+impl<'a> PuzzleLines<'a> {
+    /// Iterates over the puzzles in `text`.
+    pub fn new(text: &'a str) -> PuzzleLines<'a> {
+        let options = ReadOptions {
+            form: Form::Lines,
+            alphabet: Some(Alphabet::FromOne),
+        };
+        PuzzleLines(PuzzleReader::with_options(text.as_bytes(), options))
+    }
+}
+
+impl Iterator for PuzzleLines<'_> {
+    type Item = (usize, Result<Grid, ParseError>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        // Reading a byte slice never fails, so the reader yields no `Err` to pass on.
+        self.0
+            .by_ref()
+            .find_map(Result::ok)
+            .map(|puzzle| (puzzle.line, puzzle.grid))
+    }
+}
+
+/// Every puzzle in a batch text with its 1-based line number; see [`PuzzleLines`].
+pub fn parse_batch(text: &str) -> Vec<(usize, Result<Grid, ParseError>)> {
+    PuzzleLines::new(text).collect()
 }
 
 /// Whether the puzzle lines of an input form one grid, give or take one mistake (see the

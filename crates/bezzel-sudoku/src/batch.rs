@@ -1,0 +1,535 @@
+//! Answering batches of puzzles, as the `sudoku` program does: the question asked of each
+//! puzzle, solving a chunk of puzzles on one thread or many with the answers in input order,
+//! stopping on a cancel flag, the three printed forms of an answer, and the totals.
+//!
+//! A [`Batch`] answers the [`Puzzle`]s of a [`PuzzleReader`](crate::reader::PuzzleReader) a
+//! chunk at a time. Each thread keeps one [`SudokuSolver`] per grid size, so a model is built
+//! once per size and thread rather than once per puzzle. Every puzzle gets an [`Answer`]:
+//! an error (it could not be read, or its givens clash), what the search concluded, or
+//! [`Answer::Unknown`] when the cancel flag ([`Batch::set_cancel_flag`]) cut its search short
+//! or came before it started. A search cut short is never reported as a conclusion: a
+//! uniqueness proof interrupted after one solution is `unknown`, not `unique`, and a count
+//! interrupted is `unknown`, not a count.
+//!
+//! [`Answer::text`], [`Answer::board`] and [`Answer::json`] write an answer in the program's
+//! three formats; [`Summary`] adds answers up.
+//!
+//! ```
+//! use bezzel_sudoku::batch::{Answer, Batch, Mode, Settings, Summary};
+//! use bezzel_sudoku::reader::PuzzleReader;
+//!
+//! let text = "....3..2..4....3\n1...3.........2.\n1234\n";
+//! let puzzles: Vec<_> = PuzzleReader::new(text.as_bytes()).collect::<Result<_, _>>()?;
+//! let mut batch = Batch::new(Settings::default(), 1)?;
+//! let answers = batch.answer(&puzzles);
+//! let mode = Mode::Unique;
+//! assert_eq!(answers[1].text(mode, puzzles[1].alphabet, "line 2"), "multiple solutions");
+//! assert!(matches!(answers[2], Answer::Error(_)));
+//! let mut summary = Summary::default();
+//! answers.iter().for_each(|a| summary.add(a));
+//! assert_eq!((summary.puzzles, summary.unique, summary.errors), (3, 1, 1));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::grid::Alphabet;
+use crate::model::{DEFAULT_CONSISTENCY, Outcome, Status, SudokuSolver};
+use crate::reader::Puzzle;
+use bezzel_core::{Consistency, SearchConfig, Statistics, StopReason};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What is asked of each puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Solve, and prove the solution unique (count up to 2).
+    #[default]
+    Unique,
+    /// The first solution found, without proving it unique.
+    First,
+    /// Count the solutions, up to this limit.
+    Count(u64),
+}
+
+/// How every puzzle of a batch is solved.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// What is asked of each puzzle.
+    pub mode: Mode,
+    /// How strongly rows, columns and boxes propagate.
+    pub consistency: Consistency,
+    /// Heuristics and restarts of the search.
+    pub search: SearchConfig,
+}
+
+impl Default for Settings {
+    /// Prove each puzzle unique, domain consistency, smallest domain first.
+    fn default() -> Settings {
+        Settings {
+            mode: Mode::Unique,
+            consistency: DEFAULT_CONSISTENCY,
+            search: SearchConfig::default(),
+        }
+    }
+}
+
+/// The answer to one puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// The puzzle could not be read, or its givens clash: why.
+    Error(String),
+    /// The search went as far as the [`Mode`] asks: to the end of the tree, to the count's
+    /// limit, or (with [`Mode::First`]) to a solution.
+    Done(Outcome),
+    /// The cancel flag cut the search short, or came before it started: nothing is known. The
+    /// statistics are those of the work done (none when it never started).
+    Unknown(Statistics),
+}
+
+impl Answer {
+    /// The answer a search's outcome gives to `mode`: [`Answer::Unknown`] when a limit or the
+    /// cancel flag ended it before it concluded anything.
+    pub fn from_outcome(mode: Mode, outcome: Outcome) -> Answer {
+        // The solution limit is how a uniqueness proof and a count end; anything else that
+        // stopped the run (the cancel flag) left the tree unexplored.
+        let cut_short = outcome
+            .stats
+            .stopped
+            .is_some_and(|r| r != StopReason::SolutionLimit);
+        // A first solution is a solution however the run ended.
+        let concluded = !cut_short || (mode == Mode::First && outcome.solution.is_some());
+        if concluded {
+            Answer::Done(outcome)
+        } else {
+            Answer::Unknown(outcome.stats)
+        }
+    }
+
+    /// Whether the answer says something about the puzzle (it is not [`Answer::Unknown`]).
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Answer::Unknown(_))
+    }
+
+    /// The statistics of the puzzle's search, if one ran.
+    pub fn stats(&self) -> Option<&Statistics> {
+        match self {
+            Answer::Error(_) => None,
+            Answer::Done(o) => Some(&o.stats),
+            Answer::Unknown(stats) => Some(stats),
+        }
+    }
+
+    /// The answer in one line: the solution in line form (in `alphabet`), `no solution`,
+    /// `multiple solutions`, the count (`K+` when the limit stopped it) with
+    /// [`Mode::Count`], `unknown`, or `error: {location}: why`.
+    pub fn text(&self, mode: Mode, alphabet: Alphabet, location: &str) -> String {
+        let o = match self {
+            Answer::Error(e) => return format!("error: {location}: {e}"),
+            Answer::Unknown(_) => return "unknown".to_string(),
+            Answer::Done(o) => o,
+        };
+        if let Mode::Count(_) = mode {
+            return count_text(o);
+        }
+        match (o.status(), &o.solution) {
+            (Status::Unique | Status::Solved, Some(s)) => s.to_line_in(alphabet),
+            (Status::Multiple, _) => "multiple solutions".to_string(),
+            (Status::NoSolution, _) => "no solution".to_string(),
+            _ => "unknown".to_string(),
+        }
+    }
+
+    /// The answer as a `# {location}: status` header, the solution's grid with box
+    /// separators when there is one to show, and a blank line.
+    pub fn board(&self, mode: Mode, alphabet: Alphabet, location: &str) -> String {
+        let o = match self {
+            Answer::Error(e) => return format!("# {location}: error: {e}\n\n"),
+            Answer::Unknown(_) => return format!("# {location}: unknown\n\n"),
+            Answer::Done(o) => o,
+        };
+        let status = match mode {
+            Mode::Count(_) => format!("{} solution(s)", count_text(o)),
+            _ => o.status().to_string(),
+        };
+        let mut text = format!("# {location}: {status}\n");
+        if let (Status::Unique | Status::Solved, Some(s)) = (o.status(), &o.solution) {
+            text += &s.to_pretty_in(alphabet);
+        }
+        text.push('\n');
+        text
+    }
+
+    /// The answer as one JSON object (serialize it with `serde_json`): `file` (when given),
+    /// `line`, `puzzle`, `status` (`unique`, `multiple`, `no_solution`, `solved`, `unknown`
+    /// or `error`), then `solution`, `count`, `exact`, or `error`, and the search's `nodes`,
+    /// `failures`, `propagations` and `time_ms`.
+    pub fn json<'a>(&'a self, file: Option<&'a str>, puzzle: &Puzzle) -> JsonAnswer<'a> {
+        let text = match &puzzle.grid {
+            Ok(g) => g.to_line_in(puzzle.alphabet),
+            Err(_) => puzzle.text.clone(),
+        };
+        let mut json = JsonAnswer {
+            file,
+            line: puzzle.line,
+            puzzle: text,
+            status: "error",
+            solution: None,
+            count: None,
+            exact: None,
+            error: None,
+            nodes: None,
+            failures: None,
+            propagations: None,
+            time_ms: None,
+        };
+        match self {
+            Answer::Error(e) => json.error = Some(e),
+            Answer::Done(o) => {
+                json.status = status_name(o.status());
+                json.solution = o.solution.as_ref().map(|s| s.to_line_in(puzzle.alphabet));
+                json.count = Some(o.solutions);
+                json.exact = Some(o.exact);
+            }
+            Answer::Unknown(_) => json.status = "unknown",
+        }
+        if let Some(stats) = self.stats() {
+            json.nodes = Some(stats.nodes);
+            json.failures = Some(stats.failures);
+            json.propagations = Some(stats.propagations);
+            json.time_ms = Some((stats.elapsed.as_secs_f64() * 1e6).round() / 1e3);
+        }
+        json
+    }
+}
+
+/// Where a puzzle is, in messages: `line L`, or `file: line L` when there are several inputs.
+pub fn location(file: Option<&str>, line: usize) -> String {
+    match file {
+        Some(name) => format!("{name}: line {line}"),
+        None => format!("line {line}"),
+    }
+}
+
+/// A count, with `+` when the limit stopped it.
+fn count_text(o: &Outcome) -> String {
+    if o.exact {
+        o.solutions.to_string()
+    } else {
+        format!("{}+", o.solutions)
+    }
+}
+
+/// A status as JSON writes it.
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::NoSolution => "no_solution",
+        Status::Solved => "solved",
+        Status::Unique => "unique",
+        Status::Multiple => "multiple",
+        Status::Unknown => "unknown",
+    }
+}
+
+/// One answer as a JSON object; see [`Answer::json`].
+#[derive(Debug, Serialize)]
+pub struct JsonAnswer<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
+    line: usize,
+    puzzle: String,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failures: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    propagations: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_ms: Option<f64>,
+}
+
+/// Totals over the answers of a batch.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Puzzles answered, whatever the answer.
+    pub puzzles: u64,
+    /// Puzzles with a solution found (unique, multiple, or a first solution).
+    pub solved: u64,
+    /// Puzzles proven to have exactly one solution.
+    pub unique: u64,
+    /// Puzzles with at least two solutions.
+    pub multiple: u64,
+    /// Puzzles proven to have none.
+    pub no_solution: u64,
+    /// Puzzles that could not be read or whose givens clash.
+    pub errors: u64,
+    /// Puzzles whose search was cut short.
+    pub unknown: u64,
+    /// Search nodes, summed over puzzles.
+    pub nodes: u64,
+    /// Failed nodes, summed over puzzles.
+    pub failures: u64,
+    /// Propagator runs, summed over puzzles.
+    pub propagations: u64,
+    /// The deepest search of any puzzle.
+    pub max_depth: u64,
+    /// The searches' own time in seconds, summed over puzzles (model building and output
+    /// excluded).
+    pub search_secs: f64,
+}
+
+impl Summary {
+    /// Adds one answer.
+    pub fn add(&mut self, answer: &Answer) {
+        self.puzzles += 1;
+        match answer {
+            Answer::Error(_) => self.errors += 1,
+            Answer::Unknown(_) => self.unknown += 1,
+            Answer::Done(o) => match o.status() {
+                Status::Unique => {
+                    self.solved += 1;
+                    self.unique += 1;
+                }
+                Status::Solved => self.solved += 1,
+                Status::Multiple => {
+                    self.solved += 1;
+                    self.multiple += 1;
+                }
+                Status::NoSolution => self.no_solution += 1,
+                Status::Unknown => self.unknown += 1,
+            },
+        }
+        if let Some(stats) = answer.stats() {
+            self.nodes += stats.nodes;
+            self.failures += stats.failures;
+            self.propagations += stats.propagations;
+            self.max_depth = self.max_depth.max(stats.max_depth);
+            self.search_secs += stats.elapsed.as_secs_f64();
+        }
+    }
+
+    /// The summary in one line, for a run of `secs` seconds: puzzles, solved, unique,
+    /// multiple, no solution, errors, unknown (when there were any), time, puzzles per second,
+    /// nodes; with `stats` also failures, propagations, the deepest search and the search time.
+    pub fn line(&self, secs: f64, stats: bool) -> String {
+        let rate = if secs > 0.0 {
+            self.puzzles as f64 / secs
+        } else {
+            0.0
+        };
+        let mut line = format!(
+            "puzzles: {}, solved: {}, unique: {}, multiple: {}, no solution: {}, errors: {}",
+            self.puzzles, self.solved, self.unique, self.multiple, self.no_solution, self.errors
+        );
+        if self.unknown > 0 {
+            line += &format!(", unknown: {}", self.unknown);
+        }
+        line += &format!(
+            ", time: {secs:.3} s, puzzles/s: {rate:.1}, nodes: {}",
+            self.nodes
+        );
+        if stats {
+            line += &format!(
+                ", failures: {}, propagations: {}, max depth: {}, search time: {:.3} s",
+                self.failures, self.propagations, self.max_depth, self.search_secs
+            );
+        }
+        line
+    }
+}
+
+/// Solvers for the grid sizes met so far, one model per size, reused across puzzles.
+#[derive(Debug, Default)]
+struct Solvers(Vec<SudokuSolver>);
+
+impl Solvers {
+    /// Answers one puzzle with the solver of its size, built on first use.
+    fn answer(
+        &mut self,
+        settings: &Settings,
+        cancel: Option<&Arc<AtomicBool>>,
+        puzzle: &Puzzle,
+    ) -> Answer {
+        let grid = match &puzzle.grid {
+            Ok(grid) => grid,
+            Err(e) => return Answer::Error(e.to_string()),
+        };
+        // Once the flag is up, no new search starts: each would stop at its first node anyway,
+        // but building a solver for a new size would not.
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Answer::Unknown(Statistics::default());
+        }
+        let solver = match self.0.iter().position(|s| s.box_size() == grid.box_size()) {
+            Some(i) => Ok(&mut self.0[i]),
+            None => {
+                SudokuSolver::with_config(grid.box_size(), settings.consistency, settings.search)
+                    .map(|mut s| {
+                        if let Some(flag) = cancel {
+                            s.set_cancel_flag(flag.clone());
+                        }
+                        self.0.push(s);
+                        self.0.last_mut().expect("just pushed")
+                    })
+            }
+        };
+        let outcome = solver.and_then(|s| match settings.mode {
+            Mode::Unique => s.count(grid, 2),
+            Mode::First => s.solve(grid),
+            Mode::Count(limit) => s.count(grid, limit),
+        });
+        match outcome {
+            Ok(o) => {
+                if let Some(s) = &o.solution {
+                    debug_assert_eq!(crate::check::is_valid_solution(grid, s), Ok(()));
+                }
+                Answer::from_outcome(settings.mode, o)
+            }
+            Err(e) => Answer::Error(e.to_string()),
+        }
+    }
+}
+
+/// Answers puzzles a chunk at a time, on one thread or on a pool of them, in input order; see
+/// the [module docs](self).
+#[derive(Debug)]
+pub struct Batch {
+    settings: Settings,
+    /// `None` for one thread: the puzzles are answered on the caller's.
+    pool: Option<rayon::ThreadPool>,
+    /// The solvers of the one-thread batch, kept across chunks.
+    serial: Solvers,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Batch {
+    /// A batch that answers each chunk on `threads` threads (at least 1). Fails when the
+    /// system cannot start them.
+    pub fn new(settings: Settings, threads: usize) -> io::Result<Batch> {
+        let pool = if threads <= 1 {
+            None
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(io::Error::other)?;
+            Some(pool)
+        };
+        Ok(Batch {
+            settings,
+            pool,
+            serial: Solvers::default(),
+            cancel: None,
+        })
+    }
+
+    /// How puzzles are solved.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Sets a flag that another thread raises to stop (Ctrl-C, a time limit): the searches in
+    /// flight stop at their next node and no new one starts; their answers are
+    /// [`Answer::Unknown`].
+    pub fn set_cancel_flag(&mut self, flag: Arc<AtomicBool>) {
+        for solver in &mut self.serial.0 {
+            solver.set_cancel_flag(flag.clone());
+        }
+        self.cancel = Some(flag);
+    }
+
+    /// Answers `chunk`, one answer per puzzle, in order. Its puzzles are solved in parallel
+    /// on the batch's threads, so a chunk should hold several times as many puzzles as there
+    /// are threads to keep them all busy.
+    pub fn answer(&mut self, chunk: &[Puzzle]) -> Vec<Answer> {
+        let (settings, cancel) = (&self.settings, self.cancel.as_ref());
+        match &self.pool {
+            None => chunk
+                .iter()
+                .map(|p| self.serial.answer(settings, cancel, p))
+                .collect(),
+            Some(pool) => pool.install(|| {
+                chunk
+                    .par_iter()
+                    .map_init(Solvers::default, |solvers, p| {
+                        solvers.answer(settings, cancel, p)
+                    })
+                    .collect()
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reader::PuzzleReader;
+
+    fn read(text: &str) -> Vec<Puzzle> {
+        PuzzleReader::new(text.as_bytes())
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    const UNIQUE_4X4: &str = "....3..2..4....3";
+
+    #[test]
+    fn a_raised_flag_gives_unknown_never_a_conclusion() {
+        let puzzles = read(&format!("{UNIQUE_4X4}\n{}\n1234\n", ".".repeat(81)));
+        for mode in [Mode::Unique, Mode::First, Mode::Count(100)] {
+            for threads in [1, 2] {
+                let settings = Settings {
+                    mode,
+                    ..Settings::default()
+                };
+                let mut batch = Batch::new(settings, threads).unwrap();
+                let flag = Arc::new(AtomicBool::new(true));
+                batch.set_cancel_flag(flag);
+                let answers = batch.answer(&puzzles);
+                assert_eq!(answers[0], Answer::Unknown(Statistics::default()));
+                assert_eq!(
+                    answers[0].text(mode, Alphabet::FromOne, "line 1"),
+                    "unknown"
+                );
+                assert!(!answers[1].is_known());
+                // A line that cannot be read is an error, whatever the flag.
+                assert!(matches!(answers[2], Answer::Error(_)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_cut_short_outcome_is_unknown_and_a_first_solution_is_kept() {
+        let puzzle = crate::grid::Grid::parse_line(UNIQUE_4X4).unwrap();
+        let mut o = crate::model::count(&puzzle, 2).unwrap();
+        assert!(Answer::from_outcome(Mode::Unique, o.clone()).is_known());
+        // One solution, then the flag: neither unique nor a count.
+        o.exact = false;
+        o.stats.stopped = Some(StopReason::Cancelled);
+        assert!(!Answer::from_outcome(Mode::Unique, o.clone()).is_known());
+        assert!(!Answer::from_outcome(Mode::Count(5), o.clone()).is_known());
+        assert!(Answer::from_outcome(Mode::First, o).is_known());
+    }
+
+    #[test]
+    fn answers_come_in_input_order_on_any_number_of_threads() {
+        let text = format!("{UNIQUE_4X4}\n1...3.........2.\n").repeat(50);
+        let puzzles = read(&text);
+        let one = Batch::new(Settings::default(), 1).unwrap().answer(&puzzles);
+        let four = Batch::new(Settings::default(), 4).unwrap().answer(&puzzles);
+        assert_eq!(one.len(), 100);
+        for (a, b) in one.iter().zip(&four) {
+            let text = |x: &Answer| x.text(Mode::Unique, Alphabet::FromOne, "");
+            assert_eq!(text(a), text(b));
+        }
+    }
+}
