@@ -388,16 +388,3 @@ fn decision_key(d: Decision) -> (u32, u8, i32) {
         Decision::Above(x, v) => (x, 3, v),
     }
 }
-
-/// Adds the statistics of one subproblem's search to those of a split run. A subproblem's
-/// search starts below its `prefix_len` decisions, which sequential search would have on its
-/// stack too, so they count towards the maximum depth; the other figures add up. Solutions and
-/// time are left to the caller (they are exact totals and wall time, not sums of statistics).
-pub fn add_subproblem_stats(total: &mut Statistics, part: &Statistics, prefix_len: usize) {
-    total.nodes = total.nodes.saturating_add(part.nodes);
-    total.failures = total.failures.saturating_add(part.failures);
-    total.propagations = total.propagations.saturating_add(part.propagations);
-    let depth = part.max_depth.saturating_add(prefix_len as u64);
-    total.max_depth = total.max_depth.max(depth);
-    total.restarts = total.restarts.saturating_add(part.restarts);
-}
