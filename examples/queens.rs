@@ -21,12 +21,11 @@
 
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit};
 use bezzel_cli::{Failure, Progress, Stop, options, status};
-use bezzel_core::parallel::RunError;
+use bezzel_core::parallel::{RunError, RunReport};
 use bezzel_core::{Consistency, SearchConfig};
 use bezzel_queens::counting::{self, CountError, Engine};
 use bezzel_queens::{check, construct, format, model::Queens, symmetry};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use serde::Serialize;
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -56,86 +55,61 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Count all solutions.
-    Count {
-        /// Board size.
-        #[arg(allow_negative_numbers = true)]
-        n: String,
-        /// Counting engine: `symmetry` counts placements canonical under the board's 8
-        /// symmetries (the fastest), `bitmask` is the classic mirror-symmetry counter, `model`
-        /// the generic constraint model (plain depth-first search with `--threads 1`).
-        #[arg(long, value_enum, default_value_t = EngineArg::Symmetry)]
-        engine: EngineArg,
-        #[command(flatten)]
-        model: ModelOptions,
-        #[command(flatten)]
-        run: RunOptions,
-        #[command(flatten)]
-        format: SummaryFormat,
-    },
+    Count(CountCommand),
     /// Print every solution in lexicographic order, then the total.
-    All {
-        /// Board size.
-        #[arg(allow_negative_numbers = true)]
-        n: String,
-        #[command(flatten)]
-        options: AllOptions,
-    },
+    All(AllCommand),
     /// Print the lexicographically first solution (slow for large n, where row-by-row search
     /// backtracks a lot: use `construct` for any one solution).
-    First {
-        /// Board size.
-        #[arg(allow_negative_numbers = true)]
-        n: String,
-        #[command(flatten)]
-        format: PlacementFormat,
-        #[command(flatten)]
-        consistency: ConsistencyArg,
-        #[command(flatten)]
-        long: LongRun,
-    },
+    First(FirstCommand),
     /// Count solutions that are distinct under rotations and reflections.
-    Unique {
-        /// Board size.
-        #[arg(allow_negative_numbers = true)]
-        n: String,
-        /// Also print one representative of each class (the lexicographically smallest).
-        #[arg(long)]
-        list: bool,
-        /// Print at most this many representatives.
-        #[arg(long, requires = "list", allow_negative_numbers = true, value_parser = options::whole_number)]
-        limit: Option<u64>,
-        #[command(flatten)]
-        format: PlacementFormat,
-        #[command(flatten)]
-        run: RunOptions,
-    },
+    Unique(UniqueCommand),
     /// Print one solution for any n >= 4 (and n = 1) in O(n), by the closed-form rule.
-    Construct {
-        /// Board size.
-        #[arg(allow_negative_numbers = true)]
-        n: String,
-        #[command(flatten)]
-        format: PlacementFormat,
-        #[command(flatten)]
-        stats: Stats,
-    },
+    Construct(ConstructCommand),
     /// Read placements (columns separated by spaces or commas, or any form this program
     /// prints: `queens 8 | queens check` checks all 92) and say whether each is a solution,
     /// and which queens attack each other if not.
-    Check {
-        /// One placement; placements are read from stdin when absent.
-        #[arg(allow_negative_numbers = true)]
-        columns: Vec<String>,
-        /// Attacking pairs listed per placement (default 100); all are counted.
-        #[arg(long, allow_negative_numbers = true, value_parser = options::whole_number)]
-        limit: Option<u64>,
-        #[command(flatten)]
-        format: SummaryFormat,
-    },
+    Check(CheckCommand),
+}
+
+/// The board size of every command but `check`.
+#[derive(Args, Debug)]
+struct Board {
+    /// Board size.
+    #[arg(allow_negative_numbers = true)]
+    n: String,
+}
+
+#[derive(Args, Debug)]
+struct CountCommand {
+    #[command(flatten)]
+    board: Board,
+    /// Counting engine: `symmetry` counts placements canonical under the board's 8
+    /// symmetries (the fastest), `bitmask` is the classic mirror-symmetry counter, `model`
+    /// the generic constraint model (plain depth-first search with `--threads 1`).
+    #[arg(long, value_enum, default_value_t = EngineArg::Symmetry)]
+    engine: EngineArg,
+    #[command(flatten)]
+    consistency: ConsistencyArg,
+    /// Variable order of the model's search (`--engine model` only; `all` and `first` go row
+    /// by row, so that solutions come in lexicographic order) [default: first-fail].
+    #[arg(long, value_enum)]
+    order: Option<Order>,
+    #[command(flatten)]
+    run: RunOptions,
+    #[command(flatten)]
+    format: SummaryFormat,
+}
+
+#[derive(Args, Debug)]
+struct AllCommand {
+    #[command(flatten)]
+    board: Board,
+    #[command(flatten)]
+    options: AllOptions,
 }
 
 /// The options of `all` (and of a plain `queens N`).
-#[derive(Args, Debug, Clone, Copy)]
+#[derive(Args, Debug)]
 struct AllOptions {
     #[command(flatten)]
     format: PlacementFormat,
@@ -148,8 +122,58 @@ struct AllOptions {
     long: LongRun,
 }
 
+#[derive(Args, Debug)]
+struct FirstCommand {
+    #[command(flatten)]
+    board: Board,
+    #[command(flatten)]
+    format: PlacementFormat,
+    #[command(flatten)]
+    consistency: ConsistencyArg,
+    #[command(flatten)]
+    long: LongRun,
+}
+
+#[derive(Args, Debug)]
+struct UniqueCommand {
+    #[command(flatten)]
+    board: Board,
+    /// Also print one representative of each class (the lexicographically smallest).
+    #[arg(long)]
+    list: bool,
+    /// Print at most this many representatives.
+    #[arg(long, requires = "list", allow_negative_numbers = true, value_parser = options::whole_number)]
+    limit: Option<u64>,
+    #[command(flatten)]
+    format: PlacementFormat,
+    #[command(flatten)]
+    run: RunOptions,
+}
+
+#[derive(Args, Debug)]
+struct ConstructCommand {
+    #[command(flatten)]
+    board: Board,
+    #[command(flatten)]
+    format: PlacementFormat,
+    #[command(flatten)]
+    stats: Stats,
+}
+
+#[derive(Args, Debug)]
+struct CheckCommand {
+    /// One placement; placements are read from stdin when absent.
+    #[arg(allow_negative_numbers = true)]
+    columns: Vec<String>,
+    /// Attacking pairs listed per placement (default 100); all are counted.
+    #[arg(long, allow_negative_numbers = true, value_parser = options::whole_number)]
+    limit: Option<u64>,
+    #[command(flatten)]
+    format: SummaryFormat,
+}
+
 /// The options of every command that may run long.
-#[derive(Args, Debug, Clone, Copy)]
+#[derive(Args, Debug)]
 struct LongRun {
     #[command(flatten)]
     stats: Stats,
@@ -159,8 +183,21 @@ struct LongRun {
     time_limit: TimeLimit,
 }
 
+impl LongRun {
+    /// Ctrl-C and the time limit, watched from now on.
+    fn stop(&self) -> Stop {
+        Stop::install(self.time_limit.time_limit)
+    }
+
+    fn print_stats(&self, stats: &impl std::fmt::Display) {
+        if self.stats.stats {
+            eprintln!("{stats}");
+        }
+    }
+}
+
 /// The options of the parallel counts (`count`, `unique`).
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug)]
 struct RunOptions {
     #[command(flatten)]
     threads: Threads,
@@ -179,19 +216,8 @@ struct ConsistencyArg {
     consistency: Option<Consistency>,
 }
 
-/// The options of `count --engine model`.
-#[derive(Args, Debug, Clone, Copy)]
-struct ModelOptions {
-    #[command(flatten)]
-    consistency: ConsistencyArg,
-    /// Variable order of the model's search (`--engine model` only; `all` and `first` go row
-    /// by row, so that solutions come in lexicographic order) [default: first-fail].
-    #[arg(long, value_enum)]
-    order: Option<Order>,
-}
-
 /// `--format` of the commands that print placements.
-#[derive(Args, Debug, Clone, Copy)]
+#[derive(Args, Debug)]
 struct PlacementFormat {
     /// How to print placements: `NO.1: 0 4 7 5 2 6 1 3`, the board, or JSON lines.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -199,7 +225,7 @@ struct PlacementFormat {
 }
 
 /// `--format` of the commands that print a summary only.
-#[derive(Args, Debug, Clone, Copy)]
+#[derive(Args, Debug)]
 struct SummaryFormat {
     /// How to print the answer: text, or one JSON object per line.
     #[arg(long, value_enum, default_value_t = Summary::Text)]
@@ -229,47 +255,21 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    bezzel_cli::exit("queens", run(cli))
-}
-
-fn run(cli: Cli) -> Result<u8, Failure> {
-    match cli.command {
-        Some(Command::Count {
-            n,
-            engine,
-            model,
-            run,
-            format,
-        }) => count(parse_n(&n)?, engine, model, &run, format.format),
-        Some(Command::All { n, options }) => all(parse_n(&n)?, &options),
-        Some(Command::First {
-            n,
-            format,
-            consistency,
-            long,
-        }) => first(parse_n(&n)?, format.format, consistency, long),
-        Some(Command::Unique {
-            n,
-            list,
-            limit,
-            format,
-            run,
-        }) => unique(parse_n(&n)?, list.then_some(limit), format.format, &run),
-        Some(Command::Construct { n, format, stats }) => {
-            construct_one(parse_n(&n)?, format.format, stats.stats)
-        }
-        Some(Command::Check {
-            columns,
-            limit,
-            format,
-        }) => check_placements(&columns, limit.unwrap_or(ATTACKS_SHOWN), format.format),
+    let result = match cli.command {
+        Some(Command::Count(c)) => c.run(),
+        Some(Command::All(c)) => parse_n(&c.board.n).and_then(|n| all(n, &c.options)),
+        Some(Command::First(c)) => c.run(),
+        Some(Command::Unique(c)) => c.run(),
+        Some(Command::Construct(c)) => c.run(),
+        Some(Command::Check(c)) => c.run(),
         None => match cli.n {
-            Some(n) => all(parse_n(&n)?, &cli.all),
+            Some(n) => parse_n(&n).and_then(|n| all(n, &cli.all)),
             None => Err(Failure::input(
                 "missing board size: try `queens 8` or `queens count 12` (see --help)",
             )),
         },
-    }
+    };
+    bezzel_cli::exit("queens", result)
 }
 
 fn parse_n(text: &str) -> Result<usize, Failure> {
@@ -309,111 +309,101 @@ fn stdout() -> BufWriter<io::StdoutLock<'static>> {
     BufWriter::with_capacity(1 << 16, io::stdout().lock())
 }
 
-/// The model of `n` queens; `lexicographic` searches row by row whatever `order` says.
+/// The model of `n` queens searched in `order` (row by row for `all` and `first`, so that
+/// solutions come in lexicographic order), watching `stop`.
 fn queens_model(
     n: usize,
     consistency: ConsistencyArg,
     order: Option<Order>,
+    stop: &Stop,
 ) -> Result<Queens, Failure> {
     let config = SearchConfig {
         var_order: order.unwrap_or_default().var_order(),
         ..SearchConfig::default()
     };
-    Queens::with_consistency(n, config, consistency.consistency.unwrap_or_default())
-        .map_err(|e| Failure::input(e.to_string()))
+    let mut q = Queens::with_consistency(n, config, consistency.consistency.unwrap_or_default())
+        .map_err(|e| Failure::input(e.to_string()))?;
+    q.solver_mut().set_cancel_flag(stop.flag().clone());
+    Ok(q)
 }
 
-#[derive(Serialize)]
-struct CountLine {
+/// Prints a count: the number alone (with `unique`, the sentence of `queens unique`), or its
+/// JSON line.
+fn print_count(
     n: usize,
     count: u64,
-    engine: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
     unique: Option<u64>,
-}
-
-fn print_count(line: CountLine, format: Summary) -> Result<(), Failure> {
+    engine: &str,
+    format: Summary,
+) -> Result<(), Failure> {
     let mut w = stdout();
-    match (format, line.unique) {
-        (Summary::Json, _) => writeln!(w, "{}", serde_json::to_string(&line).expect("plain data"))?,
-        (Summary::Text, None) => writeln!(w, "{}", line.count)?,
+    match (format, unique) {
+        (Summary::Json, _) => writeln!(w, "{}", format::count_json(n, count, engine, unique))?,
+        (Summary::Text, None) => writeln!(w, "{count}")?,
         (Summary::Text, Some(unique)) => {
-            writeln!(w, "{unique} unique solutions ({} in total)", line.count)?
+            writeln!(w, "{unique} unique solutions ({count} in total)")?
         }
     }
     Ok(w.flush()?)
 }
 
-fn count(
-    n: usize,
-    engine: EngineArg,
-    model: ModelOptions,
-    run: &RunOptions,
-    format: Summary,
-) -> Result<u8, Failure> {
-    let engine = match engine {
-        EngineArg::Model => Engine::Model {
-            consistency: model.consistency.consistency.unwrap_or_default(),
-            order: model.order.unwrap_or_default().var_order(),
-        },
-        EngineArg::Symmetry | EngineArg::Bitmask
-            if model.order.is_some() || model.consistency.consistency.is_some() =>
+impl CountCommand {
+    fn run(self) -> Result<u8, Failure> {
+        let n = parse_n(&self.board.n)?;
+        let model_options = self.order.is_some() || self.consistency.consistency.is_some();
+        let engine = match self.engine {
+            EngineArg::Model => Engine::Model {
+                consistency: self.consistency.consistency.unwrap_or_default(),
+                order: self.order.unwrap_or_default().var_order(),
+            },
+            _ if model_options => {
+                let flag = if self.order.is_some() {
+                    "--order"
+                } else {
+                    "--consistency"
+                };
+                return Err(Failure::input(format!(
+                    "{flag} applies to the model's search, so to count --engine model only"
+                )));
+            }
+            EngineArg::Symmetry => Engine::Symmetry,
+            EngineArg::Bitmask => Engine::Bitmask,
+        };
+        let (start, run, format) = (Instant::now(), &self.run, self.format.format);
+        let stop = run.long.stop();
+        if let Engine::Model { .. } = engine
+            && run.threads.threads == Some(1)
+            && run.checkpoint.is_none()
         {
-            let flag = if model.order.is_some() {
-                "--order"
-            } else {
-                "--consistency"
-            };
-            return Err(Failure::input(format!(
-                "{flag} applies to the model's search, so to count --engine model only"
-            )));
+            // One thread: plain depth-first search, whose tree and node count are those of
+            // Gecode's example with the same heuristic.
+            let mut q = queens_model(n, self.consistency, self.order, &stop)?;
+            let total = q.count();
+            run.long.print_stats(q.stats());
+            if !q.stats().is_complete() {
+                return Err(stop.failure(&format!("{total} solutions so far")));
+            }
+            print_count(n, total, None, "model", format)?;
+            return Ok(0);
         }
-        EngineArg::Symmetry => Engine::Symmetry,
-        EngineArg::Bitmask => Engine::Bitmask,
-    };
-    let start = Instant::now();
-    let stop = Stop::install(run.long.time_limit.time_limit);
-    if matches!(engine, Engine::Model { .. })
-        && run.threads.threads == Some(1)
-        && run.checkpoint.is_none()
-    {
-        // One thread: plain depth-first search, whose tree and node count are those of
-        // Gecode's example with the same heuristic.
-        let mut q = queens_model(n, model.consistency, model.order)?;
-        q.solver_mut().set_cancel_flag(stop.flag().clone());
-        let total = q.count();
-        print_stats(run.long.stats.stats, &q.stats().to_string());
-        if !q.stats().is_complete() {
-            return Err(stop.failure(&format!("{total} solutions so far")));
+        let report = run_count(n, engine, run, &stop, format == Summary::Json)?;
+        let threads = run.threads.count();
+        if let Engine::Model { .. } = engine {
+            let mut s = report.stats.clone();
+            s.solutions = report.counts[0];
+            let subproblems = report.total;
+            run.long.print_stats(&format!(
+                "{s} (subproblems: {subproblems}, threads: {threads})"
+            ));
+        } else {
+            let time = start.elapsed().as_secs_f64();
+            let name = engine.name();
+            run.long.print_stats(&format!(
+                "engine: {name}, threads: {threads}, time: {time:.3} s"
+            ));
         }
-        print_count(line(n, total, "model", None), format)?;
-        return Ok(0);
-    }
-    let (counts, threads) = run_count(n, engine, run, &stop, format == Summary::Json)?;
-    // The model's statistics were printed by run_count; the counters keep none but time.
-    if run.long.stats.stats && !matches!(engine, Engine::Model { .. }) {
-        eprintln!(
-            "engine: {}, threads: {threads}, time: {:.3} s",
-            engine.name(),
-            start.elapsed().as_secs_f64()
-        );
-    }
-    print_count(line(n, counts.counts[0], engine.name(), None), format)?;
-    Ok(0)
-}
-
-fn line(n: usize, count: u64, engine: &'static str, unique: Option<u64>) -> CountLine {
-    CountLine {
-        n,
-        count,
-        engine,
-        unique,
-    }
-}
-
-fn print_stats(shown: bool, stats: &str) {
-    if shown {
-        eprintln!("{stats}");
+        print_count(n, report.counts[0], None, engine.name(), format)?;
+        Ok(0)
     }
 }
 
@@ -425,7 +415,7 @@ fn run_count(
     run: &RunOptions,
     stop: &Stop,
     json: bool,
-) -> Result<(bezzel_core::parallel::RunReport<2>, usize), Failure> {
+) -> Result<RunReport<2>, Failure> {
     let options = counting::Options {
         threads: run.threads.threads,
         checkpoint: run.checkpoint.as_deref(),
@@ -442,14 +432,6 @@ fn run_count(
         bar.finish();
     }
     let report = report.map_err(|e| run_failure(e, run))?;
-    let threads = run.threads.count();
-    if let Engine::Model { .. } = engine
-        && run.long.stats.stats
-    {
-        let mut s = report.stats.clone();
-        s.solutions = report.counts[0];
-        eprintln!("{s} (subproblems: {}, threads: {threads})", report.total);
-    }
     if !report.is_complete() {
         let resume = if run.checkpoint.is_some() {
             "run the same command again to resume"
@@ -461,7 +443,7 @@ fn run_count(
             report.done, report.total, report.counts[0]
         )));
     }
-    Ok((report, threads))
+    Ok(report)
 }
 
 /// The message of a failed count: an error in a subproblem names it and the checkpoint (a
@@ -482,24 +464,18 @@ fn run_failure(e: RunError<CountError>, run: &RunOptions) -> Failure {
     })
 }
 
-fn write_placement(
-    w: &mut impl Write,
-    format: Format,
-    index: u64,
-    placement: &[usize],
-) -> io::Result<()> {
+fn write_placement(w: &mut impl Write, format: Format, index: u64, p: &[usize]) -> io::Result<()> {
     let form = match format {
         Format::Text => format::Form::Text,
         Format::Board => format::Form::Board,
         Format::Json => format::Form::Json,
     };
-    format::write_placement(w, form, index, placement)
+    format::write_placement(w, form, index, p)
 }
 
 fn all(n: usize, options: &AllOptions) -> Result<u8, Failure> {
-    let mut q = queens_model(n, options.consistency, Some(Order::Rows))?;
-    let stop = Stop::install(options.long.time_limit.time_limit);
-    q.solver_mut().set_cancel_flag(stop.flag().clone());
+    let stop = options.long.stop();
+    let mut q = queens_model(n, options.consistency, Some(Order::Rows), &stop)?;
     let format = options.format.format;
     let mut w = stdout();
     let mut shown = 0;
@@ -521,66 +497,59 @@ fn all(n: usize, options: &AllOptions) -> Result<u8, Failure> {
         }
     }
     w.flush()?;
-    print_stats(options.long.stats.stats, &q.stats().to_string());
+    options.long.print_stats(q.stats());
     if stopped {
         return Err(stop.failure(&format!("{shown} solutions printed")));
     }
     Ok(0)
 }
 
-fn first(
-    n: usize,
-    format: Format,
-    consistency: ConsistencyArg,
-    long: LongRun,
-) -> Result<u8, Failure> {
-    let mut q = queens_model(n, consistency, Some(Order::Rows))?;
-    let stop = Stop::install(long.time_limit.time_limit);
-    q.solver_mut().set_cancel_flag(stop.flag().clone());
-    let found = q.first();
-    print_stats(long.stats.stats, &q.stats().to_string());
-    let mut w = stdout();
-    match found {
-        Some(p) => write_placement(&mut w, format, 1, &p)?,
-        None if !q.stats().is_complete() => {
-            return Err(stop.failure("no solution found yet"));
-        }
-        None => {
-            w.flush()?;
-            eprintln!("no solution exists for n = {n}");
-            return Ok(status::NEGATIVE);
+impl FirstCommand {
+    fn run(self) -> Result<u8, Failure> {
+        let n = parse_n(&self.board.n)?;
+        let stop = self.long.stop();
+        let mut q = queens_model(n, self.consistency, Some(Order::Rows), &stop)?;
+        let found = q.first();
+        self.long.print_stats(q.stats());
+        match found {
+            Some(p) => {
+                let mut w = stdout();
+                write_placement(&mut w, self.format.format, 1, &p)?;
+                w.flush()?;
+                Ok(0)
+            }
+            None if !q.stats().is_complete() => Err(stop.failure("no solution found yet")),
+            None => {
+                eprintln!("no solution exists for n = {n}");
+                Ok(status::NEGATIVE)
+            }
         }
     }
-    w.flush()?;
-    Ok(0)
 }
 
-/// `limit` is `Some` with `--list` (itself `Some` with `--limit`).
-fn unique(
-    n: usize,
-    list: Option<Option<u64>>,
-    format: Format,
-    run: &RunOptions,
-) -> Result<u8, Failure> {
-    if format == Format::Board && list.is_none() {
-        return Err(Failure::input(
-            "--format board draws placements: add --list to print the representatives",
-        ));
+impl UniqueCommand {
+    fn run(self) -> Result<u8, Failure> {
+        let n = parse_n(&self.board.n)?;
+        let format = self.format.format;
+        if format == Format::Board && !self.list {
+            return Err(Failure::input(
+                "--format board draws placements: add --list to print the representatives",
+            ));
+        }
+        let start = Instant::now();
+        let stop = self.run.long.stop();
+        let json = format == Format::Json;
+        let [total, unique] = run_count(n, Engine::Symmetry, &self.run, &stop, json)?.counts;
+        if self.list {
+            let limit = self.limit.unwrap_or(u64::MAX);
+            list_unique(n, format, limit, &stop, &mut stdout())?;
+        }
+        let summary = if json { Summary::Json } else { Summary::Text };
+        print_count(n, total, Some(unique), "symmetry", summary)?;
+        let time = start.elapsed().as_secs_f64();
+        self.run.long.print_stats(&format!("time: {time:.3} s"));
+        Ok(0)
     }
-    let start = Instant::now();
-    let stop = Stop::install(run.long.time_limit.time_limit);
-    let json = format == Format::Json;
-    let (report, _) = run_count(n, Engine::Symmetry, run, &stop, json)?;
-    let [total, unique] = report.counts;
-    if let Some(limit) = list {
-        list_unique(n, format, limit.unwrap_or(u64::MAX), &stop, &mut stdout())?;
-    }
-    let summary = if json { Summary::Json } else { Summary::Text };
-    print_count(line(n, total, "symmetry", Some(unique)), summary)?;
-    if run.long.stats.stats {
-        eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
-    }
-    Ok(0)
 }
 
 /// Prints the representatives as they are found, in order, up to the limit: memory for one,
@@ -616,31 +585,31 @@ fn list_unique(
     failed.map_or(Ok(()), Err)
 }
 
-fn construct_one(n: usize, format: Format, stats: bool) -> Result<u8, Failure> {
-    let start = Instant::now();
-    match construct::construct(n) {
-        Ok(p) => {
-            debug_assert!(check::is_solution(&p));
-            let mut w = stdout();
-            write_placement(&mut w, format, 1, &p)?;
-            w.flush()?;
-            if stats {
-                eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
+impl ConstructCommand {
+    fn run(self) -> Result<u8, Failure> {
+        let n = parse_n(&self.board.n)?;
+        let start = Instant::now();
+        match construct::construct(n) {
+            Ok(p) => {
+                debug_assert!(check::is_solution(&p));
+                let mut w = stdout();
+                write_placement(&mut w, self.format.format, 1, &p)?;
+                w.flush()?;
+                if self.stats.stats {
+                    eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
+                }
+                Ok(0)
             }
-            Ok(0)
+            Err(construct::ConstructError::NoSolution { .. }) => {
+                // On stderr, as `first` says it: stdout carries placements only, in the
+                // format asked for, and a plain-text line would break a JSON reader.
+                eprintln!("no solution exists for n = {n}");
+                Ok(status::NEGATIVE)
+            }
+            Err(e) => Err(Failure::input(e.to_string())),
         }
-        Err(construct::ConstructError::NoSolution { .. }) => {
-            // On stderr, as `first` says it: stdout carries placements only, in the format
-            // asked for, and a plain-text line would break a JSON reader.
-            eprintln!("no solution exists for n = {n}");
-            Ok(status::NEGATIVE)
-        }
-        Err(e) => Err(Failure::input(e.to_string())),
     }
 }
-
-/// Attacking pairs listed by `check` unless `--limit` says otherwise; all of them are counted.
-const ATTACKS_SHOWN: u64 = 100;
 
 fn malformed(e: format::ParseError) -> Failure {
     match e {
@@ -651,64 +620,80 @@ fn malformed(e: format::ParseError) -> Failure {
     }
 }
 
-fn check_placements(columns: &[String], shown: u64, format: Summary) -> Result<u8, Failure> {
-    let mut w = stdout();
-    let json = format == Summary::Json;
-    if !columns.is_empty() {
-        let placement = format::parse_placement(&columns.join(" ")).map_err(malformed)?;
-        let solution = format::write_check(&mut w, None, &placement, shown, json)?;
-        w.flush()?;
-        return Ok(if solution { 0 } else { status::NEGATIVE });
-    }
-    // Read placement by placement: memory for one placement and one line, however large the
-    // input. One placement is answered as such; more get a line each that is not a solution,
-    // and a summary.
-    let mut placements = format::Placements::new(io::stdin().lock());
-    let first = placements.next().unwrap_or(Err(format::ParseError::Empty));
-    let Some(second) = placements.next() else {
-        let solution = format::write_check(&mut w, None, &first.map_err(malformed)?, shown, json)?;
-        w.flush()?;
-        return Ok(if solution { 0 } else { status::NEGATIVE });
-    };
-    let (mut checked, mut bad, mut unreadable) = (0u64, 0u64, None);
-    for read in [first, second].into_iter().chain(placements) {
-        checked += 1;
-        match read {
-            Ok(p) => {
-                if !format::write_check(&mut w, Some(checked), &p, shown, json)? {
-                    bad += 1;
+impl CheckCommand {
+    fn run(self) -> Result<u8, Failure> {
+        // Attacking pairs listed unless `--limit` says otherwise; all of them are counted.
+        let shown = self.limit.unwrap_or(100);
+        let json = self.format.format == Summary::Json;
+        let mut w = stdout();
+        let answer = |solution| Ok(if solution { 0 } else { status::NEGATIVE });
+        if !self.columns.is_empty() {
+            let p = format::parse_placement(&self.columns.join(" ")).map_err(malformed)?;
+            let solution = format::write_check(&mut w, None, &p, shown, json)?;
+            w.flush()?;
+            return answer(solution);
+        }
+        // Placement by placement: memory for one placement and one line, however large the
+        // input. One placement is answered as such; of several, each that is not a solution
+        // is named, and a summary follows.
+        let mut placements = format::Placements::new(io::stdin().lock());
+        let first = placements.next().unwrap_or(Err(format::ParseError::Empty));
+        let Some(second) = placements.next() else {
+            let solution =
+                format::write_check(&mut w, None, &first.map_err(malformed)?, shown, json)?;
+            w.flush()?;
+            return answer(solution);
+        };
+        let (mut checked, mut bad, mut unreadable) = (0u64, 0u64, 0u64);
+        for read in [first, second].into_iter().chain(placements) {
+            checked += 1;
+            match read {
+                Ok(p) => {
+                    bad += u64::from(!format::write_check(
+                        &mut w,
+                        Some(checked),
+                        &p,
+                        shown,
+                        json,
+                    )?)
+                }
+                Err(e) => {
+                    w.flush()?;
+                    let message = bezzel_cli::escape(&malformed(e).message);
+                    eprintln!("queens: placement {checked}: {message}");
+                    unreadable += 1;
                 }
             }
-            Err(e) => {
-                w.flush()?;
-                let f = malformed(e);
-                eprintln!(
-                    "queens: placement {checked}: {}",
-                    bezzel_cli::escape(&f.message)
-                );
-                unreadable.get_or_insert(f.status);
-            }
         }
-    }
-    let malformed_count = u64::from(unreadable.is_some());
-    match format {
-        Summary::Json => writeln!(
-            w,
-            "{{\"checked\":{checked},\"not_solutions\":{bad},\"malformed\":{malformed_count}}}"
-        )?,
-        Summary::Text if bad == 0 && unreadable.is_none() => {
-            writeln!(w, "{checked} placements checked: all are solutions")?
-        }
-        Summary::Text => writeln!(
-            w,
-            "{checked} placements checked: {bad} not a solution{}",
-            if unreadable.is_some() {
-                ", reading stopped at a malformed one"
+        if json {
+            writeln!(
+                w,
+                "{{\"checked\":{checked},\"not_solutions\":{bad},\"malformed\":{unreadable}}}"
+            )?;
+        } else if bad + unreadable == 0 {
+            writeln!(w, "{checked} placements checked: all are solutions")?;
+        } else {
+            let verb = if bad == 1 {
+                "is not a solution"
             } else {
-                ""
-            }
-        )?,
+                "are not solutions"
+            };
+            write!(w, "{checked} placements checked: {bad} {verb}")?;
+            writeln!(
+                w,
+                "{}",
+                if unreadable > 0 {
+                    format!(", {unreadable} malformed")
+                } else {
+                    String::new()
+                }
+            )?;
+        }
+        w.flush()?;
+        match (unreadable, bad) {
+            (0, 0) => Ok(0),
+            (0, _) => Ok(status::NEGATIVE),
+            _ => Ok(status::BAD_INPUT),
+        }
     }
-    w.flush()?;
-    Ok(unreadable.unwrap_or(if bad == 0 { 0 } else { status::NEGATIVE }))
 }

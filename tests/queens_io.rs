@@ -605,7 +605,7 @@ fn a_corrupted_placement_in_a_stream_is_reported_by_its_number() {
         "{out}"
     );
     assert!(
-        out.ends_with("92 placements checked: 1 not a solution\n"),
+        out.ends_with("92 placements checked: 1 is not a solution\n"),
         "{out}"
     );
     // JSON: one line per placement, and the summary.

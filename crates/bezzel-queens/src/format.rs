@@ -99,6 +99,18 @@ pub fn write_placement(
     }
 }
 
+/// The JSON line of a count: `{"n":8,"count":92,"engine":"symmetry"}`, with `"unique":12`
+/// after it when the unique count is given.
+pub fn count_json(n: usize, count: u64, engine: &str, unique: Option<u64>) -> String {
+    let engine = serde_json::to_string(engine).expect("a string");
+    match unique {
+        Some(unique) => {
+            format!("{{\"n\":{n},\"count\":{count},\"engine\":{engine},\"unique\":{unique}}}")
+        }
+        None => format!("{{\"n\":{n},\"count\":{count},\"engine\":{engine}}}"),
+    }
+}
+
 /// Writes what `queens check` says of a placement, and returns whether it is a solution:
 /// as text, `solution: ...` or `not a solution: K attacking pair(s)` and at most `shown` of
 /// the pairs, one per line (for placement `index` of several, prefixed with `placement
