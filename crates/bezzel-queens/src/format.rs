@@ -1199,5 +1199,23 @@ mod tests {
                 prop_assert!(check::validate(&p).is_ok());
             }
         }
+
+        /// The stream reader and the one-placement reader agree: one placement read by
+        /// one is the one placement of the other, and what one refuses the other does not
+        /// read as a single good placement.
+        #[test]
+        fn placements_agree_with_read_placement(
+            input in "(NO\\.[0-9]{0,2}:? ?|[0-9Q. ,]{0,6}|[0-9] solutions|\n){0,30}"
+        ) {
+            let streamed: Vec<_> = Placements::new(input.as_bytes()).collect();
+            for p in streamed.iter().flatten() {
+                prop_assert!(!p.is_empty() && check::validate(p).is_ok());
+            }
+            match read_placement(input.as_bytes()) {
+                Ok(p) => prop_assert_eq!(streamed, vec![Ok(p)]),
+                Err(ParseError::Several { .. }) => prop_assert!(streamed.len() >= 2),
+                Err(_) => prop_assert!(streamed.is_empty() || streamed.iter().any(Result::is_err)),
+            }
+        }
     }
 }
