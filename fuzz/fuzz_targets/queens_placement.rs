@@ -153,6 +153,9 @@ fuzz_target!(|data: &[u8]| {
     match &result {
         Ok(p) => assert_eq!(many, [Ok(p.clone())], "{text:?}"),
         Err(ParseError::Several { .. }) => assert!(many.len() >= 2, "{text:?}"),
-        Err(_) => assert!(many.is_empty() || many.iter().any(Result::is_err), "{text:?}"),
+        Err(_) => assert!(
+            many.is_empty() || many.iter().any(Result::is_err),
+            "{text:?}"
+        ),
     }
 });
