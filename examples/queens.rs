@@ -633,67 +633,21 @@ impl CheckCommand {
             w.flush()?;
             return answer(solution);
         }
-        // Placement by placement: memory for one placement and one line, however large the
-        // input. One placement is answered as such; of several, each that is not a solution
-        // is named, and a summary follows.
-        let mut placements = format::Placements::new(io::stdin().lock());
-        let first = placements.next().unwrap_or(Err(format::ParseError::Empty));
-        let Some(second) = placements.next() else {
-            let solution =
-                format::write_check(&mut w, None, &first.map_err(malformed)?, shown, json)?;
-            w.flush()?;
-            return answer(solution);
-        };
-        let (mut checked, mut bad, mut unreadable) = (0u64, 0u64, 0u64);
-        for read in [first, second].into_iter().chain(placements) {
-            checked += 1;
-            match read {
-                Ok(p) => {
-                    bad += u64::from(!format::write_check(
-                        &mut w,
-                        Some(checked),
-                        &p,
-                        shown,
-                        json,
-                    )?)
-                }
-                Err(e) => {
-                    w.flush()?;
-                    let message = bezzel_cli::escape(&malformed(e).message);
-                    eprintln!("queens: placement {checked}: {message}");
-                    unreadable += 1;
-                }
+        // Placement by placement, in memory for one, however large the input.
+        let found = format::check_placements(io::stdin().lock(), &mut w, shown, json, |i, e| {
+            let message = bezzel_cli::escape(&malformed(e).message);
+            match i {
+                Some(i) => eprintln!("queens: placement {i}: {message}"),
+                None => eprintln!("queens: {message}"),
             }
-        }
-        if json {
-            writeln!(
-                w,
-                "{{\"checked\":{checked},\"not_solutions\":{bad},\"malformed\":{unreadable}}}"
-            )?;
-        } else if bad + unreadable == 0 {
-            writeln!(w, "{checked} placements checked: all are solutions")?;
-        } else {
-            let verb = if bad == 1 {
-                "is not a solution"
-            } else {
-                "are not solutions"
-            };
-            write!(w, "{checked} placements checked: {bad} {verb}")?;
-            writeln!(
-                w,
-                "{}",
-                if unreadable > 0 {
-                    format!(", {unreadable} malformed")
-                } else {
-                    String::new()
-                }
-            )?;
-        }
+        })?;
         w.flush()?;
-        match (unreadable, bad) {
-            (0, 0) => Ok(0),
-            (0, _) => Ok(status::NEGATIVE),
-            _ => Ok(status::BAD_INPUT),
+        match found {
+            format::Checked { malformed: 1.., .. } => Ok(status::BAD_INPUT),
+            format::Checked {
+                not_solutions: 1.., ..
+            } => Ok(status::NEGATIVE),
+            _ => Ok(0),
         }
     }
 }

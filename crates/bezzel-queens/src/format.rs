@@ -10,7 +10,8 @@
 //!   ([`json`]).
 //!
 //! [`write_placement`] writes any of them, [`write_check`] what `queens check` says of a
-//! placement; [`read_placement`] reads one placement from a stream, [`Placements`] many.
+//! placement; [`read_placement`] reads one placement from a stream, [`Placements`] many, and
+//! [`check_placements`] checks them all.
 
 use std::fmt::{self, Write as _};
 use std::io;
@@ -174,6 +175,78 @@ pub fn write_check(
         writeln!(w, "  ... and {} more (--limit shows more)", total - count)?;
     }
     Ok(false)
+}
+
+/// What [`check_placements`] found.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Placements read (the malformed ones included).
+    pub checked: u64,
+    /// Placements read well that are not solutions.
+    pub not_solutions: u64,
+    /// Placements that could not be read.
+    pub malformed: u64,
+}
+
+/// Checks every placement in `input` (any printed form, read by [`Placements`] in memory for
+/// one) and writes what `queens check` says to `w` ([`write_check`], at most `shown` attacking
+/// pairs each). One placement is answered as such; of several, each that is not a solution is
+/// named by its number, and a summary line follows: `92 placements checked: all are
+/// solutions`, or in JSON `{"checked":92,"not_solutions":0,"malformed":0}`. A placement that
+/// cannot be read is handed to `malformed` with its number (`None` when it is the only one),
+/// after `w` is flushed, so that a message on another stream comes in order.
+pub fn check_placements(
+    input: impl io::BufRead,
+    w: &mut impl io::Write,
+    shown: u64,
+    json: bool,
+    mut malformed: impl FnMut(Option<u64>, ParseError),
+) -> io::Result<Checked> {
+    let mut placements = Placements::new(input);
+    let first = placements.next().unwrap_or(Err(ParseError::Empty));
+    let second = placements.next();
+    let several = second.is_some();
+    let mut found = Checked::default();
+    for read in std::iter::once(first).chain(second).chain(placements) {
+        found.checked += 1;
+        let number = several.then_some(found.checked);
+        match read {
+            Ok(p) => found.not_solutions += u64::from(!write_check(w, number, &p, shown, json)?),
+            Err(e) => {
+                w.flush()?;
+                malformed(number, e);
+                found.malformed += 1;
+            }
+        }
+    }
+    if !several {
+        return Ok(found);
+    }
+    let Checked {
+        checked,
+        not_solutions: bad,
+        malformed,
+    } = found;
+    if json {
+        writeln!(
+            w,
+            "{{\"checked\":{checked},\"not_solutions\":{bad},\"malformed\":{malformed}}}"
+        )?;
+    } else if bad + malformed == 0 {
+        writeln!(w, "{checked} placements checked: all are solutions")?;
+    } else {
+        let verb = if bad == 1 {
+            "is not a solution"
+        } else {
+            "are not solutions"
+        };
+        write!(w, "{checked} placements checked: {bad} {verb}")?;
+        if malformed > 0 {
+            write!(w, ", {malformed} malformed")?;
+        }
+        writeln!(w)?;
+    }
+    Ok(found)
 }
 
 /// Why [`parse_placement`] refused its input. Lines are numbered from 1.
