@@ -825,3 +825,129 @@ fn a_checkpoint_of_format_2_is_refused_as_older() {
     assert_refused(&queens(&args), "written by an older Bezzel");
     assert_refused(&queens(&args), "remove it to start over");
 }
+
+/// `--time-limit` stops every long command with a summary of the work done, and status 124
+/// (that of `timeout(1)`); a limit not reached changes nothing.
+#[test]
+fn a_time_limit_stops_long_commands_with_a_summary() {
+    for (args, summary) in [
+        (&["count", "21", "--threads", "2"][..], "subproblems done"),
+        (
+            &["count", "21", "--engine", "model", "--threads", "2"][..],
+            "subproblems done",
+        ),
+        (
+            &["count", "21", "--engine", "model", "--threads", "1"][..],
+            "solutions so far",
+        ),
+        (&["unique", "21", "--threads", "2"][..], "subproblems done"),
+        (&["first", "30"][..], "no solution found yet"),
+        (&["all", "30"][..], "0 solutions printed"),
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--time-limit", "300ms"]);
+        let started = std::time::Instant::now();
+        let o = queens_within(&args, std::time::Duration::from_secs(60));
+        assert_eq!(o.status.code(), Some(124), "{args:?}: {}", stderr(&o));
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        let err = stderr(&o);
+        assert!(
+            err.starts_with("queens: time limit reached: ") && err.contains(summary),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    let o = queens(&["count", "10", "--time-limit", "1h"]);
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(0), "724\n".to_string())
+    );
+    let o = queens(&["count", "10", "--time-limit", "soon"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a duration"), "{}", stderr(&o));
+}
+
+#[test]
+fn version_is_printed() {
+    let o = queens(&["--version"]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        format!("queens {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// Each command's help lists the options it takes, and only those.
+#[test]
+fn each_command_lists_only_its_options() {
+    for (command, listed, absent) in [
+        (
+            "count",
+            &[
+                "--engine",
+                "--threads",
+                "--checkpoint",
+                "--time-limit",
+                "--order",
+                "--consistency",
+                "--stats",
+                "--quiet",
+                "--format",
+            ][..],
+            &["--limit", "--list"][..],
+        ),
+        (
+            "all",
+            &[
+                "--limit",
+                "--format",
+                "--consistency",
+                "--time-limit",
+                "--stats",
+            ][..],
+            &["--threads", "--checkpoint", "--engine", "--order"][..],
+        ),
+        (
+            "first",
+            &["--format", "--consistency", "--time-limit"][..],
+            &["--threads", "--checkpoint", "--limit", "--order"][..],
+        ),
+        (
+            "unique",
+            &[
+                "--list",
+                "--limit",
+                "--threads",
+                "--checkpoint",
+                "--time-limit",
+            ][..],
+            &["--engine", "--order", "--consistency"][..],
+        ),
+        (
+            "construct",
+            &["--format", "--stats"][..],
+            &["--threads", "--limit", "--time-limit", "--checkpoint"][..],
+        ),
+        (
+            "check",
+            &["--limit", "--format"][..],
+            &["--threads", "--stats", "--checkpoint", "--time-limit"][..],
+        ),
+    ] {
+        let o = queens(&[command, "--help"]);
+        assert!(o.status.success(), "{command}");
+        let help = stdout(&o);
+        for option in listed {
+            assert!(
+                help.contains(option),
+                "{command} --help lacks {option}:\n{help}"
+            );
+        }
+        for option in absent {
+            assert!(
+                !help.contains(option),
+                "{command} --help lists {option}:\n{help}"
+            );
+        }
+    }
+}

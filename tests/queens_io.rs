@@ -97,11 +97,6 @@ fn malformed_placements_are_refused_in_one_line() {
             &["check", "NO.1", "0", "4", "7", "5", "2", "6", "1", "3"][..],
             "",
         ),
-        // Two placements: check takes one.
-        (
-            &["check"][..],
-            "NO.1: 1 3 0 2\nNO.2: 2 0 3 1\n2 solutions\n",
-        ),
         (&["check"][..], ". Q . .\n. . . Q\nQ . . .\n"),
         (&["check"][..], "{\"placement\": [1, 3, 0,"),
         (&["check"][..], ""),
@@ -113,8 +108,10 @@ fn malformed_placements_are_refused_in_one_line() {
         assert!(err.contains("malformed placement"), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
+    // Two placements are two to check, not a malformed one.
     let o = run("queens", &["check"], Some("NO.1: 1 3 0 2\nNO.2: 2 0 3 1\n"));
-    assert!(stderr(&o).contains("--limit 1"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "2 placements checked: all are solutions\n");
 }
 
 #[test]
@@ -168,7 +165,7 @@ fn absurd_thread_counts_are_refused() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = stderr(&o);
         assert!(
-            err.contains("--threads must be at most 1024"),
+            err.contains("'--threads <N>': must be at most 1024"),
             "{args:?}: {err}"
         );
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -438,11 +435,10 @@ fn endless_input_is_refused_at_once() {
         stderr(&o),
         "queens: malformed placement: line 1: the control character `\\u{0}` is in no placement form\n"
     );
-    // Endless column numbers, endless board rows, endless placements.
+    // Endless column numbers, endless board rows.
     for (lines, needle) in [
         ("1", "more than 10000000 queens"),
         ("Q .", "the board has more rows than its 2 columns"),
-        ("1 3 0 2\n", "more than one placement"),
     ] {
         let o = Command::new("sh")
             .arg("-c")
@@ -455,6 +451,15 @@ fn endless_input_is_refused_at_once() {
         assert!(stderr(&o).contains(needle), "{lines:?}: {}", stderr(&o));
         assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
     }
+    // Many placements are checked one at a time, in the memory of one.
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("yes '1 3 0 2\n' | head -n 400000 | { ulimit -v 1000000 && exec \"$0\" check; }")
+        .arg(common::example("queens"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "200000 placements checked: all are solutions\n");
 }
 
 /// `--limit 100000000` lists every pair of 3,000 queens in one column (4,498,500 of them) as
@@ -519,7 +524,7 @@ fn messages_escape_control_characters() {
         ),
         (&["count", "\u{1b}[31m8"][..], None, "`\\u{1b}[31m8`"),
         (&["count", "8", "--\u{1b}[31m"][..], None, "'--\\u{1b}[31m'"),
-        (&["count", "8", "--limit", "\u{1b}"][..], None, "'\\u{1b}'"),
+        (&["all", "8", "--limit", "\u{1b}"][..], None, "'\\u{1b}'"),
         (&["\u{9b}31m"][..], None, "\\u{9b}31m"),
         (
             &["count", "8", "--checkpoint", checkpoint][..],
@@ -540,34 +545,41 @@ fn messages_escape_control_characters() {
     assert!(!dir.exists());
 }
 
-/// Two placements are refused however they are separated, and a long list is "more than
-/// one", not "2": a blank line between two placements of 4 made one placement of 8 queens,
-/// and 92 placements were "found 2".
+/// Several placements are each checked however they are separated (a blank line between
+/// two placements of 4 once made one placement of 8 queens), and every form the program
+/// prints reads back: `queens N --format F | queens check` checks them all.
 #[test]
-fn several_placements_are_refused_however_separated() {
+fn several_placements_are_each_checked_however_separated() {
     for input in [
         "1 3 0 2\n\n2 0 3 1\n",
         "1 3 0 2\n4 solutions\n2 0 3 1\n",
         "1 3 0 2\n\r\n2 0 3 1",
     ] {
         let o = run("queens", &["check"], Some(input));
-        assert_eq!(o.status.code(), Some(2), "{input:?}: {}", stdout(&o));
+        assert_eq!(o.status.code(), Some(0), "{input:?}: {}", stderr(&o));
         assert_eq!(
-            stderr(&o),
-            "queens: malformed placement: more than one placement given, but check takes one \
-             (e.g. `queens 8 --limit 1`)\n",
+            stdout(&o),
+            "2 placements checked: all are solutions\n",
             "{input:?}"
         );
     }
-    let all = stdout(&queens(&["all", "8"]));
-    let o = run("queens", &["check"], Some(&all));
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("more than one placement"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!stderr(&o).contains('2'), "{}", stderr(&o));
+    for n in ["4", "6", "8"] {
+        let expected = stdout(&queens(&["count", n])).trim().to_string();
+        for format in ["text", "board", "json"] {
+            let all = stdout(&queens(&[n, "--format", format]));
+            let o = run("queens", &["check"], Some(&all));
+            assert_eq!(o.status.code(), Some(0), "{n} {format}: {}", stderr(&o));
+            assert_eq!(
+                stdout(&o),
+                format!("{expected} placements checked: all are solutions\n"),
+                "{n} {format}"
+            );
+        }
+        // The representatives of `unique --list`, and their summary.
+        let unique = stdout(&queens(&["unique", n, "--list"]));
+        let o = run("queens", &["check"], Some(&unique));
+        assert_eq!(o.status.code(), Some(0), "{n}: {}", stderr(&o));
+    }
     // A label and the JSON line after it are one labelled placement.
     let o = run(
         "queens",
@@ -576,6 +588,71 @@ fn several_placements_are_refused_however_separated() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("solution"), "{}", stdout(&o));
+}
+
+/// A placement in a stream that is not a solution, or not on its board, is reported with its
+/// number, the others are still checked, and the exit status says so.
+#[test]
+fn a_corrupted_placement_in_a_stream_is_reported_by_its_number() {
+    let all = stdout(&queens(&["8"]));
+    let corrupted = all.replacen("NO.5: 1 3 5 7 2 0 6 4", "NO.5: 1 3 5 7 2 0 4 6", 1);
+    assert_ne!(corrupted, all);
+    let o = run("queens", &["check"], Some(&corrupted));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("placement 5: not a solution: 2 attacking pair(s)\n  rows 3 and 6"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("92 placements checked: 1 is not a solution\n"),
+        "{out}"
+    );
+    // JSON: one line per placement, and the summary.
+    let json = stdout(&queens(&["6", "--format", "json"]));
+    let o = run("queens", &["check", "--format", "json"], Some(&json));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[3]["index"], 4);
+    assert_eq!(lines[3]["solution"], true);
+    assert_eq!(lines[4]["checked"], 4);
+    // A placement off its board is reported and reading goes on; text that is no placement
+    // stops it (where the next one starts is not known), with status 2.
+    let o = run(
+        "queens",
+        &["check"],
+        Some("1 3 0 2\n\n1 3 0 9\n\n2 0 3 1\n"),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("queens: placement 2: malformed placement"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stdout(&o).starts_with("3 placements checked"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(
+        "queens",
+        &["check"],
+        Some("1 3 0 2\n\n1 x 0 2\n\n2 0 3 1\n"),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("placement 2: malformed placement: line 3"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stdout(&o).starts_with("2 placements checked"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// Messages name what is wrong: the missing argument, a board size too large, a negative
@@ -595,7 +672,7 @@ fn messages_say_what_is_wrong() {
             &["n = 99999999999999999999999 is too large (at most 18446744073709551615)"][..],
         ),
         (
-            &["count", "8", "--limit", "-1"][..],
+            &["all", "8", "--limit", "-1"][..],
             &["--limit", "whole number, 0 or more"][..],
         ),
         (
@@ -604,11 +681,11 @@ fn messages_say_what_is_wrong() {
         ),
         (
             &["count", "8", "--threads", "-1"][..],
-            &["--threads", "positive whole number"][..],
+            &["--threads", "whole number from 1 to 1024"][..],
         ),
         (
             &["count", "8", "--threads", "x"][..],
-            &["--threads", "positive whole number"][..],
+            &["--threads", "whole number from 1 to 1024"][..],
         ),
     ] {
         let o = queens(args);
@@ -632,72 +709,76 @@ fn messages_say_what_is_wrong() {
 }
 
 /// An option the command would not use is refused, not ignored: `all 8 --checkpoint f`
-/// made no checkpoint, `--order` did nothing to the symmetry engine, and so on.
+/// made no checkpoint, `--order` did nothing to the symmetry engine, and so on. Each command
+/// takes only its own options, so clap refuses the others ("unexpected argument").
 #[test]
 fn options_that_do_not_apply_are_refused() {
     let dir = TempDir::new("queens-options");
     let file = dir.0.join("f");
     let file = file.to_str().unwrap();
+    let unexpected = |flag: &str| format!("unexpected argument '{flag}' found");
     for (args, message) in [
         (
             &["all", "8", "--checkpoint", file][..],
-            "--checkpoint applies to count and unique only, not to `all`",
+            unexpected("--checkpoint"),
         ),
-        (
-            &["8", "--checkpoint", file][..],
-            "--checkpoint applies to count and unique only, not to `all`",
-        ),
+        (&["8", "--checkpoint", file][..], unexpected("--checkpoint")),
         (
             &["check", "--checkpoint", file, "1", "3", "0", "2"][..],
-            "--checkpoint applies to count and unique only, not to `check`",
+            unexpected("--checkpoint"),
         ),
         (
             &["construct", "8", "--stats", "--order", "rows"][..],
-            "--order applies to count --engine model only, not to `construct`",
+            unexpected("--order"),
         ),
-        (
-            &["count", "8", "--limit", "3"][..],
-            "--limit applies to all, unique --list and check only, not to `count --engine symmetry`",
-        ),
+        (&["count", "8", "--limit", "3"][..], unexpected("--limit")),
         (
             &["count", "8", "--format", "board"][..],
-            "--format board applies to placements, so to all, first, construct and unique --list \
-             only, not to `count --engine symmetry`",
+            "invalid value 'board' for '--format <FORMAT>' [possible values: text, json]".into(),
         ),
         (
             &["count", "8", "--engine", "bitmask", "--order", "rows"][..],
-            "--order applies to count --engine model only, not to `count --engine bitmask`",
+            "--order applies to the model's search, so to count --engine model only".into(),
         ),
         (
             &["count", "8", "--consistency", "domain"][..],
-            "--consistency applies to all, first and count --engine model only, not to `count \
-             --engine symmetry`",
+            "--consistency applies to the model's search, so to count --engine model only".into(),
         ),
         (
             &["unique", "8", "--order", "rows"][..],
-            "--order applies to count --engine model only, not to `unique`",
+            unexpected("--order"),
         ),
         (
             &["unique", "8", "--limit", "1"][..],
-            "--limit applies to all, unique --list and check only, not to `unique`",
+            "the following required arguments were not provided: --list".into(),
+        ),
+        (
+            &["unique", "8", "--format", "board"][..],
+            "add --list".into(),
         ),
         (
             &["first", "8", "--threads", "2"][..],
-            "--threads applies to count and unique only, not to `first`",
+            unexpected("--threads"),
         ),
         (
             &["check", "--stats", "1", "3", "0", "2"][..],
-            "--stats applies to count, all, first, unique and construct only, not to `check`",
+            unexpected("--stats"),
         ),
         (
             &["check", "--format", "board", "1", "3", "0", "2"][..],
-            "--format board applies to placements, so to all, first, construct and unique --list \
-             only, not to `check`",
+            "invalid value 'board' for '--format <FORMAT>'".into(),
+        ),
+        (
+            &["construct", "8", "--time-limit", "1s"][..],
+            unexpected("--time-limit"),
         ),
     ] {
         let o = queens(args);
+        let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
-        assert_eq!(stderr(&o), format!("queens: {message}\n"), "{args:?}");
+        assert!(err.starts_with("queens: "), "{args:?}: {err}");
+        assert!(err.contains(&message), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert_eq!(stdout(&o), "", "{args:?}");
     }
     assert!(!std::path::Path::new(file).exists());

@@ -1,6 +1,6 @@
-//! `format::parse_placement` and the streaming `format::read_placement`, the readers behind
-//! `queens check`, which take any printed form of a placement (text, board, JSON lines, bare
-//! columns, with the summaries that follow).
+//! `format::parse_placement`, the streaming `format::read_placement` and `format::Placements`
+//! (many placements), the readers behind `queens check`, which take any printed form of a
+//! placement (text, board, JSON lines, bare columns, with the summaries that follow).
 //!
 //! Any text must be answered by a placement that fits its board or by a one-line error, and
 //! both readers must answer alike however the bytes arrive. Every accepted placement, and a
@@ -142,4 +142,20 @@ fuzz_target!(|data: &[u8]| {
     let capacity = data.first().map_or(1, |&b| usize::from(b % 8) + 1);
     let streamed = format::read_placement(std::io::BufReader::with_capacity(capacity, data));
     assert_eq!(streamed, result, "{text:?}");
+
+    // The reader of many placements (`queens 8 | queens check`) agrees with the reader of
+    // one: one placement is its only item, and what one refuses is not a single good item.
+    let many: Vec<_> =
+        format::Placements::new(std::io::BufReader::with_capacity(capacity, data)).collect();
+    for p in many.iter().flatten() {
+        assert!(!p.is_empty() && check::validate(p).is_ok(), "{text:?}");
+    }
+    match &result {
+        Ok(p) => assert_eq!(many, [Ok(p.clone())], "{text:?}"),
+        Err(ParseError::Several { .. }) => assert!(many.len() >= 2, "{text:?}"),
+        Err(_) => assert!(
+            many.is_empty() || many.iter().any(Result::is_err),
+            "{text:?}"
+        ),
+    }
 });

@@ -8,17 +8,22 @@
 //! stealing inside a search. A [`Subproblem`] is plain data (serde), naming the model it belongs
 //! to, so a run can write them out, solve them elsewhere, and merge the counts; this is also what
 //! a [`Checkpoint`](crate::checkpoint::Checkpoint) records.
+//!
+//! The subproblems are solved by the [`runner`], which solves any kind of subproblem (the
+//! queens counters' too) with an optional checkpoint, a cancel flag and progress.
 
 use crate::error::ModelError;
 use crate::model::Model;
 use crate::search::{Decision, SearchConfig, Solver};
 use crate::stats::{Statistics, StopReason};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
+
+pub mod runner;
+
+pub use runner::{Batch, RunError, RunReport, Runner, Solved};
 
 /// One piece of a split search tree.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -97,6 +102,22 @@ impl std::error::Error for ParallelError {}
 impl From<ModelError> for ParallelError {
     fn from(e: ModelError) -> ParallelError {
         ParallelError::Model(e)
+    }
+}
+
+impl From<RunError<ParallelError>> for ParallelError {
+    /// A run's error, for a run without a checkpoint ([`ParallelSearch::count`]); a
+    /// checkpoint's error becomes a [`ParallelError::Model`] error with its message.
+    fn from(e: RunError<ParallelError>) -> ParallelError {
+        match e {
+            RunError::Split(e) | RunError::Solve { error: e, .. } => e,
+            RunError::Checkpoint(e) => ParallelError::Model(ModelError::InvalidArgument {
+                reason: e.to_string(),
+            }),
+            RunError::Overflow { .. } => ParallelError::Overflow,
+            RunError::ZeroThreads => ParallelError::ZeroThreads,
+            RunError::ThreadPool(e) => ParallelError::ThreadPool(e),
+        }
     }
 }
 
@@ -207,62 +228,116 @@ where
     ) -> Result<ParallelCount, ParallelError> {
         check_subproblems(&self.identity, subproblems)?;
         (self.build)()?; // fail early, and with the error, if the model cannot be built
-        let started = Instant::now();
         let cancel = cancel.unwrap_or_default();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.workers()?)
-            .build()
-            .map_err(|e| ParallelError::ThreadPool(e.to_string()))?;
-        let results: Vec<Option<(&Subproblem, u64, Statistics)>> = pool.install(|| {
-            subproblems
-                .par_iter()
-                .map_init(
-                    || self.worker(&cancel),
-                    |solver, sub| {
-                        let solver = solver.as_mut()?;
-                        if cancel.load(Ordering::Relaxed) {
-                            return None;
-                        }
-                        let count = solver.count_in(&sub.decisions).ok()?;
-                        if !solver.stats().is_complete() {
-                            return None;
-                        }
-                        on_solved(sub, count);
-                        Some((sub, count, solver.stats().clone()))
-                    },
-                )
-                .collect()
-        });
-        let mut out = ParallelCount {
-            complete: true,
-            ..ParallelCount::default()
-        };
-        for r in results {
-            match r {
-                Some((sub, count, stats)) => {
-                    out.solutions = out
-                        .solutions
-                        .checked_add(count)
-                        .ok_or(ParallelError::Overflow)?;
-                    out.solved += 1;
-                    add_subproblem_stats(&mut out.stats, &stats, sub.decisions.len());
-                }
-                None => out.complete = false,
-            }
-        }
-        out.stats.elapsed = started.elapsed();
-        out.stats.solutions = out.solutions;
-        if !out.complete {
-            out.stats.stopped = Some(StopReason::Cancelled);
-        }
-        Ok(out)
+        let report = Runner::new()
+            .threads(Some(self.workers()?))
+            .cancel(&cancel)
+            .batch_of(subproblems.to_vec())
+            .run(
+                || self.worker(&cancel),
+                |solver, sub, _| {
+                    let solved = solve_subproblem(worker(solver)?, sub)?;
+                    if let Some(s) = &solved {
+                        on_solved(sub, s.counts[0]);
+                    }
+                    Ok(solved)
+                },
+                |_, _| {},
+            )?;
+        Ok(ParallelCount {
+            solutions: report.counts[0],
+            solved: report.solved(),
+            complete: report.is_complete(),
+            stats: report.stats,
+        })
     }
 
-    fn worker(&self, cancel: &Arc<AtomicBool>) -> Option<Solver> {
-        let mut solver = Solver::with_config((self.build)().ok()?, self.config);
-        solver.set_cancel_flag(cancel.clone());
-        Some(solver)
+    /// Counts every solution, resumably with a `checkpoint` file: a run on a file that an
+    /// earlier run of the same model left (after Ctrl-C, say) keeps its split and solves only
+    /// the subproblems it lacks. `progress(done, total)` is called as subproblems finish. The
+    /// report's counts are `[solutions]`, those recorded earlier included; when `cancel`
+    /// stopped the run it is not [complete](RunReport::is_complete).
+    ///
+    /// ```
+    /// use bezzel_core::parallel::ParallelSearch;
+    /// use bezzel_core::prelude::*;
+    ///
+    /// let queens = || -> Result<Model, ModelError> {
+    ///     let mut m = Model::new();
+    ///     let q = m.int_vars(6, 0..6)?;
+    ///     let up: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(i as i32)).collect();
+    ///     let down: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(-(i as i32))).collect();
+    ///     m.all_different(&q)?;
+    ///     m.all_different(&up)?;
+    ///     m.all_different(&down)?;
+    ///     Ok(m)
+    /// };
+    /// let path = std::env::temp_dir().join(format!("bezzel-doc-{}.ckpt", std::process::id()));
+    /// let search = ParallelSearch::new("queens 6", queens).threads(Some(2));
+    /// let report = search.count_resumable(Some(&path), None, |_, _| {})?;
+    /// assert_eq!(report.counts, [4]);
+    /// // Again: everything is in the checkpoint already.
+    /// let again = search.count_resumable(Some(&path), None, |_, _| {})?;
+    /// assert_eq!((again.counts, again.solved()), ([4], 0));
+    /// std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn count_resumable(
+        &self,
+        checkpoint: Option<&std::path::Path>,
+        cancel: Option<Arc<AtomicBool>>,
+        progress: impl Fn(usize, usize) + Sync,
+    ) -> Result<RunReport<1>, RunError<ParallelError>> {
+        (self.build)().map_err(|e| RunError::Split(e.into()))?;
+        let cancel = cancel.unwrap_or_default();
+        let threads = self.workers().map_err(RunError::Split)?;
+        let mut runner = Runner::new().threads(Some(threads)).cancel(&cancel);
+        if let Some(path) = checkpoint {
+            runner = runner.checkpoint(path, self.identity.clone());
+        }
+        let batch = runner.open(|| self.subproblems())?;
+        // A recorded split is checked before any of it is solved.
+        check_subproblems(&self.identity, batch.subproblems()).map_err(RunError::Split)?;
+        batch.run(
+            || self.worker(&cancel),
+            |solver, sub, _| solve_subproblem(worker(solver)?, sub),
+            progress,
+        )
     }
+
+    /// A worker's solver, watching `cancel`; the model was built once already, so an error
+    /// here is reported when the worker first solves.
+    fn worker(&self, cancel: &Arc<AtomicBool>) -> Result<Solver, ModelError> {
+        let mut solver = Solver::with_config((self.build)()?, self.config);
+        solver.set_cancel_flag(cancel.clone());
+        Ok(solver)
+    }
+}
+
+/// A worker's solver, or the error that kept it from being made.
+fn worker(solver: &mut Result<Solver, ModelError>) -> Result<&mut Solver, ParallelError> {
+    solver.as_mut().map_err(|e| ParallelError::Model(e.clone()))
+}
+
+/// Counts the solutions of one subproblem: `None` when the solver's cancel flag stopped it.
+/// The statistics count the prefix's decisions in the depth (see [`Statistics`]'s `+=`).
+pub fn solve_subproblem(
+    solver: &mut Solver,
+    sub: &Subproblem,
+) -> Result<Option<Solved<1>>, ParallelError> {
+    let count = solver.count_in(&sub.decisions)?;
+    let mut stats = solver.stats().clone();
+    match stats.stopped {
+        None => {}
+        Some(StopReason::Cancelled) => return Ok(None),
+        Some(other) => {
+            return Err(ParallelError::Model(ModelError::InvalidArgument {
+                reason: format!("subproblem {}: {other}", sub.index),
+            }));
+        }
+    }
+    stats.max_depth = stats.max_depth.saturating_add(sub.decisions.len() as u64);
+    Ok(Some(Solved::new([count]).with_stats(stats)))
 }
 
 /// Checks subproblems handed in from outside (say, read from a checkpoint) before any is
@@ -312,17 +387,4 @@ fn decision_key(d: Decision) -> (u32, u8, i32) {
         Decision::AtMost(x, v) => (x.index, 2, v),
         Decision::Above(x, v) => (x.index, 3, v),
     }
-}
-
-/// Adds the statistics of one subproblem's search to those of a split run. A subproblem's
-/// search starts below its `prefix_len` decisions, which sequential search would have on its
-/// stack too, so they count towards the maximum depth; the other figures add up. Solutions and
-/// time are left to the caller (they are exact totals and wall time, not sums of statistics).
-pub fn add_subproblem_stats(total: &mut Statistics, part: &Statistics, prefix_len: usize) {
-    total.nodes = total.nodes.saturating_add(part.nodes);
-    total.failures = total.failures.saturating_add(part.failures);
-    total.propagations = total.propagations.saturating_add(part.propagations);
-    let depth = part.max_depth.saturating_add(prefix_len as u64);
-    total.max_depth = total.max_depth.max(depth);
-    total.restarts = total.restarts.saturating_add(part.restarts);
 }

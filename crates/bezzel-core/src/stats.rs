@@ -58,6 +58,25 @@ impl Statistics {
     }
 }
 
+/// Merges the statistics of two parts of one search (say, two subproblems of a split run):
+/// nodes, failures, propagations, solutions, restarts and time add up (saturating), the maximum
+/// depth is the deeper one, and the first reason to stop is kept. A part searched below a
+/// prefix of decisions should count the prefix in its `max_depth` before it is added, as
+/// sequential search would have those decisions on its stack too. The time is the sum of the
+/// parts' times, not wall time: a parallel run sets its own.
+impl std::ops::AddAssign for Statistics {
+    fn add_assign(&mut self, part: Statistics) {
+        self.nodes = self.nodes.saturating_add(part.nodes);
+        self.failures = self.failures.saturating_add(part.failures);
+        self.propagations = self.propagations.saturating_add(part.propagations);
+        self.max_depth = self.max_depth.max(part.max_depth);
+        self.solutions = self.solutions.saturating_add(part.solutions);
+        self.restarts = self.restarts.saturating_add(part.restarts);
+        self.elapsed = self.elapsed.saturating_add(part.elapsed);
+        self.stopped = self.stopped.or(part.stopped);
+    }
+}
+
 impl fmt::Display for Statistics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -16,14 +16,13 @@
 //! column of the first row is its own mirror image, so there the second row
 //! is restricted to the left half instead (it can never be in the middle
 //! too). The placements of the first two rows that remain are the
-//! [`Subproblem`]s, which are independent and are what the parallel counter
-//! hands to rayon.
+//! subproblems ([`TwoRows`]), which are independent and are what the parallel
+//! counter hands to bezzel-core's runner (see [`counting`](crate::counting)).
 
 use std::fmt;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// The largest board the bitmask functions accept.
@@ -64,7 +63,7 @@ pub enum BitmaskError {
     },
     /// The cancel flag was raised before the count finished; there is no count.
     Cancelled,
-    /// A prefix or [`Subproblem`] names a column that is not on the board.
+    /// A prefix or [`TwoRows`] names a column that is not on the board.
     ColumnOutOfRange {
         /// The row of the offending queen.
         row: usize,
@@ -120,12 +119,14 @@ impl fmt::Display for Counter {
     }
 }
 
-/// One independent piece of the mirror-reduced search: the queens of the
-/// first two rows, and whether the count also stands for the mirror images.
+/// One independent piece (subproblem) of the mirror-reduced search: the queens
+/// of the first two rows, and whether the count also stands for the mirror
+/// images. Its serialized form (`first`, `second`, `mirrored`) is what
+/// checkpoints record.
 ///
 /// Summing [`count_subproblem`] over [`subproblems`] gives [`count`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Subproblem {
+pub struct TwoRows {
     /// The column of the first-row queen.
     pub first: usize,
     /// The column of the second-row queen; `None` only on the 1x1 board,
@@ -136,7 +137,7 @@ pub struct Subproblem {
     pub mirrored: bool,
 }
 
-impl Subproblem {
+impl TwoRows {
     /// How many solutions each solution found in this subproblem stands for:
     /// 2 when [`mirrored`](Self::mirrored), else 1.
     pub fn weight(&self) -> u64 {
@@ -397,10 +398,10 @@ fn count_completions(n: usize, start: Lines, rows_left: usize, poll: &impl Poll)
 /// The mirror-reduced split of the `n`-queens search into independent
 /// pieces, in a fixed order, for callers that want to count them one by one
 /// (say, to show progress) with [`count_subproblem`].
-pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
+pub fn subproblems(n: usize) -> Result<Vec<TwoRows>, BitmaskError> {
     check_size(n)?;
     if n == 1 {
-        return Ok(vec![Subproblem {
+        return Ok(vec![TwoRows {
             first: 0,
             second: None,
             mirrored: false,
@@ -412,7 +413,7 @@ pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
         pieces.extend(
             (0..n)
                 .filter(|&second| non_adjacent(first, second))
-                .map(|second| Subproblem {
+                .map(|second| TwoRows {
                     first,
                     second: Some(second),
                     mirrored: true,
@@ -424,7 +425,7 @@ pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
         pieces.extend(
             (0..middle)
                 .filter(|&second| non_adjacent(middle, second))
-                .map(|second| Subproblem {
+                .map(|second| TwoRows {
                     first: middle,
                     second: Some(second),
                     mirrored: true,
@@ -435,11 +436,11 @@ pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
 }
 
 /// The number of `n`-queens solutions that `subproblem` stands for: those
-/// starting with its first two rows, times its [`weight`](Subproblem::weight).
+/// starting with its first two rows, times its [`weight`](TwoRows::weight).
 ///
 /// Any subproblem is accepted, not only those from [`subproblems`]; one whose
 /// queens attack each other stands for no solutions.
-pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<u64, BitmaskError> {
+pub fn count_subproblem(n: usize, subproblem: &TwoRows) -> Result<u64, BitmaskError> {
     count_subproblem_polled(n, subproblem, &Never)
 }
 
@@ -448,7 +449,7 @@ pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<u64, Bitmas
 /// another thread on Ctrl-C.
 pub fn count_subproblem_with_cancel(
     n: usize,
-    subproblem: &Subproblem,
+    subproblem: &TwoRows,
     cancel: &AtomicBool,
 ) -> Result<u64, BitmaskError> {
     if cancel.load(Ordering::Relaxed) {
@@ -459,7 +460,7 @@ pub fn count_subproblem_with_cancel(
 
 fn count_subproblem_polled(
     n: usize,
-    subproblem: &Subproblem,
+    subproblem: &TwoRows,
     poll: &impl Poll,
 ) -> Result<u64, BitmaskError> {
     check_size(n)?;
@@ -484,8 +485,9 @@ pub fn count(n: usize) -> Result<u64, BitmaskError> {
         .sum()
 }
 
-/// [`count`] spread over a rayon pool: a new pool of `threads` threads when
-/// `Some`, rayon's global pool when `None`.
+/// [`count`] spread over `threads` threads (every core when `None`), by the
+/// runner every parallel count uses (see [`counting`](crate::counting), which
+/// also makes it resumable).
 pub fn count_parallel(n: usize, threads: Option<usize>) -> Result<u64, BitmaskError> {
     count_parallel_with_progress(n, threads, |_, _| {})
 }
@@ -493,22 +495,22 @@ pub fn count_parallel(n: usize, threads: Option<usize>) -> Result<u64, BitmaskEr
 /// [`count_parallel`], calling `on_task_done(done, total)` after each of the
 /// `total` subproblems is counted.
 ///
-/// The calls come from the worker threads. Each `done` from 1 to `total` is
-/// reported exactly once, but two threads may report out of order, so a
-/// progress bar should advance by one per call rather than jump to `done`.
+/// The calls come from the worker threads, one at a time, `done` rising from 1
+/// to `total`.
 pub fn count_parallel_with_progress(
     n: usize,
     threads: Option<usize>,
     on_task_done: impl Fn(u64, u64) + Sync,
 ) -> Result<u64, BitmaskError> {
-    let pieces = subproblems(n)?;
-    count_pieces_in_pool(
-        &pieces,
+    let [total] = crate::counting::count_pieces(
+        (n, Counter::Bitmask),
+        subproblems(n)?,
         threads,
-        |piece| count_subproblem(n, piece),
-        |a, b| a + b,
+        None,
+        |piece, cancel| Ok([count_subproblem_with_cancel(n, piece, cancel)?]),
         on_task_done,
-    )
+    )?;
+    Ok(total)
 }
 
 /// [`count_parallel`] that gives up with [`BitmaskError::Cancelled`] soon
@@ -519,56 +521,15 @@ pub fn count_parallel_with_cancel(
     threads: Option<usize>,
     cancel: &AtomicBool,
 ) -> Result<u64, BitmaskError> {
-    let pieces = subproblems(n)?;
-    count_pieces_in_pool(
-        &pieces,
+    let [total] = crate::counting::count_pieces(
+        (n, Counter::Bitmask),
+        subproblems(n)?,
         threads,
-        |piece| count_subproblem_with_cancel(n, piece, cancel),
-        |a, b| a + b,
+        Some(cancel),
+        |piece, cancel| Ok([count_subproblem_with_cancel(n, piece, cancel)?]),
         |_, _| {},
-    )
-}
-
-/// Counts every piece in parallel (in [`in_pool`]) and combines the counts, calling
-/// `on_task_done(done, total)` after each piece: the shared loop of the parallel counters.
-pub(crate) fn count_pieces_in_pool<P: Sync, C: Send + Default>(
-    pieces: &[P],
-    threads: Option<usize>,
-    count_piece: impl Fn(&P) -> Result<C, BitmaskError> + Sync + Send,
-    combine: impl Fn(C, C) -> C + Sync + Send,
-    on_task_done: impl Fn(u64, u64) + Sync,
-) -> Result<C, BitmaskError> {
-    let total = pieces.len() as u64;
-    let done = AtomicU64::new(0);
-    in_pool(threads, || {
-        pieces
-            .par_iter()
-            .map(|piece| {
-                let counted = count_piece(piece)?;
-                on_task_done(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                Ok(counted)
-            })
-            .try_reduce(C::default, |a, b| Ok(combine(a, b)))
-    })
-}
-
-/// Runs `run` on rayon's global pool (`threads == None`) or on a new pool of `threads`
-/// threads, so that counters parallel over subproblems honour a thread count.
-pub(crate) fn in_pool<T: Send>(
-    threads: Option<usize>,
-    run: impl FnOnce() -> Result<T, BitmaskError> + Send,
-) -> Result<T, BitmaskError> {
-    match threads {
-        None => run(),
-        Some(0) => Err(BitmaskError::ZeroThreads),
-        Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|error| BitmaskError::ThreadPool {
-                message: error.to_string(),
-            })?
-            .install(run),
-    }
+    )?;
+    Ok(total)
 }
 
 /// Calls `f` with every `n`-queens solution, as `placement[row] = column`, in
@@ -802,13 +763,13 @@ mod tests {
 
     #[test]
     fn any_subproblem_is_counted_honestly() {
-        let clash = Subproblem {
+        let clash = TwoRows {
             first: 3,
             second: Some(4),
             mirrored: false,
         };
         assert_eq!(count_subproblem(8, &clash), Ok(0));
-        let unmirrored = Subproblem {
+        let unmirrored = TwoRows {
             first: 0,
             second: Some(4),
             mirrored: false,
@@ -820,7 +781,7 @@ mod tests {
             .count() as u64;
         assert_eq!(count_subproblem(8, &unmirrored), Ok(by_hand));
         assert_eq!(by_hand, 1);
-        let off_board = Subproblem {
+        let off_board = TwoRows {
             first: 0,
             second: Some(8),
             mirrored: true,
@@ -833,7 +794,7 @@ mod tests {
                 n: 8
             })
         );
-        let too_long = Subproblem {
+        let too_long = TwoRows {
             first: 0,
             second: Some(0),
             mirrored: false,

@@ -8,6 +8,10 @@
 //!   elsewhere ([`board`], [`write_board`]);
 //! - JSON, one object per line: `{"n":8,"index":1,"placement":[0,4,7,5,2,6,1,3]}`
 //!   ([`json`]).
+//!
+//! [`write_placement`] writes any of them, [`write_check`] what `queens check` says of a
+//! placement; [`read_placement`] reads one placement from a stream, [`Placements`] many, and
+//! [`check_placements`] checks them all.
 
 use std::fmt::{self, Write as _};
 use std::io;
@@ -66,13 +70,192 @@ pub fn json(index: u64, placement: &[usize]) -> String {
     s
 }
 
+/// The printed forms of a placement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// `NO.1: 0 4 7 5 2 6 1 3` ([`text`]).
+    Text,
+    /// A `NO.1:` line, the board ([`write_board`]) and a blank line.
+    Board,
+    /// One JSON object per line ([`json`]).
+    Json,
+}
+
+/// Writes placement number `index` in `form`; the board row by row, as it can be far larger
+/// than the placement.
+pub fn write_placement(
+    w: &mut impl io::Write,
+    form: Form,
+    index: u64,
+    placement: &[usize],
+) -> io::Result<()> {
+    match form {
+        Form::Text => writeln!(w, "{}", text(index, placement)),
+        Form::Board => {
+            writeln!(w, "NO.{index}:")?;
+            write_board(w, placement)?;
+            writeln!(w)
+        }
+        Form::Json => writeln!(w, "{}", json(index, placement)),
+    }
+}
+
+/// The JSON line of a count: `{"n":8,"count":92,"engine":"symmetry"}`, with `"unique":12`
+/// after it when the unique count is given.
+pub fn count_json(n: usize, count: u64, engine: &str, unique: Option<u64>) -> String {
+    let engine = serde_json::to_string(engine).expect("a string");
+    match unique {
+        Some(unique) => {
+            format!("{{\"n\":{n},\"count\":{count},\"engine\":{engine},\"unique\":{unique}}}")
+        }
+        None => format!("{{\"n\":{n},\"count\":{count},\"engine\":{engine}}}"),
+    }
+}
+
+/// Writes what `queens check` says of a placement, and returns whether it is a solution:
+/// as text, `solution: ...` or `not a solution: K attacking pair(s)` and at most `shown` of
+/// the pairs, one per line (for placement `index` of several, prefixed with `placement
+/// <index>: `, and nothing for a solution); or as one JSON object,
+/// `{"index":..,"n":..,"solution":..,"attacking_pairs":..,"attacks":[..]}` (`index` only for
+/// one of several). The pairs are written as they are found, in memory for the placement,
+/// however many there are.
+pub fn write_check(
+    w: &mut impl io::Write,
+    index: Option<u64>,
+    placement: &[usize],
+    shown: u64,
+    form_json: bool,
+) -> io::Result<bool> {
+    let attacks = check::attacks(placement);
+    let total = attacks.total();
+    let listed = attacks.take(usize::try_from(shown).unwrap_or(usize::MAX));
+    let n = placement.len();
+    let solution = total == 0;
+    if form_json {
+        write!(w, "{{")?;
+        if let Some(i) = index {
+            write!(w, "\"index\":{i},")?;
+        }
+        write!(
+            w,
+            "\"n\":{n},\"solution\":{solution},\"attacking_pairs\":{total},\"attacks\":["
+        )?;
+        for (i, a) in listed.enumerate() {
+            let a = serde_json::to_string(&a).expect("plain data");
+            write!(w, "{}{a}", if i == 0 { "" } else { "," })?;
+        }
+        writeln!(w, "]}}")?;
+        return Ok(solution);
+    }
+    if solution {
+        if index.is_none() {
+            writeln!(w, "solution: no two of the {n} queens attack each other")?;
+        }
+        return Ok(true);
+    }
+    if let Some(i) = index {
+        write!(w, "placement {i}: ")?;
+    }
+    writeln!(w, "not a solution: {total} attacking pair(s)")?;
+    let mut count = 0u64;
+    for a in listed {
+        let line = match a.kind {
+            check::AttackKind::Column => "a column",
+            check::AttackKind::Diagonal => "a diagonal",
+            check::AttackKind::AntiDiagonal => "an anti-diagonal",
+        };
+        writeln!(
+            w,
+            "  rows {} and {} (columns {} and {}) share {line}",
+            a.a, a.b, placement[a.a], placement[a.b]
+        )?;
+        count += 1;
+    }
+    if total > count {
+        writeln!(w, "  ... and {} more (--limit shows more)", total - count)?;
+    }
+    Ok(false)
+}
+
+/// What [`check_placements`] found.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Placements read (the malformed ones included).
+    pub checked: u64,
+    /// Placements read well that are not solutions.
+    pub not_solutions: u64,
+    /// Placements that could not be read.
+    pub malformed: u64,
+}
+
+/// Checks every placement in `input` (any printed form, read by [`Placements`] in memory for
+/// one) and writes what `queens check` says to `w` ([`write_check`], at most `shown` attacking
+/// pairs each). One placement is answered as such; of several, each that is not a solution is
+/// named by its number, and a summary line follows: `92 placements checked: all are
+/// solutions`, or in JSON `{"checked":92,"not_solutions":0,"malformed":0}`. A placement that
+/// cannot be read is handed to `malformed` with its number (`None` when it is the only one),
+/// after `w` is flushed, so that a message on another stream comes in order.
+pub fn check_placements(
+    input: impl io::BufRead,
+    w: &mut impl io::Write,
+    shown: u64,
+    json: bool,
+    mut malformed: impl FnMut(Option<u64>, ParseError),
+) -> io::Result<Checked> {
+    let mut placements = Placements::new(input);
+    let first = placements.next().unwrap_or(Err(ParseError::Empty));
+    let second = placements.next();
+    let several = second.is_some();
+    let mut found = Checked::default();
+    for read in std::iter::once(first).chain(second).chain(placements) {
+        found.checked += 1;
+        let number = several.then_some(found.checked);
+        match read {
+            Ok(p) => found.not_solutions += u64::from(!write_check(w, number, &p, shown, json)?),
+            Err(e) => {
+                w.flush()?;
+                malformed(number, e);
+                found.malformed += 1;
+            }
+        }
+    }
+    if !several {
+        return Ok(found);
+    }
+    let Checked {
+        checked,
+        not_solutions: bad,
+        malformed,
+    } = found;
+    if json {
+        writeln!(
+            w,
+            "{{\"checked\":{checked},\"not_solutions\":{bad},\"malformed\":{malformed}}}"
+        )?;
+    } else if bad + malformed == 0 {
+        writeln!(w, "{checked} placements checked: all are solutions")?;
+    } else {
+        let verb = if bad == 1 {
+            "is not a solution"
+        } else {
+            "are not solutions"
+        };
+        write!(w, "{checked} placements checked: {bad} {verb}")?;
+        if malformed > 0 {
+            write!(w, ", {malformed} malformed")?;
+        }
+        writeln!(w)?;
+    }
+    Ok(found)
+}
+
 /// Why [`parse_placement`] refused its input. Lines are numbered from 1.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseError {
     /// No placement in the input at all.
     Empty,
-    /// More than one placement; `check` takes one.
+    /// More than one placement, where [`read_placement`] takes one.
     Several {
         /// At least this many placements were given: reading stops at the second, so
         /// that a long list is refused at once (the message says "more than one").
@@ -164,8 +347,7 @@ impl fmt::Display for ParseError {
         let message = match self {
             Self::Empty => "no columns given (e.g. `queens check 1 3 0 2`)".to_string(),
             Self::Several { .. } => {
-                "more than one placement given, but check takes one (e.g. `queens 8 --limit 1`)"
-                    .to_string()
+                "more than one placement given, but one is read here".to_string()
             }
             Self::Read { reason } => format!("cannot read the input: {reason}"),
             Self::NotUtf8 { line } => format!("line {line}: not UTF-8 text"),
@@ -226,6 +408,7 @@ pub fn escape(text: &str) -> String {
 impl std::error::Error for ParseError {}
 
 /// What a placement is being built from.
+#[derive(Debug)]
 enum Partial {
     /// A label with nothing after it yet.
     Label,
@@ -294,36 +477,125 @@ pub fn parse_placement(text: &str) -> Result<Vec<usize>, ParseError> {
 ///   like the text summaries `92 solutions`, `1 solutions shown (limit 1)` and
 ///   `12 unique solutions (92 in total)` (a summary also ends a placement).
 ///
-/// Exactly one placement must be given: `queens 8 | queens check` is refused with a
-/// pointer to `--limit 1` as soon as the second placement starts.
-pub fn read_placement(mut input: impl io::BufRead) -> Result<Vec<usize>, ParseError> {
-    let mut reader = Reader {
-        done: None,
-        current: None,
-    };
-    let mut buf = Vec::new();
-    let mut line = 0;
-    loop {
-        line += 1;
-        buf.clear();
-        if !read_line(&mut input, &mut buf, line)? {
-            break;
-        }
-        let text = std::str::from_utf8(&buf).map_err(|_| ParseError::NotUtf8 { line })?;
-        let text = if line == 1 {
-            text.strip_prefix('\u{feff}').unwrap_or(text)
-        } else {
-            text
-        };
-        reader.line(text, line)?;
+/// Exactly one placement must be given: a second is refused as soon as it is read.
+/// [`Placements`] reads any number.
+pub fn read_placement(input: impl io::BufRead) -> Result<Vec<usize>, ParseError> {
+    let mut placements = Placements::new(input);
+    placements.reader.stream = false;
+    let placement = placements
+        .next_unchecked()
+        .unwrap_or(Err(ParseError::Empty))?;
+    // The reader refuses a second placement as soon as it is read; what is left is the end.
+    // Only then is the first checked against its board: "more than one" is the first thing
+    // wrong with two placements.
+    if let Some(Err(e)) = placements.next_unchecked() {
+        return Err(e);
     }
-    reader.finish()?;
-    let placement = reader
-        .done
-        .filter(|p| !p.is_empty())
-        .ok_or(ParseError::Empty)?;
+    if placement.is_empty() {
+        return Err(ParseError::Empty);
+    }
     check::validate(&placement).map_err(ParseError::OutOfRange)?;
     Ok(placement)
+}
+
+/// Reads placements one after another from `input`, in any form the queens command prints
+/// (the forms of [`read_placement`]; `queens 8 | queens check` checks all 92), with memory for
+/// one placement and one line at a time, whatever the input: the limits of [`read_placement`]
+/// hold for each placement. The summaries the program prints (`92 solutions`, the JSON count
+/// line) are skipped.
+///
+/// Each item is a placement that fits its board, or why not. After an error in the text
+/// itself (a line that is no placement form, a torn board), the reader cannot tell where the
+/// next placement starts, so that error is the last item; a placement that reads well but does
+/// not fit its board (a column off it) or a label with no placement is reported, and reading
+/// goes on.
+///
+/// ```
+/// use bezzel_queens::format::Placements;
+///
+/// let printed = "NO.1: 1 3 0 2\nNO.2: 2 0 3 1\n2 solutions\n";
+/// let read: Vec<Vec<usize>> = Placements::new(printed.as_bytes()).collect::<Result<_, _>>()?;
+/// assert_eq!(read, [vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
+/// # Ok::<(), bezzel_queens::format::ParseError>(())
+/// ```
+#[derive(Debug)]
+pub struct Placements<R> {
+    input: R,
+    reader: Reader,
+    buf: Vec<u8>,
+    line: usize,
+    ended: bool,
+}
+
+impl<R: io::BufRead> Placements<R> {
+    /// A reader of the placements in `input`.
+    pub fn new(input: R) -> Placements<R> {
+        Placements {
+            input,
+            reader: Reader {
+                done: None,
+                current: None,
+                stream: true,
+                seen_one: false,
+            },
+            buf: Vec::new(),
+            line: 0,
+            ended: false,
+        }
+    }
+
+    /// The number of the last line read (from 1).
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The next placement as read, not yet checked against its board.
+    fn next_unchecked(&mut self) -> Option<Result<Vec<usize>, ParseError>> {
+        loop {
+            if let Some(placement) = self.reader.done.take() {
+                return Some(Ok(placement));
+            }
+            if self.ended {
+                return None;
+            }
+            self.line += 1;
+            self.buf.clear();
+            let read = read_line(&mut self.input, &mut self.buf, self.line).and_then(|more| {
+                if !more {
+                    self.ended = true;
+                    return self.reader.finish();
+                }
+                let text = std::str::from_utf8(&self.buf)
+                    .map_err(|_| ParseError::NotUtf8 { line: self.line })?;
+                let text = if self.line == 1 {
+                    text.strip_prefix('\u{feff}').unwrap_or(text)
+                } else {
+                    text
+                };
+                self.reader.line(text, self.line)
+            });
+            if let Err(e) = read {
+                // Where the next placement starts is not known: nothing more is read.
+                self.ended = true;
+                self.reader.done = None;
+                return Some(Err(e));
+            }
+        }
+    }
+}
+
+impl<R: io::BufRead> Iterator for Placements<R> {
+    type Item = Result<Vec<usize>, ParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.next_unchecked()?.and_then(|placement| {
+            if placement.is_empty() {
+                return Err(ParseError::Empty);
+            }
+            check::validate(&placement).map_err(ParseError::OutOfRange)?;
+            Ok(placement)
+        }))
+    }
 }
 
 /// Reads one line (without its `\n`) into `buf`, refusing control characters and lines
@@ -376,11 +648,17 @@ fn read_line(
 }
 
 /// The placement being read, and the one read before it.
+#[derive(Debug)]
 struct Reader {
-    /// A finished placement.
+    /// A finished placement, not yet taken.
     done: Option<Vec<usize>>,
     /// The placement being read.
     current: Option<Partial>,
+    /// Whether several placements are read (a finished one is taken before the next line);
+    /// if not, a second one is refused as soon as it starts.
+    stream: bool,
+    /// Whether a placement was finished.
+    seen_one: bool,
 }
 
 impl Reader {
@@ -400,9 +678,10 @@ impl Reader {
                 rows
             }
         };
-        if self.done.is_some() {
+        if self.done.is_some() || (!self.stream && self.seen_one) {
             return Err(ParseError::Several { found: 2 });
         }
+        self.seen_one = true;
         self.done = Some(placement);
         Ok(())
     }
@@ -833,6 +1112,39 @@ mod tests {
     }
 
     #[test]
+    fn placements_reads_every_printed_form_in_a_stream() {
+        let placements = [vec![1, 3, 0, 2], vec![2, 0, 3, 1], vec![0]];
+        let mut forms = [String::new(), String::new(), String::new(), String::new()];
+        for (i, p) in placements.iter().enumerate() {
+            let index = i as u64 + 1;
+            forms[0] += &format!("{}\n", text(index, p));
+            forms[1] += &format!("NO.{index}:\n{}\n", board(p));
+            forms[2] += &format!("{}\n", json(index, p));
+            let plain: Vec<String> = p.iter().map(usize::to_string).collect();
+            forms[3] += &format!("{}\n\n", plain.join(" "));
+        }
+        forms[0] += "3 solutions\n";
+        forms[1] += "3 solutions shown (limit 3)\n";
+        forms[2] += "{\"n\":4,\"count\":2,\"engine\":\"symmetry\"}\n";
+        for form in &forms {
+            let read: Result<Vec<_>, _> = Placements::new(form.as_bytes()).collect();
+            assert_eq!(read.as_ref(), Ok(&placements.to_vec()), "{form}");
+        }
+    }
+
+    #[test]
+    fn placements_go_on_after_a_placement_off_its_board_and_stop_at_bad_text() {
+        let read: Vec<_> = Placements::new("1 3 0 2\n\n1 3 0 4\n\n2 0 3 1\n".as_bytes()).collect();
+        assert_eq!(read.len(), 3);
+        assert!(matches!(read[1], Err(ParseError::OutOfRange(_))));
+        assert_eq!(read[2], Ok(vec![2, 0, 3, 1]));
+        let read: Vec<_> = Placements::new("1 3 0 2\n\n1 x\n\n2 0 3 1\n".as_bytes()).collect();
+        assert_eq!(read.len(), 2);
+        assert!(matches!(read[1], Err(ParseError::Column { line: 3, .. })));
+        assert_eq!(Placements::new("".as_bytes()).count(), 0);
+    }
+
+    #[test]
     fn several_placements_are_more_than_one_not_two() {
         let message = ParseError::Several { found: 2 }.to_string();
         assert!(message.starts_with("more than one placement"), "{message}");
@@ -958,6 +1270,24 @@ mod tests {
             if let Ok(p) = parse_placement(&input) {
                 prop_assert!(!p.is_empty());
                 prop_assert!(check::validate(&p).is_ok());
+            }
+        }
+
+        /// The stream reader and the one-placement reader agree: one placement read by
+        /// one is the one placement of the other, and what one refuses the other does not
+        /// read as a single good placement.
+        #[test]
+        fn placements_agree_with_read_placement(
+            input in "(NO\\.[0-9]{0,2}:? ?|[0-9Q. ,]{0,6}|[0-9] solutions|\n){0,30}"
+        ) {
+            let streamed: Vec<_> = Placements::new(input.as_bytes()).collect();
+            for p in streamed.iter().flatten() {
+                prop_assert!(!p.is_empty() && check::validate(p).is_ok());
+            }
+            match read_placement(input.as_bytes()) {
+                Ok(p) => prop_assert_eq!(streamed, vec![Ok(p)]),
+                Err(ParseError::Several { .. }) => prop_assert!(streamed.len() >= 2),
+                Err(_) => prop_assert!(streamed.is_empty() || streamed.iter().any(Result::is_err)),
             }
         }
     }

@@ -9,13 +9,15 @@
 //! - [`symmetry`]: the 8 symmetries of the board and the count of unique solutions;
 //! - [`symmetry_count`]: unique and total counts together, searching only one representative
 //!   per orbit of the 8 symmetries (Takaki's bound-mask algorithm), in parallel;
+//! - [`counting`]: resumable parallel counts by every engine (a checkpoint file, a cancel
+//!   flag, progress), on bezzel-core's runner;
 //! - [`construct`]: one solution for any n ≥ 4 in O(n), by the closed-form rule;
 //! - [`check`]: the O(n) checker that verifies placements from all of the above, independent
 //!   of every solver, and counts and lists attacking pairs in O(n) memory;
 //! - [`format`](mod@format): the printed forms of a placement (text, board, JSON) and
 //!   [`read_placement`](format::read_placement), which reads any of them back from a
 //!   stream line by line in bounded memory ([`parse_placement`](format::parse_placement)
-//!   from a string).
+//!   from a string), and [`Placements`](format::Placements), which reads many.
 //!
 //! The counters that run long take a cancel flag (`count_parallel_with_cancel`,
 //! `count_subproblem_with_cancel` in [`bitmask`] and [`symmetry_count`]) and look at it
@@ -37,6 +39,7 @@
 pub mod bitmask;
 pub mod check;
 pub mod construct;
+pub mod counting;
 pub mod format;
 pub mod model;
 pub mod symmetry;

@@ -20,7 +20,6 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::ops::ControlFlow;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::bitmask::{self, BitmaskError};
@@ -300,26 +299,26 @@ fn for_each_canonical(
 }
 
 /// Counts the `n`-queens solutions up to rotation and reflection, and all of
-/// them via the orbit sizes, in parallel on the current rayon pool (call it
-/// inside `ThreadPool::install` to choose the threads).
+/// them via the orbit sizes, in parallel on every core (by the runner every
+/// parallel count uses).
 pub fn count_unique(n: usize) -> Result<UniqueCount, BitmaskError> {
     bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
-    canonical_prefixes(n)
-        .par_iter()
-        .map(|prefix| {
-            let mut tally = UniqueCount::default();
+    let [unique, total] = crate::counting::count_pieces(
+        (n, bitmask::Counter::Symmetry),
+        canonical_prefixes(n),
+        None,
+        None,
+        |prefix, _| {
+            let mut tally = [0, 0];
             for_each_canonical(n, prefix, |_, orbit| {
-                tally.unique += 1;
-                tally.total += orbit;
+                tally[0] += 1;
+                tally[1] += orbit;
             })?;
             Ok(tally)
-        })
-        .try_reduce(UniqueCount::default, |a, b| {
-            Ok(UniqueCount {
-                unique: a.unique + b.unique,
-                total: a.total + b.total,
-            })
-        })
+        },
+        |_, _| {},
+    )?;
+    Ok(UniqueCount { unique, total })
 }
 
 /// Calls `f` with the canonical representative of every orbit of `n`-queens
@@ -352,20 +351,31 @@ pub fn for_each_unique_solution(
 }
 
 /// The canonical representative of every orbit of `n`-queens solutions,
-/// sorted lexicographically, computed in parallel on the current rayon pool.
+/// sorted lexicographically, computed in parallel on every core.
 pub fn unique_solutions(n: usize) -> Result<Vec<Vec<usize>>, BitmaskError> {
     bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
-    let per_prefix = canonical_prefixes(n)
-        .par_iter()
-        .map(|prefix| {
-            let mut found = Vec::new();
-            for_each_canonical(n, prefix, |solution, _| found.push(solution.to_vec()))?;
-            Ok(found)
-        })
-        .collect::<Result<Vec<_>, BitmaskError>>()?;
+    let prefixes: Vec<(usize, Vec<usize>)> =
+        canonical_prefixes(n).into_iter().enumerate().collect();
+    let found = std::sync::Mutex::new(vec![Vec::new(); prefixes.len()]);
+    crate::counting::count_pieces(
+        (n, bitmask::Counter::Symmetry),
+        prefixes,
+        None,
+        None,
+        |(index, prefix), _| {
+            let mut mine = Vec::new();
+            for_each_canonical(n, prefix, |solution, _| mine.push(solution.to_vec()))?;
+            found.lock().unwrap_or_else(|e| e.into_inner())[*index] = mine;
+            Ok([0])
+        },
+        |_, _| {},
+    )?;
     // The prefixes are in lexicographic order and each one's solutions are
     // too, so concatenating keeps the whole list sorted.
-    Ok(per_prefix.concat())
+    Ok(found
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .concat())
 }
 
 #[cfg(test)]

@@ -38,8 +38,9 @@
 //! visits about 45% of the nodes that the mirror-only counter of
 //! [`bitmask`] visits. The placements of the first
 //! [`SPLIT_ROWS`] rows that can start a representative are the
-//! [`Subproblem`]s, which are independent and are what the parallel counter
-//! hands to rayon.
+//! subproblems ([`FirstRows`]), which are independent and are what the
+//! parallel counter hands to bezzel-core's runner (see
+//! [`counting`](crate::counting)).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -48,7 +49,7 @@ use serde::{Deserialize, Serialize};
 use crate::bitmask::{self, BitmaskError, Flag, Lines, Never, Poll};
 use crate::symmetry::UniqueCount;
 
-/// How many rows each [`Subproblem`] from [`subproblems`] fixes.
+/// How many rows each [`FirstRows`] from [`subproblems`] fixes.
 pub const SPLIT_ROWS: usize = 3;
 
 /// Every row index is masked with this, which lets the compiler see that it
@@ -64,14 +65,15 @@ const SMALLEST_SEARCHED: usize = 4;
 /// The rows searched by nested loops rather than the stack loop.
 const TAIL_ROWS: usize = 5;
 
-/// One independent piece of the symmetry-reduced search: the queens of the
-/// first rows.
+/// One independent piece (subproblem) of the symmetry-reduced search: the
+/// queens of the first rows. Its serialized form (`prefix`) is what
+/// checkpoints record.
 ///
 /// It stands for the representatives (see the [module docs](self)) that
 /// start with [`prefix`](Self::prefix). Summing [`count_subproblem`] over
 /// [`subproblems`] gives [`count`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Subproblem {
+pub struct FirstRows {
     /// The columns of the queens in the first rows, top row first.
     pub prefix: Vec<usize>,
 }
@@ -842,10 +844,10 @@ fn count_prefix(
 
 /// Appends to `out` every extension of `prefix` to [`SPLIT_ROWS`] rows that
 /// `rules` allow.
-fn split(rules: &Rules, prefix: &mut Vec<usize>, lines: Lines, out: &mut Vec<Subproblem>) {
+fn split(rules: &Rules, prefix: &mut Vec<usize>, lines: Lines, out: &mut Vec<FirstRows>) {
     let row = prefix.len();
     if row == SPLIT_ROWS {
-        out.push(Subproblem {
+        out.push(FirstRows {
             prefix: prefix.clone(),
         });
         return;
@@ -865,12 +867,12 @@ fn split(rules: &Rules, prefix: &mut Vec<usize>, lines: Lines, out: &mut Vec<Sub
 /// rows that can start a representative. Count them one by one (say, to
 /// show progress or to record them in a checkpoint) with
 /// [`count_subproblem`].
-pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
+pub fn subproblems(n: usize) -> Result<Vec<FirstRows>, BitmaskError> {
     bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
     if n < SMALLEST_SEARCHED {
         // Only the 1x1 board has a solution: its one queen.
         return Ok(if n == 1 {
-            vec![Subproblem { prefix: vec![0] }]
+            vec![FirstRows { prefix: vec![0] }]
         } else {
             Vec::new()
         });
@@ -895,7 +897,7 @@ pub fn subproblems(n: usize) -> Result<Vec<Subproblem>, BitmaskError> {
 /// prefix stands for every orbit, and a prefix that no representative
 /// starts with (its queens attack each other, say, or it is longer than the
 /// board) stands for none. A column outside `0..n` is an error.
-pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<UniqueCount, BitmaskError> {
+pub fn count_subproblem(n: usize, subproblem: &FirstRows) -> Result<UniqueCount, BitmaskError> {
     count_subproblem_polled(n, subproblem, &Never)
 }
 
@@ -904,7 +906,7 @@ pub fn count_subproblem(n: usize, subproblem: &Subproblem) -> Result<UniqueCount
 /// another thread on Ctrl-C.
 pub fn count_subproblem_with_cancel(
     n: usize,
-    subproblem: &Subproblem,
+    subproblem: &FirstRows,
     cancel: &AtomicBool,
 ) -> Result<UniqueCount, BitmaskError> {
     if cancel.load(Ordering::Relaxed) {
@@ -915,7 +917,7 @@ pub fn count_subproblem_with_cancel(
 
 fn count_subproblem_polled(
     n: usize,
-    subproblem: &Subproblem,
+    subproblem: &FirstRows,
     poll: &impl Poll,
 ) -> Result<UniqueCount, BitmaskError> {
     bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
@@ -953,8 +955,9 @@ pub fn count(n: usize) -> Result<UniqueCount, BitmaskError> {
         })
 }
 
-/// [`count`] spread over a rayon pool: a new pool of `threads` threads when
-/// `Some`, rayon's global pool when `None`.
+/// [`count`] spread over `threads` threads (every core when `None`), by the
+/// runner every parallel count uses (see [`counting`](crate::counting), which
+/// also makes it resumable).
 pub fn count_parallel(n: usize, threads: Option<usize>) -> Result<UniqueCount, BitmaskError> {
     count_parallel_with_progress(n, threads, |_, _| {})
 }
@@ -962,22 +965,14 @@ pub fn count_parallel(n: usize, threads: Option<usize>) -> Result<UniqueCount, B
 /// [`count_parallel`], calling `on_task_done(done, total)` after each of the
 /// `total` subproblems is counted.
 ///
-/// The calls come from the worker threads. Each `done` from 1 to `total` is
-/// reported exactly once, but two threads may report out of order, so a
-/// progress bar should advance by one per call rather than jump to `done`.
+/// The calls come from the worker threads, one at a time, `done` rising from 1
+/// to `total`.
 pub fn count_parallel_with_progress(
     n: usize,
     threads: Option<usize>,
     on_task_done: impl Fn(u64, u64) + Sync,
 ) -> Result<UniqueCount, BitmaskError> {
-    let pieces = subproblems(n)?;
-    bitmask::count_pieces_in_pool(
-        &pieces,
-        threads,
-        |piece| count_subproblem(n, piece),
-        add,
-        on_task_done,
-    )
+    count_pieces(n, threads, None, on_task_done)
 }
 
 /// [`count_parallel`] that gives up with [`BitmaskError::Cancelled`] soon
@@ -988,14 +983,27 @@ pub fn count_parallel_with_cancel(
     threads: Option<usize>,
     cancel: &AtomicBool,
 ) -> Result<UniqueCount, BitmaskError> {
-    let pieces = subproblems(n)?;
-    bitmask::count_pieces_in_pool(
-        &pieces,
+    count_pieces(n, threads, Some(cancel), |_, _| {})
+}
+
+fn count_pieces(
+    n: usize,
+    threads: Option<usize>,
+    cancel: Option<&AtomicBool>,
+    on_task_done: impl Fn(u64, u64) + Sync,
+) -> Result<UniqueCount, BitmaskError> {
+    let [total, unique] = crate::counting::count_pieces(
+        (n, bitmask::Counter::Symmetry),
+        subproblems(n)?,
         threads,
-        |piece| count_subproblem_with_cancel(n, piece, cancel),
-        add,
-        |_, _| {},
-    )
+        cancel,
+        |piece, cancel| {
+            let c = count_subproblem_with_cancel(n, piece, cancel)?;
+            Ok([c.total, c.unique])
+        },
+        on_task_done,
+    )?;
+    Ok(UniqueCount { unique, total })
 }
 
 #[cfg(test)]
@@ -1022,7 +1030,7 @@ mod tests {
         }
     }
 
-    fn sum(n: usize, pieces: &[Subproblem]) -> UniqueCount {
+    fn sum(n: usize, pieces: &[FirstRows]) -> UniqueCount {
         pieces.iter().fold(UniqueCount::default(), |total, piece| {
             add(total, count_subproblem(n, piece).unwrap())
         })
@@ -1119,7 +1127,7 @@ mod tests {
                 "n = {n}"
             );
         }
-        assert_eq!(subproblems(1), Ok(vec![Subproblem { prefix: vec![0] }]));
+        assert_eq!(subproblems(1), Ok(vec![FirstRows { prefix: vec![0] }]));
         assert_eq!(subproblems(3), Ok(Vec::new()));
         // Only representatives' starts: the first queen in the left half.
         assert!(
@@ -1197,7 +1205,7 @@ mod tests {
         for n in 4..=8 {
             let whole = count(n).unwrap();
             assert_eq!(
-                count_subproblem(n, &Subproblem { prefix: vec![] }),
+                count_subproblem(n, &FirstRows { prefix: vec![] }),
                 Ok(whole)
             );
             // All non-attacking placements of the first `rows` rows.
@@ -1216,7 +1224,7 @@ mod tests {
                     .collect();
                 let pieces: Vec<_> = prefixes
                     .iter()
-                    .map(|prefix| Subproblem {
+                    .map(|prefix| FirstRows {
                         prefix: prefix.clone(),
                     })
                     .collect();
@@ -1238,7 +1246,7 @@ mod tests {
     #[test]
     fn any_subproblem_is_counted_honestly() {
         let none = UniqueCount::default();
-        let piece = |prefix: &[usize]| Subproblem {
+        let piece = |prefix: &[usize]| FirstRows {
             prefix: prefix.to_vec(),
         };
         // Attacking queens, a right-half start, a corner the wrong way round.
@@ -1327,7 +1335,7 @@ mod tests {
             .iter()
             .map(|placement| {
                 let prefix = placement[..n - 6].to_vec();
-                count_subproblem(n, &Subproblem { prefix }).unwrap().total
+                count_subproblem(n, &FirstRows { prefix }).unwrap().total
             })
             .sum();
         assert!(found <= 16);

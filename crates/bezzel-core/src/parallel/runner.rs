@@ -1,0 +1,450 @@
+//! The one parallel runner: solves a list of subproblems on a thread pool, optionally
+//! recording each finished one in a [`Checkpoint`] so that a rerun resumes, and adds up their
+//! counts exactly.
+//!
+//! The subproblems can be of any serde type: prefixes of decisions
+//! ([`Subproblem`](super::Subproblem)), the first rows of a queens board, anything a caller
+//! splits its work into. A [`Runner`] holds the settings (threads, a cancel flag, a checkpoint
+//! file); [`Runner::open`] or [`Runner::open_fixed`] gives the [`Batch`] to solve (with a
+//! checkpoint, the split it recorded and the subproblems already finished), and
+//! [`Batch::run`] solves the rest, each worker thread with state of its own (a solver, say),
+//! calling back as subproblems finish.
+//!
+//! A resumable count of a model of your own, in a few lines:
+//!
+//! ```
+//! use bezzel_core::parallel::{ParallelError, ParallelSearch, Runner, Solved};
+//! use bezzel_core::prelude::*;
+//!
+//! let queens = || -> Result<Model, ModelError> {
+//!     let mut m = Model::new();
+//!     let q = m.int_vars(8, 0..8)?;
+//!     let up: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(i as i32)).collect();
+//!     let down: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(-(i as i32))).collect();
+//!     m.all_different(&q)?;
+//!     m.all_different(&up)?;
+//!     m.all_different(&down)?;
+//!     Ok(m)
+//! };
+//! let path = std::env::temp_dir().join(format!("bezzel-runner-doc-{}.ckpt", std::process::id()));
+//! // The split: prefixes of decisions, about 10 per worker.
+//! let search = ParallelSearch::new("queens 8", queens).threads(Some(2)).per_worker(10);
+//! let count = || {
+//!     Runner::new()
+//!         .threads(Some(2))
+//!         .checkpoint(&path, search.identity())
+//!         .open(|| search.subproblems())? // a rerun reads the split from the file instead
+//!         .run(
+//!             || Solver::new(queens().expect("built once already")), // one solver per worker
+//!             |solver, sub, _cancel| Ok(Some(Solved::new([solver.count_in(&sub.decisions)?]))),
+//!             |done, total| eprintln!("{done}/{total} subproblems"),
+//!         )
+//!         .map_err(|e| e.map(ParallelError::Model))
+//! };
+//! let report = count()?;
+//! assert!(report.is_complete());
+//! assert_eq!(report.counts, [92]);
+//! // Run it again (after Ctrl-C, say): what the checkpoint holds is not solved twice.
+//! let again = count()?;
+//! assert_eq!((again.counts, again.solved()), ([92], 0));
+//! std::fs::remove_file(&path)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::checkpoint::{Checkpoint, CheckpointError};
+use crate::stats::{Statistics, StopReason};
+use rayon::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// What a worker reports for one finished subproblem: its `K` counts (solutions first) and the
+/// statistics of its search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solved<const K: usize> {
+    /// The counts, solutions first (e.g. `[solutions, unique solutions]`).
+    pub counts: [u64; K],
+    /// The statistics of the subproblem's search, as they should add up with the others' (a
+    /// search that starts below a prefix of decisions adds the prefix's length to its
+    /// `max_depth`, as sequential search would have those decisions on its stack too).
+    pub stats: Statistics,
+}
+
+impl<const K: usize> Solved<K> {
+    /// Counts without statistics (for counters that keep none).
+    pub fn new(counts: [u64; K]) -> Solved<K> {
+        Solved {
+            counts,
+            stats: Statistics::default(),
+        }
+    }
+
+    /// The same counts, with the search's statistics.
+    pub fn with_stats(self, stats: Statistics) -> Solved<K> {
+        Solved { stats, ..self }
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunReport<const K: usize> {
+    /// The counts of every finished subproblem, those of a resumed checkpoint included,
+    /// added up exactly.
+    pub counts: [u64; K],
+    /// Subproblems finished, those of a resumed checkpoint included.
+    pub done: usize,
+    /// Subproblems in the split.
+    pub total: usize,
+    /// Subproblems that a resumed checkpoint had finished before this run.
+    pub resumed: usize,
+    /// The statistics of the subproblems this run solved, added up: `elapsed` is the run's wall
+    /// time, `solutions` the first counts of this run's subproblems, and `stopped` is
+    /// [`StopReason::Cancelled`] when the run ended before the split was done.
+    pub stats: Statistics,
+}
+
+impl<const K: usize> RunReport<K> {
+    /// Whether every subproblem of the split is finished, so that the counts are the totals.
+    pub fn is_complete(&self) -> bool {
+        self.done == self.total
+    }
+
+    /// Subproblems this run solved.
+    pub fn solved(&self) -> usize {
+        self.done - self.resumed
+    }
+}
+
+/// Why a run failed (being cancelled is no failure: see [`RunReport::is_complete`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum RunError<E> {
+    /// The split could not be made.
+    Split(E),
+    /// Solving a subproblem failed; the other workers were stopped. A rerun would meet the
+    /// same error, so this is not an interruption.
+    Solve {
+        /// The subproblem's position in the split.
+        index: usize,
+        /// What the worker said.
+        error: E,
+    },
+    /// The checkpoint could not be opened, or an entry not recorded.
+    Checkpoint(CheckpointError),
+    /// The counts add up to more than `u64::MAX` (a wrong total is worse than none).
+    Overflow {
+        /// The subproblem whose counts went over.
+        index: usize,
+    },
+    /// A thread count of zero.
+    ZeroThreads,
+    /// The thread pool could not be started.
+    ThreadPool(String),
+}
+
+impl<E: fmt::Display> fmt::Display for RunError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Split(e) => write!(f, "{e}"),
+            RunError::Solve { index, error } => write!(f, "subproblem {index}: {error}"),
+            RunError::Checkpoint(e) => write!(f, "{e}"),
+            RunError::Overflow { .. } => write!(f, "the count is larger than {}", u64::MAX),
+            RunError::ZeroThreads => f.write_str("the thread count must be at least 1"),
+            RunError::ThreadPool(e) => write!(f, "cannot start threads: {e}"),
+        }
+    }
+}
+
+impl<E: fmt::Debug + fmt::Display> std::error::Error for RunError<E> {}
+
+impl<E> From<CheckpointError> for RunError<E> {
+    fn from(e: CheckpointError) -> RunError<E> {
+        RunError::Checkpoint(e)
+    }
+}
+
+impl<E> RunError<E> {
+    /// The same error with the worker's error mapped by `f`.
+    pub fn map<F>(self, f: impl FnOnce(E) -> F) -> RunError<F> {
+        match self {
+            RunError::Split(e) => RunError::Split(f(e)),
+            RunError::Solve { index, error } => RunError::Solve {
+                index,
+                error: f(error),
+            },
+            RunError::Checkpoint(e) => RunError::Checkpoint(e),
+            RunError::Overflow { index } => RunError::Overflow { index },
+            RunError::ZeroThreads => RunError::ZeroThreads,
+            RunError::ThreadPool(e) => RunError::ThreadPool(e),
+        }
+    }
+}
+
+/// The settings of a parallel run: threads, a cancel flag, a checkpoint file. See the
+/// [module docs](self).
+#[derive(Debug, Clone, Default)]
+pub struct Runner<'a> {
+    threads: Option<usize>,
+    cancel: Option<&'a AtomicBool>,
+    checkpoint: Option<(PathBuf, String)>,
+}
+
+impl<'a> Runner<'a> {
+    /// Every core, no cancel flag, no checkpoint.
+    pub fn new() -> Runner<'a> {
+        Runner::default()
+    }
+
+    /// Worker threads; `None` (the default) uses every core. Zero is refused by the run.
+    pub fn threads(mut self, threads: Option<usize>) -> Runner<'a> {
+        self.threads = threads;
+        self
+    }
+
+    /// The flag that stops the run: workers look at it between subproblems, and are handed
+    /// it to look at inside their search. The runner raises it too, when a worker fails, so
+    /// that the others stop.
+    pub fn cancel(mut self, cancel: &'a AtomicBool) -> Runner<'a> {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    /// Records finished subproblems in the checkpoint at `path`, for the model named `model`
+    /// (see [`Checkpoint::open`]); a run on an existing file resumes it.
+    pub fn checkpoint(mut self, path: impl AsRef<Path>, model: impl Into<String>) -> Runner<'a> {
+        self.checkpoint = Some((path.as_ref().to_path_buf(), model.into()));
+        self
+    }
+
+    /// The checkpoint file, if any.
+    pub fn checkpoint_path(&self) -> Option<&Path> {
+        self.checkpoint.as_ref().map(|(path, _)| path.as_path())
+    }
+
+    /// The number of worker threads a run starts: the one asked for, or every core.
+    pub fn thread_count(&self) -> usize {
+        self.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// The batch to run, for a split that `split` makes. With a checkpoint, the file is opened
+    /// (and locked) now, and a split it recorded wins over `split`, which is then not called:
+    /// the split may depend on settings such as the thread count, and a rerun must solve the
+    /// same subproblems to add up to the exact total.
+    pub fn open<S, E, const K: usize>(
+        self,
+        split: impl FnOnce() -> Result<Vec<S>, E>,
+    ) -> Result<Batch<'a, S, K>, RunError<E>>
+    where
+        S: Serialize + DeserializeOwned,
+    {
+        let (checkpoint, subproblems) = match &self.checkpoint {
+            Some((path, model)) => {
+                let (checkpoint, subproblems) =
+                    Checkpoint::open(path, model, K, || split().map_err(RunError::Split))?;
+                (Some(checkpoint), subproblems)
+            }
+            None => (None, split().map_err(RunError::Split)?),
+        };
+        Ok(self.batch(checkpoint, subproblems))
+    }
+
+    /// The batch to run, for a split that depends on the model alone: a checkpoint that
+    /// recorded another split is refused (see [`Checkpoint::open_fixed`]).
+    pub fn open_fixed<S, const K: usize>(
+        self,
+        split: Vec<S>,
+    ) -> Result<Batch<'a, S, K>, CheckpointError>
+    where
+        S: Serialize + DeserializeOwned,
+    {
+        let (checkpoint, subproblems) = match &self.checkpoint {
+            Some((path, model)) => {
+                let (checkpoint, subproblems) = Checkpoint::open_fixed(path, model, K, split)?;
+                (Some(checkpoint), subproblems)
+            }
+            None => (None, split),
+        };
+        Ok(self.batch(checkpoint, subproblems))
+    }
+
+    /// The batch to run, without a checkpoint (whatever [`Runner::checkpoint`] said), for
+    /// subproblems of any type.
+    pub fn batch_of<S, const K: usize>(self, subproblems: Vec<S>) -> Batch<'a, S, K> {
+        self.batch(None, subproblems)
+    }
+
+    fn batch<S, const K: usize>(
+        self,
+        checkpoint: Option<Checkpoint>,
+        subproblems: Vec<S>,
+    ) -> Batch<'a, S, K> {
+        Batch {
+            subproblems,
+            checkpoint,
+            threads: self.threads,
+            cancel: self.cancel,
+        }
+    }
+}
+
+/// Subproblems to solve, with the checkpoint that records them; made by [`Runner::open`].
+#[derive(Debug)]
+pub struct Batch<'a, S, const K: usize> {
+    subproblems: Vec<S>,
+    checkpoint: Option<Checkpoint>,
+    threads: Option<usize>,
+    cancel: Option<&'a AtomicBool>,
+}
+
+/// What the workers share: one lock per finished subproblem, which is little next to solving
+/// it, and keeps the checkpoint's journal, the totals and the progress in one order.
+struct Shared<E, const K: usize> {
+    checkpoint: Option<Checkpoint>,
+    counts: [u64; K],
+    done: usize,
+    solutions: u64,
+    stats: Statistics,
+    error: Option<RunError<E>>,
+}
+
+impl<'a, S, const K: usize> Batch<'a, S, K> {
+    /// The whole split, finished subproblems included (positions are indices into it).
+    pub fn subproblems(&self) -> &[S] {
+        &self.subproblems
+    }
+
+    /// The checkpoint, if the run has one.
+    pub fn checkpoint(&self) -> Option<&Checkpoint> {
+        self.checkpoint.as_ref()
+    }
+
+    /// Subproblems finished before this run (recorded in the checkpoint).
+    pub fn resumed(&self) -> usize {
+        self.checkpoint.as_ref().map_or(0, Checkpoint::finished)
+    }
+
+    /// Solves the subproblems not yet finished, in parallel. Each worker thread makes its
+    /// state with `init` once, then calls `solve(state, subproblem, cancel)` for subproblem
+    /// after subproblem: `Ok(Some(solved))` when it finished, `Ok(None)` when `cancel` stopped
+    /// it (it is then not counted, and a resumed run solves it again), `Err` when it cannot be
+    /// solved, which stops the run. Each finished subproblem is recorded in the checkpoint,
+    /// then `progress(done, total)` is called (from worker threads, one at a time, `done`
+    /// rising by one each call; it is called once first with the subproblems already done).
+    ///
+    /// Returns the exact totals; when `cancel` stopped the run, the report says how far it got
+    /// ([`RunReport::is_complete`] is false).
+    pub fn run<T, E, I, F, P>(
+        self,
+        init: I,
+        solve: F,
+        progress: P,
+    ) -> Result<RunReport<K>, RunError<E>>
+    where
+        S: Sync,
+        E: Send,
+        I: Fn() -> T + Sync + Send,
+        F: Fn(&mut T, &S, &AtomicBool) -> Result<Option<Solved<K>>, E> + Sync + Send,
+        P: Fn(usize, usize) + Sync,
+    {
+        let started = Instant::now();
+        let threads = match self.threads {
+            Some(0) => return Err(RunError::ZeroThreads),
+            Some(t) => t,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let own_flag = AtomicBool::new(false);
+        let cancel = self.cancel.unwrap_or(&own_flag);
+        let total = self.subproblems.len();
+        let todo: Vec<usize> = (0..total)
+            .filter(|&i| self.checkpoint.as_ref().is_none_or(|c| !c.is_done(i)))
+            .collect();
+        let resumed = total - todo.len();
+        let mut counts = [0; K];
+        if let Some(c) = &self.checkpoint {
+            counts.copy_from_slice(c.totals());
+        }
+        let shared = Mutex::new(Shared {
+            checkpoint: self.checkpoint,
+            counts,
+            done: resumed,
+            solutions: 0,
+            stats: Statistics::default(),
+            error: None,
+        });
+        // A worker that panicked while holding the lock left nothing half-written that
+        // matters more than reporting the rest.
+        let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
+        let fail = |error: RunError<E>| {
+            lock().error.get_or_insert(error);
+            cancel.store(true, Ordering::Relaxed);
+        };
+        progress(resumed, total);
+        if !todo.is_empty() {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| RunError::ThreadPool(e.to_string()))?;
+            let subproblems = &self.subproblems;
+            pool.install(|| {
+                todo.par_iter().for_each_init(&init, |state, &index| {
+                    if cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let solved = match solve(state, &subproblems[index], cancel) {
+                        Ok(Some(solved)) => solved,
+                        Ok(None) => return,
+                        Err(error) => return fail(RunError::Solve { index, error }),
+                    };
+                    let mut s = lock();
+                    let mut sums = s.counts;
+                    if sums
+                        .iter_mut()
+                        .zip(solved.counts)
+                        .any(|(sum, c)| sum.checked_add(c).map(|new| *sum = new).is_none())
+                    {
+                        drop(s);
+                        return fail(RunError::Overflow { index });
+                    }
+                    if let Some(c) = s.checkpoint.as_mut()
+                        && let Err(e) = c.record(index, &solved.counts)
+                    {
+                        drop(s);
+                        return fail(RunError::Checkpoint(e));
+                    }
+                    s.counts = sums;
+                    s.done += 1;
+                    s.solutions = s
+                        .solutions
+                        .saturating_add(solved.counts.first().copied().unwrap_or(0));
+                    s.stats += solved.stats;
+                    progress(s.done, total);
+                });
+            });
+        }
+        let mut s = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = s.checkpoint.as_mut()
+            && let Err(e) = c.sync()
+        {
+            s.error.get_or_insert(RunError::Checkpoint(e));
+        }
+        if let Some(e) = s.error {
+            return Err(e);
+        }
+        let mut stats = s.stats;
+        stats.elapsed = started.elapsed();
+        stats.solutions = s.solutions;
+        stats.stopped = (s.done < total).then_some(StopReason::Cancelled);
+        Ok(RunReport {
+            counts: s.counts,
+            done: s.done,
+            total,
+            resumed,
+            stats,
+        })
+    }
+}

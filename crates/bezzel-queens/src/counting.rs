@@ -1,0 +1,254 @@
+//! Resumable parallel counts by every engine: the symmetry and bitmask counters and the
+//! constraint model, each split into subproblems that bezzel-core's
+//! [runner](bezzel_core::parallel::runner) solves on a thread pool, optionally recording them
+//! in a checkpoint file so that an interrupted count resumes where it stopped.
+//!
+//! ```
+//! use bezzel_queens::counting::{self, Engine, Options};
+//!
+//! let path = std::env::temp_dir().join(format!("queens-doc-{}.ckpt", std::process::id()));
+//! let options = Options { threads: Some(2), checkpoint: Some(&path), cancel: None };
+//! let report = counting::count(10, Engine::Symmetry, &options, |_done, _total| {})?;
+//! assert!(report.is_complete());
+//! assert_eq!(report.counts, [724, 92]); // solutions, and unique ones
+//! std::fs::remove_file(&path)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::bitmask::{self, BitmaskError, Counter};
+use crate::model::{self, QueensError};
+use crate::symmetry_count;
+use bezzel_core::parallel::{
+    ParallelError, ParallelSearch, RunError, RunReport, Runner, Solved, check_subproblems,
+    solve_subproblem,
+};
+use bezzel_core::{Consistency, ModelError, SearchConfig, Solver, VarOrder};
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Which counter counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// Placements canonical under the board's 8 symmetries, weighted by orbit size
+    /// ([`symmetry_count`]): the fastest, and it counts unique solutions too.
+    Symmetry,
+    /// The classic bit-parallel counter with mirror symmetry ([`bitmask`]).
+    Bitmask,
+    /// The generic constraint model ([`model`]), split into prefixes of decisions.
+    Model {
+        /// The propagation strength of its all-different constraints.
+        consistency: Consistency,
+        /// Its variable order.
+        order: VarOrder,
+    },
+}
+
+impl Engine {
+    /// The engine's name, as the program spells it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Engine::Symmetry => "symmetry",
+            Engine::Bitmask => "bitmask",
+            Engine::Model { .. } => "model",
+        }
+    }
+
+    /// The name of the count of `n` queens by this engine in a checkpoint: a checkpoint of
+    /// another count is refused.
+    pub fn checkpoint_name(&self, n: usize) -> String {
+        match self {
+            Engine::Symmetry | Engine::Bitmask => format!("queens n={n} engine={}", self.name()),
+            // The order as the program's `--order` names it, as checkpoints have it.
+            Engine::Model { consistency, order } => {
+                let order = match order {
+                    VarOrder::SmallestDomain => "FirstFail".to_string(),
+                    VarOrder::InputOrder => "Rows".to_string(),
+                    VarOrder::DomWDeg => "DomWdeg".to_string(),
+                    other => format!("{other:?}"),
+                };
+                format!("queens n={n} engine=model consistency={consistency:?} order={order}")
+            }
+        }
+    }
+}
+
+/// The settings of a count.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Worker threads; `None` uses every core.
+    pub threads: Option<usize>,
+    /// Records finished subproblems in this file; a count on an existing one resumes it.
+    pub checkpoint: Option<&'a Path>,
+    /// Raising this flag stops the count within milliseconds (the report then says how far it
+    /// got).
+    pub cancel: Option<&'a Arc<AtomicBool>>,
+}
+
+/// Why a count failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CountError {
+    /// A bit-parallel counter refused the board or a subproblem.
+    Bitmask(BitmaskError),
+    /// The constraint model could not be built.
+    Model(QueensError),
+    /// The model's search failed (e.g. a subproblem names a variable the model lacks).
+    Parallel(ParallelError),
+    /// A checkpoint's recorded split is not one this count can use (another model's
+    /// subproblems, or one subproblem twice).
+    UnusableSplit(ParallelError),
+}
+
+impl fmt::Display for CountError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CountError::Bitmask(e) => write!(f, "{e}"),
+            CountError::Model(e) => write!(f, "{e}"),
+            CountError::Parallel(e) => write!(f, "{e}"),
+            CountError::UnusableSplit(e) => write!(f, "its split cannot be used: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CountError {}
+
+/// Counts the solutions of `n` queens with `engine`, in parallel: the report's counts are
+/// `[solutions, unique solutions]` (the unique count only from [`Engine::Symmetry`], 0 from
+/// the others: every queens checkpoint keeps two counts). `progress(done, total)` is called as
+/// subproblems finish. When the cancel flag stopped the count, the report is not
+/// [complete](RunReport::is_complete) and says how far it got.
+pub fn count(
+    n: usize,
+    engine: Engine,
+    options: &Options<'_>,
+    progress: impl Fn(usize, usize) + Sync,
+) -> Result<RunReport<2>, RunError<CountError>> {
+    let own_flag = Arc::new(AtomicBool::new(false));
+    let cancel = options.cancel.unwrap_or(&own_flag);
+    let mut runner = Runner::new().threads(options.threads).cancel(cancel);
+    if let Some(path) = options.checkpoint {
+        runner = runner.checkpoint(path, engine.checkpoint_name(n));
+    }
+    let bitmask_solved = |counted: Result<[u64; 2], BitmaskError>| match counted {
+        Ok(counts) => Ok(Some(Solved::new(counts))),
+        Err(BitmaskError::Cancelled) => Ok(None),
+        Err(e) => Err(CountError::Bitmask(e)),
+    };
+    match engine {
+        Engine::Symmetry => {
+            let split = symmetry_count::subproblems(n).map_err(CountError::Bitmask);
+            runner.open_fixed(split.map_err(RunError::Split)?)?.run(
+                || (),
+                |_, piece, cancel| {
+                    bitmask_solved(
+                        symmetry_count::count_subproblem_with_cancel(n, piece, cancel)
+                            .map(|c| [c.total, c.unique]),
+                    )
+                },
+                progress,
+            )
+        }
+        Engine::Bitmask => {
+            let split = bitmask::subproblems(n).map_err(CountError::Bitmask);
+            runner.open_fixed(split.map_err(RunError::Split)?)?.run(
+                || (),
+                |_, piece, cancel| {
+                    bitmask_solved(
+                        bitmask::count_subproblem_with_cancel(n, piece, cancel).map(|c| [c, 0]),
+                    )
+                },
+                progress,
+            )
+        }
+        Engine::Model { consistency, order } => {
+            let build = move || model::build_with(n, consistency).map(|(m, _)| m);
+            build()
+                .map_err(CountError::Model)
+                .map_err(RunError::Split)?;
+            let config = SearchConfig {
+                var_order: order,
+                ..SearchConfig::default()
+            };
+            let search = ParallelSearch::new(engine.checkpoint_name(n), || {
+                build().map_err(|e| ModelError::InvalidArgument {
+                    reason: e.to_string(),
+                })
+            })
+            .config(config)
+            .threads(Some(runner.thread_count()));
+            let batch = runner.open(|| search.subproblems().map_err(CountError::Parallel))?;
+            // A recorded split is the one check left to the split itself: another model's
+            // subproblems, or one twice, would give a wrong total.
+            check_subproblems(search.identity(), batch.subproblems())
+                .map_err(|e| RunError::Split(CountError::UnusableSplit(e)))?;
+            batch.run(
+                || {
+                    let mut solver = Solver::with_config(
+                        build().expect("the same model was built above"),
+                        config,
+                    );
+                    solver.set_cancel_flag(cancel.clone());
+                    solver
+                },
+                |solver, sub, _| {
+                    let solved = solve_subproblem(solver, sub).map_err(CountError::Parallel)?;
+                    Ok(solved.map(|s| Solved {
+                        counts: [s.counts[0], 0],
+                        stats: s.stats,
+                    }))
+                },
+                progress,
+            )
+        }
+    }
+}
+
+/// Counts `pieces` on the runner with `count(piece, cancel)`, for the bit-parallel counters'
+/// `count_parallel*` functions: [`BitmaskError::Cancelled`] when `cancel` stopped it.
+pub(crate) fn count_pieces<P: Sync, const K: usize>(
+    (n, counter): (usize, Counter),
+    pieces: Vec<P>,
+    threads: Option<usize>,
+    cancel: Option<&AtomicBool>,
+    count: impl Fn(&P, &AtomicBool) -> Result<[u64; K], BitmaskError> + Sync + Send,
+    on_task_done: impl Fn(u64, u64) + Sync,
+) -> Result<[u64; K], BitmaskError> {
+    let mut runner = Runner::new().threads(threads);
+    if let Some(cancel) = cancel {
+        runner = runner.cancel(cancel);
+    }
+    let report = runner
+        .batch_of(pieces)
+        .run(
+            || (),
+            |_, piece, cancel| match count(piece, cancel) {
+                Ok(counts) => Ok(Some(Solved::new(counts))),
+                Err(BitmaskError::Cancelled) => Ok(None),
+                Err(e) => Err(e),
+            },
+            // The first call says what was done before the run: nothing here.
+            |done, total| {
+                if done > 0 {
+                    on_task_done(done as u64, total as u64);
+                }
+            },
+        )
+        .map_err(|e| match e {
+            RunError::Split(e) | RunError::Solve { error: e, .. } => e,
+            RunError::ZeroThreads => BitmaskError::ZeroThreads,
+            RunError::ThreadPool(message) => BitmaskError::ThreadPool { message },
+            // MAX_N is chosen so that no count overflows; were it wrong, this says the board
+            // is too large for the counter, which is the truth.
+            _ => BitmaskError::TooLarge {
+                n,
+                max: bitmask::MAX_N,
+                counter,
+            },
+        })?;
+    if !report.is_complete() {
+        return Err(BitmaskError::Cancelled);
+    }
+    Ok(report.counts)
+}
