@@ -127,7 +127,9 @@ pub fn clap_message(e: &clap::Error) -> String {
         .lines()
         .map(str::trim)
         .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
-        .filter(|l| !l.is_empty())
+        // "to pass '--limit' as a value, use '-- --limit'" misleads where the option exists
+        // but the command does not take it, which is the common case here.
+        .filter(|l| !l.is_empty() && !l.starts_with("tip: to pass"))
         .collect();
     lines.join(" ").trim_start_matches("error: ").to_string()
 }
