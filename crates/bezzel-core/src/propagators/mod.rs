@@ -12,6 +12,7 @@ mod all_different_domain;
 mod binary;
 mod check;
 mod linear;
+mod value_pass;
 
 pub use all_different::AllDifferentValue;
 pub use all_different_bounds::AllDifferentBounds;
@@ -35,4 +36,18 @@ fn pairwise_different(views: &[crate::IntView], a: &crate::Assignment<'_>) -> bo
         values.sort_unstable();
         values.windows(2).all(|w| w[0] != w[1])
     }
+}
+
+/// Iterates the set bits of a word, lowest first.
+#[inline(always)]
+fn bits(mut word: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if word == 0 {
+            None
+        } else {
+            let b = word.trailing_zeros() as usize;
+            word &= word - 1;
+            Some(b)
+        }
+    })
 }
