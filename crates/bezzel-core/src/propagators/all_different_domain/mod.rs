@@ -102,15 +102,18 @@ impl AllDifferentDomain {
         full: bool,
     ) -> PropResult {
         let s = &mut self.small;
-        // The value pass below starts from the fixed views this scan finds as it reads.
+        // Read the masks, finding the fixed views as they come, then run the value pass on
+        // the masks (the store is written once, at the end). Positions are the slots' when
+        // there is a window (see `views`).
         let mut found = Fixed::default();
-        if self.slots.is_empty() {
+        let m = if self.slots.is_empty() {
             for i in 0..live {
                 let mask = read_mask(ctx, self.views[i], base);
                 s.orig[i] = mask;
                 s.cur[i] = mask;
                 found.scan(i, mask);
             }
+            prefix_pass(&mut self.views, &mut self.mate_val, s, live, found)?
         } else {
             for (i, &w) in self.slots[..live].iter().enumerate() {
                 let mask = ctx.word(w);
@@ -118,18 +121,8 @@ impl AllDifferentDomain {
                 s.cur[i] = mask;
                 found.scan(i, mask);
             }
-        }
-
-        // The value pass on the masks: the store is written once, at the end.
-        let mut prefix = Prefix {
-            views: &mut self.views,
-            slots: &mut self.slots,
-            mate_val: &mut self.mate_val,
-            small: s,
-            live,
+            prefix_pass(&mut self.slots, &mut self.mate_val, s, live, found)?
         };
-        value_pass_masks(&mut prefix, found)?;
-        let m = prefix.live;
 
         if m > 1 && full {
             s.regin(&mut self.mate_val[..m], base)?;
@@ -174,16 +167,35 @@ impl AllDifferentDomain {
 
 /// The live prefix of the one-word path, as the value pass over masks sees it: the masks are
 /// those of `small.cur`, and retiring a view swaps it (with its mask, its matched value and
-/// its slot or view) to the end of the prefix.
-struct Prefix<'p> {
-    views: &'p mut [IntView],
-    slots: &'p mut [WordView],
+/// its position in `order`, the views or the slots) to the end of the prefix.
+struct Prefix<'p, T> {
+    order: &'p mut [T],
     mate_val: &'p mut [i64],
     small: &'p mut Small,
     live: usize,
 }
 
-impl MaskViews for Prefix<'_> {
+/// Runs the value pass over masks on the prefix of `live` views whose positions are those of
+/// `order`, from the fixed views of `found`; returns the new length of the prefix.
+#[inline(always)]
+fn prefix_pass<T>(
+    order: &mut [T],
+    mate_val: &mut [i64],
+    small: &mut Small,
+    live: usize,
+    found: Fixed,
+) -> Result<usize, Conflict> {
+    let mut prefix = Prefix {
+        order,
+        mate_val,
+        small,
+        live,
+    };
+    value_pass_masks(&mut prefix, found)?;
+    Ok(prefix.live)
+}
+
+impl<T> MaskViews for Prefix<'_, T> {
     #[inline(always)]
     fn retire(&mut self, mut fixed: u64) {
         // Highest first, so that the view swapped in from the end is never a fixed one.
@@ -192,12 +204,7 @@ impl MaskViews for Prefix<'_> {
             fixed &= !(1u64 << i);
             self.live -= 1;
             let m = self.live;
-            // Positions are the slots' when there is a window (see `views`).
-            if self.slots.is_empty() {
-                self.views.swap(i, m);
-            } else {
-                self.slots.swap(i, m);
-            }
+            self.order.swap(i, m);
             self.mate_val.swap(i, m);
             self.small.orig.swap(i, m);
             self.small.cur.swap(i, m);
