@@ -51,3 +51,55 @@ fn bits(mut word: u64) -> impl Iterator<Item = usize> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    /// The built-in propagators use only what a propagator outside the crate can: the public
+    /// API of `Context`, `Setup` and the views (`tests/public_propagator.rs` shows that this
+    /// is enough to match them). None reaches into the store, the queue, a view's fields or
+    /// the private fields of `Context`.
+    #[test]
+    fn built_ins_use_only_the_public_propagator_api() {
+        let sources = [
+            ("all_different.rs", include_str!("all_different.rs")),
+            (
+                "all_different_bounds.rs",
+                include_str!("all_different_bounds.rs"),
+            ),
+            (
+                "all_different_domain/mod.rs",
+                include_str!("all_different_domain/mod.rs"),
+            ),
+            (
+                "all_different_domain/matching.rs",
+                include_str!("all_different_domain/matching.rs"),
+            ),
+            (
+                "all_different_domain/matching_small.rs",
+                include_str!("all_different_domain/matching_small.rs"),
+            ),
+            ("binary.rs", include_str!("binary.rs")),
+            ("check.rs", include_str!("check.rs")),
+            ("linear.rs", include_str!("linear.rs")),
+            ("value_pass.rs", include_str!("value_pass.rs")),
+        ];
+        let forbidden = [
+            "ctx.store",
+            "ctx.queue",
+            "s.store",
+            "store::Store",
+            "queue::Queue",
+            ".negated",
+            ".var.index",
+            "pub(crate)",
+            "ctx.advice ",
+            "ctx.stage ",
+            "ctx.requeue =",
+        ];
+        for (file, text) in sources {
+            for f in forbidden {
+                assert!(!text.contains(f), "{file} uses `{f}`");
+            }
+        }
+    }
+}
