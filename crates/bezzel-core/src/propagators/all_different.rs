@@ -108,13 +108,7 @@ impl MaskViews for StoreWords<'_, '_> {
 impl Propagator for AllDifferentValue {
     fn setup(&mut self, s: &mut Setup<'_>) {
         if !self.aliased && self.views.len() <= 64 {
-            // The window starts at the smallest value any view can take (whatever the current
-            // bounds, which a `Model::propagate` may have narrowed and the search undoes).
-            let lo = self.views.iter().map(|&v| s.declared_min(v)).min();
-            let lo = lo.unwrap_or(0);
-            let words: Option<Vec<WordView>> =
-                self.views.iter().map(|&v| s.word_view(v, lo)).collect();
-            self.words = words.unwrap_or_default();
+            self.words = super::word_views(s, &self.views).map_or_else(Vec::new, |(_, w)| w);
         }
         if self.words.is_empty() {
             for &v in &self.views {

@@ -38,6 +38,24 @@ fn pairwise_different(views: &[crate::IntView], a: &crate::Assignment<'_>) -> bo
     }
 }
 
+/// The views as [`WordView`]s over one window, and the window's first value: the smallest
+/// value any of them can take (whatever the current bounds, which a `Model::propagate` may
+/// have narrowed and the search undoes). `None` when there are no views or one does not fit
+/// (it is negated, or the values span more than 64).
+///
+/// [`WordView`]: crate::WordView
+fn word_views(
+    s: &crate::Setup<'_>,
+    views: &[crate::IntView],
+) -> Option<(i64, Vec<crate::WordView>)> {
+    let lo = views.iter().map(|&v| s.declared_min(v)).min()?;
+    let mut words = Vec::with_capacity(views.len());
+    for &v in views {
+        words.push(s.word_view(v, lo)?);
+    }
+    Some((lo, words))
+}
+
 /// Iterates the set bits of a word, lowest first.
 #[inline(always)]
 fn bits(mut word: u64) -> impl Iterator<Item = usize> {

@@ -300,17 +300,12 @@ impl Propagator for AllDifferentDomain {
         }
         s.fixed_wakes_at(Priority::Linear);
         self.live = Some(s.trailed_int(self.views.len() as i64));
-        if self.views.len() <= 64 {
-            // The window starts at the smallest value any view can take (whatever the current
-            // bounds, which a `Model::propagate` may have narrowed and the search undoes).
-            let lo = self.views.iter().map(|&v| s.declared_min(v)).min();
-            let lo = lo.unwrap_or(0);
-            let slots: Option<Vec<WordView>> =
-                self.views.iter().map(|&v| s.word_view(v, lo)).collect();
-            if let Some(slots) = slots.filter(|slots| !slots.is_empty()) {
-                self.window = Some(lo);
-                self.slots = slots;
-            }
+        // The one-word path names views by bits of one word: at most 64 of them.
+        if self.views.len() <= 64
+            && let Some((lo, slots)) = super::word_views(s, &self.views)
+        {
+            self.window = Some(lo);
+            self.slots = slots;
         }
     }
 
