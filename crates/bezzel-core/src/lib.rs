@@ -79,7 +79,7 @@ pub use error::ModelError;
 pub use event::Event;
 pub use matrix::Matrix;
 pub use model::Model;
-pub use propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
+pub use propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup, WordView};
 pub use propagators::Relation;
 pub use queue::Priority;
 pub use search::{
@@ -96,6 +96,6 @@ pub mod prelude {
         Assignment, Conflict, Consistency, Context, Decision, Event, IntView, IntoDomain, Limits,
         Matrix, Model, ModelError, Priority, PropResult, PropStatus, Propagator, Relation,
         Restarts, SearchConfig, Setup, Solution, SolutionSet, Solver, Statistics, StopReason,
-        TrailedInt, ValueOrder, VarId, VarOrder,
+        TrailedInt, ValueOrder, VarId, VarOrder, WordView,
     };
 }

@@ -56,6 +56,14 @@
 //! assert_eq!(Solver::new(m).count(), 3); // 2, 4, 6
 //! # Ok::<(), ModelError>(())
 //! ```
+//!
+//! # Fast propagators
+//!
+//! The built-in propagators use nothing that a propagator written outside the crate cannot:
+//! [`Context`] lists the powers they are built from (advice on which views changed, one-word
+//! domain masks and [`WordView`]s, staged runs), each documented with an example.
+//! `tests/public_propagator.rs` rebuilds the value-level all-different from them and matches
+//! the built-in one node for node.
 
 use crate::event::Event;
 use crate::queue::{Priority, Queue};
@@ -150,17 +158,101 @@ impl Setup<'_> {
         self.subscriptions.push((view.into(), event, 0));
     }
 
-    /// [`subscribe`](Setup::subscribe), and the propagator's next run finds the bits of
-    /// `token` in [`Context::advice`] if this subscription woke it. Subscriptions of one
-    /// propagator to one variable merge, tokens included, at the weakest event asked for.
-    pub(crate) fn subscribe_advised(&mut self, view: IntView, event: Event, token: u64) {
-        self.subscriptions.push((view, event, token));
+    /// [`subscribe`](Setup::subscribe), with advice: when this subscription wakes the
+    /// propagator, the bits of `token` are in [`Context::advice`] on its next run, so that it
+    /// learns which of its views changed without looking at all of them. Subscriptions of one
+    /// propagator to one variable merge, tokens included, at the weakest event asked for; a
+    /// propagator that gives each view one bit should therefore not have two views of one
+    /// variable (or use at most 64 views).
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// /// Counts, in a trailed integer, how many of its (at most 64) views are fixed.
+    /// #[derive(Debug)]
+    /// struct CountFixed(Vec<IntView>, Option<TrailedInt>);
+    ///
+    /// impl Propagator for CountFixed {
+    ///     fn setup(&mut self, s: &mut Setup<'_>) {
+    ///         for (i, &v) in self.0.iter().enumerate() {
+    ///             s.subscribe_advised(v, Event::Fixed, 1 << i);
+    ///         }
+    ///         self.1 = Some(s.trailed_int(0));
+    ///     }
+    ///     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+    ///         let slot = self.1.expect("set up");
+    ///         // All ones: a run without an event (the first), where anything may have changed.
+    ///         let fixed = if ctx.advice() == u64::MAX {
+    ///             self.0.iter().filter(|&&v| ctx.is_fixed(v)).count() as i64
+    ///         } else {
+    ///             ctx.int(slot) + i64::from(ctx.advice().count_ones())
+    ///         };
+    ///         ctx.set_int(slot, fixed);
+    ///         Ok(PropStatus::Fixpoint)
+    ///     }
+    ///     fn is_satisfied(&self, _: &Assignment<'_>) -> bool {
+    ///         true
+    ///     }
+    /// }
+    ///
+    /// let mut m = Model::new();
+    /// let x = m.int_vars(3, 0..=1)?;
+    /// m.post(CountFixed(x.iter().map(|&v| v.into()).collect(), None))?;
+    /// assert_eq!(Solver::new(m).count(), 8);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    #[inline]
+    pub fn subscribe_advised(&mut self, view: impl Into<IntView>, event: Event, token: u64) {
+        self.subscriptions.push((view.into(), event, token));
     }
 
-    /// `Fixed` events wake the propagator into the bucket of `priority`, a cheaper one than
-    /// its own, for a cheap first stage of its work (it learns which from
-    /// [`Context::stage`](Context) and can [`requeue`](Context) itself for the rest).
-    pub(crate) fn fixed_wakes_at(&mut self, priority: Priority) {
+    /// Makes the propagator staged: `Fixed` events wake it into the bucket of `priority`, a
+    /// cheaper one than its own [`Propagator::priority`], for a cheap first stage of its work.
+    /// It learns which stage it is in from [`Context::stage`], and after the cheap stage it
+    /// can [`requeue`](Context::requeue) itself in its own bucket for the expensive rest, which
+    /// then runs after every cheaper propagator, so that several wake-ups share one expensive
+    /// run. Other events, and the first run, wake it as usual (the first run, and a rerun
+    /// after [`PropStatus::NoFixpoint`], start in the cheap stage).
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// /// A pairwise `!=` on fixed views first, and an expensive full check afterwards.
+    /// #[derive(Debug)]
+    /// struct Staged(Vec<IntView>);
+    ///
+    /// impl Propagator for Staged {
+    ///     fn setup(&mut self, s: &mut Setup<'_>) {
+    ///         for &v in &self.0 {
+    ///             s.subscribe(v, Event::Domain);
+    ///         }
+    ///         s.fixed_wakes_at(Priority::Linear);
+    ///     }
+    ///     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+    ///         if ctx.stage() < Priority::Expensive {
+    ///             // ... the cheap stage ...
+    ///             ctx.requeue(Priority::Expensive);
+    ///             return Ok(PropStatus::Fixpoint);
+    ///         }
+    ///         // ... the expensive stage ...
+    ///         Ok(PropStatus::Fixpoint)
+    ///     }
+    ///     fn priority(&self) -> Priority {
+    ///         Priority::Expensive
+    ///     }
+    ///     fn is_satisfied(&self, _: &Assignment<'_>) -> bool {
+    ///         true
+    ///     }
+    /// }
+    ///
+    /// let mut m = Model::new();
+    /// let x = m.int_vars(2, 0..=2)?;
+    /// m.post(Staged(x.iter().map(|&v| v.into()).collect()))?;
+    /// assert_eq!(Solver::new(m).count(), 9);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    #[inline]
+    pub fn fixed_wakes_at(&mut self, priority: Priority) {
         self.fixed_priority = Some(priority);
     }
 
@@ -168,6 +260,120 @@ impl Setup<'_> {
     pub fn trailed_int(&mut self, initial: i64) -> TrailedInt {
         self.store.new_int(initial)
     }
+
+    /// The smallest value the view can ever take: that of its variable's domain as declared.
+    /// The current bounds may be narrower (after a
+    /// [`Model::propagate`](crate::Model::propagate), which search undoes), so this is the
+    /// bound to size a propagator's tables by.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// #[derive(Debug)]
+    /// struct Spy(IntView);
+    ///
+    /// impl Propagator for Spy {
+    ///     fn setup(&mut self, s: &mut Setup<'_>) {
+    ///         // -x, for x declared over 2..=9.
+    ///         assert_eq!((s.declared_min(self.0), s.declared_max(self.0)), (-9, -2));
+    ///     }
+    ///     fn propagate(&mut self, _: &mut Context<'_>) -> PropResult {
+    ///         Ok(PropStatus::Subsumed)
+    ///     }
+    ///     fn is_satisfied(&self, _: &Assignment<'_>) -> bool {
+    ///         true
+    ///     }
+    /// }
+    ///
+    /// let mut m = Model::new();
+    /// let x = m.int_var(2..=9)?;
+    /// m.post(Spy(x.minus()))?;
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    #[inline]
+    pub fn declared_min(&self, v: impl Into<IntView>) -> i64 {
+        let v = v.into();
+        let x = v.var.index;
+        if v.negated {
+            v.to_view(self.store.initial_max(x))
+        } else {
+            v.to_view(self.store.base(x))
+        }
+    }
+
+    /// The largest value the view can ever take; see [`declared_min`](Setup::declared_min).
+    #[inline]
+    pub fn declared_max(&self, v: impl Into<IntView>) -> i64 {
+        let v = v.into();
+        let x = v.var.index;
+        if v.negated {
+            v.to_view(self.store.base(x))
+        } else {
+            v.to_view(self.store.initial_max(x))
+        }
+    }
+
+    /// The view as a [`WordView`] over the window `base..base + 64`: `Some` when the view is
+    /// `x + c` (not negated) and every value it was declared with lies in that window. A
+    /// [`WordView`] reads and narrows the whole domain in one word, with the shift into the
+    /// window worked out here once instead of on every access.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// /// `x` is even, pruned a word at a time over the window 0..64.
+    /// #[derive(Debug)]
+    /// struct EvenWord(IntView, Option<WordView>);
+    ///
+    /// impl Propagator for EvenWord {
+    ///     fn setup(&mut self, s: &mut Setup<'_>) {
+    ///         s.subscribe(self.0, Event::Domain);
+    ///         self.1 = s.word_view(self.0, 0);
+    ///     }
+    ///     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+    ///         let w = self.1.expect("declared within 0..64");
+    ///         ctx.keep_word(w, 0x5555_5555_5555_5555)?; // bits 0, 2, 4, ...: the even values
+    ///         Ok(PropStatus::Subsumed)
+    ///     }
+    ///     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+    ///         a.value(self.0) % 2 == 0
+    ///     }
+    /// }
+    ///
+    /// let mut m = Model::new();
+    /// let x = m.int_var(1..=7)?;
+    /// m.post(EvenWord(x.offset(2), None))?; // x + 2 even
+    /// m.propagate().unwrap();
+    /// assert_eq!(m.domain(x)?, vec![2, 4, 6]);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    #[inline]
+    pub fn word_view(&self, v: impl Into<IntView>, base: i64) -> Option<WordView> {
+        let v = v.into();
+        let (lo, hi) = (self.declared_min(v), self.declared_max(v));
+        if v.negated || lo < base || hi - base >= 64 {
+            return None;
+        }
+        Some(WordView {
+            var: v.var.index,
+            shift: (lo - base) as u32,
+        })
+    }
+}
+
+/// A view `x + c` whose declared values all lie in one window of 64 values, `base..base +
+/// 64`, made by [`Setup::word_view`]: bit `i` of its masks is the value `base + i`.
+/// [`Context::word`] reads its domain and [`Context::keep_word`] narrows it, each in a couple
+/// of instructions, which is what word-level propagators (all-different on puzzles, whose
+/// views have few values) run on.
+///
+/// It belongs to the model whose [`Setup`] made it; in another model it names another
+/// variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WordView {
+    var: u32,
+    /// How far the variable's own word (bit 0: its declared minimum) moves up into the window.
+    shift: u32,
 }
 
 /// A propagator's access to domains while it runs.
@@ -175,6 +381,17 @@ impl Setup<'_> {
 /// Reads and writes go through views, so values are view values (`x + c`, `-x`). Every write
 /// that changes something is trailed and wakes the subscribers of the variable; a write that
 /// would empty a domain returns `Err(Conflict)`.
+///
+/// Besides plain reads and writes, it offers what fast propagators are built from, the same
+/// for a user's propagator as for the built-in ones (which use nothing else):
+/// - advice: [`advice`](Context::advice) names the views that changed, for subscriptions made
+///   with [`Setup::subscribe_advised`];
+/// - one-word domains: [`bits64`](Context::bits64) and [`keep_bits64`](Context::keep_bits64)
+///   read and narrow a domain as a 64-bit mask over any window, [`word`](Context::word) and
+///   [`keep_word`](Context::keep_word) do it over the window fixed at setup by a
+///   [`WordView`], and [`remove_event`](Context::remove_event) says what a removal did;
+/// - stages: [`stage`](Context::stage) and [`requeue`](Context::requeue), for propagators set
+///   up with [`Setup::fixed_wakes_at`].
 #[derive(Debug)]
 pub struct Context<'a> {
     pub(crate) store: &'a mut Store,
@@ -185,10 +402,7 @@ pub struct Context<'a> {
     pub(crate) advice: u64,
     /// The priority of the bucket the propagator was taken from.
     pub(crate) stage: Priority,
-    /// Set by a propagator that reports [`PropStatus::Fixpoint`] but wants to run again from
-    /// the bucket of this priority, e.g. a staged one whose cheap first stage ran: the queue
-    /// serves every cheaper propagator first, so several wake-ups share one run of the
-    /// expensive stage.
+    /// Set by [`Context::requeue`].
     pub(crate) requeue: Option<Priority>,
 }
 
@@ -247,7 +461,32 @@ impl Context<'_> {
     }
 
     /// The view's values in `base..base + 64` as a bitmask (bit `i`: value `base + i`), for
-    /// word-level propagators; `None` when the variable's domain is wider than one word.
+    /// word-level propagators; `None` when the variable's domain is wider than one word
+    /// (declared over more than 64 values). Values outside the window are left out. A
+    /// propagator that uses one window throughout does better with a [`WordView`].
+    ///
+    /// ```
+    /// # use bezzel_core::prelude::*;
+    /// # #[derive(Debug)]
+    /// # struct P(IntView, Option<WordView>);
+    /// # impl Propagator for P {
+    /// #     fn setup(&mut self, s: &mut Setup<'_>) {}
+    /// #     fn is_satisfied(&self, _: &Assignment<'_>) -> bool { true }
+    /// #     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+    /// #         let x = self.0;
+    /// // With x in {3, 5, 6}:
+    /// assert_eq!(ctx.bits64(x, 3), Some(0b1101));
+    /// assert_eq!(ctx.bits64(x.offset(10), 13), Some(0b1101)); // x + 10 in {13, 15, 16}
+    /// assert_eq!(ctx.bits64(x.minus(), -6), Some(0b1011)); // -x in {-6, -5, -3}
+    /// assert_eq!(ctx.bits64(x, 5), Some(0b11)); // 3 is outside the window
+    /// #         Ok(PropStatus::Subsumed)
+    /// #     }
+    /// # }
+    /// # let mut m = Model::new();
+    /// # let x = m.int_var([3, 5, 6])?; m.post(P(x.into(), None))?;
+    /// # m.propagate().unwrap();
+    /// # Ok::<(), ModelError>(())
+    /// ```
     #[inline]
     pub fn bits64(&self, v: IntView, base: i64) -> Option<u64> {
         let x = v.var.index;
@@ -263,10 +502,41 @@ impl Context<'_> {
     }
 
     /// Keeps only the view's values in `base..base + 64` whose bits are set in `mask` (bit
-    /// `i`: value `base + i`), in one write; the values outside that window must be gone
-    /// already. `None` when the variable's domain is wider than one word.
+    /// `i`: value `base + i`), in one write and with one event, however many values go; values
+    /// outside the window go too. Returns whether the domain changed, or `None` (and changes
+    /// nothing) when the variable's domain is wider than one word.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// /// `x` is not in 10..=13, in one write.
+    /// #[derive(Debug)]
+    /// struct NotTeens(IntView);
+    ///
+    /// impl Propagator for NotTeens {
+    ///     fn setup(&mut self, _: &mut Setup<'_>) {}
+    ///     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+    ///         let base = ctx.min(self.0);
+    ///         let mask = ctx.bits64(self.0, base).expect("one word");
+    ///         let teens = (0..64).filter(|&i| (10..=13).contains(&(base + i)));
+    ///         let keep = teens.fold(mask, |m, i| m & !(1 << i));
+    ///         ctx.keep_bits64(self.0, base, keep).expect("one word")?;
+    ///         Ok(PropStatus::Subsumed)
+    ///     }
+    ///     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+    ///         !(10..=13).contains(&a.value(self.0))
+    ///     }
+    /// }
+    ///
+    /// let mut m = Model::new();
+    /// let x = m.int_var(8..=15)?;
+    /// m.post(NotTeens(x.into()))?;
+    /// m.propagate().unwrap();
+    /// assert_eq!(m.domain(x)?, vec![8, 9, 14, 15]);
+    /// # Ok::<(), ModelError>(())
+    /// ```
     #[inline]
-    pub(crate) fn keep_bits64(
+    pub fn keep_bits64(
         &mut self,
         v: IntView,
         base: i64,
@@ -280,6 +550,47 @@ impl Context<'_> {
             self.store.keep_word_from(x, base - v.offset, mask)
         }?;
         Some(self.report(v, change))
+    }
+
+    /// The values of a [`WordView`], as bits over its window (bit `i`: value `base + i`, for
+    /// the `base` it was made with). No values lie outside the window.
+    ///
+    /// ```
+    /// # use bezzel_core::prelude::*;
+    /// # #[derive(Debug)]
+    /// # struct P(IntView, Option<WordView>);
+    /// # impl Propagator for P {
+    /// #     fn setup(&mut self, s: &mut Setup<'_>) { self.1 = s.word_view(self.0.offset(1), 0); }
+    /// #     fn is_satisfied(&self, _: &Assignment<'_>) -> bool { true }
+    /// #     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+    /// #         let x = self.0;
+    /// // With w = s.word_view(x.offset(1), 0) made at setup, and x in {0, 2}:
+    /// # let w = self.1.unwrap();
+    /// assert_eq!(ctx.word(w), 0b101 << 1);
+    /// #         Ok(PropStatus::Subsumed)
+    /// #     }
+    /// # }
+    /// # let mut m = Model::new();
+    /// # let x = m.int_var([0, 2])?; m.post(P(x.into(), None))?;
+    /// # m.propagate().unwrap();
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    #[inline(always)]
+    pub fn word(&self, w: WordView) -> u64 {
+        // Declared values fit the window, so no bit shifts out.
+        self.store.small_bits(w.var) << w.shift
+    }
+
+    /// Keeps only the values of a [`WordView`] whose bits are set in `mask`, in one write
+    /// with one event; returns the event, or `None` if nothing changed. See
+    /// [`Setup::word_view`] for an example.
+    #[inline(always)]
+    pub fn keep_word(&mut self, w: WordView, mask: u64) -> Result<Option<Event>, Conflict> {
+        let change = self.store.keep_small(w.var, mask >> w.shift)?;
+        if let Some(event) = change {
+            self.queue.notify(w.var, event);
+        }
+        Ok(change)
     }
 
     #[inline(always)]
@@ -300,13 +611,33 @@ impl Context<'_> {
         self.report(v, change)
     }
 
-    /// Removes `value`; returns what kind of change happened, if any.
+    /// [`remove`](Context::remove), returning what kind of change happened, if any: a
+    /// propagator that removes a value from many views learns which ones it fixed without
+    /// reading them again.
+    ///
+    /// ```
+    /// # use bezzel_core::prelude::*;
+    /// # #[derive(Debug)]
+    /// # struct P(IntView, Option<WordView>);
+    /// # impl Propagator for P {
+    /// #     fn setup(&mut self, s: &mut Setup<'_>) {}
+    /// #     fn is_satisfied(&self, _: &Assignment<'_>) -> bool { true }
+    /// #     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+    /// #         let x = self.0;
+    /// // With x in {1, 2, 3}:
+    /// assert_eq!(ctx.remove_event(x, 2)?, Some(Event::Domain));
+    /// assert_eq!(ctx.remove_event(x, 2)?, None);
+    /// assert_eq!(ctx.remove_event(x, 1)?, Some(Event::Fixed));
+    /// #         Ok(PropStatus::Subsumed)
+    /// #     }
+    /// # }
+    /// # let mut m = Model::new();
+    /// # let x = m.int_var(1..=3)?; m.post(P(x.into(), None))?;
+    /// # m.propagate().unwrap();
+    /// # Ok::<(), ModelError>(())
+    /// ```
     #[inline(always)]
-    pub(crate) fn remove_event(
-        &mut self,
-        v: IntView,
-        value: i64,
-    ) -> Result<Option<Event>, Conflict> {
+    pub fn remove_event(&mut self, v: IntView, value: i64) -> Result<Option<Event>, Conflict> {
         let change = self.store.remove(v.var.index, v.to_var(value))?;
         if let Some(event) = change {
             self.queue.notify(v.var.index, event);
@@ -350,5 +681,32 @@ impl Context<'_> {
     #[inline]
     pub fn set_int(&mut self, slot: TrailedInt, value: i64) {
         self.store.set_int(slot, value);
+    }
+
+    /// The tokens of the [advised subscriptions](Setup::subscribe_advised) that woke the
+    /// propagator since it last ran, or-ed together. It is all ones when the propagator runs
+    /// without an event (its first run, or again after [`PropStatus::NoFixpoint`] or a
+    /// [`requeue`](Context::requeue)): then anything may have changed. See
+    /// [`Setup::subscribe_advised`] for an example.
+    #[inline]
+    pub fn advice(&self) -> u64 {
+        self.advice
+    }
+
+    /// The priority of the bucket the propagator was run from: its own
+    /// [`Propagator::priority`], or the cheaper one that [`Setup::fixed_wakes_at`] gave its
+    /// `Fixed` events. See [`Setup::fixed_wakes_at`] for an example.
+    #[inline]
+    pub fn stage(&self) -> Priority {
+        self.stage
+    }
+
+    /// Asks to run again from the bucket of `priority`, after every cheaper propagator has
+    /// run, when this run reports [`PropStatus::Fixpoint`] (otherwise it is ignored): the
+    /// second stage of a staged propagator (see [`Setup::fixed_wakes_at`]). Several wake-ups
+    /// in the meantime then share that one run.
+    #[inline]
+    pub fn requeue(&mut self, priority: Priority) {
+        self.requeue = Some(priority);
     }
 }

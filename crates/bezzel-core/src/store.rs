@@ -339,13 +339,7 @@ impl Store {
         self.remove_small(x, v)
     }
 
-    /// Whether `x` keeps its domain in the inline word (fixed when the variable is created).
-    #[inline]
-    pub(crate) fn is_small(&self, x: u32) -> bool {
-        self.vars[x as usize].large == SMALL
-    }
-
-    /// [`remove`](Store::remove) for a variable that [`is_small`](Store::is_small).
+    /// [`remove`](Store::remove) for a variable that keeps its domain in the inline word.
     #[inline(always)]
     pub(crate) fn remove_small(&mut self, x: u32, v: i64) -> Change {
         let d = &self.vars[x as usize];

@@ -8,8 +8,9 @@
 //! in order of increasing maximum while a union-find-like structure with path compression (the
 //! `t`, `d` and `h` arrays) tracks, for each bound, the capacity left to its left and the Hall
 //! interval it falls into; that sweep raises lower bounds, and the mirrored sweep lowers upper
-//! bounds. Before it, a cheap value-consistent pass removes the values of fixed views from the
-//! others, as Gecode does (it is what most search decisions need, and it runs in linear time).
+//! bounds. Before it, the [value pass](super::value_pass) removes the values of fixed views
+//! from the others, as Gecode does (it is what most search decisions need, and it runs in
+//! linear time).
 //!
 //! The Hall sweep reasons on the intervals `[min, max]` of a snapshot of the bounds. That is
 //! exact when the views are on distinct variables and a new bound lands on a value of the
@@ -17,6 +18,7 @@
 //! change to one moves the other behind the snapshot's back), the propagator reports
 //! [`NoFixpoint`](PropStatus::NoFixpoint) and runs again.
 
+use super::value_pass::value_pass;
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::queue::Priority;
@@ -43,9 +45,10 @@ pub struct AllDifferentBounds {
     views: Vec<IntView>,
     /// Whether two views share a variable, so that a single sweep may miss its fixpoint.
     aliased: bool,
-    /// A permutation of view indices whose trailed prefix (`live`) holds the views whose value
-    /// has not been removed from the others yet.
-    order: Vec<u32>,
+    /// The views again, for the value pass, which permutes them: its trailed prefix (`live`)
+    /// holds the views whose value has not been removed from the others yet. (The sweeps
+    /// read `views`, whose order `min_sorted` and `max_sorted` refer to.)
+    live_views: Vec<IntView>,
     live: Option<TrailedInt>,
     /// View indices by increasing minimum / maximum; kept between calls because the order
     /// barely changes from one call to the next, which makes re-sorting nearly linear.
@@ -69,7 +72,7 @@ impl AllDifferentBounds {
         let aliased = vars.windows(2).any(|w| w[0] == w[1]);
         AllDifferentBounds {
             aliased,
-            order: (0..n as u32).collect(),
+            live_views: views.clone(),
             live: None,
             min_sorted: (0..n as u32).collect(),
             max_sorted: (0..n as u32).collect(),
@@ -80,35 +83,6 @@ impl AllDifferentBounds {
             hall: vec![Hall::default(); 2 * n + 2],
             views,
         }
-    }
-
-    /// Removes the value of every fixed view from the others, until no new view is fixed.
-    /// Returns the new size of the live prefix.
-    fn value_pass(&mut self, ctx: &mut Context<'_>, mut live: usize) -> Result<usize, Conflict> {
-        let mut i = 0;
-        while i < live {
-            let v = self.views[self.order[i] as usize];
-            if !ctx.is_fixed(v) {
-                i += 1;
-                continue;
-            }
-            let value = ctx.min(v);
-            live -= 1;
-            self.order.swap(i, live);
-            let mut fixed_some = false;
-            for j in 0..live {
-                let w = self.views[self.order[j] as usize];
-                if ctx.remove(w, value)? && ctx.is_fixed(w) {
-                    fixed_some = true;
-                }
-            }
-            // A view fixed by these removals may sit before `i` (and with aliasing, so may a
-            // view of a variable fixed meanwhile), so scan again from the start.
-            if fixed_some {
-                i = 0;
-            }
-        }
-        Ok(live)
     }
 
     /// The Hall-interval sweeps. Returns whether the result is a fixpoint (as far as the
@@ -321,7 +295,8 @@ impl Propagator for AllDifferentBounds {
         let Some(live_slot) = self.live else {
             return Ok(PropStatus::Fixpoint);
         };
-        let live = self.value_pass(ctx, ctx.int(live_slot) as usize)?;
+        let live = ctx.int(live_slot) as usize;
+        let (live, _) = value_pass(ctx, &mut self.live_views, live, |_, _| {})?;
         ctx.set_int(live_slot, live as i64);
         // Every fixed view's value has left the others: nothing can clash any more.
         if live <= 1 {

@@ -12,6 +12,7 @@ mod all_different_domain;
 mod binary;
 mod check;
 mod linear;
+mod value_pass;
 
 pub use all_different::AllDifferentValue;
 pub use all_different_bounds::AllDifferentBounds;
@@ -34,5 +35,89 @@ fn pairwise_different(views: &[crate::IntView], a: &crate::Assignment<'_>) -> bo
         let mut values = a.values_of(views);
         values.sort_unstable();
         values.windows(2).all(|w| w[0] != w[1])
+    }
+}
+
+/// The views as [`WordView`]s over one window, and the window's first value: the smallest
+/// value any of them can take (whatever the current bounds, which a `Model::propagate` may
+/// have narrowed and the search undoes). `None` when there are no views or one does not fit
+/// (it is negated, or the values span more than 64).
+///
+/// [`WordView`]: crate::WordView
+fn word_views(
+    s: &crate::Setup<'_>,
+    views: &[crate::IntView],
+) -> Option<(i64, Vec<crate::WordView>)> {
+    let lo = views.iter().map(|&v| s.declared_min(v)).min()?;
+    let mut words = Vec::with_capacity(views.len());
+    for &v in views {
+        words.push(s.word_view(v, lo)?);
+    }
+    Some((lo, words))
+}
+
+/// Iterates the set bits of a word, lowest first.
+#[inline(always)]
+fn bits(mut word: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if word == 0 {
+            None
+        } else {
+            let b = word.trailing_zeros() as usize;
+            word &= word - 1;
+            Some(b)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The built-in propagators use only what a propagator outside the crate can: the public
+    /// API of `Context`, `Setup` and the views (`tests/public_propagator.rs` shows that this
+    /// is enough to match them). None reaches into the store, the queue, a view's fields or
+    /// the private fields of `Context`.
+    #[test]
+    fn built_ins_use_only_the_public_propagator_api() {
+        let sources = [
+            ("all_different.rs", include_str!("all_different.rs")),
+            (
+                "all_different_bounds.rs",
+                include_str!("all_different_bounds.rs"),
+            ),
+            (
+                "all_different_domain/mod.rs",
+                include_str!("all_different_domain/mod.rs"),
+            ),
+            (
+                "all_different_domain/matching.rs",
+                include_str!("all_different_domain/matching.rs"),
+            ),
+            (
+                "all_different_domain/matching_small.rs",
+                include_str!("all_different_domain/matching_small.rs"),
+            ),
+            ("binary.rs", include_str!("binary.rs")),
+            ("check.rs", include_str!("check.rs")),
+            ("linear.rs", include_str!("linear.rs")),
+            ("value_pass.rs", include_str!("value_pass.rs")),
+        ];
+        let forbidden = [
+            "ctx.store",
+            "ctx.queue",
+            "s.store",
+            "store::Store",
+            "queue::Queue",
+            ".negated",
+            ".var.index",
+            "pub(crate)",
+            "ctx.advice ",
+            "ctx.stage ",
+            "ctx.requeue =",
+        ];
+        for (file, text) in sources {
+            for f in forbidden {
+                assert!(!text.contains(f), "{file} uses `{f}`");
+            }
+        }
     }
 }
