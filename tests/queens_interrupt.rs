@@ -2,8 +2,9 @@
 //! second Ctrl-C ends it at once. Unix only: the signals are sent with `kill`.
 #![cfg(unix)]
 
-#[allow(dead_code)]
 mod common;
+
+use common::{interrupt, wait_for_handler};
 
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -20,43 +21,6 @@ fn start(args: &[&str]) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("queens starts")
-}
-
-/// Waits until the process catches SIGINT, so that the test's signal reaches the handler
-/// rather than the default action. Reads the caught-signal mask from /proc where there is
-/// one; elsewhere waits a little.
-fn wait_for_handler(child: &Child) {
-    let status = format!("/proc/{}/status", child.id());
-    if std::fs::metadata(&status).is_err() {
-        std::thread::sleep(Duration::from_secs(1));
-        return;
-    }
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(30) {
-        let caught = std::fs::read_to_string(&status)
-            .ok()
-            .and_then(|text| {
-                let line = text.lines().find(|l| l.starts_with("SigCgt:"))?;
-                u64::from_str_radix(line["SigCgt:".len()..].trim(), 16).ok()
-            })
-            .unwrap_or(0);
-        // SIGINT is signal 2, bit 1 of the mask.
-        if caught & 0b10 != 0 {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    panic!("queens never installed its Ctrl-C handler");
-}
-
-/// Sends SIGINT. An exited child stays a zombie until the test waits for it, so this
-/// reaches it (and is harmless) even if an earlier signal already ended it.
-fn interrupt(child: &Child) {
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
 }
 
 /// The exit status if the child ends within `limit`; otherwise kills it (so that no test

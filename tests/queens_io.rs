@@ -2,7 +2,6 @@
 //! `check`, malformed and oversized input, memory bounded on huge boards, and output that
 //! cannot be written.
 
-#[allow(dead_code)]
 mod common;
 use common::{run, stderr, stdout};
 use std::io::{BufRead, BufReader, Read};

@@ -7,7 +7,7 @@ mod common;
 
 use bezzel::sudoku::check;
 use bezzel::sudoku::grid::Grid;
-use common::{example, stderr, stdout};
+use common::{example, interrupt, stderr, stdout, wait_for_handler};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -136,44 +136,6 @@ fn a_search_that_cannot_finish_prints_no_count() {
             stderr(&o)
         );
     }
-}
-
-/// Waits until the process catches SIGINT, so that the test's signal reaches the handler
-/// rather than the default action. Reads the caught-signal mask from /proc where there is
-/// one; elsewhere waits a little.
-#[cfg(unix)]
-fn wait_for_handler(child: &Child) {
-    let status = format!("/proc/{}/status", child.id());
-    if std::fs::metadata(&status).is_err() {
-        std::thread::sleep(Duration::from_secs(1));
-        return;
-    }
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(30) {
-        let caught = std::fs::read_to_string(&status)
-            .ok()
-            .and_then(|text| {
-                let line = text.lines().find(|l| l.starts_with("SigCgt:"))?;
-                u64::from_str_radix(line["SigCgt:".len()..].trim(), 16).ok()
-            })
-            .unwrap_or(0);
-        // SIGINT is signal 2, bit 1 of the mask.
-        if caught & 0b10 != 0 {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    panic!("sudoku never installed its Ctrl-C handler");
-}
-
-/// Sends SIGINT, as Ctrl-C at a terminal does.
-#[cfg(unix)]
-fn interrupt(child: &Child) {
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
 }
 
 #[cfg(unix)]

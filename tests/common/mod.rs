@@ -1,5 +1,8 @@
 //! Helpers for running the example programs end to end.
 
+// Each test binary compiles this module and uses only some of it.
+#![allow(dead_code)]
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
@@ -57,4 +60,44 @@ pub(crate) fn stdout(o: &Output) -> String {
 /// stderr as text.
 pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// Waits until the child catches SIGINT, so that a test's signal reaches the program's
+/// handler rather than the default action. Reads the caught-signal mask from /proc where
+/// there is one; elsewhere waits a little.
+#[cfg(unix)]
+pub(crate) fn wait_for_handler(child: &Child) {
+    use std::time::{Duration, Instant};
+    let status = format!("/proc/{}/status", child.id());
+    if std::fs::metadata(&status).is_err() {
+        std::thread::sleep(Duration::from_secs(1));
+        return;
+    }
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(30) {
+        let caught = std::fs::read_to_string(&status)
+            .ok()
+            .and_then(|text| {
+                let line = text.lines().find(|l| l.starts_with("SigCgt:"))?;
+                u64::from_str_radix(line["SigCgt:".len()..].trim(), 16).ok()
+            })
+            .unwrap_or(0);
+        // SIGINT is signal 2, bit 1 of the mask.
+        if caught & 0b10 != 0 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("the program never installed its Ctrl-C handler");
+}
+
+/// Sends SIGINT, as Ctrl-C at a terminal does. An exited child stays a zombie until the test
+/// waits for it, so this reaches it (and is harmless) even if an earlier signal ended it.
+#[cfg(unix)]
+pub(crate) fn interrupt(child: &Child) {
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
 }
