@@ -191,7 +191,7 @@ fn no_solution_without_clashing_givens() {
     let mut puzzle = Grid::parse_line(WIKIPEDIA).unwrap();
     assert_eq!(WIKIPEDIA_SOLUTION.as_bytes()[2], b'4');
     puzzle.set(0, 2, 1);
-    assert_eq!(puzzle.first_conflict(), None);
+    assert_eq!(puzzle.first_clash(), None);
     let (solutions, report) = solutions_report(&puzzle.to_line());
     assert!(solutions.is_empty());
     assert_eq!(model::solve(&puzzle).unwrap().status(), Status::NoSolution);

@@ -7,7 +7,7 @@
 //! `fuzz/artifacts/<target>/`.
 
 use bezzel_sudoku::check;
-use bezzel_sudoku::grid::{Alphabet, Conflict, Grid, ParseError, Unit};
+use bezzel_sudoku::grid::{Alphabet, Clash, Grid, ParseError, Unit};
 use bezzel_sudoku::model;
 
 /// The cell symbols by value, `1` first; `.` and `0` (empty) are handled apart. Written out
@@ -351,11 +351,11 @@ pub fn check_grid(g: &Grid) {
             .map(|&k| k.saturating_sub(1))
             .sum::<usize>();
     }
-    let conflicts = g.conflicts();
+    let conflicts = g.clashes();
     // `conflicts` pairs each repeat with the first cell holding its value: one per repeat.
     assert_eq!(conflicts.len(), repeats, "{line}");
-    assert_eq!(g.first_conflict(), conflicts.first().copied(), "{line}");
-    for &Conflict {
+    assert_eq!(g.first_clash(), conflicts.first().copied(), "{line}");
+    for &Clash {
         a,
         b: second,
         value,
@@ -369,7 +369,7 @@ pub fn check_grid(g: &Grid) {
         assert_eq!(g.get(second.0, second.1), value);
         assert_ne!(value, 0);
         assert!(
-            !Conflict {
+            !Clash {
                 a,
                 b: second,
                 value,
@@ -425,7 +425,7 @@ fn check_4x4_solver(g: &Grid, sound: bool) {
     match model::count(g, LIMIT) {
         Err(model::SudokuError::Clash(c)) => {
             assert!(!sound);
-            assert_eq!(Some(c), g.first_conflict());
+            assert_eq!(Some(c), g.first_clash());
         }
         Err(e) => panic!("a valid 4x4 grid must make a model: {e}"),
         Ok(outcome) => {

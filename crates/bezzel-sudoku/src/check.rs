@@ -4,7 +4,7 @@
 //! one place could hide itself. This module only reads cells and checks the definition
 //! directly: same size, every cell filled, every given kept, and each row, column and box
 //! holding every value once. It works out box membership with its own arithmetic rather than
-//! [`Grid::unit_cells`], so that it does not even share that code with [`Grid::conflicts`].
+//! [`Grid::unit_cells`], so that it does not even share that code with [`Grid::clashes`].
 //!
 //! Coordinates in [`Invalid`] are 0-based; its messages count from 1.
 
@@ -478,7 +478,7 @@ mod tests {
         #[test]
         fn accepts_valid_grids(g in any_valid_grid()) {
             prop_assert_eq!(check_complete(&g), Ok(()));
-            prop_assert!(g.conflicts().is_empty());
+            prop_assert!(g.clashes().is_empty());
         }
 
         /// Swapping two different values always breaks a unit: the value moved into a cell's
@@ -498,10 +498,10 @@ mod tests {
             swapped.set(b.0, b.1, va);
             prop_assert!(!is_complete_and_valid(&swapped));
             prop_assert!(is_valid_solution(&Grid::empty(g.box_size()), &swapped).is_err());
-            prop_assert!(!swapped.conflicts().is_empty());
+            prop_assert!(!swapped.clashes().is_empty());
         }
 
-        /// The checker and `Grid::conflicts` are separate code; on filled grids they must agree.
+        /// The checker and `Grid::clashes` are separate code; on filled grids they must agree.
         #[test]
         fn agrees_with_conflicts_on_filled_grids(
             b in 2usize..=3,
@@ -510,7 +510,7 @@ mod tests {
             let n = b * b;
             let cells: Vec<u8> = seed[..n * n].iter().map(|&v| (v - 1) % n as u8 + 1).collect();
             let g = Grid::from_cells(b, cells).unwrap();
-            prop_assert_eq!(is_complete_and_valid(&g), g.first_conflict().is_none());
+            prop_assert_eq!(is_complete_and_valid(&g), g.first_clash().is_none());
         }
     }
 }

@@ -20,7 +20,7 @@
 //! [`Grid::to_line_in`] and [`Grid::to_pretty_in`]. Text alone cannot always tell the two apart;
 //! [`crate::reader`] says when it can.
 //!
-//! Coordinates in the API ([`Grid::get`], [`Conflict`], [`Unit`]) are 0-based; messages meant
+//! Coordinates in the API ([`Grid::get`], [`Clash`], [`Unit`]) are 0-based; messages meant
 //! for people count from 1, and so do the fields of [`ParseError`], which point into text.
 
 use std::fmt;
@@ -159,7 +159,7 @@ impl fmt::Display for Unit {
 /// Coordinates are 0-based `(row, column)` pairs and `a` comes before `b` in reading order.
 /// The message counts from 1: "givens clash: r1c1 and r1c5 both hold 7 in row 1".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Conflict {
+pub struct Clash {
     /// The earlier of the two cells, as 0-based `(row, column)`.
     pub a: (usize, usize),
     /// The later of the two cells, as 0-based `(row, column)`.
@@ -170,7 +170,7 @@ pub struct Conflict {
     pub unit: Unit,
 }
 
-impl fmt::Display for Conflict {
+impl fmt::Display for Clash {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -185,7 +185,7 @@ impl fmt::Display for Conflict {
     }
 }
 
-impl std::error::Error for Conflict {}
+impl std::error::Error for Clash {}
 
 /// Why a text could not be read as a grid.
 ///
@@ -579,7 +579,7 @@ impl Grid {
         clash != 0
     }
 
-    fn visit_conflicts(&self, mut visit: impl FnMut(Conflict) -> ControlFlow<()>) {
+    fn visit_clashes(&self, mut visit: impl FnMut(Clash) -> ControlFlow<()>) {
         // One slot per value; MAX_VALUE bounds N, so no grid needs a heap allocation here.
         let mut first: [Option<(usize, usize)>; MAX_VALUE as usize + 1] =
             [None; MAX_VALUE as usize + 1];
@@ -593,7 +593,7 @@ impl Grid {
                 match first[usize::from(value)] {
                     None => first[usize::from(value)] = Some((r, c)),
                     Some(a) => {
-                        let conflict = Conflict {
+                        let conflict = Clash {
                             a,
                             b: (r, c),
                             value,
@@ -614,22 +614,22 @@ impl Grid {
     /// row and a box is reported once for each. When a value appears `k` times in a unit, the
     /// first cell is paired with each of the other `k - 1`, not every pair with every other,
     /// so the list grows linearly with the damage rather than quadratically.
-    pub fn conflicts(&self) -> Vec<Conflict> {
+    pub fn clashes(&self) -> Vec<Clash> {
         let mut all = Vec::new();
-        self.visit_conflicts(|c| {
+        self.visit_clashes(|c| {
             all.push(c);
             ControlFlow::Continue(())
         });
         all
     }
 
-    /// The first entry [`conflicts`](Grid::conflicts) would return, without finding the rest.
-    pub fn first_conflict(&self) -> Option<Conflict> {
+    /// The first entry [`clashes`](Grid::clashes) would return, without finding the rest.
+    pub fn first_clash(&self) -> Option<Clash> {
         if !self.has_clash() {
             return None;
         }
         let mut found = None;
-        self.visit_conflicts(|c| {
+        self.visit_clashes(|c| {
             found = Some(c);
             ControlFlow::Break(())
         });
@@ -888,7 +888,7 @@ mod tests {
         assert_eq!(g.get(8, 8), 9);
         assert_eq!(g.get(4, 0), 4);
         assert_eq!(g.to_line(), WIKI);
-        assert!(g.conflicts().is_empty());
+        assert!(g.clashes().is_empty());
     }
 
     #[test]
@@ -1250,20 +1250,20 @@ mod tests {
         let mut g = Grid::parse_line(WIKI).unwrap();
         // A second 7 in row 1 (the given 7 is at r1c5), outside that 7's column and box.
         g.set(0, 0, 7);
-        let all = g.conflicts();
-        let first = Conflict {
+        let all = g.clashes();
+        let first = Clash {
             a: (0, 0),
             b: (0, 4),
             value: 7,
             unit: Unit::Row(0),
         };
-        assert_eq!(g.first_conflict(), Some(first));
+        assert_eq!(g.first_clash(), Some(first));
         assert_eq!(
             first.to_string(),
             "givens clash: r1c1 and r1c5 both hold 7 in row 1"
         );
         // r6c1 holds the given 7 too.
-        let col = Conflict {
+        let col = Clash {
             a: (0, 0),
             b: (5, 0),
             value: 7,
@@ -1278,13 +1278,13 @@ mod tests {
         let mut g = Grid::empty(3);
         g.set(3, 3, 4);
         g.set(5, 5, 4);
-        let only = Conflict {
+        let only = Clash {
             a: (3, 3),
             b: (5, 5),
             value: 4,
             unit: Unit::Box(4),
         };
-        assert_eq!(g.conflicts(), vec![only]);
+        assert_eq!(g.clashes(), vec![only]);
         assert_eq!(
             only.to_string(),
             "givens clash: r4c4 and r6c6 both hold 4 in box 5"
@@ -1297,19 +1297,19 @@ mod tests {
         g.set(1, 0, 2);
         g.set(1, 2, 2);
         g.set(1, 3, 2);
-        let row = |b| Conflict {
+        let row = |b| Clash {
             a: (1, 0),
             b,
             value: 2,
             unit: Unit::Row(1),
         };
-        let bx = Conflict {
+        let bx = Clash {
             a: (1, 2),
             b: (1, 3),
             value: 2,
             unit: Unit::Box(1),
         };
-        assert_eq!(g.conflicts(), vec![row((1, 2)), row((1, 3)), bx]);
+        assert_eq!(g.clashes(), vec![row((1, 2)), row((1, 3)), bx]);
     }
 
     #[test]
@@ -1469,8 +1469,8 @@ mod tests {
                         && (ri == rj || ci == cj || (ri / b == rj / b && ci / b == cj / b))
                 })
             });
-            prop_assert_eq!(g.first_conflict().is_some(), clash);
-            prop_assert_eq!(g.first_conflict(), g.conflicts().first().copied());
+            prop_assert_eq!(g.first_clash().is_some(), clash);
+            prop_assert_eq!(g.first_clash(), g.clashes().first().copied());
         }
 
         #[test]
@@ -1490,9 +1490,9 @@ mod tests {
                     }
                 }
             }
-            let conflicts = g.conflicts();
+            let conflicts = g.clashes();
             prop_assert_eq!(clashing_pairs == 0, conflicts.is_empty());
-            prop_assert_eq!(g.first_conflict(), conflicts.first().copied());
+            prop_assert_eq!(g.first_clash(), conflicts.first().copied());
             for c in &conflicts {
                 prop_assert_eq!(g.get(c.a.0, c.a.1), c.value);
                 prop_assert_eq!(g.get(c.b.0, c.b.1), c.value);
@@ -1516,7 +1516,7 @@ mod tests {
         for b in MIN_BOX_SIZE..=MAX_BOX_SIZE {
             let g = pattern(b);
             assert!(g.is_filled());
-            assert_eq!(g.first_conflict(), None, "box size {b}");
+            assert_eq!(g.first_clash(), None, "box size {b}");
         }
     }
 }

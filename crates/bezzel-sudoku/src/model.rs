@@ -8,7 +8,7 @@
 //! engine's default: smallest domain first, smallest value first.
 //!
 //! Givens that contradict each other (two 5s in a row, say) are found by
-//! [`Grid::first_conflict`] before the model is built and reported as a
+//! [`Grid::first_clash`] before the model is built and reported as a
 //! [`SudokuError::Clash`] naming both cells and their unit, rather than as a bare
 //! "no solution". Every other puzzle is answered by search: [`Sudoku::solve`] finds the first
 //! solution, [`Sudoku::count`] counts solutions up to a limit (2 tells unique from not), and
@@ -28,7 +28,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::grid::{Conflict, Grid};
+use crate::grid::{Clash, Grid};
 use bezzel_core::prelude::*;
 use serde::Serialize;
 use std::fmt;
@@ -39,7 +39,7 @@ use std::fmt;
 pub enum SudokuError {
     /// Two givens share a unit and a value, so no solution exists; the conflict names both
     /// cells and the unit.
-    Clash(Conflict),
+    Clash(Clash),
     /// The engine refused the model (does not happen for a valid [`Grid`]).
     Model(ModelError),
 }
@@ -61,8 +61,8 @@ impl From<ModelError> for SudokuError {
     }
 }
 
-impl From<Conflict> for SudokuError {
-    fn from(c: Conflict) -> SudokuError {
+impl From<Clash> for SudokuError {
+    fn from(c: Clash) -> SudokuError {
         SudokuError::Clash(c)
     }
 }
@@ -82,7 +82,7 @@ pub const DEFAULT_CONSISTENCY: Consistency = Consistency::Domain;
 
 /// [`build`] with the `all_different`s at the given consistency level.
 pub fn build_with(puzzle: &Grid, consistency: Consistency) -> Result<(Model, Matrix), SudokuError> {
-    if let Some(conflict) = puzzle.first_conflict() {
+    if let Some(conflict) = puzzle.first_clash() {
         return Err(SudokuError::Clash(conflict));
     }
     let (b, n) = (puzzle.box_size(), puzzle.size());
@@ -190,7 +190,7 @@ impl SudokuSolver {
                 ),
             }));
         }
-        if let Some(conflict) = puzzle.first_conflict() {
+        if let Some(conflict) = puzzle.first_clash() {
             return Err(SudokuError::Clash(conflict));
         }
         self.givens.clear();
