@@ -86,13 +86,13 @@ struct CountCommand {
     /// Counting engine: `symmetry` counts placements canonical under the board's 8
     /// symmetries (the fastest), `bitmask` is the classic mirror-symmetry counter, `model`
     /// the generic constraint model (plain depth-first search with `--threads 1`).
-    #[arg(long, value_enum, default_value_t = EngineArg::Symmetry)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = EngineArg::Symmetry)]
     engine: EngineArg,
     #[command(flatten)]
     consistency: ConsistencyArg,
     /// Variable order of the model's search (`--engine model` only; `all` and `first` go row
     /// by row, so that solutions come in lexicographic order) [default: first-fail].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     order: Option<Order>,
     #[command(flatten)]
     run: RunOptions,
@@ -191,7 +191,7 @@ impl LongRun {
 
     fn print_stats(&self, stats: &impl std::fmt::Display) {
         if self.stats.stats {
-            eprintln!("{stats}");
+            bezzel_cli::warn(&stats.to_string());
         }
     }
 }
@@ -220,7 +220,7 @@ struct ConsistencyArg {
 #[derive(Args, Debug)]
 struct PlacementFormat {
     /// How to print placements: `NO.1: 0 4 7 5 2 6 1 3`, the board, or JSON lines.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
 }
 
@@ -228,7 +228,7 @@ struct PlacementFormat {
 #[derive(Args, Debug)]
 struct SummaryFormat {
     /// How to print the answer: text, or one JSON object per line.
-    #[arg(long, value_enum, default_value_t = Summary::Text)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Summary::Text)]
     format: Summary,
 }
 
@@ -520,7 +520,7 @@ impl FirstCommand {
             }
             None if !q.stats().is_complete() => Err(stop.failure("no solution found yet")),
             None => {
-                eprintln!("no solution exists for n = {n}");
+                bezzel_cli::warn(&format!("no solution exists for n = {n}"));
                 Ok(status::NEGATIVE)
             }
         }
@@ -596,14 +596,14 @@ impl ConstructCommand {
                 write_placement(&mut w, self.format.format, 1, &p)?;
                 w.flush()?;
                 if self.stats.stats {
-                    eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
+                    bezzel_cli::warn(&format!("time: {:.3} s", start.elapsed().as_secs_f64()));
                 }
                 Ok(0)
             }
             Err(construct::ConstructError::NoSolution { .. }) => {
                 // On stderr, as `first` says it: stdout carries placements only, in the
                 // format asked for, and a plain-text line would break a JSON reader.
-                eprintln!("no solution exists for n = {n}");
+                bezzel_cli::warn(&format!("no solution exists for n = {n}"));
                 Ok(status::NEGATIVE)
             }
             Err(e) => Err(Failure::input(e.to_string())),
@@ -637,8 +637,8 @@ impl CheckCommand {
         let found = format::check_placements(io::stdin().lock(), &mut w, shown, json, |i, e| {
             let message = bezzel_cli::escape(&malformed(e).message);
             match i {
-                Some(i) => eprintln!("queens: placement {i}: {message}"),
-                None => eprintln!("queens: {message}"),
+                Some(i) => bezzel_cli::warn(&format!("queens: placement {i}: {message}")),
+                None => bezzel_cli::warn(&format!("queens: {message}")),
             }
         })?;
         w.flush()?;

@@ -53,11 +53,10 @@
 //! on stderr counts the puzzles answered (not with `--quiet`).
 //!
 //! **Stopping.** Ctrl-C, or the end of `--time-limit`, stops the puzzles in flight and reads
-//! no more. Answers are printed in input order up to the last puzzle answered; a puzzle
-//! before it whose search was cut short (or, on several threads, had not started) is printed
-//! as `unknown` (JSON `"status":"unknown"`), never with a guess, and the puzzles after it are
-//! not printed. The summary (with `unknown:
-//! K` when there were any) follows on stderr after `interrupted:` or `time limit reached:`, and
+//! no more, even while waiting for input. Answers are printed in input order up to the first
+//! puzzle whose search had not started; a puzzle whose search was cut short is printed as
+//! `unknown` (JSON `"status":"unknown"`), never with a guess. The summary (with `unknown: K`
+//! when there were any) follows on stderr after `interrupted:` or `time limit reached:`, and
 //! the exit status is 130 or 124. A second Ctrl-C ends the program at once.
 //!
 //! **Search.** Smallest domain first by default (`--order first-fail`); `--order dom-wdeg`
@@ -82,12 +81,13 @@ use bezzel_cli::{Failure, Progress, Stop};
 use bezzel_core::{Consistency, Restarts, SearchConfig};
 use bezzel_sudoku::batch::{Answer, Batch, Mode, Settings, Summary, location};
 use bezzel_sudoku::grid::{Alphabet, ParseError};
-use bezzel_sudoku::reader::{Form, Puzzle, PuzzleReader, ReadOptions};
+use bezzel_sudoku::reader::{Form, Puzzle, PuzzleReader, ReadError, ReadOptions};
 use clap::{Parser, ValueEnum};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -115,7 +115,7 @@ struct Cli {
     /// The symbol of the value 1: `1` for 1-9 then A-P (16x16: 1-G; `.` or `0` empty), `0`
     /// for one lower (16x16: 0-F; `.` empty). `auto` tells a 16x16 puzzle's alphabet from its
     /// cells (a G: 1-G; both 0 and `.`: 0-F; else refused) and reads other sizes as `1`.
-    #[arg(long, value_enum, default_value_t = AlphabetArg::Auto, value_name = "auto|1|0")]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = AlphabetArg::Auto, value_name = "auto|1|0")]
     alphabet: AlphabetArg,
     /// Print the first solution found, without proving that it is the only one.
     #[arg(long, conflicts_with = "count")]
@@ -129,12 +129,12 @@ struct Cli {
     limit: u64,
     /// How answers are printed: `text`, one line per puzzle; `board`, a `# line L: status`
     /// header and the grid with box separators; `json`, one JSON object per puzzle.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// Which empty cell to branch on next. `dom-wdeg` learns from failures which units are
     /// hard; it finds a first solution of an empty or nearly empty big grid at once where
     /// `first-fail` with the weaker consistency levels can search for minutes.
-    #[arg(long, value_enum, default_value_t = Order::FirstFail)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Order::FirstFail)]
     order: Order,
     /// Propagation strength of the row, column and box constraints.
     #[arg(long, default_value = "domain", value_name = "value|bounds|domain",
@@ -241,30 +241,34 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
     let mut unreadable = false;
     'inputs: for input in &inputs {
         let name = input.name();
-        let (reader, interactive) = match input.open() {
-            Ok(opened) => opened,
-            Err(message) => {
-                printer.progress.suspend(|| eprintln!("sudoku: {message}"));
-                unreadable = true;
-                break;
-            }
-        };
-        // Files keep full chunks (and so every thread busy) wherever stdin is.
-        let chunk_size = if interactive { 1 } else { CHUNK };
-        let mut reader = PuzzleReader::with_options(reader, cli.read_options());
         let file = named.then_some(name.as_str());
+        // Read on a thread of its own, so that Ctrl-C and the time limit are seen while the
+        // input keeps us waiting (a slow pipe, a terminal, a FIFO with no writer yet).
+        let chunks = read_in_background(input.clone(), cli.read_options());
         loop {
-            let (chunk, failed) = reader.read_chunk(chunk_size);
-            let answers = batch.answer(&chunk);
-            // After a stop, the answers end with the last puzzle answered: those after it
-            // were cut short or never started.
-            let shown = match stop.is_raised() {
-                true => answers
-                    .iter()
-                    .rposition(Answer::is_known)
-                    .map_or(0, |i| i + 1),
-                false => answers.len(),
+            let Some(read) = next(&chunks, &stop) else {
+                break 'inputs;
             };
+            let (chunk, failed, last) = match read {
+                Read::CannotOpen(message) => {
+                    let message = format!("sudoku: {}", bezzel_cli::escape(&message));
+                    printer.progress.suspend(|| bezzel_cli::warn(&message));
+                    unreadable = true;
+                    break 'inputs;
+                }
+                Read::Chunk {
+                    puzzles,
+                    failed,
+                    last,
+                } => (puzzles, failed, last),
+            };
+            let answers = batch.answer(&chunk);
+            // After a stop, the answers end before the first puzzle not started: the ones
+            // after it were not looked at, or (on several threads) only some of them.
+            let shown = answers
+                .iter()
+                .position(|a| !a.is_started())
+                .unwrap_or(answers.len());
             printer.print(&chunk[..shown], answers, file)?;
             if stop.is_raised() {
                 break 'inputs;
@@ -272,11 +276,12 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
             if let Some(e) = failed {
                 let (line, reason) = (e.line, io_reason(&e.error));
                 let message = format!("sudoku: cannot read {name} at line {line}: {reason}");
-                printer.progress.suspend(|| eprintln!("{message}"));
+                let message = bezzel_cli::escape(&message);
+                printer.progress.suspend(|| bezzel_cli::warn(&message));
                 unreadable = true;
                 break 'inputs;
             }
-            if chunk.len() < chunk_size {
+            if last {
                 break;
             }
         }
@@ -289,8 +294,9 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
     if stop.is_raised() {
         return Err(stop.failure(&summary));
     }
-    if !cli.quiet.quiet {
-        eprintln!("{summary}");
+    // --stats asks for the summary, which --quiet alone leaves out.
+    if !cli.quiet.quiet || cli.stats.stats {
+        bezzel_cli::warn(&summary);
     }
     Ok(if printer.sum.errors > 0 || unreadable {
         2
@@ -324,9 +330,9 @@ impl Printer<'_> {
                     {
                         answer = Answer::Error(format!("{e} (--alphabet 1 or --alphabet 0)"));
                     }
-                    let where_ = location(file, p.line);
+                    let where_ = location(file.map(bezzel_cli::escape).as_deref(), p.line);
                     if let Answer::Error(e) = &answer {
-                        eprintln!("sudoku: {where_}: {e}");
+                        bezzel_cli::warn(&format!("sudoku: {where_}: {e}"));
                     }
                     sum.add(&answer);
                     match cli.format {
@@ -357,5 +363,61 @@ fn write_failure(e: io::Error) -> Failure {
     match e.kind() {
         io::ErrorKind::BrokenPipe => Failure::from(e),
         _ => Failure::input(format!("cannot write output: {}", io_reason(&e))),
+    }
+}
+
+/// What the reading thread hands over.
+enum Read {
+    /// The input could not be opened: why.
+    CannotOpen(String),
+    /// Puzzles read, the error that stopped the reading if one did, and whether this is the
+    /// input's last chunk.
+    Chunk {
+        puzzles: Vec<Puzzle>,
+        failed: Option<ReadError>,
+        last: bool,
+    },
+}
+
+/// Opens and reads `input` on a thread of its own, a chunk at a time (one puzzle at a time
+/// from a terminal, so that each answer comes at once), at most one chunk ahead.
+fn read_in_background(input: Input, options: ReadOptions) -> mpsc::Receiver<Read> {
+    let (send, chunks) = mpsc::sync_channel(1);
+    std::thread::spawn(move || {
+        let (reader, interactive) = match input.open() {
+            Ok(opened) => opened,
+            Err(message) => {
+                let _ = send.send(Read::CannotOpen(message));
+                return;
+            }
+        };
+        // Files keep full chunks (and so every thread busy) wherever stdin is.
+        let size = if interactive { 1 } else { CHUNK };
+        let mut reader = PuzzleReader::with_options(reader, options);
+        loop {
+            let (puzzles, failed) = reader.read_chunk(size);
+            let last = failed.is_some() || puzzles.len() < size;
+            let sent = send.send(Read::Chunk {
+                puzzles,
+                failed,
+                last,
+            });
+            if sent.is_err() || last {
+                return;
+            }
+        }
+    });
+    chunks
+}
+
+/// The next chunk, or `None` once the stop flag is up (or the reader is gone): waits for
+/// input and watches the flag at the same time.
+fn next(chunks: &mpsc::Receiver<Read>, stop: &Stop) -> Option<Read> {
+    loop {
+        match chunks.recv_timeout(Duration::from_millis(20)) {
+            Ok(read) => return Some(read),
+            Err(mpsc::RecvTimeoutError::Timeout) if !stop.is_raised() => continue,
+            Err(_) => return None,
+        }
     }
 }

@@ -853,32 +853,29 @@ impl Drop for TempDir {
     }
 }
 
-/// Issue 11, item 8: `queens 8 >&-` printed nothing and exited 0 (Rust's runtime puts
-/// /dev/null in place of a closed stdout). Now it is an error, as in `sudoku`; a plain
-/// `> /dev/null` is still fine.
-#[cfg(target_os = "linux")]
+/// A stdout opened on /dev/null for reading and writing, as Python's `subprocess.DEVNULL`
+/// opens it, is a normal run. (Issue 11 made it an error, to catch `queens 8 >&-`, for which
+/// Rust's runtime opens /dev/null the same way; the two cannot be told apart, and refusing
+/// every Python caller's run was the worse mistake.)
+#[cfg(unix)]
 #[test]
-fn a_closed_stdout_is_an_error() {
+fn a_stdout_on_dev_null_read_write_is_a_normal_run() {
     let queens = common::example("queens");
     for args in ["8", "count 8", "construct 10"] {
-        let o = Command::new("sh")
-            .arg("-c")
-            .arg(format!(r#""$0" {args} >&-"#))
-            .arg(&queens)
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(2), "{args}");
-        assert_eq!(
-            stderr(&o).trim(),
-            "queens: cannot write output: stdout is closed",
-            "{args}"
-        );
-        let o = Command::new("sh")
-            .arg("-c")
-            .arg(format!(r#""$0" {args} > /dev/null"#))
-            .arg(&queens)
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(0), "{args}: {}", stderr(&o));
+        for redirect in ["1<>/dev/null", ">&-", "> /dev/null"] {
+            let o = Command::new("sh")
+                .arg("-c")
+                .arg(format!(r#""$0" {args} {redirect}"#))
+                .arg(&queens)
+                .output()
+                .unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{args} {redirect}: {}",
+                stderr(&o)
+            );
+            assert_eq!(stderr(&o), "", "{args} {redirect}");
+        }
     }
 }

@@ -781,31 +781,27 @@ fn more_files_than_the_descriptor_limit_are_read_one_after_another() {
     }
 }
 
-/// Issue 11, item 8: output that cannot be written is an error, not success: stdout closed
-/// (`>&-`), and a reader that went away.
+/// Output that cannot be written is an error, not success: a reader that went away, a full
+/// disk. A stdout on /dev/null opened for reading and writing (Python's `subprocess.DEVNULL`,
+/// and what Rust's runtime puts in place of a closed one) is a normal run: the two cannot be
+/// told apart, and refusing every Python caller's run was the worse mistake.
 #[cfg(unix)]
 #[test]
-fn a_closed_stdout_is_an_error() {
+fn output_that_cannot_be_written_is_an_error() {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let sudoku = common::example("sudoku");
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(r#"exec "$0" >&-"#)
-        .arg(&sudoku)
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{WIKIPEDIA}\n").as_bytes());
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
-    assert!(err.starts_with("sudoku: cannot write output"), "{err}");
+    for redirect in ["1<>/dev/null", ">&-"] {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                r#"exec "$0" -q tests/data/top1465_sample.txt {redirect}"#
+            ))
+            .arg(&sudoku)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{redirect}: {}", stderr(&o));
+    }
 
     // A pipe whose reader has gone: a batch that needs several writes.
     let mut child = Command::new(&sudoku)

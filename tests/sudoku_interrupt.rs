@@ -110,7 +110,7 @@ fn a_time_limit_stops_a_batch_with_status_124_and_only_right_answers() {
 #[test]
 fn a_search_that_cannot_finish_prints_no_count() {
     // Counting the solutions of an empty 16x16 grid takes forever: the one puzzle is cut
-    // short, so nothing is printed for it, and `--quiet` keeps the summary of the stop.
+    // short, so it is `unknown`, never a count, and `--quiet` keeps the summary of the stop.
     let empty = format!("{}\n", ".".repeat(256));
     for format in ["text", "json"] {
         let args = [
@@ -129,12 +129,20 @@ fn a_search_that_cannot_finish_prints_no_count() {
         let o = common::run("sudoku", &args, Some(&empty));
         assert!(started.elapsed() < PROMPT);
         assert_eq!(o.status.code(), Some(124), "{}", stderr(&o));
-        assert_eq!(stdout(&o), "");
+        let out = stdout(&o);
+        match format {
+            "text" => assert_eq!(out, "unknown\n"),
+            _ => {
+                assert!(out.contains(r#""status":"unknown""#), "{out}");
+                assert!(!out.contains(r#""count""#), "{out}");
+            }
+        }
+        let err = stderr(&o);
         assert!(
-            stderr(&o).starts_with("sudoku: time limit reached: puzzles: 0,"),
-            "{}",
-            stderr(&o)
+            err.starts_with("sudoku: time limit reached: puzzles: 1,"),
+            "{err}"
         );
+        assert!(err.contains("unknown: 1"), "{err}");
     }
 }
 
@@ -186,6 +194,6 @@ fn ctrl_c_stops_a_long_search_promptly() {
     assert!(status.is_some(), "still running {PROMPT:?} after Ctrl-C");
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130));
-    assert_eq!(stdout(&o), "", "a count cut short is not printed");
-    assert!(stderr(&o).starts_with("sudoku: interrupted: puzzles: 0,"));
+    assert_eq!(stdout(&o), "unknown\n", "a count cut short is no count");
+    assert!(stderr(&o).starts_with("sudoku: interrupted: puzzles: 1,"));
 }

@@ -47,7 +47,7 @@ impl From<io::Error> for Failure {
                 status: status::BROKEN_PIPE,
             };
         }
-        Failure::input(format!("cannot write output: {e}"))
+        Failure::input(format!("cannot write output: {}", io_reason(&e)))
     }
 }
 
@@ -58,7 +58,7 @@ pub fn exit(program: &str, result: Result<u8, Failure>) -> ExitCode {
         Ok(status) => ExitCode::from(status),
         Err(f) => {
             if !f.message.is_empty() {
-                eprintln!("{program}: {}", escape(&f.message));
+                warn(&format!("{program}: {}", escape(&f.message)));
             }
             ExitCode::from(f.status)
         }
@@ -73,7 +73,7 @@ pub fn escape(text: &str) -> String {
 
 /// Parses the command line into `C`. Help and version are printed and end the program
 /// (`Err(code)`); any other clap error ends it with one line, `program: message (try
-/// --help)`, and status 2. So does a closed stdout (see [`stdout_was_closed`]), before any work.
+/// --help)`, and status 2.
 pub fn parse_args<C: CommandFactory + FromArgMatches>(program: &str) -> Result<C, ExitCode> {
     let parsed = C::command()
         .try_get_matches()
@@ -90,12 +90,6 @@ pub fn parse_args<C: CommandFactory + FromArgMatches>(program: &str) -> Result<C
             return Err(exit(program, Err(Failure::input(message))));
         }
     };
-    if stdout_was_closed() {
-        return Err(exit(
-            program,
-            Err(Failure::input("cannot write output: stdout is closed")),
-        ));
-    }
     Ok(cli)
 }
 
@@ -134,29 +128,18 @@ pub fn clap_message(e: &clap::Error) -> String {
     lines.join(" ").trim_start_matches("error: ").to_string()
 }
 
-/// Whether stdout was closed when the program started (`queens 8 >&-`). Rust's runtime then
-/// puts /dev/null, opened for reading and writing, in its place, so every write would vanish
-/// without an error; a shell's `> /dev/null` opens it for writing only, and is left alone.
-#[cfg(target_os = "linux")]
-pub fn stdout_was_closed() -> bool {
-    if std::fs::read_link("/proc/self/fd/1")
-        .map_or(true, |t| t != std::path::Path::new("/dev/null"))
-    {
-        return false;
-    }
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
-        return false;
-    };
-    let flags = info
-        .lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok());
-    // O_ACCMODE is 0o3; O_RDWR is 0o2.
-    flags.is_some_and(|f| f & 0o3 == 0o2)
+/// Writes a line on stderr, ignoring a failure to write it: a message nobody can read (stderr
+/// closed, full or gone) must not turn into a panic, which is what `eprintln!` does there.
+pub fn warn(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
-/// Whether stdout was closed when the program started: not detectable here.
-#[cfg(not(target_os = "linux"))]
-pub fn stdout_was_closed() -> bool {
-    false
+/// An I/O error's message without Rust's " (os error N)" suffix.
+pub fn io_reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
 }

@@ -1,5 +1,6 @@
 //! Input files named on the command line: checked before any work, opened one at a time.
 
+pub use crate::failure::io_reason;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -24,10 +25,14 @@ impl Input {
     }
 
     /// Opens the input for reading, and says whether it is a terminal (someone typing). The
-    /// message names the file and says why it cannot be read.
-    pub fn open(&self) -> Result<(Box<dyn BufRead>, bool), String> {
+    /// message names the file and says why it cannot be read. The reader can move to another
+    /// thread, so that a program can wait for input and for Ctrl-C at the same time.
+    pub fn open(&self) -> Result<(Box<dyn BufRead + Send>, bool), String> {
         match self {
-            Input::Stdin => Ok((Box::new(io::stdin().lock()), io::stdin().is_terminal())),
+            Input::Stdin => Ok((
+                Box::new(BufReader::new(io::stdin())),
+                io::stdin().is_terminal(),
+            )),
             Input::File(path) => Ok((
                 Box::new(BufReader::with_capacity(1 << 16, open(path)?)),
                 false,
@@ -74,13 +79,4 @@ pub fn open(path: &Path) -> Result<File, String> {
         return Err(cannot("Is a directory".to_string()));
     }
     Ok(file)
-}
-
-/// The OS message without Rust's ` (os error N)` suffix, as people read it elsewhere.
-pub fn io_reason(e: &io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
 }

@@ -20,6 +20,6 @@ pub mod options;
 mod progress;
 mod stop;
 
-pub use failure::{Failure, clap_message, escape, exit, parse_args, status, stdout_was_closed};
+pub use failure::{Failure, clap_message, escape, exit, io_reason, parse_args, status, warn};
 pub use progress::Progress;
 pub use stop::{Stop, StopCause};

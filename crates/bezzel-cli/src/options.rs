@@ -56,8 +56,7 @@ pub struct Quiet {
 /// `--format`: how answers are printed on stdout.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// One line per answer (queens: `NO.1: 0 4 7 5 2 6 1 3`; sudoku: the solution's 81
-    /// cells).
+    /// One line per answer (queens: `NO.1: 0 4 7 5 2 6 1 3`; sudoku: the solution's cells).
     #[default]
     Text,
     /// The board drawn, with a header line per answer.
@@ -110,20 +109,23 @@ pub fn thread_count(text: &str) -> Result<usize, String> {
 /// A whole number, 0 or more. A value parser rather than `u64` so that `-1` is read as a
 /// value, and refused as such, instead of as an unknown option.
 pub fn whole_number(text: &str) -> Result<u64, String> {
-    text.trim().parse::<u64>().map_err(|_| {
-        if is_integer(text.trim()) {
-            "must be a whole number, 0 or more".to_string()
-        } else {
-            "must be a whole number".to_string()
-        }
+    let t = text.trim();
+    t.parse::<u64>().map_err(|_| match is_integer(t) {
+        true if t.starts_with('-') => "must be a whole number, 0 or more".to_string(),
+        true => format!("must be at most {}", u64::MAX),
+        false => "must be a whole number".to_string(),
     })
 }
 
 /// A whole number, 1 or more.
 pub fn positive_number(text: &str) -> Result<u64, String> {
-    match whole_number(text)? {
-        0 => Err("must be at least 1".to_string()),
-        k => Ok(k),
+    match whole_number(text) {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(k) => Ok(k),
+        Err(_) if is_integer(text.trim()) && text.trim().starts_with('-') => {
+            Err("must be at least 1".to_string())
+        }
+        Err(e) => Err(e),
     }
 }
 
@@ -136,6 +138,7 @@ pub fn is_integer(text: &str) -> bool {
 /// A duration: a number of seconds, or a number followed by `ms`, `s`, `m` or `h`.
 pub fn duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
+    let t = t.strip_prefix('+').unwrap_or(t);
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
@@ -155,6 +158,9 @@ pub fn duration(text: &str) -> Result<Duration, String> {
         format!("`{text}` is not a duration: write a number of seconds, or one with ms, s, m or h")
     })?;
     let seconds = value * seconds_per_unit;
+    if seconds <= 0.0 {
+        return Err("must be longer than 0".to_string());
+    }
     // A year is far beyond any run; beyond that, Duration arithmetic could overflow.
     if !seconds.is_finite() || seconds > 365.0 * 24.0 * 3600.0 {
         return Err(format!("`{text}` is longer than a year"));
@@ -177,6 +183,22 @@ mod tests {
         assert!(duration("5 days").is_err());
         assert!(duration("1e300").is_err());
         assert!(duration("").is_err());
+        assert!(duration("0").is_err());
+        assert_eq!(duration("+2s"), Ok(Duration::from_secs(2)));
+    }
+
+    #[test]
+    fn numbers_say_what_is_wrong() {
+        assert_eq!(whole_number("7"), Ok(7));
+        assert!(whole_number("-1").unwrap_err().contains("0 or more"));
+        assert!(
+            whole_number("99999999999999999999")
+                .unwrap_err()
+                .contains("at most")
+        );
+        assert!(positive_number("0").unwrap_err().contains("at least 1"));
+        assert!(positive_number("-1").unwrap_err().contains("at least 1"));
+        assert!(whole_number("x").unwrap_err().contains("whole number"));
     }
 
     #[test]

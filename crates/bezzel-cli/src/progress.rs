@@ -17,9 +17,9 @@ impl Progress {
         }
         let template = match total {
             Some(_) => format!(
-                "{{spinner}} [{{elapsed_precise}}] {{bar:40}} {{pos}}/{{len}} {unit}, {{per_sec}}, eta {{eta}}"
+                "{{spinner}} [{{elapsed_precise}}] {{bar:40}} {{pos}}/{{len}} {unit}, eta {{eta}}"
             ),
-            None => format!("{{spinner}} [{{elapsed_precise}}] {{pos}} {unit}, {{per_sec}}"),
+            None => format!("{{spinner}} [{{elapsed_precise}}] {{human_pos}} {unit}"),
         };
         let bar = match total {
             Some(len) => ProgressBar::new(len),

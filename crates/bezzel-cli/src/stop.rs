@@ -3,7 +3,7 @@
 use crate::failure::{Failure, status};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Why a run was stopped early.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,12 +23,17 @@ const TIME_LIMIT: u8 = 2;
 /// between nodes or subproblems and stop within milliseconds), then ask
 /// [`cause`](Stop::cause) whether the run was cut short.
 ///
-/// A second Ctrl-C ends the program at once, with status 130.
+/// A second Ctrl-C ends the program at once, with status 130, and so does a first one after
+/// the time limit ran out (the program is stopping already; the user wants it gone).
 #[derive(Debug, Clone)]
 pub struct Stop {
     flag: Arc<AtomicBool>,
     cause: Arc<AtomicU8>,
 }
+
+/// Signals closer together than this are one Ctrl-C: `timeout -s INT` and a terminal both
+/// may deliver one press twice (to the process and to its group).
+const SAME_PRESS: Duration = Duration::from_millis(300);
 
 /// The one Ctrl-C handler of the process (the `ctrlc` crate takes one), shared by every
 /// [`Stop`].
@@ -46,13 +51,16 @@ fn interrupts() -> &'static (Arc<AtomicBool>, Arc<AtomicU8>) {
                     .map(|f| f.to_string_lossy().into_owned())
             })
             .unwrap_or_default();
+        let mut first_press: Option<Instant> = None;
         // Without a handler (none can be installed in some sandboxes), Ctrl-C simply kills.
         let _ = ctrlc::set_handler(move || {
-            if handler_flag.swap(true, Ordering::Relaxed)
-                && handler_cause.load(Ordering::Relaxed) == INTERRUPTED
-            {
-                eprintln!("{program}: interrupted again, quitting at once");
-                std::process::exit(i32::from(status::INTERRUPTED));
+            match first_press {
+                // The work is stopping already (an earlier press, or the time limit ran out
+                // and the program is winding down): another press means "now".
+                Some(t) if t.elapsed() >= SAME_PRESS => quit(&program),
+                Some(_) => return,
+                None if handler_flag.load(Ordering::Relaxed) => quit(&program),
+                None => first_press = Some(Instant::now()),
             }
             let _ = handler_cause.compare_exchange(
                 RUNNING,
@@ -64,6 +72,12 @@ fn interrupts() -> &'static (Arc<AtomicBool>, Arc<AtomicU8>) {
         });
         (flag, cause)
     })
+}
+
+/// Ends the program at once, on a second Ctrl-C.
+fn quit(program: &str) -> ! {
+    crate::warn(&format!("{program}: interrupted again, quitting at once"));
+    std::process::exit(i32::from(status::INTERRUPTED));
 }
 
 impl Stop {

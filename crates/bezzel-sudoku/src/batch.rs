@@ -83,9 +83,13 @@ pub enum Answer {
     /// The search went as far as the [`Mode`] asks: to the end of the tree, to the count's
     /// limit, or (with [`Mode::First`]) to a solution.
     Done(Outcome),
-    /// The cancel flag cut the search short, or came before it started: nothing is known. The
-    /// statistics are those of the work done (none when it never started).
+    /// The cancel flag cut the search short: nothing is known. The statistics are those of
+    /// the work done.
     Unknown(Statistics),
+    /// The cancel flag came before the search started. A program prints answers up to the
+    /// first of these: what comes after it was not looked at (or, on several threads, only
+    /// partly).
+    NotStarted,
 }
 
 impl Answer {
@@ -107,15 +111,21 @@ impl Answer {
         }
     }
 
-    /// Whether the answer says something about the puzzle (it is not [`Answer::Unknown`]).
+    /// Whether the answer says something about the puzzle (it is not [`Answer::Unknown`] or
+    /// [`Answer::NotStarted`]).
     pub fn is_known(&self) -> bool {
-        !matches!(self, Answer::Unknown(_))
+        !matches!(self, Answer::Unknown(_) | Answer::NotStarted)
+    }
+
+    /// Whether the puzzle was looked at: read, and searched unless it could not be read.
+    pub fn is_started(&self) -> bool {
+        !matches!(self, Answer::NotStarted)
     }
 
     /// The statistics of the puzzle's search, if one ran.
     pub fn stats(&self) -> Option<&Statistics> {
         match self {
-            Answer::Error(_) => None,
+            Answer::Error(_) | Answer::NotStarted => None,
             Answer::Done(o) => Some(&o.stats),
             Answer::Unknown(stats) => Some(stats),
         }
@@ -127,7 +137,7 @@ impl Answer {
     pub fn text(&self, mode: Mode, alphabet: Alphabet, location: &str) -> String {
         let o = match self {
             Answer::Error(e) => return format!("error: {location}: {e}"),
-            Answer::Unknown(_) => return "unknown".to_string(),
+            Answer::Unknown(_) | Answer::NotStarted => return "unknown".to_string(),
             Answer::Done(o) => o,
         };
         if let Mode::Count(_) = mode {
@@ -146,7 +156,7 @@ impl Answer {
     pub fn board(&self, mode: Mode, alphabet: Alphabet, location: &str) -> String {
         let o = match self {
             Answer::Error(e) => return format!("# {location}: error: {e}\n\n"),
-            Answer::Unknown(_) => return format!("# {location}: unknown\n\n"),
+            Answer::Unknown(_) | Answer::NotStarted => return format!("# {location}: unknown\n\n"),
             Answer::Done(o) => o,
         };
         let status = match mode {
@@ -192,7 +202,7 @@ impl Answer {
                 json.count = Some(o.solutions);
                 json.exact = Some(o.exact);
             }
-            Answer::Unknown(_) => json.status = "unknown",
+            Answer::Unknown(_) | Answer::NotStarted => json.status = "unknown",
         }
         if let Some(stats) = self.stats() {
             json.nodes = Some(stats.nodes);
@@ -294,7 +304,7 @@ impl Summary {
         self.puzzles += 1;
         match answer {
             Answer::Error(_) => self.errors += 1,
-            Answer::Unknown(_) => self.unknown += 1,
+            Answer::Unknown(_) | Answer::NotStarted => self.unknown += 1,
             Answer::Done(o) => match o.status() {
                 Status::Unique => {
                     self.solved += 1;
@@ -367,7 +377,7 @@ impl Solvers {
         // Once the flag is up, no new search starts: each would stop at its first node anyway,
         // but building a solver for a new size would not.
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Answer::Unknown(Statistics::default());
+            return Answer::NotStarted;
         }
         let solver = match self.0.iter().position(|s| s.box_size() == grid.box_size()) {
             Some(i) => Ok(&mut self.0[i]),
@@ -495,7 +505,7 @@ mod tests {
                 let flag = Arc::new(AtomicBool::new(true));
                 batch.set_cancel_flag(flag);
                 let answers = batch.answer(&puzzles);
-                assert_eq!(answers[0], Answer::Unknown(Statistics::default()));
+                assert_eq!(answers[0], Answer::NotStarted);
                 assert_eq!(
                     answers[0].text(mode, Alphabet::FromOne, "line 1"),
                     "unknown"
