@@ -525,6 +525,8 @@ pub struct Placements<R> {
     buf: Vec<u8>,
     line: usize,
     ended: bool,
+    /// An error met while a finished placement was still to be handed out: it comes next.
+    failed: Option<ParseError>,
 }
 
 impl<R: io::BufRead> Placements<R> {
@@ -541,6 +543,7 @@ impl<R: io::BufRead> Placements<R> {
             buf: Vec::new(),
             line: 0,
             ended: false,
+            failed: None,
         }
     }
 
@@ -554,6 +557,9 @@ impl<R: io::BufRead> Placements<R> {
         loop {
             if let Some(placement) = self.reader.done.take() {
                 return Some(Ok(placement));
+            }
+            if let Some(e) = self.failed.take() {
+                return Some(Err(e));
             }
             if self.ended {
                 return None;
@@ -575,10 +581,17 @@ impl<R: io::BufRead> Placements<R> {
                 self.reader.line(text, self.line)
             });
             if let Err(e) = read {
-                // Where the next placement starts is not known: nothing more is read.
+                // Where the next placement starts is not known: nothing more is read. A
+                // placement that the bad line ended (`NO.2: ...` closes `NO.1`) is whole, and
+                // comes first.
                 self.ended = true;
-                self.reader.done = None;
-                return Some(Err(e));
+                self.failed = Some(e);
+                // A JSON line is whole by itself, even before the next line says so.
+                if self.reader.done.is_none()
+                    && let Some(Partial::Done(placement)) = self.reader.current.take()
+                {
+                    self.reader.done = Some(placement);
+                }
             }
         }
     }
@@ -908,6 +921,20 @@ fn shorten(token: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bad_line_does_not_swallow_the_placement_it_ends() {
+        let text = "NO.1: 0 4 7 5 2 6 1 3\nNO.2: 0 1 2 3 4 5 6 7\nNO.3: 0 x\n";
+        let read: Vec<_> = Placements::new(text.as_bytes()).collect();
+        assert_eq!(read.len(), 3, "{read:?}");
+        assert_eq!(read[0].as_ref().unwrap(), &[0, 4, 7, 5, 2, 6, 1, 3]);
+        assert_eq!(read[1].as_ref().unwrap(), &[0, 1, 2, 3, 4, 5, 6, 7]);
+        assert!(read[2].is_err());
+        let json = "{\"n\":8,\"index\":1,\"placement\":[0,1,2,3,4,5,6,7]}\n{\"n\":8,\"index\":2,\"placement\":[0,x]}\n";
+        let read: Vec<_> = Placements::new(json.as_bytes()).collect();
+        assert_eq!(read.len(), 2, "{read:?}");
+        assert!(read[0].is_ok() && read[1].is_err());
+    }
     use proptest::prelude::*;
 
     #[test]
