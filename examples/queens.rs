@@ -21,7 +21,7 @@
 
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit};
 use bezzel_cli::{Failure, Progress, Stop, options, status};
-use bezzel_core::parallel::{RunError, RunReport};
+use bezzel_core::parallel::{ParallelError, RunError, RunReport};
 use bezzel_core::{Consistency, SearchConfig};
 use bezzel_queens::counting::{self, CountError, Engine};
 use bezzel_queens::{check, construct, format, model::Queens, symmetry};
@@ -431,7 +431,7 @@ fn run_count(
     if let Some(bar) = bar.get() {
         bar.finish();
     }
-    let report = report.map_err(|e| run_failure(e, run))?;
+    let report = report.map_err(|e| run_failure(e, run, stop))?;
     if !report.is_complete() {
         let resume = if run.checkpoint.is_some() {
             "run the same command again to resume"
@@ -448,7 +448,10 @@ fn run_count(
 
 /// The message of a failed count: an error in a subproblem names it and the checkpoint (a
 /// rerun would meet it again, so it is no interruption).
-fn run_failure(e: RunError<CountError>, run: &RunOptions) -> Failure {
+fn run_failure(e: RunError<CountError>, run: &RunOptions, stop: &Stop) -> Failure {
+    if let RunError::Split(CountError::Parallel(ParallelError::Cancelled)) = e {
+        return stop.failure("stopped while splitting the work, before counting");
+    }
     let checkpoint = run.checkpoint.as_ref().map(|p| p.display().to_string());
     Failure::input(match (e, checkpoint) {
         (RunError::Solve { index, error }, Some(path)) => {

@@ -841,6 +841,11 @@ fn a_time_limit_stops_long_commands_with_a_summary() {
             "solutions so far",
         ),
         (&["unique", "21", "--threads", "2"][..], "subproblems done"),
+        // Splitting the model of 10,000 queens takes seconds by itself.
+        (
+            &["count", "10000", "--engine", "model", "--threads", "2"][..],
+            "stopped while splitting the work",
+        ),
         (&["first", "30"][..], "no solution found yet"),
         (&["all", "30"][..], "0 solutions printed"),
     ] {

@@ -74,6 +74,9 @@ pub enum ParallelError {
     },
     /// The solutions add up to more than `u64::MAX`.
     Overflow,
+    /// The cancel flag stopped the split ([`ParallelSearch::cancel_flag`]): there is no
+    /// split, and nothing was counted.
+    Cancelled,
 }
 
 impl std::fmt::Display for ParallelError {
@@ -90,6 +93,7 @@ impl std::fmt::Display for ParallelError {
                 f,
                 "subproblem {index} repeats an earlier one (same index or same decisions)"
             ),
+            ParallelError::Cancelled => f.write_str("stopped while splitting the search"),
             ParallelError::Overflow => {
                 write!(f, "the solutions add up to more than {}", u64::MAX)
             }
@@ -150,6 +154,7 @@ pub struct ParallelSearch<F> {
     config: SearchConfig,
     threads: Option<usize>,
     per_worker: usize,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl<F> ParallelSearch<F>
@@ -165,6 +170,7 @@ where
             config: SearchConfig::default(),
             threads: None,
             per_worker: 50,
+            cancel: None,
         }
     }
 
@@ -187,6 +193,14 @@ where
         self
     }
 
+    /// A flag that stops [`subproblems`](ParallelSearch::subproblems) (with
+    /// [`ParallelError::Cancelled`]) when raised: splitting a large model takes time of its
+    /// own. Counting takes its flag where it is called.
+    pub fn cancel_flag(mut self, flag: Arc<AtomicBool>) -> ParallelSearch<F> {
+        self.cancel = Some(flag);
+        self
+    }
+
     /// The model's name in its subproblems.
     pub fn identity(&self) -> &str {
         &self.identity
@@ -204,8 +218,12 @@ where
     pub fn subproblems(&self) -> Result<Vec<Subproblem>, ParallelError> {
         let target = self.workers()? * self.per_worker;
         let mut solver = Solver::with_config((self.build)()?, self.config);
+        if let Some(flag) = &self.cancel {
+            solver.set_cancel_flag(flag.clone());
+        }
         Ok(solver
             .split(target)
+            .ok_or(ParallelError::Cancelled)?
             .into_iter()
             .enumerate()
             .map(|(index, decisions)| Subproblem {

@@ -1,6 +1,6 @@
 //! Parallel search and subproblems: the same counts and solution sets as sequential search.
 
-use bezzel_core::parallel::{ParallelSearch, Subproblem};
+use bezzel_core::parallel::{ParallelError, ParallelSearch, Subproblem};
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -47,7 +47,7 @@ fn parallel_queens_13() {
 fn subproblems_partition_the_solution_set() {
     let mut solver = Solver::new(queens(8).unwrap());
     let all: BTreeSet<Vec<i32>> = solver.solutions().map(|s| s.values().to_vec()).collect();
-    let prefixes = solver.split(40);
+    let prefixes = solver.split(40).expect("no cancel flag");
     assert!(prefixes.len() >= 40);
     let mut seen = BTreeSet::new();
     for p in &prefixes {
@@ -192,7 +192,7 @@ fn parallel_max_depth_counts_the_subproblem_decisions() {
 fn splits_of_large_models_stay_small() {
     for n in [80, 300, 1000] {
         let (m, _) = common::queens(n, Consistency::Value).unwrap();
-        let prefixes = Solver::new(m).split(100);
+        let prefixes = Solver::new(m).split(100).expect("no cancel flag");
         let decisions: usize = prefixes.iter().map(Vec::len).sum();
         assert!(prefixes.len() >= 100, "n = {n}: {} pieces", prefixes.len());
         assert!(
@@ -247,4 +247,23 @@ fn overlapping_subproblems_are_refused_not_counted_twice() {
     }
     let all = search.count(&subproblems, None, |_, _| {}).unwrap();
     assert_eq!(all.solutions, A000170[5]);
+}
+
+/// Splitting a large model takes time of its own: a raised cancel flag stops it with an
+/// error, never with part of a split (whose subproblems would miss solutions), and a lowered
+/// one changes nothing.
+#[test]
+fn a_cancelled_split_is_an_error_not_a_smaller_split() {
+    let flag = Arc::new(AtomicBool::new(true));
+    let search = ParallelSearch::new("queens 60", || queens(60))
+        .threads(Some(2))
+        .cancel_flag(flag.clone());
+    assert_eq!(search.subproblems(), Err(ParallelError::Cancelled));
+    let mut solver = Solver::new(queens(60).unwrap());
+    solver.set_cancel_flag(flag.clone());
+    assert_eq!(solver.split(100), None);
+    flag.store(false, Ordering::Relaxed);
+    let pieces = search.subproblems().unwrap();
+    assert!(pieces.len() >= 100, "{}", pieces.len());
+    assert_eq!(solver.split(100).map(|s| s.len()), Some(pieces.len()));
 }

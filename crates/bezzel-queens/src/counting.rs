@@ -118,7 +118,9 @@ impl std::error::Error for CountError {}
 /// `[solutions, unique solutions]` (the unique count only from [`Engine::Symmetry`], 0 from
 /// the others: every queens checkpoint keeps two counts). `progress(done, total)` is called as
 /// subproblems finish. When the cancel flag stopped the count, the report is not
-/// [complete](RunReport::is_complete) and says how far it got.
+/// [complete](RunReport::is_complete) and says how far it got; when it stopped the model
+/// engine's split, before any counting, the error is
+/// `RunError::Split(CountError::Parallel(ParallelError::Cancelled))`.
 pub fn count(
     n: usize,
     engine: Engine,
@@ -177,7 +179,8 @@ pub fn count(
                 })
             })
             .config(config)
-            .threads(Some(runner.thread_count()));
+            .threads(Some(runner.thread_count()))
+            .cancel_flag(cancel.clone());
             let batch = runner.open(|| search.subproblems().map_err(CountError::Parallel))?;
             // A recorded split is the one check left to the split itself: another model's
             // subproblems, or one twice, would give a wrong total.

@@ -116,6 +116,13 @@ impl Solver {
         self.cancel = Some(flag);
     }
 
+    /// Whether the cancel flag is up.
+    pub(super) fn is_cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
     /// The configuration.
     pub fn config(&self) -> &SearchConfig {
         &self.config
@@ -224,11 +231,7 @@ impl Solver {
         if limits.nodes.is_some_and(|l| self.stats.nodes >= l) {
             return Some(StopReason::NodeLimit);
         }
-        if self
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
+        if self.is_cancelled() {
             return Some(StopReason::Cancelled);
         }
         // Reading the clock at every node would cost more than the nodes themselves.

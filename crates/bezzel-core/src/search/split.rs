@@ -59,14 +59,18 @@ impl Solver {
     /// The decisions name unbound variables (see [`VarId`](crate::VarId)), as they read back
     /// from a file: a prefix can be solved by any copy of the model built the same way, such as
     /// a parallel worker's, not only by this solver's.
-    pub fn split(&mut self, target: usize) -> Vec<Vec<Decision>> {
+    ///
+    /// `None` when the solver's cancel flag ([`set_cancel_flag`](Solver::set_cancel_flag))
+    /// stopped it: splitting a large model takes time of its own, and a part of a split is no
+    /// split (its subproblems would miss solutions).
+    pub fn split(&mut self, target: usize) -> Option<Vec<Vec<Decision>>> {
         let mut depth = 1;
         let mut previous = usize::MAX;
         loop {
-            let prefixes = self.prefixes_at(depth);
+            let prefixes = self.prefixes_at(depth)?;
             if prefixes.len() >= target || prefixes.len() == previous {
                 self.restart();
-                return prefixes;
+                return Some(prefixes);
             }
             previous = prefixes.len();
             depth += 1;
@@ -95,16 +99,21 @@ impl Solver {
         level
     }
 
-    /// Every node at `depth` (or a shallower solution), as a decision prefix.
-    pub(super) fn prefixes_at(&mut self, depth: usize) -> Vec<Vec<Decision>> {
+    /// Every node at `depth` (or a shallower solution), as a decision prefix; `None` when
+    /// the cancel flag stopped it.
+    pub(super) fn prefixes_at(&mut self, depth: usize) -> Option<Vec<Vec<Decision>>> {
         self.restart();
         let mut out = Vec::new();
         self.model.engine_mut().schedule_all();
         if self.propagate().is_err() {
-            return out;
+            return Some(out);
         }
         let mut seen = vec![false; self.model.num_vars()];
         loop {
+            if self.is_cancelled() {
+                self.restart();
+                return None;
+            }
             let level = self.split_level(&mut seen);
             let decision = if level < depth { self.choose() } else { None };
             let alive = match decision {
@@ -123,7 +132,7 @@ impl Solver {
                 }
             };
             if !alive {
-                return out;
+                return Some(out);
             }
         }
     }

@@ -300,7 +300,7 @@ fn decisions_serialize_with_the_variable_as_its_index() {
     assert_eq!(back.var().index(), 3);
     // Split prefixes are unbound, so they compare equal to what reads back from a file.
     let mut s = Solver::new(m);
-    let split = s.split(8);
+    let split = s.split(8).expect("no cancel flag");
     let json = serde_json::to_string(&split).unwrap();
     let back: Vec<Vec<Decision>> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, split);
