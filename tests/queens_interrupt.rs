@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::{interrupt, wait_for_handler};
+use common::{interrupt, wait_at_most, wait_for_handler};
 
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 /// Far beyond any test's patience: n = 21 has about 3.1e11 solutions, hours of work on any
 /// engine, and subproblems that take minutes each.
@@ -21,23 +21,6 @@ fn start(args: &[&str]) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("queens starts")
-}
-
-/// The exit status if the child ends within `limit`; otherwise kills it (so that no test
-/// leaves a count running) and returns `None`.
-fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            return Some(status);
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 fn stderr_of(child: Child) -> String {

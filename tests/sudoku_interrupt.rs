@@ -7,9 +7,9 @@ mod common;
 
 use bezzel::sudoku::check;
 use bezzel::sudoku::grid::Grid;
-use common::{example, interrupt, stderr, stdout, wait_for_handler};
+use common::{example, interrupt, stderr, stdout, wait_at_most, wait_for_handler};
 use std::path::PathBuf;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const TOP1465: &str = include_str!("data/top1465_sample.txt");
@@ -61,23 +61,6 @@ fn start(args: &[&str], out: &std::path::Path) -> Child {
 fn finish(child: Child, out: &std::path::Path) -> (std::process::Output, String) {
     let o = child.wait_with_output().unwrap();
     (o, std::fs::read_to_string(out).unwrap())
-}
-
-/// The exit status if the child ends within `limit`; otherwise kills it (so that no test
-/// leaves a search running) and returns `None`.
-fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            return Some(status);
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 /// Generous for a loaded machine: the searches stop within milliseconds.

@@ -101,3 +101,23 @@ pub(crate) fn interrupt(child: &Child) {
         .expect("kill runs");
     assert!(sent.success());
 }
+
+/// The exit status if the child ends within `limit`; otherwise kills it (so that no test
+/// leaves a search running) and returns `None`.
+pub(crate) fn wait_at_most(
+    child: &mut Child,
+    limit: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return Some(status);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
