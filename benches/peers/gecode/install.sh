@@ -22,7 +22,7 @@ CXX=${CXX:-g++}
 CXXFLAGS=${CXXFLAGS:--O2}   # -O2: what Debian builds Gecode itself with
 LIBS="-lgecodeminimodel -lgecodesearch -lgecodeint -lgecodekernel -lgecodesupport"
 mkdir -p build
-for prog in queens sudoku golomb; do
+for prog in queens sudoku golomb nonogram; do
   if [ ! -x "build/$prog" ] || [ "$prog.cpp" -nt "build/$prog" ]; then
     echo "building build/$prog" >&2
     # shellcheck disable=SC2086
