@@ -12,6 +12,7 @@ mod all_different_domain;
 mod binary;
 mod check;
 mod linear;
+mod table;
 mod value_pass;
 
 pub use all_different::AllDifferentValue;
@@ -20,6 +21,7 @@ pub use all_different_domain::AllDifferentDomain;
 pub use binary::{Equal, LessEq, NotEqual};
 pub use check::{Check, Predicate};
 pub use linear::{Linear, MAX_LINEAR_TERMS, Relation};
+pub use table::Table;
 
 /// Whether the views take pairwise different values: the plain definition of all-different,
 /// for [`Propagator::is_satisfied`](crate::Propagator::is_satisfied).
@@ -100,6 +102,7 @@ mod tests {
             ("check.rs", include_str!("check.rs")),
             ("linear.rs", include_str!("linear.rs")),
             ("value_pass.rs", include_str!("value_pass.rs")),
+            ("table.rs", include_str!("table.rs")),
         ];
         let forbidden = [
             "ctx.store",

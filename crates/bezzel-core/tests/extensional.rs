@@ -1,0 +1,247 @@
+//! Tables and regular constraints against brute force.
+//!
+//! For random tiny instances every assignment of the variables is enumerated and judged by the
+//! definition written here, independently of the engine: the solver's solution set (with
+//! solution checking on) must be exactly that set, and after one `Model::propagate` each
+//! domain must be exactly the values some solution takes (domain consistency).
+
+use bezzel_core::prelude::*;
+use std::collections::BTreeSet;
+
+/// A small deterministic generator (xorshift), so that failures replay.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A non-empty random subset of `lo..=hi`.
+fn domain(rng: &mut Rng, lo: i32, hi: i32) -> Vec<i32> {
+    loop {
+        let d: Vec<i32> = (lo..=hi).filter(|_| rng.chance(60)).collect();
+        if !d.is_empty() {
+            return d;
+        }
+    }
+}
+
+/// A view spec `±x[var] + offset`, described independently of the engine.
+#[derive(Debug, Clone, Copy)]
+struct ViewSpec {
+    var: usize,
+    negated: bool,
+    offset: i32,
+}
+
+impl ViewSpec {
+    fn random(rng: &mut Rng, vars: usize) -> ViewSpec {
+        ViewSpec {
+            var: rng.below(vars as u64) as usize,
+            negated: rng.chance(20),
+            offset: if rng.chance(30) {
+                rng.range(-1, 1) as i32
+            } else {
+                0
+            },
+        }
+    }
+    fn eval(self, a: &[i32]) -> i64 {
+        let v = i64::from(a[self.var]);
+        (if self.negated { -v } else { v }) + i64::from(self.offset)
+    }
+    fn view(self, vars: &[VarId]) -> IntView {
+        let base: IntView = vars[self.var].into();
+        let base = if self.negated { base.minus() } else { base };
+        base.offset(self.offset)
+    }
+}
+
+/// Every assignment from `domains` that `holds` accepts.
+fn brute(domains: &[Vec<i32>], holds: &dyn Fn(&[i32]) -> bool) -> BTreeSet<Vec<i32>> {
+    fn go(
+        d: &[Vec<i32>],
+        i: usize,
+        a: &mut Vec<i32>,
+        holds: &dyn Fn(&[i32]) -> bool,
+        out: &mut BTreeSet<Vec<i32>>,
+    ) {
+        if i == d.len() {
+            if holds(a) {
+                out.insert(a.clone());
+            }
+            return;
+        }
+        for &v in &d[i] {
+            a[i] = v;
+            go(d, i + 1, a, holds, out);
+        }
+    }
+    let mut out = BTreeSet::new();
+    go(domains, 0, &mut vec![0; domains.len()], holds, &mut out);
+    out
+}
+
+/// A model with one variable per domain.
+fn model(domains: &[Vec<i32>]) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let vars = domains
+        .iter()
+        .map(|d| m.int_var(d.as_slice()).unwrap())
+        .collect();
+    (m, vars)
+}
+
+/// Every solution, with each one checked against the posted definitions.
+fn solve(m: Model) -> BTreeSet<Vec<i32>> {
+    let config = SearchConfig {
+        check_solutions: true,
+        ..SearchConfig::default()
+    };
+    let mut s = Solver::with_config(m, config);
+    s.solution_set().iter().map(|r| r.to_vec()).collect()
+}
+
+/// After one propagation each domain is exactly the values that solutions take.
+fn assert_domain_consistent(
+    mut m: Model,
+    vars: &[VarId],
+    solutions: &BTreeSet<Vec<i32>>,
+    case: &dyn std::fmt::Debug,
+) {
+    match m.propagate() {
+        Err(_) => assert!(solutions.is_empty(), "failed with solutions: {case:?}"),
+        Ok(()) => {
+            for (i, &x) in vars.iter().enumerate() {
+                let supported: Vec<i32> = solutions
+                    .iter()
+                    .map(|s| s[i])
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                if solutions.is_empty() {
+                    continue; // a consistent propagator may leave an unsatisfiable model unfailed
+                }
+                assert_eq!(m.domain(x).unwrap(), supported, "var {i} of {case:?}");
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct TableCase {
+    domains: Vec<Vec<i32>>,
+    views: Vec<ViewSpec>,
+    tuples: Vec<Vec<i64>>,
+    positive: bool,
+}
+
+impl TableCase {
+    fn random(rng: &mut Rng, positive: bool) -> TableCase {
+        let nvars = rng.range(1, 3) as usize;
+        let domains = (0..nvars).map(|_| domain(rng, -1, 3)).collect();
+        let arity = rng.range(1, 3) as usize;
+        let views = (0..arity).map(|_| ViewSpec::random(rng, nvars)).collect();
+        let count = rng.range(1, 12);
+        let tuples = (0..count)
+            .map(|_| (0..arity).map(|_| rng.range(-2, 4)).collect())
+            .collect();
+        TableCase {
+            domains,
+            views,
+            tuples,
+            positive,
+        }
+    }
+
+    fn holds(&self, a: &[i32]) -> bool {
+        let t: Vec<i64> = self.views.iter().map(|v| v.eval(a)).collect();
+        self.tuples.contains(&t) == self.positive
+    }
+
+    fn model(&self) -> (Model, Vec<VarId>) {
+        let (mut m, vars) = model(&self.domains);
+        let views: Vec<IntView> = self.views.iter().map(|v| v.view(&vars)).collect();
+        if self.positive {
+            m.table(&views, &self.tuples).unwrap();
+        } else {
+            m.table_negative(&views, &self.tuples).unwrap();
+        }
+        (m, vars)
+    }
+}
+
+#[test]
+fn tables_match_brute_force_and_are_domain_consistent() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for round in 0..1500 {
+        let case = TableCase::random(&mut rng, round % 2 == 0);
+        let expected = brute(&case.domains, &|a| case.holds(a));
+        let (m, _) = case.model();
+        assert_eq!(solve(m), expected, "{case:?}");
+        let (m, vars) = case.model();
+        assert_domain_consistent(m, &vars, &expected, &case);
+    }
+}
+
+#[test]
+fn tables_under_search_with_other_constraints() {
+    // Large enough for several words of tuples and for backtracking through them.
+    let mut rng = Rng(12345);
+    for round in 0..40 {
+        let positive = round % 2 == 0;
+        let n = 4;
+        let domains: Vec<Vec<i32>> = (0..n).map(|_| domain(&mut rng, 0, 4)).collect();
+        let tuples: Vec<Vec<i64>> = (0..rng.range(50, 300))
+            .map(|_| (0..n).map(|_| rng.range(0, 4)).collect())
+            .collect();
+        let holds = |a: &[i32]| {
+            let t: Vec<i64> = a.iter().map(|&v| i64::from(v)).collect();
+            tuples.contains(&t) == positive && a[0] != a[1] && a[2] <= a[3]
+        };
+        let expected = brute(&domains, &holds);
+        let (mut m, vars) = model(&domains);
+        if positive {
+            m.table(&vars, &tuples).unwrap();
+        } else {
+            m.table_negative(&vars, &tuples).unwrap();
+        }
+        m.not_equal(vars[0], vars[1]).unwrap();
+        m.less_eq(vars[2], vars[3]).unwrap();
+        assert_eq!(solve(m), expected, "round {round}");
+    }
+}
+
+#[test]
+fn bad_tables_are_model_errors() {
+    let mut m = Model::new();
+    let x = m.int_vars(2, 0..=3).unwrap();
+    let none: &[[i64; 2]] = &[];
+    assert!(matches!(
+        m.table(&x, none),
+        Err(ModelError::InvalidArgument { .. })
+    ));
+    assert!(m.table_negative(&x, none).is_ok());
+    let e = m.table(&x, &[vec![1, 2], vec![1]]).unwrap_err();
+    assert!(e.to_string().contains("tuple 1 has 1 values"), "{e}");
+    let e = m.table(&x, &[[1, i64::MAX]]).unwrap_err();
+    assert!(e.to_string().contains("outside the supported range"), "{e}");
+    let empty: &[VarId] = &[];
+    assert!(matches!(
+        m.table(empty, &[[0i64; 0]]),
+        Err(ModelError::TooFewVariables { .. })
+    ));
+}
