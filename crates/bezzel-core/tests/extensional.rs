@@ -245,3 +245,157 @@ fn bad_tables_are_model_errors() {
         Err(ModelError::TooFewVariables { .. })
     ));
 }
+
+#[derive(Debug, Clone)]
+struct RegularCase {
+    domains: Vec<Vec<i32>>,
+    views: Vec<ViewSpec>,
+    states: usize,
+    start: usize,
+    finals: Vec<usize>,
+    /// `delta[q][symbol]`, symbols 0..3.
+    delta: Vec<[Option<usize>; 3]>,
+}
+
+impl RegularCase {
+    fn random(rng: &mut Rng) -> RegularCase {
+        let nvars = rng.range(1, 4) as usize;
+        let domains = (0..nvars).map(|_| domain(rng, -1, 3)).collect();
+        let len = rng.range(1, 4) as usize;
+        let views = (0..len)
+            .map(|_| {
+                let mut v = ViewSpec::random(rng, nvars);
+                v.negated = false;
+                v
+            })
+            .collect();
+        let states = rng.range(1, 4) as usize;
+        let finals = (0..states).filter(|_| rng.chance(40)).collect();
+        let delta = (0..states)
+            .map(|_| {
+                let mut row = [None; 3];
+                for slot in &mut row {
+                    if rng.chance(60) {
+                        *slot = Some(rng.below(states as u64) as usize);
+                    }
+                }
+                row
+            })
+            .collect();
+        RegularCase {
+            domains,
+            views,
+            states,
+            start: rng.below(states as u64) as usize,
+            finals,
+            delta,
+        }
+    }
+
+    /// The definition, run on the word directly.
+    fn holds(&self, a: &[i32]) -> bool {
+        let mut q = self.start;
+        for v in &self.views {
+            let s = v.eval(a);
+            if !(0..3).contains(&s) {
+                return false;
+            }
+            match self.delta[q][s as usize] {
+                Some(next) => q = next,
+                None => return false,
+            }
+        }
+        self.finals.contains(&q)
+    }
+
+    fn model(&self) -> (Model, Vec<VarId>) {
+        let (mut m, vars) = model(&self.domains);
+        let mut transitions = Vec::new();
+        for (q, row) in self.delta.iter().enumerate() {
+            for (s, to) in row.iter().enumerate() {
+                if let Some(to) = to {
+                    transitions.push((q, s as i64, *to));
+                }
+            }
+        }
+        let dfa = Dfa::new(self.states, self.start, &self.finals, &transitions).unwrap();
+        let views: Vec<IntView> = self.views.iter().map(|v| v.view(&vars)).collect();
+        m.regular(&views, &dfa).unwrap();
+        (m, vars)
+    }
+}
+
+use bezzel_core::constraints::Dfa;
+
+#[test]
+fn regular_matches_brute_force_and_is_domain_consistent() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for _ in 0..1500 {
+        let case = RegularCase::random(&mut rng);
+        let expected = brute(&case.domains, &|a| case.holds(a));
+        let (m, _) = case.model();
+        assert_eq!(solve(m), expected, "{case:?}");
+        // Domain consistency is claimed on distinct variables (a variable seen twice makes
+        // the layered graph an over-approximation).
+        let vars: BTreeSet<usize> = case.views.iter().map(|v| v.var).collect();
+        if vars.len() == case.views.len() {
+            let (m, vars) = case.model();
+            assert_domain_consistent(m, &vars, &expected, &case);
+        }
+    }
+}
+
+/// The blocks of 1s of a 0/1 word, by definition.
+fn blocks(word: &[i64]) -> Vec<usize> {
+    word.split(|&v| v == 0)
+        .filter(|b| !b.is_empty())
+        .map(<[i64]>::len)
+        .collect()
+}
+
+#[test]
+fn nonogram_rows_accept_exactly_their_clue() {
+    for len in 0..=8usize {
+        for bits in 0u32..(1 << len) {
+            let word: Vec<i64> = (0..len).map(|i| i64::from(bits >> i & 1)).collect();
+            let clue = blocks(&word);
+            assert!(Dfa::nonogram_row(&clue).accepts(&word), "{word:?}");
+            for other in [
+                vec![],
+                vec![1],
+                vec![2],
+                vec![1, 1],
+                vec![2, 1],
+                vec![1, 3, 1],
+            ] {
+                assert_eq!(
+                    Dfa::nonogram_row(&other).accepts(&word),
+                    other == clue,
+                    "{word:?} {other:?}"
+                );
+            }
+        }
+    }
+    assert!(Dfa::nonogram_row(&[0]).accepts(&[0, 0]));
+    // A row of 10 with clue [3, 1] fixes nothing alone but counts its placements.
+    let mut m = Model::new();
+    let row = m.int_vars(10, 0..=1).unwrap();
+    m.regular(&row, &Dfa::nonogram_row(&[3, 1])).unwrap();
+    // Placements: choose the start of the 3-block and of the 1-block with a gap: C(7, 2).
+    assert_eq!(Solver::new(m).count(), 21);
+}
+
+#[test]
+fn bad_automata_are_model_errors() {
+    let msg = |r: Result<Dfa, ModelError>| r.unwrap_err().to_string();
+    assert!(msg(Dfa::new(0, 0, &[], &[])).contains("no states"));
+    assert!(msg(Dfa::new(2, 2, &[0], &[])).contains("start state 2 does not exist"));
+    assert!(msg(Dfa::new(2, 0, &[5], &[])).contains("final state 5 does not exist"));
+    assert!(msg(Dfa::new(2, 0, &[0], &[(0, 1, 3)])).contains("does not exist"));
+    assert!(msg(Dfa::new(2, 0, &[0], &[(0, 1, 0), (0, 1, 1)])).contains("not deterministic"));
+    assert!(msg(Dfa::new(1, 0, &[0], &[(0, i64::MIN, 0)])).contains("outside"));
+    assert!(Dfa::new(1, 0, &[0], &[(0, 1, 0), (0, 1, 0)]).is_ok());
+    let mut m = Model::new();
+    let none: &[VarId] = &[];
+    assert!(m.regular(none, &Dfa::nonogram_row(&[1])).is_err());
+}

@@ -2,7 +2,7 @@
 
 use crate::error::ModelError;
 use crate::model::Model;
-use crate::propagators::Table;
+use crate::propagators::{Dfa, Regular, Table};
 use crate::var::IntView;
 
 /// The tuples as rows of `i64`, checked: each as long as `arity`, every value within
@@ -131,5 +131,46 @@ impl Model {
             return Ok(());
         }
         self.post(Table::negative(views, tuples))
+    }
+
+    /// The views spell, in order, a word that `dfa` accepts (see [`Dfa`]), with domain
+    /// consistency when the views are on distinct variables: after propagation every value
+    /// left labels a transition on some accepted path through the domains. (A variable seen
+    /// at two positions is pruned to a fixpoint of the passes, which may keep a value whose
+    /// paths all need it to take two values.)
+    ///
+    /// Pesant's layered graph (2004): a forward pass marks the states reachable at each
+    /// position and a backward pass keeps those that reach a final state; each run costs
+    /// `O(n · |δ|)` for `n` views and `|δ|` transitions, and the propagator keeps
+    /// `(n + 1) · states` marks. [`Dfa::nonogram_row`] builds the automaton of a nonogram
+    /// clue.
+    ///
+    /// Errors: no views (an empty word is accepted or not whatever the model).
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// use bezzel_core::constraints::Dfa;
+    /// let mut m = Model::new();
+    /// let row = m.int_vars(5, 0..=1)?;
+    /// m.regular(&row, &Dfa::nonogram_row(&[3, 1]))?;
+    /// m.propagate().unwrap();
+    /// assert_eq!(m.domain(row[0])?, vec![1]); // 1 1 1 0 1 is the only way
+    /// assert_eq!(m.domain(row[3])?, vec![0]);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn regular<V: Into<IntView> + Copy>(
+        &mut self,
+        vars: &[V],
+        dfa: &Dfa,
+    ) -> Result<(), ModelError> {
+        let views = super::views(self, vars)?;
+        if views.is_empty() {
+            return Err(ModelError::TooFewVariables {
+                constraint: "regular",
+                min: 1,
+                found: 0,
+            });
+        }
+        self.post(Regular::new(views, dfa.clone()))
     }
 }

@@ -214,3 +214,4 @@ impl Model {
     }
 }
 mod extensional;
+pub use crate::propagators::Dfa;

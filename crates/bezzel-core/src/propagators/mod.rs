@@ -12,6 +12,7 @@ mod all_different_domain;
 mod binary;
 mod check;
 mod linear;
+mod regular;
 mod table;
 mod value_pass;
 
@@ -21,6 +22,7 @@ pub use all_different_domain::AllDifferentDomain;
 pub use binary::{Equal, LessEq, NotEqual};
 pub use check::{Check, Predicate};
 pub use linear::{Linear, MAX_LINEAR_TERMS, Relation};
+pub use regular::{Dfa, Regular};
 pub use table::Table;
 
 /// Whether the views take pairwise different values: the plain definition of all-different,
@@ -103,6 +105,7 @@ mod tests {
             ("linear.rs", include_str!("linear.rs")),
             ("value_pass.rs", include_str!("value_pass.rs")),
             ("table.rs", include_str!("table.rs")),
+            ("regular.rs", include_str!("regular.rs")),
         ];
         let forbidden = [
             "ctx.store",
