@@ -215,3 +215,4 @@ impl Model {
 }
 mod extensional;
 pub use crate::propagators::Dfa;
+mod structural;

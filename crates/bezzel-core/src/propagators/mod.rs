@@ -11,7 +11,9 @@ mod all_different_bounds;
 mod all_different_domain;
 mod binary;
 mod check;
+mod circuit;
 mod linear;
+mod ordering;
 mod regular;
 mod table;
 mod value_pass;
@@ -21,7 +23,9 @@ pub use all_different_bounds::AllDifferentBounds;
 pub use all_different_domain::AllDifferentDomain;
 pub use binary::{Equal, LessEq, NotEqual};
 pub use check::{Check, Predicate};
+pub use circuit::NoSubtour;
 pub use linear::{Linear, MAX_LINEAR_TERMS, Relation};
+pub use ordering::{Lex, ValuePrecede};
 pub use regular::{Dfa, Regular};
 pub use table::Table;
 
@@ -106,6 +110,8 @@ mod tests {
             ("value_pass.rs", include_str!("value_pass.rs")),
             ("table.rs", include_str!("table.rs")),
             ("regular.rs", include_str!("regular.rs")),
+            ("circuit.rs", include_str!("circuit.rs")),
+            ("ordering.rs", include_str!("ordering.rs")),
         ];
         let forbidden = [
             "ctx.store",
