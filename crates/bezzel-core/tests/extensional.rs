@@ -399,3 +399,80 @@ fn bad_automata_are_model_errors() {
     let none: &[VarId] = &[];
     assert!(m.regular(none, &Dfa::nonogram_row(&[1])).is_err());
 }
+
+#[test]
+fn tables_over_more_than_64_views() {
+    // The queue's advice has 64 bits: positions share them beyond that.
+    let mut rng = Rng(777);
+    let n = 70;
+    let tuples: Vec<Vec<i64>> = (0..5)
+        .map(|_| (0..n).map(|_| rng.range(0, 2)).collect())
+        .collect();
+    let distinct: BTreeSet<&Vec<i64>> = tuples.iter().collect();
+    for positive in [true, false] {
+        // Negative: all but two positions fixed to the first tuple, 9 assignments left.
+        let mut m = Model::new();
+        let x: Vec<VarId> = (0..n)
+            .map(|i| {
+                if positive || i < 2 {
+                    m.int_var(0..=2).unwrap()
+                } else {
+                    m.int_var([tuples[0][i] as i32]).unwrap()
+                }
+            })
+            .collect();
+        if positive {
+            m.table(&x, &tuples).unwrap();
+        } else {
+            m.table_negative(&x, &tuples).unwrap();
+        }
+        let solutions = solve(m);
+        if positive {
+            let found: BTreeSet<Vec<i64>> = solutions
+                .iter()
+                .map(|s| s.iter().map(|&v| i64::from(v)).collect())
+                .collect();
+            assert_eq!(found, distinct.iter().map(|t| (*t).clone()).collect());
+        } else {
+            let forbidden = distinct.iter().filter(|t| t[2..] == tuples[0][2..]).count();
+            assert_eq!(solutions.len(), 9 - forbidden);
+        }
+    }
+}
+
+#[test]
+fn a_nonogram_solves_by_regular_rows_and_columns() {
+    // A 5 × 5 picture (a plus sign with a corner), clues from it, one solution.
+    let picture = [
+        [0, 0, 1, 0, 1],
+        [0, 0, 1, 0, 0],
+        [1, 1, 1, 1, 1],
+        [0, 0, 1, 0, 0],
+        [1, 0, 1, 0, 0],
+    ];
+    let row_clue = |r: usize| blocks(&picture[r].map(i64::from));
+    let col_clue = |c: usize| blocks(&picture.map(|row| i64::from(row[c])));
+    let mut m = Model::new();
+    let grid = m.int_matrix("cell", 5, 5, 0..=1).unwrap();
+    for r in 0..5 {
+        let row: Vec<VarId> = (0..5).map(|c| grid.get(r, c).unwrap()).collect();
+        m.regular(&row, &Dfa::nonogram_row(&row_clue(r))).unwrap();
+    }
+    for c in 0..5 {
+        let col: Vec<VarId> = (0..5).map(|r| grid.get(r, c).unwrap()).collect();
+        m.regular(&col, &Dfa::nonogram_row(&col_clue(c))).unwrap();
+    }
+    let solutions = solve(m);
+    let expected: Vec<i32> = picture.iter().flatten().copied().collect();
+    assert!(solutions.contains(&expected));
+    for s in &solutions {
+        for r in 0..5 {
+            let row: Vec<i64> = (0..5).map(|c| i64::from(s[r * 5 + c])).collect();
+            assert_eq!(blocks(&row), row_clue(r));
+        }
+        for c in 0..5 {
+            let col: Vec<i64> = (0..5).map(|r| i64::from(s[r * 5 + c])).collect();
+            assert_eq!(blocks(&col), col_clue(c));
+        }
+    }
+}
