@@ -213,3 +213,6 @@ impl Model {
         self.post(Check::new(views, Box::new(predicate)))
     }
 }
+mod extensional;
+pub use crate::propagators::Dfa;
+mod structural;

@@ -11,7 +11,11 @@ mod all_different_bounds;
 mod all_different_domain;
 mod binary;
 mod check;
+mod circuit;
 mod linear;
+mod ordering;
+mod regular;
+mod table;
 mod value_pass;
 
 pub use all_different::AllDifferentValue;
@@ -19,7 +23,11 @@ pub use all_different_bounds::AllDifferentBounds;
 pub use all_different_domain::AllDifferentDomain;
 pub use binary::{Equal, LessEq, NotEqual};
 pub use check::{Check, Predicate};
+pub use circuit::NoSubtour;
 pub use linear::{Linear, MAX_LINEAR_TERMS, Relation};
+pub use ordering::{Lex, ValuePrecede};
+pub use regular::{Dfa, Regular};
+pub use table::Table;
 
 /// Whether the views take pairwise different values: the plain definition of all-different,
 /// for [`Propagator::is_satisfied`](crate::Propagator::is_satisfied).
@@ -100,6 +108,10 @@ mod tests {
             ("check.rs", include_str!("check.rs")),
             ("linear.rs", include_str!("linear.rs")),
             ("value_pass.rs", include_str!("value_pass.rs")),
+            ("table.rs", include_str!("table.rs")),
+            ("regular.rs", include_str!("regular.rs")),
+            ("circuit.rs", include_str!("circuit.rs")),
+            ("ordering.rs", include_str!("ordering.rs")),
         ];
         let forbidden = [
             "ctx.store",

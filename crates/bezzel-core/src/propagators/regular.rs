@@ -1,0 +1,304 @@
+//! `regular`: the sequence of views spells a word that a deterministic finite automaton
+//! accepts, filtered on the layered graph of Pesant (CP 2004).
+//!
+//! Layer `i` holds the automaton's states; an arc from state `q` in layer `i` to `q'` in layer
+//! `i + 1` is a transition `q --v--> q'` whose symbol `v` is still in the domain of view `i`.
+//! A forward pass marks the states reachable from the start, a backward pass those from which
+//! a final state is reachable at the last layer; a value of view `i` is supported exactly
+//! when it labels an arc between two marked states, and every other value is removed. That
+//! is domain consistency, recomputed from scratch on each run: `O(n · |δ|)` for `n` views and
+//! `|δ|` transitions.
+
+use crate::error::ModelError;
+use crate::event::Event;
+use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
+use crate::queue::Priority;
+use crate::store::Conflict;
+use crate::var::IntView;
+
+/// A deterministic finite automaton over integer symbols: states `0..states`, a start
+/// state, final (accepting) states and transitions `(from, symbol, to)`.
+///
+/// Made by [`Dfa::new`], which checks it, or by [`Dfa::nonogram_row`].
+///
+/// ```
+/// use bezzel_core::constraints::Dfa;
+/// // Words over {0, 1} with no two 1s in a row: state 1 means "just read a 1".
+/// let dfa = Dfa::new(2, 0, &[0, 1], &[(0, 0, 0), (0, 1, 1), (1, 0, 0)])?;
+/// assert!(dfa.accepts(&[1, 0, 1]));
+/// assert!(!dfa.accepts(&[0, 1, 1]));
+/// # Ok::<(), bezzel_core::ModelError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dfa {
+    states: usize,
+    start: usize,
+    finals: Vec<bool>,
+    /// Per state, its transitions `(symbol, to)` sorted by symbol.
+    out: Vec<Vec<(i64, usize)>>,
+}
+
+impl Dfa {
+    /// The automaton with states `0..states`, checked: `start`, every final state and both
+    /// ends of every transition must be states, symbols must lie in
+    /// [`MIN_VALUE`](crate::MIN_VALUE)`..=`[`MAX_VALUE`](crate::MAX_VALUE), and no state may
+    /// have two transitions on one symbol to different states (it would not be
+    /// deterministic). A transition listed twice counts once.
+    pub fn new(
+        states: usize,
+        start: usize,
+        finals: &[usize],
+        transitions: &[(usize, i64, usize)],
+    ) -> Result<Dfa, ModelError> {
+        let bad = |reason: String| Err(ModelError::InvalidArgument { reason });
+        if states == 0 {
+            return bad("dfa: no states".into());
+        }
+        if start >= states {
+            return bad(format!(
+                "dfa: the start state {start} does not exist (states are 0..{states})"
+            ));
+        }
+        let mut is_final = vec![false; states];
+        for &f in finals {
+            if f >= states {
+                return bad(format!(
+                    "dfa: the final state {f} does not exist (states are 0..{states})"
+                ));
+            }
+            is_final[f] = true;
+        }
+        let range = i64::from(crate::MIN_VALUE)..=i64::from(crate::MAX_VALUE);
+        let mut out: Vec<Vec<(i64, usize)>> = vec![Vec::new(); states];
+        for &(from, symbol, to) in transitions {
+            if from >= states || to >= states {
+                return bad(format!(
+                    "dfa: the transition {from} --{symbol}--> {to} names a state that does not \
+                     exist (states are 0..{states})"
+                ));
+            }
+            if !range.contains(&symbol) {
+                return bad(format!(
+                    "dfa: the symbol {symbol} is outside the supported range {}..={}",
+                    crate::MIN_VALUE,
+                    crate::MAX_VALUE
+                ));
+            }
+            out[from].push((symbol, to));
+        }
+        for (q, arcs) in out.iter_mut().enumerate() {
+            arcs.sort_unstable();
+            arcs.dedup();
+            if let Some(w) = arcs.windows(2).find(|w| w[0].0 == w[1].0) {
+                return bad(format!(
+                    "dfa: state {q} has two transitions on {} (to {} and to {}): not deterministic",
+                    w[0].0, w[0].1, w[1].1
+                ));
+            }
+        }
+        Ok(Dfa {
+            states,
+            start,
+            finals: is_final,
+            out,
+        })
+    }
+
+    /// The automaton of a nonogram row (or column) with the given clue: over the symbols
+    /// `0` (blank) and `1` (filled), the words made of blocks of 1s of the given lengths, in
+    /// order, separated by at least one 0, with any number of 0s before and after. Blocks
+    /// of length 0 are ignored, so that both `&[]` and `&[0]` describe an empty row. It has
+    /// `Σ blocks + number of blocks + 1` states.
+    ///
+    /// ```
+    /// use bezzel_core::constraints::Dfa;
+    /// let dfa = Dfa::nonogram_row(&[3, 1]);
+    /// assert!(dfa.accepts(&[0, 1, 1, 1, 0, 0, 1]));
+    /// assert!(!dfa.accepts(&[1, 1, 1, 1]));
+    /// assert!(!dfa.accepts(&[1, 1, 1, 0, 1, 0, 1]));
+    /// ```
+    pub fn nonogram_row(blocks: &[usize]) -> Dfa {
+        let blocks: Vec<usize> = blocks.iter().copied().filter(|&b| b > 0).collect();
+        let mut transitions = vec![(0, 0, 0)];
+        let mut states = 1;
+        let mut prev = 0;
+        let mut finals = vec![0];
+        for (j, &len) in blocks.iter().enumerate() {
+            for _ in 0..len {
+                transitions.push((prev, 1, states));
+                prev = states;
+                states += 1;
+            }
+            // After a block: at least one 0, then (if another block follows) its first 1.
+            let gap = states;
+            states += 1;
+            transitions.push((prev, 0, gap));
+            transitions.push((gap, 0, gap));
+            if j + 1 == blocks.len() {
+                finals = vec![prev, gap];
+            }
+            prev = gap;
+        }
+        Dfa::new(states, 0, &finals, &transitions).expect("a well-formed automaton")
+    }
+
+    /// The number of states.
+    pub fn states(&self) -> usize {
+        self.states
+    }
+
+    /// The start state.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// Whether `state` is final.
+    pub fn is_final(&self, state: usize) -> bool {
+        self.finals.get(state).copied().unwrap_or(false)
+    }
+
+    /// The state reached from `state` on `symbol`, if there is a transition.
+    pub fn next(&self, state: usize, symbol: i64) -> Option<usize> {
+        let arcs = self.out.get(state)?;
+        let at = arcs.binary_search_by_key(&symbol, |a| a.0).ok()?;
+        Some(arcs[at].1)
+    }
+
+    /// Whether the automaton accepts `word`.
+    pub fn accepts(&self, word: &[i64]) -> bool {
+        let mut q = self.start;
+        for &s in word {
+            match self.next(q, s) {
+                Some(next) => q = next,
+                None => return false,
+            }
+        }
+        self.finals[q]
+    }
+}
+
+/// The word spelt by `views` is accepted by a [`Dfa`]; domain consistent on distinct variables.
+#[derive(Debug, Clone)]
+pub struct Regular {
+    views: Vec<IntView>,
+    dfa: Dfa,
+    /// Whether a variable is seen at two positions: then one pass is not a fixpoint.
+    aliased: bool,
+    /// Scratch, `(n + 1) × states`: the forward marks, then the states of both passes.
+    marks: Vec<bool>,
+    /// Scratch: the symbols supported at one layer.
+    symbols: Vec<i64>,
+}
+
+impl Regular {
+    /// The propagator of `dfa` over `views`.
+    pub fn new(views: Vec<IntView>, dfa: Dfa) -> Regular {
+        let mut vars: Vec<_> = views.iter().map(|v| v.var()).collect();
+        vars.sort_unstable();
+        vars.dedup();
+        Regular {
+            aliased: vars.len() < views.len(),
+            marks: vec![false; (views.len() + 1) * dfa.states],
+            symbols: Vec::new(),
+            views,
+            dfa,
+        }
+    }
+
+    /// One forward and one backward pass; returns whether a value went.
+    fn pass(&mut self, ctx: &mut Context<'_>) -> Result<bool, Conflict> {
+        let n = self.views.len();
+        let q = self.dfa.states;
+        let marks = &mut self.marks;
+        marks.fill(false);
+        marks[self.dfa.start] = true;
+        for (i, &view) in self.views.iter().enumerate() {
+            for s in 0..q {
+                if marks[i * q + s] {
+                    for &(symbol, to) in &self.dfa.out[s] {
+                        if ctx.contains(view, symbol) {
+                            marks[(i + 1) * q + to] = true;
+                        }
+                    }
+                }
+            }
+        }
+        // Backward: the last layer keeps its final states; layer i keeps the reached states
+        // with an arc to a kept state of layer i + 1, whose symbols are the supports.
+        let mut any = false;
+        for s in 0..q {
+            marks[n * q + s] &= self.dfa.finals[s];
+            any |= marks[n * q + s];
+        }
+        if !any {
+            return Err(Conflict);
+        }
+        let mut removed = false;
+        for i in (0..n).rev() {
+            let view = self.views[i];
+            self.symbols.clear();
+            for s in 0..q {
+                if !marks[i * q + s] {
+                    continue;
+                }
+                let mut alive = false;
+                for &(symbol, to) in &self.dfa.out[s] {
+                    if marks[(i + 1) * q + to] && ctx.contains(view, symbol) {
+                        alive = true;
+                        self.symbols.push(symbol);
+                    }
+                }
+                marks[i * q + s] = alive;
+            }
+            self.symbols.sort_unstable();
+            self.symbols.dedup();
+            if (ctx.size(view) as usize) > self.symbols.len() {
+                for v in ctx.values(view) {
+                    if self.symbols.binary_search(&v).is_err() {
+                        ctx.remove(view, v)?;
+                        removed = true;
+                    }
+                }
+            }
+        }
+        Ok(removed)
+    }
+}
+
+impl Propagator for Regular {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        for &v in &self.views {
+            s.subscribe(v, Event::Domain);
+        }
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        // On distinct variables one pass reaches the fixpoint; a variable seen twice may lose
+        // at one position a value that another position's support relied on.
+        while self.pass(ctx)? && self.aliased {}
+        if self.views.iter().all(|&v| ctx.is_fixed(v)) {
+            return Ok(PropStatus::Subsumed);
+        }
+        Ok(PropStatus::Fixpoint)
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        // The definition: run the automaton on the word.
+        let mut q = self.dfa.start;
+        for &v in &self.views {
+            match self.dfa.next(q, a.value(v)) {
+                Some(next) => q = next,
+                None => return false,
+            }
+        }
+        self.dfa.is_final(q)
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Quadratic
+    }
+
+    fn name(&self) -> &'static str {
+        "regular"
+    }
+}

@@ -1,0 +1,478 @@
+//! Tables and regular constraints against brute force.
+//!
+//! For random tiny instances every assignment of the variables is enumerated and judged by the
+//! definition written here, independently of the engine: the solver's solution set (with
+//! solution checking on) must be exactly that set, and after one `Model::propagate` each
+//! domain must be exactly the values some solution takes (domain consistency).
+
+use bezzel_core::prelude::*;
+use std::collections::BTreeSet;
+
+/// A small deterministic generator (xorshift), so that failures replay.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A non-empty random subset of `lo..=hi`.
+fn domain(rng: &mut Rng, lo: i32, hi: i32) -> Vec<i32> {
+    loop {
+        let d: Vec<i32> = (lo..=hi).filter(|_| rng.chance(60)).collect();
+        if !d.is_empty() {
+            return d;
+        }
+    }
+}
+
+/// A view spec `±x[var] + offset`, described independently of the engine.
+#[derive(Debug, Clone, Copy)]
+struct ViewSpec {
+    var: usize,
+    negated: bool,
+    offset: i32,
+}
+
+impl ViewSpec {
+    fn random(rng: &mut Rng, vars: usize) -> ViewSpec {
+        ViewSpec {
+            var: rng.below(vars as u64) as usize,
+            negated: rng.chance(20),
+            offset: if rng.chance(30) {
+                rng.range(-1, 1) as i32
+            } else {
+                0
+            },
+        }
+    }
+    fn eval(self, a: &[i32]) -> i64 {
+        let v = i64::from(a[self.var]);
+        (if self.negated { -v } else { v }) + i64::from(self.offset)
+    }
+    fn view(self, vars: &[VarId]) -> IntView {
+        let base: IntView = vars[self.var].into();
+        let base = if self.negated { base.minus() } else { base };
+        base.offset(self.offset)
+    }
+}
+
+/// Every assignment from `domains` that `holds` accepts.
+fn brute(domains: &[Vec<i32>], holds: &dyn Fn(&[i32]) -> bool) -> BTreeSet<Vec<i32>> {
+    fn go(
+        d: &[Vec<i32>],
+        i: usize,
+        a: &mut Vec<i32>,
+        holds: &dyn Fn(&[i32]) -> bool,
+        out: &mut BTreeSet<Vec<i32>>,
+    ) {
+        if i == d.len() {
+            if holds(a) {
+                out.insert(a.clone());
+            }
+            return;
+        }
+        for &v in &d[i] {
+            a[i] = v;
+            go(d, i + 1, a, holds, out);
+        }
+    }
+    let mut out = BTreeSet::new();
+    go(domains, 0, &mut vec![0; domains.len()], holds, &mut out);
+    out
+}
+
+/// A model with one variable per domain.
+fn model(domains: &[Vec<i32>]) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let vars = domains
+        .iter()
+        .map(|d| m.int_var(d.as_slice()).unwrap())
+        .collect();
+    (m, vars)
+}
+
+/// Every solution, with each one checked against the posted definitions.
+fn solve(m: Model) -> BTreeSet<Vec<i32>> {
+    let config = SearchConfig {
+        check_solutions: true,
+        ..SearchConfig::default()
+    };
+    let mut s = Solver::with_config(m, config);
+    s.solution_set().iter().map(|r| r.to_vec()).collect()
+}
+
+/// After one propagation each domain is exactly the values that solutions take.
+fn assert_domain_consistent(
+    mut m: Model,
+    vars: &[VarId],
+    solutions: &BTreeSet<Vec<i32>>,
+    case: &dyn std::fmt::Debug,
+) {
+    match m.propagate() {
+        Err(_) => assert!(solutions.is_empty(), "failed with solutions: {case:?}"),
+        Ok(()) => {
+            for (i, &x) in vars.iter().enumerate() {
+                let supported: Vec<i32> = solutions
+                    .iter()
+                    .map(|s| s[i])
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                if solutions.is_empty() {
+                    continue; // a consistent propagator may leave an unsatisfiable model unfailed
+                }
+                assert_eq!(m.domain(x).unwrap(), supported, "var {i} of {case:?}");
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct TableCase {
+    domains: Vec<Vec<i32>>,
+    views: Vec<ViewSpec>,
+    tuples: Vec<Vec<i64>>,
+    positive: bool,
+}
+
+impl TableCase {
+    fn random(rng: &mut Rng, positive: bool) -> TableCase {
+        let nvars = rng.range(1, 3) as usize;
+        let domains = (0..nvars).map(|_| domain(rng, -1, 3)).collect();
+        let arity = rng.range(1, 3) as usize;
+        let views = (0..arity).map(|_| ViewSpec::random(rng, nvars)).collect();
+        let count = rng.range(1, 12);
+        let tuples = (0..count)
+            .map(|_| (0..arity).map(|_| rng.range(-2, 4)).collect())
+            .collect();
+        TableCase {
+            domains,
+            views,
+            tuples,
+            positive,
+        }
+    }
+
+    fn holds(&self, a: &[i32]) -> bool {
+        let t: Vec<i64> = self.views.iter().map(|v| v.eval(a)).collect();
+        self.tuples.contains(&t) == self.positive
+    }
+
+    fn model(&self) -> (Model, Vec<VarId>) {
+        let (mut m, vars) = model(&self.domains);
+        let views: Vec<IntView> = self.views.iter().map(|v| v.view(&vars)).collect();
+        if self.positive {
+            m.table(&views, &self.tuples).unwrap();
+        } else {
+            m.table_negative(&views, &self.tuples).unwrap();
+        }
+        (m, vars)
+    }
+}
+
+#[test]
+fn tables_match_brute_force_and_are_domain_consistent() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for round in 0..1500 {
+        let case = TableCase::random(&mut rng, round % 2 == 0);
+        let expected = brute(&case.domains, &|a| case.holds(a));
+        let (m, _) = case.model();
+        assert_eq!(solve(m), expected, "{case:?}");
+        let (m, vars) = case.model();
+        assert_domain_consistent(m, &vars, &expected, &case);
+    }
+}
+
+#[test]
+fn tables_under_search_with_other_constraints() {
+    // Large enough for several words of tuples and for backtracking through them.
+    let mut rng = Rng(12345);
+    for round in 0..40 {
+        let positive = round % 2 == 0;
+        let n = 4;
+        let domains: Vec<Vec<i32>> = (0..n).map(|_| domain(&mut rng, 0, 4)).collect();
+        let tuples: Vec<Vec<i64>> = (0..rng.range(50, 300))
+            .map(|_| (0..n).map(|_| rng.range(0, 4)).collect())
+            .collect();
+        let holds = |a: &[i32]| {
+            let t: Vec<i64> = a.iter().map(|&v| i64::from(v)).collect();
+            tuples.contains(&t) == positive && a[0] != a[1] && a[2] <= a[3]
+        };
+        let expected = brute(&domains, &holds);
+        let (mut m, vars) = model(&domains);
+        if positive {
+            m.table(&vars, &tuples).unwrap();
+        } else {
+            m.table_negative(&vars, &tuples).unwrap();
+        }
+        m.not_equal(vars[0], vars[1]).unwrap();
+        m.less_eq(vars[2], vars[3]).unwrap();
+        assert_eq!(solve(m), expected, "round {round}");
+    }
+}
+
+#[test]
+fn bad_tables_are_model_errors() {
+    let mut m = Model::new();
+    let x = m.int_vars(2, 0..=3).unwrap();
+    let none: &[[i64; 2]] = &[];
+    assert!(matches!(
+        m.table(&x, none),
+        Err(ModelError::InvalidArgument { .. })
+    ));
+    assert!(m.table_negative(&x, none).is_ok());
+    let e = m.table(&x, &[vec![1, 2], vec![1]]).unwrap_err();
+    assert!(e.to_string().contains("tuple 1 has 1 values"), "{e}");
+    let e = m.table(&x, &[[1, i64::MAX]]).unwrap_err();
+    assert!(e.to_string().contains("outside the supported range"), "{e}");
+    let empty: &[VarId] = &[];
+    assert!(matches!(
+        m.table(empty, &[[0i64; 0]]),
+        Err(ModelError::TooFewVariables { .. })
+    ));
+}
+
+#[derive(Debug, Clone)]
+struct RegularCase {
+    domains: Vec<Vec<i32>>,
+    views: Vec<ViewSpec>,
+    states: usize,
+    start: usize,
+    finals: Vec<usize>,
+    /// `delta[q][symbol]`, symbols 0..3.
+    delta: Vec<[Option<usize>; 3]>,
+}
+
+impl RegularCase {
+    fn random(rng: &mut Rng) -> RegularCase {
+        let nvars = rng.range(1, 4) as usize;
+        let domains = (0..nvars).map(|_| domain(rng, -1, 3)).collect();
+        let len = rng.range(1, 4) as usize;
+        let views = (0..len)
+            .map(|_| {
+                let mut v = ViewSpec::random(rng, nvars);
+                v.negated = false;
+                v
+            })
+            .collect();
+        let states = rng.range(1, 4) as usize;
+        let finals = (0..states).filter(|_| rng.chance(40)).collect();
+        let delta = (0..states)
+            .map(|_| {
+                let mut row = [None; 3];
+                for slot in &mut row {
+                    if rng.chance(60) {
+                        *slot = Some(rng.below(states as u64) as usize);
+                    }
+                }
+                row
+            })
+            .collect();
+        RegularCase {
+            domains,
+            views,
+            states,
+            start: rng.below(states as u64) as usize,
+            finals,
+            delta,
+        }
+    }
+
+    /// The definition, run on the word directly.
+    fn holds(&self, a: &[i32]) -> bool {
+        let mut q = self.start;
+        for v in &self.views {
+            let s = v.eval(a);
+            if !(0..3).contains(&s) {
+                return false;
+            }
+            match self.delta[q][s as usize] {
+                Some(next) => q = next,
+                None => return false,
+            }
+        }
+        self.finals.contains(&q)
+    }
+
+    fn model(&self) -> (Model, Vec<VarId>) {
+        let (mut m, vars) = model(&self.domains);
+        let mut transitions = Vec::new();
+        for (q, row) in self.delta.iter().enumerate() {
+            for (s, to) in row.iter().enumerate() {
+                if let Some(to) = to {
+                    transitions.push((q, s as i64, *to));
+                }
+            }
+        }
+        let dfa = Dfa::new(self.states, self.start, &self.finals, &transitions).unwrap();
+        let views: Vec<IntView> = self.views.iter().map(|v| v.view(&vars)).collect();
+        m.regular(&views, &dfa).unwrap();
+        (m, vars)
+    }
+}
+
+use bezzel_core::constraints::Dfa;
+
+#[test]
+fn regular_matches_brute_force_and_is_domain_consistent() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for _ in 0..1500 {
+        let case = RegularCase::random(&mut rng);
+        let expected = brute(&case.domains, &|a| case.holds(a));
+        let (m, _) = case.model();
+        assert_eq!(solve(m), expected, "{case:?}");
+        // Domain consistency is claimed on distinct variables (a variable seen twice makes
+        // the layered graph an over-approximation).
+        let vars: BTreeSet<usize> = case.views.iter().map(|v| v.var).collect();
+        if vars.len() == case.views.len() {
+            let (m, vars) = case.model();
+            assert_domain_consistent(m, &vars, &expected, &case);
+        }
+    }
+}
+
+/// The blocks of 1s of a 0/1 word, by definition.
+fn blocks(word: &[i64]) -> Vec<usize> {
+    word.split(|&v| v == 0)
+        .filter(|b| !b.is_empty())
+        .map(<[i64]>::len)
+        .collect()
+}
+
+#[test]
+fn nonogram_rows_accept_exactly_their_clue() {
+    for len in 0..=8usize {
+        for bits in 0u32..(1 << len) {
+            let word: Vec<i64> = (0..len).map(|i| i64::from(bits >> i & 1)).collect();
+            let clue = blocks(&word);
+            assert!(Dfa::nonogram_row(&clue).accepts(&word), "{word:?}");
+            for other in [
+                vec![],
+                vec![1],
+                vec![2],
+                vec![1, 1],
+                vec![2, 1],
+                vec![1, 3, 1],
+            ] {
+                assert_eq!(
+                    Dfa::nonogram_row(&other).accepts(&word),
+                    other == clue,
+                    "{word:?} {other:?}"
+                );
+            }
+        }
+    }
+    assert!(Dfa::nonogram_row(&[0]).accepts(&[0, 0]));
+    // A row of 10 with clue [3, 1] fixes nothing alone but counts its placements.
+    let mut m = Model::new();
+    let row = m.int_vars(10, 0..=1).unwrap();
+    m.regular(&row, &Dfa::nonogram_row(&[3, 1])).unwrap();
+    // Placements: choose the start of the 3-block and of the 1-block with a gap: C(7, 2).
+    assert_eq!(Solver::new(m).count(), 21);
+}
+
+#[test]
+fn bad_automata_are_model_errors() {
+    let msg = |r: Result<Dfa, ModelError>| r.unwrap_err().to_string();
+    assert!(msg(Dfa::new(0, 0, &[], &[])).contains("no states"));
+    assert!(msg(Dfa::new(2, 2, &[0], &[])).contains("start state 2 does not exist"));
+    assert!(msg(Dfa::new(2, 0, &[5], &[])).contains("final state 5 does not exist"));
+    assert!(msg(Dfa::new(2, 0, &[0], &[(0, 1, 3)])).contains("does not exist"));
+    assert!(msg(Dfa::new(2, 0, &[0], &[(0, 1, 0), (0, 1, 1)])).contains("not deterministic"));
+    assert!(msg(Dfa::new(1, 0, &[0], &[(0, i64::MIN, 0)])).contains("outside"));
+    assert!(Dfa::new(1, 0, &[0], &[(0, 1, 0), (0, 1, 0)]).is_ok());
+    let mut m = Model::new();
+    let none: &[VarId] = &[];
+    assert!(m.regular(none, &Dfa::nonogram_row(&[1])).is_err());
+}
+
+#[test]
+fn tables_over_more_than_64_views() {
+    // The queue's advice has 64 bits: positions share them beyond that.
+    let mut rng = Rng(777);
+    let n = 70;
+    let tuples: Vec<Vec<i64>> = (0..5)
+        .map(|_| (0..n).map(|_| rng.range(0, 2)).collect())
+        .collect();
+    let distinct: BTreeSet<&Vec<i64>> = tuples.iter().collect();
+    for positive in [true, false] {
+        // Negative: all but two positions fixed to the first tuple, 9 assignments left.
+        let mut m = Model::new();
+        let x: Vec<VarId> = (0..n)
+            .map(|i| {
+                if positive || i < 2 {
+                    m.int_var(0..=2).unwrap()
+                } else {
+                    m.int_var([tuples[0][i] as i32]).unwrap()
+                }
+            })
+            .collect();
+        if positive {
+            m.table(&x, &tuples).unwrap();
+        } else {
+            m.table_negative(&x, &tuples).unwrap();
+        }
+        let solutions = solve(m);
+        if positive {
+            let found: BTreeSet<Vec<i64>> = solutions
+                .iter()
+                .map(|s| s.iter().map(|&v| i64::from(v)).collect())
+                .collect();
+            assert_eq!(found, distinct.iter().map(|t| (*t).clone()).collect());
+        } else {
+            let forbidden = distinct.iter().filter(|t| t[2..] == tuples[0][2..]).count();
+            assert_eq!(solutions.len(), 9 - forbidden);
+        }
+    }
+}
+
+#[test]
+fn a_nonogram_solves_by_regular_rows_and_columns() {
+    // A 5 × 5 picture (a plus sign with a corner), clues from it, one solution.
+    let picture = [
+        [0, 0, 1, 0, 1],
+        [0, 0, 1, 0, 0],
+        [1, 1, 1, 1, 1],
+        [0, 0, 1, 0, 0],
+        [1, 0, 1, 0, 0],
+    ];
+    let row_clue = |r: usize| blocks(&picture[r].map(i64::from));
+    let col_clue = |c: usize| blocks(&picture.map(|row| i64::from(row[c])));
+    let mut m = Model::new();
+    let grid = m.int_matrix("cell", 5, 5, 0..=1).unwrap();
+    for r in 0..5 {
+        let row: Vec<VarId> = (0..5).map(|c| grid.get(r, c).unwrap()).collect();
+        m.regular(&row, &Dfa::nonogram_row(&row_clue(r))).unwrap();
+    }
+    for c in 0..5 {
+        let col: Vec<VarId> = (0..5).map(|r| grid.get(r, c).unwrap()).collect();
+        m.regular(&col, &Dfa::nonogram_row(&col_clue(c))).unwrap();
+    }
+    let solutions = solve(m);
+    let expected: Vec<i32> = picture.iter().flatten().copied().collect();
+    assert!(solutions.contains(&expected));
+    for s in &solutions {
+        for r in 0..5 {
+            let row: Vec<i64> = (0..5).map(|c| i64::from(s[r * 5 + c])).collect();
+            assert_eq!(blocks(&row), row_clue(r));
+        }
+        for c in 0..5 {
+            let col: Vec<i64> = (0..5).map(|r| i64::from(s[r * 5 + c])).collect();
+            assert_eq!(blocks(&col), col_clue(c));
+        }
+    }
+}

@@ -1,0 +1,420 @@
+//! Circuits and symmetry-breaking orderings against brute force.
+//!
+//! For random tiny instances every assignment is enumerated and judged by the definition
+//! written here, independently of the engine: the solver's solution set (with solution
+//! checking on) must be exactly that set. Where domain consistency is claimed (lex orderings
+//! and value precedence, on distinct variables), each domain after one `Model::propagate`
+//! must be exactly the values that solutions take.
+
+use bezzel_core::prelude::*;
+use std::collections::BTreeSet;
+
+/// A small deterministic generator (xorshift), so that failures replay.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A non-empty random subset of `lo..=hi`.
+fn domain(rng: &mut Rng, lo: i32, hi: i32) -> Vec<i32> {
+    loop {
+        let d: Vec<i32> = (lo..=hi).filter(|_| rng.chance(60)).collect();
+        if !d.is_empty() {
+            return d;
+        }
+    }
+}
+
+/// A view spec `±x[var] + offset`, described independently of the engine.
+#[derive(Debug, Clone, Copy)]
+struct ViewSpec {
+    var: usize,
+    negated: bool,
+    offset: i32,
+}
+
+impl ViewSpec {
+    fn random(rng: &mut Rng, vars: usize) -> ViewSpec {
+        ViewSpec {
+            var: rng.below(vars as u64) as usize,
+            negated: rng.chance(20),
+            offset: if rng.chance(30) {
+                rng.range(-1, 1) as i32
+            } else {
+                0
+            },
+        }
+    }
+    fn eval(self, a: &[i32]) -> i64 {
+        let v = i64::from(a[self.var]);
+        (if self.negated { -v } else { v }) + i64::from(self.offset)
+    }
+    fn view(self, vars: &[VarId]) -> IntView {
+        let base: IntView = vars[self.var].into();
+        let base = if self.negated { base.minus() } else { base };
+        base.offset(self.offset)
+    }
+}
+
+/// Every assignment from `domains` that `holds` accepts.
+fn brute(domains: &[Vec<i32>], holds: &dyn Fn(&[i32]) -> bool) -> BTreeSet<Vec<i32>> {
+    fn go(
+        d: &[Vec<i32>],
+        i: usize,
+        a: &mut Vec<i32>,
+        holds: &dyn Fn(&[i32]) -> bool,
+        out: &mut BTreeSet<Vec<i32>>,
+    ) {
+        if i == d.len() {
+            if holds(a) {
+                out.insert(a.clone());
+            }
+            return;
+        }
+        for &v in &d[i] {
+            a[i] = v;
+            go(d, i + 1, a, holds, out);
+        }
+    }
+    let mut out = BTreeSet::new();
+    go(domains, 0, &mut vec![0; domains.len()], holds, &mut out);
+    out
+}
+
+/// A model with one variable per domain.
+fn model(domains: &[Vec<i32>]) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let vars = domains
+        .iter()
+        .map(|d| m.int_var(d.as_slice()).unwrap())
+        .collect();
+    (m, vars)
+}
+
+/// Every solution, with each one checked against the posted definitions.
+fn solve(m: Model) -> BTreeSet<Vec<i32>> {
+    let config = SearchConfig {
+        check_solutions: true,
+        ..SearchConfig::default()
+    };
+    let mut s = Solver::with_config(m, config);
+    s.solution_set().iter().map(|r| r.to_vec()).collect()
+}
+
+/// After one propagation each domain is exactly the values that solutions take.
+fn assert_domain_consistent(
+    mut m: Model,
+    vars: &[VarId],
+    solutions: &BTreeSet<Vec<i32>>,
+    case: &dyn std::fmt::Debug,
+) {
+    match m.propagate() {
+        Err(_) => assert!(solutions.is_empty(), "failed with solutions: {case:?}"),
+        Ok(()) => {
+            for (i, &x) in vars.iter().enumerate() {
+                let supported: Vec<i32> = solutions
+                    .iter()
+                    .map(|s| s[i])
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                if solutions.is_empty() {
+                    continue; // a consistent propagator may leave an unsatisfiable model unfailed
+                }
+                assert_eq!(m.domain(x).unwrap(), supported, "var {i} of {case:?}");
+            }
+        }
+    }
+}
+
+/// A single cycle through the nodes `members` (all of `0..n` for a circuit).
+fn one_cycle(succ: &[i32], sub: bool) -> bool {
+    let n = succ.len() as i32;
+    if succ.iter().any(|&j| j < 0 || j >= n) {
+        return false;
+    }
+    let members: Vec<usize> = (0..succ.len())
+        .filter(|&i| !sub || succ[i] != i as i32)
+        .collect();
+    if members.is_empty() {
+        return sub;
+    }
+    // Follow from the first member; the cycle must come back after exactly |members| arcs,
+    // having met every member once.
+    let mut seen = BTreeSet::new();
+    let mut i = members[0];
+    for _ in 0..members.len() {
+        seen.insert(i);
+        i = succ[i] as usize;
+    }
+    i == members[0] && seen.len() == members.len() && members.iter().all(|k| seen.contains(k))
+}
+
+#[test]
+fn circuits_match_brute_force() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    for round in 0..600 {
+        let sub = round % 2 == 1;
+        let n = rng.range(1, 5) as i32;
+        let domains: Vec<Vec<i32>> = (0..n)
+            .map(|_| {
+                if rng.chance(30) {
+                    domain(&mut rng, -1, n)
+                } else {
+                    domain(&mut rng, 0, n - 1)
+                }
+            })
+            .collect();
+        let expected = brute(&domains, &|a| one_cycle(a, sub));
+        let (mut m, vars) = model(&domains);
+        if sub {
+            m.subcircuit(&vars).unwrap();
+        } else {
+            m.circuit(&vars).unwrap();
+        }
+        assert_eq!(solve(m), expected, "sub {sub}: {domains:?}");
+    }
+}
+
+#[test]
+fn circuits_count_cycles_of_complete_graphs() {
+    for n in 1..=6usize {
+        let mut m = Model::new();
+        let succ = m.int_vars(n, 0..n as i32).unwrap();
+        m.circuit(&succ).unwrap();
+        let expected: u64 = (1..n as u64).product::<u64>().max(1);
+        assert_eq!(Solver::new(m).count(), expected, "circuit {n}");
+        // Subcircuits: the empty one, plus for each k >= 2 chosen nodes, (k - 1)! cycles.
+        let mut m = Model::new();
+        let succ = m.int_vars(n, 0..n as i32).unwrap();
+        m.subcircuit(&succ).unwrap();
+        let choose = |n: u64, k: u64| (0..k).fold(1u64, |c, i| c * (n - i) / (i + 1));
+        let expected: u64 = 1
+            + (2..=n as u64)
+                .map(|k| choose(n as u64, k) * (1..k).product::<u64>())
+                .sum::<u64>();
+        assert_eq!(Solver::new(m).count(), expected, "subcircuit {n}");
+    }
+}
+
+#[test]
+fn the_path_end_rule_prunes_short_cycles() {
+    // 0 -> 1 -> 2 fixed: 2 may not go back to 0.
+    let (mut m, succ) = model(&[vec![1], vec![2], vec![0, 1, 2, 3], vec![0, 1, 2, 3]]);
+    m.circuit(&succ).unwrap();
+    m.propagate().unwrap();
+    assert_eq!(m.domain(succ[2]).unwrap(), vec![3]);
+    assert_eq!(m.domain(succ[3]).unwrap(), vec![0]);
+    // A subcircuit may close 0 -> 1 -> 0 only while 2 and 3 may be left out; 3 may not.
+    let (mut m, succ) = model(&[vec![1], vec![0, 1, 2, 3], vec![0, 1, 2, 3], vec![0, 1, 2]]);
+    m.subcircuit(&succ).unwrap();
+    m.propagate().unwrap();
+    assert!(!m.domain(succ[1]).unwrap().contains(&0));
+    // Once 0 -> 1 -> 0 is closed, every other node is out.
+    let (mut m, succ) = model(&[vec![1], vec![0], vec![0, 1, 2, 3], vec![0, 1, 2, 3]]);
+    m.subcircuit(&succ).unwrap();
+    m.propagate().unwrap();
+    assert_eq!(m.domain(succ[2]).unwrap(), vec![2]);
+    assert_eq!(m.domain(succ[3]).unwrap(), vec![3]);
+}
+
+#[test]
+fn empty_circuits_are_model_errors() {
+    let mut m = Model::new();
+    let none: &[VarId] = &[];
+    assert!(matches!(
+        m.circuit(none),
+        Err(ModelError::TooFewVariables { .. })
+    ));
+    assert!(matches!(
+        m.subcircuit(none),
+        Err(ModelError::TooFewVariables { .. })
+    ));
+}
+
+#[derive(Debug, Clone)]
+struct LexCase {
+    domains: Vec<Vec<i32>>,
+    xs: Vec<ViewSpec>,
+    ys: Vec<ViewSpec>,
+    strict: bool,
+    distinct: bool,
+}
+
+impl LexCase {
+    fn random(rng: &mut Rng) -> LexCase {
+        let n = rng.range(0, 3) as usize;
+        let distinct = rng.chance(70);
+        let nvars = if distinct {
+            2 * n
+        } else {
+            rng.range(1, 4) as usize
+        };
+        let domains = (0..nvars).map(|_| domain(rng, -1, 2)).collect();
+        let spec = |rng: &mut Rng, i: usize| {
+            if distinct {
+                ViewSpec {
+                    var: i,
+                    negated: rng.chance(20),
+                    offset: rng.range(-1, 1) as i32,
+                }
+            } else {
+                ViewSpec::random(rng, nvars)
+            }
+        };
+        let xs = (0..n).map(|i| spec(rng, i)).collect();
+        let ys = (0..n).map(|i| spec(rng, n + i)).collect();
+        LexCase {
+            domains,
+            xs,
+            ys,
+            strict: rng.chance(50),
+            distinct,
+        }
+    }
+
+    /// The definition: the first difference decides; no difference is "equal".
+    fn holds(&self, a: &[i32]) -> bool {
+        for (x, y) in self.xs.iter().zip(&self.ys) {
+            let (u, v) = (x.eval(a), y.eval(a));
+            if u != v {
+                return u < v;
+            }
+        }
+        !self.strict
+    }
+
+    fn model(&self) -> (Model, Vec<VarId>) {
+        let (mut m, vars) = model(&self.domains);
+        let xs: Vec<IntView> = self.xs.iter().map(|v| v.view(&vars)).collect();
+        let ys: Vec<IntView> = self.ys.iter().map(|v| v.view(&vars)).collect();
+        if self.strict {
+            m.lex_less(&xs, &ys).unwrap();
+        } else {
+            m.lex_less_eq(&xs, &ys).unwrap();
+        }
+        (m, vars)
+    }
+}
+
+#[test]
+fn lex_orderings_match_brute_force_and_are_domain_consistent() {
+    let mut rng = Rng(0xdead_beef_cafe_f00d);
+    for _ in 0..2000 {
+        let case = LexCase::random(&mut rng);
+        let expected = brute(&case.domains, &|a| case.holds(a));
+        let (m, _) = case.model();
+        assert_eq!(solve(m), expected, "{case:?}");
+        if case.distinct {
+            let (m, vars) = case.model();
+            assert_domain_consistent(m, &vars, &expected, &case);
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct PrecedeCase {
+    domains: Vec<Vec<i32>>,
+    views: Vec<ViewSpec>,
+    s: i64,
+    t: i64,
+    distinct: bool,
+}
+
+impl PrecedeCase {
+    fn random(rng: &mut Rng) -> PrecedeCase {
+        let n = rng.range(0, 4) as usize;
+        let distinct = rng.chance(70);
+        let nvars = if distinct {
+            n
+        } else {
+            rng.range(1, 3) as usize
+        };
+        let domains = (0..nvars).map(|_| domain(rng, 0, 3)).collect();
+        let views = (0..n)
+            .map(|i| {
+                let mut v = ViewSpec::random(rng, nvars);
+                if distinct {
+                    v.var = i;
+                }
+                v
+            })
+            .collect();
+        let s = rng.range(0, 3);
+        let t = loop {
+            let t = rng.range(0, 3);
+            if t != s {
+                break t;
+            }
+        };
+        PrecedeCase {
+            domains,
+            views,
+            s,
+            t,
+            distinct,
+        }
+    }
+
+    /// The definition: the first `t` (if any) comes after some `s`.
+    fn holds(&self, a: &[i32]) -> bool {
+        let values: Vec<i64> = self.views.iter().map(|v| v.eval(a)).collect();
+        match values.iter().position(|&v| v == self.t) {
+            None => true,
+            Some(j) => values[..j].contains(&self.s),
+        }
+    }
+
+    fn model(&self) -> (Model, Vec<VarId>) {
+        let (mut m, vars) = model(&self.domains);
+        let views: Vec<IntView> = self.views.iter().map(|v| v.view(&vars)).collect();
+        m.value_precede(self.s, self.t, &views).unwrap();
+        (m, vars)
+    }
+}
+
+#[test]
+fn value_precedence_matches_brute_force_and_is_domain_consistent() {
+    let mut rng = Rng(0x0bad_5eed_1234_4321);
+    for _ in 0..2000 {
+        let case = PrecedeCase::random(&mut rng);
+        let expected = brute(&case.domains, &|a| case.holds(a));
+        let (m, _) = case.model();
+        assert_eq!(solve(m), expected, "{case:?}");
+        if case.distinct {
+            let (m, vars) = case.model();
+            assert_domain_consistent(m, &vars, &expected, &case);
+        }
+    }
+}
+
+#[test]
+fn bad_orderings_are_model_errors() {
+    let mut m = Model::new();
+    let x = m.int_vars(3, 0..=2).unwrap();
+    assert!(matches!(
+        m.lex_less(&x[..2], &x[..3]),
+        Err(ModelError::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        m.lex_less_eq(&x[..1], &x[..0]),
+        Err(ModelError::LengthMismatch { .. })
+    ));
+    let e = m.value_precede(1, 1, &x).unwrap_err();
+    assert!(e.to_string().contains("cannot precede itself"), "{e}");
+}
