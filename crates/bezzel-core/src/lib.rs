@@ -51,6 +51,12 @@
 //! ## Adding a constraint
 //!
 //! Implement [`Propagator`]: the [`propagator`] module docs walk through it step by step.
+//!
+//! ## The guide
+//!
+//! `docs/guide.md` in the repository (the `bezzel::guide` module of the `bezzel` crate) walks
+//! from a first puzzle to search settings, custom propagators, parallel counts and snapshot
+//! tests, every example compiled and run.
 
 #![deny(missing_docs)]
 
