@@ -2,6 +2,7 @@
 //! row, so that a changed cell is one changed line of a diff.
 
 use bezzel::prelude::*;
+use proptest::prelude::*;
 
 /// The Latin squares of order `n` on the values 1..=n: every row and every column holds each
 /// value once.
@@ -57,4 +58,52 @@ fn a_solution_prints_as_its_grid() {
             .collect();
         assert_eq!(row, first.values()[r * 4..r * 4 + 4]);
     }
+}
+
+/// The text of a solution set over one `rows × cols` matrix named `m`, with these solutions.
+fn grid_text(rows: usize, cols: usize, solutions: Vec<Vec<i32>>) -> String {
+    let names = (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| format!("m[{r}][{c}]")))
+        .collect();
+    SolutionSet::new(names, solutions).to_string()
+}
+
+proptest! {
+    /// What the grid form is for: in a snapshot diff, a changed cell is one changed line.
+    #[test]
+    fn a_changed_cell_changes_one_line(
+        (rows, cols, cells, at, new) in (1usize..5, 1usize..5).prop_flat_map(|(rows, cols)| {
+            let n = rows * cols;
+            (
+                Just(rows),
+                Just(cols),
+                proptest::collection::vec(0i32..10, n),
+                0..n,
+                0i32..10,
+            )
+        })
+    ) {
+        prop_assume!(cells[at] != new);
+        let mut changed = cells.clone();
+        changed[at] = new;
+        let before = grid_text(rows, cols, vec![cells]);
+        let after = grid_text(rows, cols, vec![changed]);
+        let before: Vec<&str> = before.lines().collect();
+        let after: Vec<&str> = after.lines().collect();
+        prop_assert_eq!(before.len(), rows + 1);
+        prop_assert_eq!(after.len(), rows + 1);
+        let differ: Vec<usize> = (0..before.len()).filter(|&i| before[i] != after[i]).collect();
+        prop_assert_eq!(differ, vec![1 + at / cols]);
+    }
+}
+
+#[test]
+fn a_solution_prints_as_its_one_element_set_does() {
+    let mut solver = latin_square(3).unwrap();
+    let first = solver.first().unwrap();
+    let set = SolutionSet::new(
+        solver.model().names().to_vec(),
+        vec![first.values().to_vec()],
+    );
+    assert_eq!(format!("{first}\n"), set.to_string());
 }
