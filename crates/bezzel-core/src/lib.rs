@@ -15,7 +15,7 @@
 //!    mark, restore); backtracking restores the trail to the mark taken before the branch.
 //! 4. **Solutions** — lazily through [`Solver::solutions`], or [`Solver::first`],
 //!    [`Solver::count`], a canonical [`SolutionSet`] for snapshot tests, and [`Statistics`] of
-//!    every run.
+//!    every run. Solutions and sets print themselves by name, matrices as grids.
 //!
 //! ## Example: SEND + MORE = MONEY
 //!
