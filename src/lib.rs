@@ -6,7 +6,9 @@
 //! - [`core`]: the engine (models, propagators, search, solutions);
 //! - [`queens`]: N-Queens on the engine, plus the classic fast paths;
 //! - [`sudoku`]: Sudoku of any box size on the engine;
-//! - [`prelude`]: what a puzzle definition needs.
+//! - [`prelude`]: what a puzzle definition needs;
+//! - [`guide`]: the user guide, from a first puzzle to custom propagators, parallel counts and
+//!   snapshot tests.
 
 #![deny(missing_docs)]
 
@@ -18,6 +20,9 @@ pub use bezzel_sudoku as sudoku;
 pub mod prelude {
     pub use bezzel_core::prelude::*;
 }
+
+#[doc = include_str!("../docs/guide.md")]
+pub mod guide {}
 
 /// The README's code, compiled and run as a doctest so that the tour cannot rot.
 #[doc = include_str!("../README.md")]

@@ -15,7 +15,7 @@
 //!    mark, restore); backtracking restores the trail to the mark taken before the branch.
 //! 4. **Solutions** — lazily through [`Solver::solutions`], or [`Solver::first`],
 //!    [`Solver::count`], a canonical [`SolutionSet`] for snapshot tests, and [`Statistics`] of
-//!    every run.
+//!    every run. Solutions and sets print themselves by name, matrices as grids.
 //!
 //! ## Example: SEND + MORE = MONEY
 //!
@@ -51,6 +51,12 @@
 //! ## Adding a constraint
 //!
 //! Implement [`Propagator`]: the [`propagator`] module docs walk through it step by step.
+//!
+//! ## The guide
+//!
+//! `docs/guide.md` in the repository (the `bezzel::guide` module of the `bezzel` crate) walks
+//! from a first puzzle to search settings, custom propagators, parallel counts and snapshot
+//! tests, every example compiled and run.
 
 #![deny(missing_docs)]
 

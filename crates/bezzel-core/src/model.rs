@@ -17,6 +17,7 @@ use crate::propagator::Propagator;
 use crate::store::Conflict;
 use crate::var::{IntView, VarId};
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 static NEXT_MODEL_ID: AtomicU32 = AtomicU32::new(0);
@@ -37,7 +38,9 @@ static NEXT_MODEL_ID: AtomicU32 = AtomicU32::new(0);
 pub struct Model {
     id: u32,
     engine: Engine,
-    names: Vec<String>,
+    /// Shared with the solutions a solver reports, so that each can print itself by name for
+    /// the cost of a reference count; copied only if a name changes while one is alive.
+    names: Arc<Vec<String>>,
 }
 
 impl Default for Model {
@@ -61,7 +64,7 @@ impl Model {
         Model {
             id: Model::next_id(),
             engine: Engine::new(),
-            names: Vec::new(),
+            names: Arc::default(),
         }
     }
 
@@ -96,7 +99,7 @@ impl Model {
             other => other,
         })?;
         let index = self.engine.add_var(&spec);
-        self.names.push(name);
+        Arc::make_mut(&mut self.names).push(name);
         Ok(VarId {
             model: self.id,
             index,
@@ -193,10 +196,15 @@ impl Model {
         &self.names
     }
 
+    /// The names, shared, for the solutions of a search to print themselves with.
+    pub(crate) fn shared_names(&self) -> &Arc<Vec<String>> {
+        &self.names
+    }
+
     /// Renames a variable.
     pub fn set_name(&mut self, x: VarId, name: impl Into<String>) -> Result<(), ModelError> {
         self.check_var(x)?;
-        self.names[x.index()] = name.into();
+        Arc::make_mut(&mut self.names)[x.index()] = name.into();
         Ok(())
     }
 

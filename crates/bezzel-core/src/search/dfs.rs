@@ -220,7 +220,11 @@ impl Solver {
         let values = (0..self.model.num_vars() as u32)
             .map(|x| engine.min(x))
             .collect();
-        Some(Solution::new(self.model.id(), values))
+        Some(Solution::new(
+            self.model.id(),
+            values,
+            self.model.shared_names().clone(),
+        ))
     }
 
     fn limit_reached(&self) -> Option<StopReason> {
