@@ -213,3 +213,5 @@ impl Model {
         self.post(Check::new(views, Box::new(predicate)))
     }
 }
+mod boolean;
+pub use boolean::BoolVar;
