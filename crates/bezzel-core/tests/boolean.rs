@@ -526,3 +526,16 @@ fn long_clauses_and_parities_propagate_through_search() {
         .count() as u64;
     assert_eq!(Solver::new(m).count(), expected);
 }
+
+#[test]
+fn reified_booleans_count_occurrences() {
+    // Exactly two of four variables over 0..=2 take the value 1: C(4, 2) · 2² = 24 ways.
+    let mut m = Model::new();
+    let x = m.int_vars(4, 0..=2).unwrap();
+    let b = m.bool_vars("is_one", 4).unwrap();
+    for (&xi, &bi) in x.iter().zip(&b) {
+        m.eq_value_reif(xi, 1, bi, Reif::Equiv).unwrap();
+    }
+    m.sum(&b, Relation::Eq, 2).unwrap();
+    assert_eq!(Solver::new(m).count(), 24);
+}

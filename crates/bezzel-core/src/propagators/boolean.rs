@@ -487,19 +487,27 @@ impl Cond {
             }
             (Cond::Eq(x, y), false) => {
                 let (x, y) = (*x, *y);
-                if ctx.is_fixed(x) {
-                    ctx.remove(y, ctx.min(x))?;
-                } else if ctx.is_fixed(y) {
-                    ctx.remove(x, ctx.min(y))?;
+                // Repeats because removing from one side may narrow the other when both are
+                // views of one variable; a side fixed to the other's value empties and fails.
+                loop {
+                    let mut changed = false;
+                    if ctx.is_fixed(x) {
+                        changed |= ctx.remove(y, ctx.min(x))?;
+                    }
+                    if ctx.is_fixed(y) {
+                        changed |= ctx.remove(x, ctx.min(y))?;
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+                let apart = (ctx.is_fixed(x) && !ctx.contains(y, ctx.min(x)))
+                    || (ctx.is_fixed(y) && !ctx.contains(x, ctx.min(y)));
+                Ok(if apart {
+                    PropStatus::Subsumed
                 } else {
-                    return Ok(PropStatus::Fixpoint);
-                }
-                // Removing from `y` may have fixed it to what `x` (a view of the same
-                // variable) takes: check rather than trust.
-                if ctx.is_fixed(x) && ctx.is_fixed(y) && ctx.min(x) == ctx.min(y) {
-                    return Err(Conflict);
-                }
-                Ok(PropStatus::Fixpoint)
+                    PropStatus::Fixpoint
+                })
             }
             (Cond::Le(x, y), positive) => {
                 // `x <= y`, or `y + 1 <= x` for the negation.
@@ -657,16 +665,14 @@ impl Propagator for Reified {
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
         let b = self.b;
         if !ctx.is_fixed(b) {
-            let can_fix = match self.cond.entailed(ctx) {
-                None => return Ok(PropStatus::Fixpoint),
-                Some(true) => self.mode != Reif::Imp,
-                Some(false) => self.mode != Reif::Pmi,
+            let Some(c) = self.cond.entailed(ctx) else {
+                return Ok(PropStatus::Fixpoint);
             };
-            if !can_fix {
-                // `C` holds (resp. fails) for sure, which satisfies `b -> C` (resp. `C -> b`).
+            // `C` holding for sure satisfies `b -> C`, and `C` failing for sure `C -> b`:
+            // `b` stays free then.
+            if (c && self.mode == Reif::Imp) || (!c && self.mode == Reif::Pmi) {
                 return Ok(PropStatus::Subsumed);
             }
-            let c = self.cond.entailed(ctx) == Some(true);
             ctx.assign(b, i64::from(c))?;
             // `b` may be a view of a variable of `C`: enforce what `b` now says.
         }
