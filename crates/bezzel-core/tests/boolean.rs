@@ -481,6 +481,22 @@ fn bad_models_are_errors_with_readable_messages() {
     );
     // Nothing was posted by the failed calls.
     assert_eq!(m.num_propagators(), 0);
+    // Literals are judged by the declared domain, which search starts from, not by what
+    // `propagate` narrowed since.
+    let y = m.named_var("y", 0..=2).unwrap();
+    m.less_eq(y, b).unwrap();
+    m.propagate().unwrap();
+    assert_eq!(m.domain(y).unwrap(), vec![0, 1]);
+    assert!(m.clause(&[y], &[b]).is_err());
+    assert!(m.as_bool(y).is_err());
+    // Fixing to a value that only propagation removed is allowed: no solution then.
+    let z = m.int_var(0..=3).unwrap();
+    let w = m.int_var(0..=1).unwrap();
+    m.less_eq(z, w).unwrap();
+    m.propagate().unwrap();
+    assert_eq!(m.domain(z).unwrap(), vec![0, 1]);
+    m.fix(z, 3).unwrap();
+    assert_eq!(Solver::new(m).count(), 0);
 }
 
 #[test]

@@ -119,7 +119,7 @@ impl Model {
             .collect())
     }
 
-    /// `x` as a [`BoolVar`], when its current domain lies within `0..=1`.
+    /// `x` as a [`BoolVar`], when the domain it was declared with lies within `0..=1`.
     pub fn as_bool(&self, x: VarId) -> Result<BoolVar, ModelError> {
         self.literal("as_bool", x)?;
         Ok(BoolVar(x))
@@ -130,7 +130,8 @@ impl Model {
     /// run, at the start.
     ///
     /// Errors: `x` belongs to another model ([`ModelError::ForeignVariable`]), or `value` is
-    /// not in its current domain ([`ModelError::NotInDomain`]).
+    /// not in the domain it was declared with ([`ModelError::NotInDomain`]). A value that
+    /// only propagation ruled out is accepted: the model then has no solution.
     ///
     /// ```
     /// use bezzel_core::prelude::*;
@@ -144,7 +145,8 @@ impl Model {
     /// ```
     pub fn fix(&mut self, x: impl Into<VarId>, value: i32) -> Result<(), ModelError> {
         let x = x.into();
-        if !self.domain(x)?.contains(&value) {
+        self.check_var(x)?;
+        if !self.engine().declared_contains(x.index, value.into()) {
             return Err(ModelError::NotInDomain {
                 name: self.name(x)?.to_string(),
                 value,
@@ -153,12 +155,17 @@ impl Model {
         self.post(FixTo::new(x.into(), value.into()))
     }
 
-    /// Checks that `l` is a view of this model whose values all lie in `{0, 1}`.
+    /// Checks that `l` is a view of this model whose values all lie in `{0, 1}`, in the
+    /// domain its variable was declared with (which search starts from, whatever a
+    /// [`Model::propagate`] narrowed since).
     fn literal(&self, what: &str, l: impl Into<IntView>) -> Result<IntView, ModelError> {
         let l = l.into();
         self.check_view(l)?;
-        let domain = self.domain(l.var())?;
-        if let Some(&bad) = domain.iter().find(|&&v| !(0..=1).contains(&l.to_view(v))) {
+        let (lo, hi) = self.engine().declared_bounds(l.var().index);
+        let bad = [lo, hi]
+            .into_iter()
+            .find(|&v| !(0..=1).contains(&l.to_view(v)));
+        if let Some(bad) = bad {
             return Err(ModelError::InvalidArgument {
                 reason: format!(
                     "{what}: {l:?} (variable `{}`) can take the value {}; a Boolean literal \
