@@ -230,6 +230,11 @@ impl Engine {
         self.store.declared_contains(x, v)
     }
 
+    /// The smallest and largest values `x` was created with.
+    pub(crate) fn declared_bounds(&self, x: u32) -> (i32, i32) {
+        (self.store.base(x), self.store.initial_max(x))
+    }
+
     /// Number of propagators that listen to `x`.
     pub(crate) fn degree(&self, x: u32) -> usize {
         self.queue.degree(x)

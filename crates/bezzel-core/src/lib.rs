@@ -79,6 +79,7 @@ mod store;
 mod trail;
 pub mod var;
 
+pub use constraints::BoolVar;
 pub use constraints::Consistency;
 pub use domain::{DomainSpec, IntoDomain, MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
 pub use error::ModelError;
@@ -86,6 +87,7 @@ pub use event::Event;
 pub use matrix::Matrix;
 pub use model::Model;
 pub use propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup, WordView};
+pub use propagators::Reif;
 pub use propagators::Relation;
 pub use queue::Priority;
 pub use search::{
@@ -104,4 +106,5 @@ pub mod prelude {
         Restarts, SearchConfig, Setup, Solution, SolutionSet, Solver, Statistics, StopReason,
         TrailedInt, ValueOrder, VarId, VarOrder, WordView,
     };
+    pub use crate::{BoolVar, Reif};
 }

@@ -213,6 +213,8 @@ impl Model {
         self.post(Check::new(views, Box::new(predicate)))
     }
 }
+mod boolean;
 mod extensional;
-pub use crate::propagators::Dfa;
 mod structural;
+pub use crate::propagators::Dfa;
+pub use boolean::BoolVar;

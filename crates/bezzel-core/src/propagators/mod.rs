@@ -10,6 +10,7 @@ mod all_different;
 mod all_different_bounds;
 mod all_different_domain;
 mod binary;
+mod boolean;
 mod check;
 mod circuit;
 mod linear;
@@ -22,6 +23,7 @@ pub use all_different::AllDifferentValue;
 pub use all_different_bounds::AllDifferentBounds;
 pub use all_different_domain::AllDifferentDomain;
 pub use binary::{Equal, LessEq, NotEqual};
+pub use boolean::{Clause, FixTo, Parity, Reif, Reified};
 pub use check::{Check, Predicate};
 pub use circuit::NoSubtour;
 pub use linear::{Linear, MAX_LINEAR_TERMS, Relation};
@@ -105,6 +107,7 @@ mod tests {
                 include_str!("all_different_domain/matching_small.rs"),
             ),
             ("binary.rs", include_str!("binary.rs")),
+            ("boolean.rs", include_str!("boolean.rs")),
             ("check.rs", include_str!("check.rs")),
             ("linear.rs", include_str!("linear.rs")),
             ("value_pass.rs", include_str!("value_pass.rs")),
