@@ -213,3 +213,4 @@ impl Model {
         self.post(Check::new(views, Box::new(predicate)))
     }
 }
+mod arith;
