@@ -527,3 +527,50 @@ fn index_values_outside_the_array_are_pruned() {
     assert_eq!(m.domain(i).unwrap(), vec![0, 1, 2]);
     assert_eq!(m.domain(v).unwrap(), vec![4, 5, 6]);
 }
+
+/// `n` interval domains within `lo..=hi`.
+fn intervals(n: usize, lo: i32, hi: i32) -> impl Strategy<Value = Vec<Vec<i32>>> {
+    prop::collection::vec(
+        (lo..=hi, lo..=hi).prop_map(|(a, b)| (a.min(b)..=a.max(b)).collect()),
+        n,
+    )
+}
+
+proptest! {
+    #![proptest_config(config(400))]
+
+    /// On interval domains and distinct variables, `min` and `max` are bounds consistent:
+    /// after one propagation both ends of every domain are used by some solution.
+    #[test]
+    fn min_and_max_are_bounds_consistent_on_intervals(
+        (k, d, v) in (1..=3usize).prop_flat_map(|k| (Just(k), intervals(k + 1, -3, 3), distinct_views(k + 1))),
+        maximum in any::<bool>(),
+    ) {
+        let (xs, m_) = (&v[..k], v[k]);
+        let holds = |a: &[i32]| {
+            let vals = values(xs, a);
+            let want = if maximum { vals.iter().max() } else { vals.iter().min() };
+            want == Some(&m_.eval(a))
+        };
+        let expected = brute_force(&d, &holds);
+        let mut m = Model::new();
+        let x: Vec<VarId> = d.iter().map(|dom| m.int_var(dom.as_slice()).unwrap()).collect();
+        if maximum {
+            m.max(&views(xs, &x), m_.view(&x)).unwrap();
+        } else {
+            m.min(&views(xs, &x), m_.view(&x)).unwrap();
+        }
+        match m.propagate() {
+            Err(_) => prop_assert!(expected.is_empty()),
+            Ok(()) => {
+                prop_assert!(!expected.is_empty());
+                for (i, &var) in x.iter().enumerate() {
+                    let left = m.domain(var).unwrap();
+                    let used: BTreeSet<i32> = expected.iter().map(|a| a[i]).collect();
+                    prop_assert_eq!(left.first(), used.first(), "lower bound of {}", i);
+                    prop_assert_eq!(left.last(), used.last(), "upper bound of {}", i);
+                }
+            }
+        }
+    }
+}

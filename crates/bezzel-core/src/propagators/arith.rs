@@ -265,31 +265,33 @@ impl Propagator for Div {
                 (xl <= -1).then(|| (xl, xh.min(-1))),
                 (xh >= 0).then(|| (xl.max(0), xh)),
             ];
-            let mut corners = Vec::with_capacity(16);
+            // Folded without a vector, so that a run allocates nothing.
+            let mut quotients: Option<(i128, i128)> = None;
             for (a, b) in x_parts.into_iter().flatten() {
                 for (c, d) in nonzero_parts(yl, yh).into_iter().flatten() {
                     for (p, q) in [(a, c), (a, d), (b, c), (b, d)] {
-                        corners.push(p / q);
+                        quotients = hull(quotients.into_iter().chain([(p / q, p / q)]));
                     }
                 }
             }
-            let (Some(&zl), Some(&zh)) = (corners.iter().min(), corners.iter().max()) else {
+            let Some((zl, zh)) = quotients else {
                 return Err(Conflict);
             };
             changed |= narrow(ctx, z, zl, zh)?;
             // x: for `y > 0` the range is `[x_low(zl, y), x_high(zh, y)]`, linear in `y`,
             // so its extremes are at the ends of the part; `y < 0` is `-x / -y`.
             let (zl, zh) = (lo(ctx, z), hi(ctx, z));
-            let mut ranges = Vec::with_capacity(4);
-            for (c, d) in nonzero_parts(yl, yh).into_iter().flatten() {
-                for w in [c, d] {
-                    ranges.push(if w > 0 {
+            let ranges = nonzero_parts(yl, yh)
+                .into_iter()
+                .flatten()
+                .flat_map(|(c, d)| [c, d])
+                .map(|w| {
+                    if w > 0 {
                         (x_low(zl, w), x_high(zh, w))
                     } else {
                         (-x_high(zh, -w), -x_low(zl, -w))
-                    });
-                }
-            }
+                    }
+                });
             if let Some((l, h)) = hull(ranges) {
                 changed |= narrow(ctx, x, l, h)?;
             }

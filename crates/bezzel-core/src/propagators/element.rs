@@ -153,8 +153,9 @@ impl Propagator for ElementVar {
                 return Err(crate::store::Conflict);
             };
             changed |= ctx.set_min(value, low)? | ctx.set_max(value, high)?;
+            // `positions` may be stale once a removal from `value` also narrows `index` (one
+            // variable under both): then it only keeps too much, and the loop runs again.
             for v in ctx.values(value) {
-                let positions = ctx.values(index);
                 if !positions
                     .iter()
                     .any(|&i| ctx.contains(self.xs[i as usize], v))
