@@ -22,9 +22,11 @@ impl Model {
     /// Fails unless some value of the view `index` is a position of an array of length `n`.
     fn arith_check_index(&self, what: &str, index: IntView, n: usize) -> Result<(), ModelError> {
         let values = self.domain(index.var())?;
-        if values
-            .iter()
-            .any(|&v| usize::try_from(index.to_view(v)).is_ok_and(|i| i < n))
+        // An empty domain (after a failed `propagate`) has no solution anyway: nothing to say.
+        if values.is_empty()
+            || values
+                .iter()
+                .any(|&v| usize::try_from(index.to_view(v)).is_ok_and(|i| i < n))
         {
             Ok(())
         } else {
