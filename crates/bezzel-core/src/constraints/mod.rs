@@ -213,6 +213,7 @@ impl Model {
         self.post(Check::new(views, Box::new(predicate)))
     }
 }
+mod arith;
 mod boolean;
 mod extensional;
 mod structural;

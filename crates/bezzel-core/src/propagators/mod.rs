@@ -136,3 +136,10 @@ mod tests {
         }
     }
 }
+
+mod arith;
+pub use arith::{Abs, Div, MinArray, Mod, Times};
+mod element;
+pub use element::{ElementConst, ElementVar};
+mod counting;
+pub use counting::{Among, Inverse};

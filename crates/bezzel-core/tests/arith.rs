@@ -1,0 +1,576 @@
+//! Arithmetic, indexing and counting constraints against brute force, like Gecode's test
+//! harness: on random tiny instances every assignment of the variables is enumerated and
+//! judged by the definition written here, independently of the engine. The solver's solution
+//! set must equal the brute-force set (no solution lost, every non-solution refused), one
+//! propagation must never remove a value that some solution uses, and where a constraint
+//! claims domain consistency the values left after propagation must be exactly the supported
+//! ones. Views (`-x`, `x + c`) and variables shared between arguments are drawn too, and the
+//! arithmetic runs over negative ranges.
+
+use bezzel_core::prelude::*;
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+/// A view described independently of the engine: `±x[var] + offset`.
+#[derive(Debug, Clone, Copy)]
+struct ViewSpec {
+    var: usize,
+    negated: bool,
+    offset: i32,
+}
+
+impl ViewSpec {
+    fn eval(self, a: &[i32]) -> i64 {
+        let v = i64::from(a[self.var]);
+        (if self.negated { -v } else { v }) + i64::from(self.offset)
+    }
+
+    fn view(self, vars: &[VarId]) -> IntView {
+        let base: IntView = vars[self.var].into();
+        let base = if self.negated { base.minus() } else { base };
+        base.offset(self.offset)
+    }
+}
+
+fn views(specs: &[ViewSpec], vars: &[VarId]) -> Vec<IntView> {
+    specs.iter().map(|s| s.view(vars)).collect()
+}
+
+fn values(specs: &[ViewSpec], a: &[i32]) -> Vec<i64> {
+    specs.iter().map(|s| s.eval(a)).collect()
+}
+
+/// A view of the variable `var`: plain half of the time, else negated and/or shifted.
+fn view_of(var: usize) -> impl Strategy<Value = ViewSpec> {
+    (any::<bool>(), any::<bool>(), -2..=2i32).prop_map(move |(plain, negated, offset)| {
+        if plain {
+            ViewSpec {
+                var,
+                negated: false,
+                offset: 0,
+            }
+        } else {
+            ViewSpec {
+                var,
+                negated,
+                offset,
+            }
+        }
+    })
+}
+
+/// Views on the distinct variables `0..n`, in order.
+fn distinct_views(n: usize) -> impl Strategy<Value = Vec<ViewSpec>> {
+    (0..n).map(view_of).collect::<Vec<_>>()
+}
+
+/// `k` views on variables drawn from `0..n`, which may repeat.
+fn shared_views(k: usize, n: usize) -> impl Strategy<Value = Vec<ViewSpec>> {
+    prop::collection::vec((0..n).prop_flat_map(view_of), k)
+}
+
+/// `n` domains, each a non-empty random subset of `lo..=hi` (holes included).
+fn domains(n: usize, lo: i32, hi: i32) -> impl Strategy<Value = Vec<Vec<i32>>> {
+    let width = (hi - lo + 1) as usize;
+    prop::collection::vec(
+        prop::collection::btree_set(lo..=hi, 1..=width).prop_map(|s| s.into_iter().collect()),
+        n,
+    )
+}
+
+/// Every assignment of the domains that satisfies `holds`.
+fn brute_force(domains: &[Vec<i32>], holds: &dyn Fn(&[i32]) -> bool) -> BTreeSet<Vec<i32>> {
+    let mut out = BTreeSet::new();
+    let mut a: Vec<i32> = domains.iter().map(|d| d[0]).collect();
+    let mut at = vec![0usize; domains.len()];
+    loop {
+        if holds(&a) {
+            out.insert(a.clone());
+        }
+        // The next assignment, as an odometer.
+        let mut i = 0;
+        loop {
+            if i == domains.len() {
+                return out;
+            }
+            at[i] += 1;
+            if at[i] < domains[i].len() {
+                a[i] = domains[i][at[i]];
+                break;
+            }
+            at[i] = 0;
+            a[i] = domains[i][0];
+            i += 1;
+        }
+    }
+}
+
+type Poster<'a> = &'a dyn Fn(&mut Model, &[VarId]) -> Result<(), ModelError>;
+
+fn build(domains: &[Vec<i32>], post: Poster<'_>) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let vars: Vec<VarId> = domains
+        .iter()
+        .map(|d| m.int_var(d.as_slice()).unwrap())
+        .collect();
+    post(&mut m, &vars).unwrap();
+    (m, vars)
+}
+
+/// The whole check of one instance; `domain_consistent` says whether one propagation must
+/// leave exactly the supported values of every variable.
+fn check(
+    domains: &[Vec<i32>],
+    post: Poster<'_>,
+    holds: &dyn Fn(&[i32]) -> bool,
+    domain_consistent: bool,
+) {
+    let expected = brute_force(domains, holds);
+
+    let (m, _) = build(domains, post);
+    let config = SearchConfig {
+        check_solutions: true,
+        ..SearchConfig::default()
+    };
+    let found: BTreeSet<Vec<i32>> = Solver::with_config(m, config)
+        .solution_set()
+        .iter()
+        .map(<[i32]>::to_vec)
+        .collect();
+    assert_eq!(
+        found, expected,
+        "solution sets differ for domains {domains:?}"
+    );
+
+    let (mut m, vars) = build(domains, post);
+    match m.propagate() {
+        Err(_) => assert!(
+            expected.is_empty(),
+            "propagation failed with solutions left: {expected:?}"
+        ),
+        Ok(()) => {
+            assert!(
+                !(domain_consistent && expected.is_empty()),
+                "domain consistency must fail when there is no solution ({domains:?})"
+            );
+            for (i, &x) in vars.iter().enumerate() {
+                let left: BTreeSet<i32> = m.domain(x).unwrap().into_iter().collect();
+                let used: BTreeSet<i32> = expected.iter().map(|a| a[i]).collect();
+                assert!(
+                    used.is_subset(&left),
+                    "variable {i} lost supported values: {used:?} not in {left:?} ({domains:?})"
+                );
+                if domain_consistent {
+                    assert_eq!(
+                        left, used,
+                        "variable {i} keeps unsupported values ({domains:?})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        // The element tests skip indices that name no position (those are refused).
+        max_global_rejects: cases * 4,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(400))]
+
+    #[test]
+    fn abs_is_domain_consistent(d in domains(2, -4, 4), v in distinct_views(2)) {
+        check(
+            &d,
+            &|m, x| m.abs(v[0].view(x), v[1].view(x)),
+            &|a| v[1].eval(a) == v[0].eval(a).abs(),
+            true,
+        );
+    }
+
+    #[test]
+    fn abs_on_shared_variables(d in domains(2, -4, 4), v in shared_views(2, 2)) {
+        check(
+            &d,
+            &|m, x| m.abs(v[0].view(x), v[1].view(x)),
+            &|a| v[1].eval(a) == v[0].eval(a).abs(),
+            false,
+        );
+    }
+
+    #[test]
+    fn times_matches_brute_force(d in domains(3, -5, 5), v in shared_views(3, 3)) {
+        check(
+            &d,
+            &|m, x| m.times(v[0].view(x), v[1].view(x), v[2].view(x)),
+            &|a| v[0].eval(a) * v[1].eval(a) == v[2].eval(a),
+            false,
+        );
+    }
+
+    #[test]
+    fn div_truncates_like_rust(d in domains(3, -6, 6), v in shared_views(3, 3)) {
+        check(
+            &d,
+            &|m, x| m.div(v[0].view(x), v[1].view(x), v[2].view(x)),
+            &|a| {
+                let y = v[1].eval(a);
+                y != 0 && v[0].eval(a) / y == v[2].eval(a)
+            },
+            false,
+        );
+    }
+
+    #[test]
+    fn modulo_truncates_like_rust(d in domains(3, -6, 6), v in shared_views(3, 3)) {
+        check(
+            &d,
+            &|m, x| m.modulo(v[0].view(x), v[1].view(x), v[2].view(x)),
+            &|a| {
+                let y = v[1].eval(a);
+                y != 0 && v[0].eval(a) % y == v[2].eval(a)
+            },
+            false,
+        );
+    }
+
+    #[test]
+    fn min_and_max_match_brute_force(
+        d in domains(4, -3, 3),
+        (k, v) in (1..=3usize).prop_flat_map(|k| (Just(k), shared_views(k + 1, 4))),
+        maximum in any::<bool>(),
+    ) {
+        let (xs, m_) = (&v[..k], v[k]);
+        check(
+            &d,
+            &|m, x| {
+                if maximum {
+                    m.max(&views(xs, x), m_.view(x))
+                } else {
+                    m.min(&views(xs, x), m_.view(x))
+                }
+            },
+            &|a| {
+                let vals = values(xs, a);
+                let want = if maximum { vals.iter().max() } else { vals.iter().min() };
+                want == Some(&m_.eval(a))
+            },
+            false,
+        );
+    }
+
+    #[test]
+    fn element_const_is_domain_consistent(
+        d in domains(2, -2, 5),
+        v in distinct_views(2),
+        array in prop::collection::vec(-3..=3i64, 1..=4),
+    ) {
+        let (index, value) = (v[0], v[1]);
+        // Keep only instances whose index can name a position (the others are refused).
+        let ok = d[0].iter().any(|&i| {
+            let a = [i, 0];
+            (0..array.len() as i64).contains(&index.eval(&a))
+        });
+        prop_assume!(ok);
+        check(
+            &d,
+            &|m, x| m.element_const(&array, index.view(x), value.view(x)),
+            &|a| {
+                let i = index.eval(a);
+                (0..array.len() as i64).contains(&i) && array[i as usize] == value.eval(a)
+            },
+            true,
+        );
+    }
+
+    #[test]
+    fn element_is_domain_consistent_on_index_and_value(
+        (k, d, v) in (1..=3usize).prop_flat_map(|k| (Just(k), domains(k + 2, -1, 3), distinct_views(k + 2))),
+    ) {
+        let (xs, index, value) = (&v[..k], v[k], v[k + 1]);
+        prop_assume!(d[index.var].iter().any(|&i| {
+            let mut a = vec![0; k + 2];
+            a[index.var] = i;
+            (0..k as i64).contains(&index.eval(&a))
+        }));
+        let holds = |a: &[i32]| {
+            let i = index.eval(a);
+            (0..k as i64).contains(&i) && xs[i as usize].eval(a) == value.eval(a)
+        };
+        check(&d, &|m, x| m.element(&views(xs, x), index.view(x), value.view(x)), &holds, false);
+        // Domain consistency on the index and the value: exactly their supported values.
+        let expected = brute_force(&d, &holds);
+        let mut m = Model::new();
+        let x: Vec<VarId> = d.iter().map(|dom| m.int_var(dom.as_slice()).unwrap()).collect();
+        m.element(&views(xs, &x), index.view(&x), value.view(&x)).unwrap();
+        match m.propagate() {
+            Err(_) => prop_assert!(expected.is_empty()),
+            Ok(()) => {
+                prop_assert!(!expected.is_empty());
+                for var in [index.var, value.var] {
+                    let left: BTreeSet<i32> = m.domain(x[var]).unwrap().into_iter().collect();
+                    let used: BTreeSet<i32> = expected.iter().map(|a| a[var]).collect();
+                    prop_assert_eq!(left, used);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn element_on_shared_variables(
+        (k, d, v) in (1..=3usize).prop_flat_map(|k| (Just(k), domains(3, -1, 3), shared_views(k + 2, 3))),
+    ) {
+        let (xs, index, value) = (&v[..k], v[k], v[k + 1]);
+        prop_assume!(d[index.var].iter().any(|&i| {
+            let mut a = vec![0; 3];
+            a[index.var] = i;
+            (0..k as i64).contains(&index.eval(&a))
+        }));
+        check(
+            &d,
+            &|m, x| m.element(&views(xs, x), index.view(x), value.view(x)),
+            &|a| {
+                let i = index.eval(a);
+                (0..k as i64).contains(&i) && xs[i as usize].eval(a) == value.eval(a)
+            },
+            false,
+        );
+    }
+
+    #[test]
+    fn among_is_domain_consistent(
+        (k, d, v) in (0..=3usize).prop_flat_map(|k| (Just(k), domains(k + 1, -2, 3), distinct_views(k + 1))),
+        set in prop::collection::vec(-2..=2i64, 0..=3),
+    ) {
+        let (xs, n) = (&v[..k], v[k]);
+        check(
+            &d,
+            &|m, x| m.among(&views(xs, x), &set, n.view(x)),
+            &|a| values(xs, a).iter().filter(|v| set.contains(v)).count() as i64 == n.eval(a),
+            true,
+        );
+    }
+
+    #[test]
+    fn count_on_shared_variables(
+        (k, d, v) in (1..=3usize).prop_flat_map(|k| (Just(k), domains(3, -1, 3), shared_views(k + 1, 3))),
+        value in -1..=2i64,
+    ) {
+        let (xs, n) = (&v[..k], v[k]);
+        check(
+            &d,
+            &|m, x| m.count(&views(xs, x), value, n.view(x)),
+            &|a| values(xs, a).iter().filter(|&&v| v == value).count() as i64 == n.eval(a),
+            false,
+        );
+    }
+
+    #[test]
+    fn global_cardinality_matches_brute_force(
+        (k, j, d) in (1..=3usize, 0..=3usize).prop_flat_map(|(k, j)| (Just(k), Just(j), domains(k + j, 0, 3))),
+        set in prop::collection::btree_set(0..=3i64, 3),
+    ) {
+        let vals: Vec<i64> = set.into_iter().take(j).collect();
+        let j = vals.len();
+        let d = d[..k + j].to_vec();
+        check(
+            &d,
+            &|m, x| m.global_cardinality(&x[..k], &vals, &x[k..]),
+            &|a| {
+                vals.iter().enumerate().all(|(c, &value)| {
+                    a[..k].iter().filter(|&&v| i64::from(v) == value).count() as i64
+                        == i64::from(a[k + c])
+                })
+            },
+            false,
+        );
+    }
+
+    #[test]
+    fn inverse_matches_brute_force(
+        (n, d, v) in (1..=3usize).prop_flat_map(|n| (Just(n), domains(2 * n, -1, 3), distinct_views(2 * n))),
+    ) {
+        let (xs, ys) = (&v[..n], &v[n..]);
+        check(
+            &d,
+            &|m, x| m.inverse(&views(xs, x), &views(ys, x)),
+            &|a| {
+                let (xv, yv) = (values(xs, a), values(ys, a));
+                let ok = |p: i64| (0..n as i64).contains(&p);
+                (0..n).all(|i| ok(xv[i]) && ok(yv[i]))
+                    && (0..n).all(|i| yv[xv[i] as usize] == i as i64)
+                    && (0..n).all(|j| xv[yv[j] as usize] == j as i64)
+            },
+            false,
+        );
+    }
+}
+
+#[test]
+fn products_at_the_domain_limits_are_exact() {
+    use bezzel_core::{MAX_VALUE, MIN_VALUE};
+    // A domain spans at most 2^24 values, so each variable sits near one end of the range.
+    // (2^30 - 1)^2 is about 2^60: far outside every domain, so no solution, and no wrapping.
+    let mut m = Model::new();
+    let x = m.int_var(MAX_VALUE - 1..=MAX_VALUE).unwrap();
+    let y = m.int_var(MIN_VALUE..=MIN_VALUE + 1).unwrap();
+    let z = m.int_var(MIN_VALUE..=MIN_VALUE + 100).unwrap();
+    m.times(x, y, z).unwrap();
+    assert_eq!(Solver::new(m).count(), 0);
+
+    // x · 2^15 = z near -2^30 has the one solution x = -2^15, z = -2^30.
+    let mut m = Model::new();
+    let x = m.int_var(-(1 << 15) - 3..=-(1 << 15) + 3).unwrap();
+    let y = m.int_var([1 << 15]).unwrap();
+    let z = m.int_var(MIN_VALUE..=MIN_VALUE + 1000).unwrap();
+    m.times(x, y, z).unwrap();
+    let answers: Vec<Vec<i32>> = Solver::new(m)
+        .solution_set()
+        .iter()
+        .map(<[i32]>::to_vec)
+        .collect();
+    assert_eq!(answers, vec![vec![-(1 << 15), 1 << 15, MIN_VALUE]]);
+
+    // -2^30 / -1 = 2^30 exactly, with remainder 0; -2^30 / -2^30 = 1.
+    let mut m = Model::new();
+    let x = m.int_var([MIN_VALUE]).unwrap();
+    let y = m.int_var([-1]).unwrap();
+    let z = m.int_var(MAX_VALUE - 5..=MAX_VALUE).unwrap();
+    let r = m.int_var(-1..=1).unwrap();
+    let one = m.int_var(-3..=3).unwrap();
+    m.div(x, y, z).unwrap();
+    m.modulo(x, y, r).unwrap();
+    m.div(x, x, one).unwrap();
+    m.propagate().unwrap();
+    assert_eq!(m.domain(z).unwrap(), vec![MAX_VALUE]);
+    assert_eq!(m.domain(r).unwrap(), vec![0]);
+    assert_eq!(m.domain(one).unwrap(), vec![1]);
+}
+
+#[test]
+fn division_by_zero_is_never_a_solution() {
+    let mut m = Model::new();
+    let x = m.int_var(-3..=3).unwrap();
+    let y = m.int_var([0]).unwrap();
+    let z = m.int_var(-3..=3).unwrap();
+    m.div(x, y, z).unwrap();
+    assert_eq!(Solver::new(m).count(), 0);
+    let mut m = Model::new();
+    let x = m.int_var(-3..=3).unwrap();
+    let y = m.int_var([0]).unwrap();
+    let z = m.int_var(-3..=3).unwrap();
+    m.modulo(x, y, z).unwrap();
+    assert!(m.propagate().is_err());
+}
+
+#[test]
+fn bad_arguments_are_model_errors() {
+    let mut m = Model::new();
+    let x = m.int_vars(3, 0..=2).unwrap();
+    let i = m.int_var(5..=9).unwrap();
+    let none: [VarId; 0] = [];
+
+    let e = m.min(&none, x[0]).unwrap_err();
+    assert!(matches!(e, ModelError::TooFewVariables { .. }), "{e}");
+    assert!(m.max(&none, x[0]).is_err());
+
+    let e = m.element_const(&[], x[0], x[1]).unwrap_err();
+    assert!(e.to_string().contains("empty"), "{e}");
+    let e = m.element(&none, x[0], x[1]).unwrap_err();
+    assert!(e.to_string().contains("empty"), "{e}");
+    let e = m.element_const(&[1, 2, 3], i, x[1]).unwrap_err();
+    assert!(e.to_string().contains("5..=9"), "{e}");
+    let e = m.element(&x, i.minus(), x[1]).unwrap_err();
+    assert!(e.to_string().contains("-9..=-5"), "{e}");
+
+    let e = m.global_cardinality(&x, &[1, 2], &x[..1]).unwrap_err();
+    assert!(matches!(e, ModelError::LengthMismatch { .. }), "{e}");
+    let e = m.global_cardinality(&x, &[1, 1], &x[..2]).unwrap_err();
+    assert!(e.to_string().contains("given twice"), "{e}");
+    let e = m.inverse(&x, &x[..2]).unwrap_err();
+    assert!(matches!(e, ModelError::LengthMismatch { .. }), "{e}");
+
+    let mut other = Model::new();
+    let foreign = other.int_var(0..=1).unwrap();
+    for e in [
+        m.abs(foreign, x[0]),
+        m.times(x[0], foreign, x[1]),
+        m.div(x[0], x[1], foreign),
+        m.modulo(foreign, x[1], x[2]),
+        m.min(&[foreign], x[0]),
+        m.element_const(&[1], foreign, x[0]),
+        m.element(&[x[0]], x[1], foreign),
+        m.among(&[foreign], &[1], x[0]),
+        m.inverse(&[foreign], &[x[0]]),
+    ] {
+        assert!(
+            matches!(e, Err(ModelError::ForeignVariable { .. })),
+            "{e:?}"
+        );
+    }
+    // Nothing was posted by the refused calls.
+    assert_eq!(m.num_propagators(), 0);
+}
+
+#[test]
+fn index_values_outside_the_array_are_pruned() {
+    let mut m = Model::new();
+    let i = m.int_var(-3..=10).unwrap();
+    let v = m.int_var(0..=9).unwrap();
+    m.element_const(&[4, 5, 6], i, v).unwrap();
+    m.propagate().unwrap();
+    assert_eq!(m.domain(i).unwrap(), vec![0, 1, 2]);
+    assert_eq!(m.domain(v).unwrap(), vec![4, 5, 6]);
+}
+
+/// `n` interval domains within `lo..=hi`.
+fn intervals(n: usize, lo: i32, hi: i32) -> impl Strategy<Value = Vec<Vec<i32>>> {
+    prop::collection::vec(
+        (lo..=hi, lo..=hi).prop_map(|(a, b)| (a.min(b)..=a.max(b)).collect()),
+        n,
+    )
+}
+
+proptest! {
+    #![proptest_config(config(400))]
+
+    /// On interval domains and distinct variables, `min` and `max` are bounds consistent:
+    /// after one propagation both ends of every domain are used by some solution.
+    #[test]
+    fn min_and_max_are_bounds_consistent_on_intervals(
+        (k, d, v) in (1..=3usize).prop_flat_map(|k| (Just(k), intervals(k + 1, -3, 3), distinct_views(k + 1))),
+        maximum in any::<bool>(),
+    ) {
+        let (xs, m_) = (&v[..k], v[k]);
+        let holds = |a: &[i32]| {
+            let vals = values(xs, a);
+            let want = if maximum { vals.iter().max() } else { vals.iter().min() };
+            want == Some(&m_.eval(a))
+        };
+        let expected = brute_force(&d, &holds);
+        let mut m = Model::new();
+        let x: Vec<VarId> = d.iter().map(|dom| m.int_var(dom.as_slice()).unwrap()).collect();
+        if maximum {
+            m.max(&views(xs, &x), m_.view(&x)).unwrap();
+        } else {
+            m.min(&views(xs, &x), m_.view(&x)).unwrap();
+        }
+        match m.propagate() {
+            Err(_) => prop_assert!(expected.is_empty()),
+            Ok(()) => {
+                prop_assert!(!expected.is_empty());
+                for (i, &var) in x.iter().enumerate() {
+                    let left = m.domain(var).unwrap();
+                    let used: BTreeSet<i32> = expected.iter().map(|a| a[i]).collect();
+                    prop_assert_eq!(left.first(), used.first(), "lower bound of {}", i);
+                    prop_assert_eq!(left.last(), used.last(), "upper bound of {}", i);
+                }
+            }
+        }
+    }
+}
