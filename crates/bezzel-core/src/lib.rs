@@ -85,6 +85,7 @@ pub use queue::Priority;
 pub use search::{
     Decision, Limits, Restarts, SearchConfig, Solutions, Solver, ValueOrder, VarOrder,
 };
+pub use search::{Optimize, Optimum, Sense};
 pub use solution::{Solution, SolutionSet};
 pub use stats::{Statistics, StopReason};
 pub use store::{Conflict, TrailedInt};

@@ -16,11 +16,14 @@
 //! * `restarts` — [`Restarts`] after a Luby-sequence budget of failures ([`luby`]);
 //! * `split` — [`Solver::split`]: the tree cut into decision prefixes for parallel or resumable
 //!   runs;
-//! * `config` — [`SearchConfig`] and [`Limits`].
+//! * `config` — [`SearchConfig`] and [`Limits`];
+//! * `optimize` — [`Solver::minimize`] and [`Solver::maximize`]: branch and bound, with the
+//!   improving solutions as an iterator ([`Optimize`]) and what it found ([`Optimum`]).
 
 mod branching;
 mod config;
 mod dfs;
+mod optimize;
 mod restarts;
 mod split;
 #[cfg(test)]
@@ -29,4 +32,5 @@ mod tests;
 pub use branching::{Decision, ValueOrder, VarOrder};
 pub use config::{Limits, SearchConfig, checks_by_default};
 pub use dfs::{Solutions, Solver};
+pub use optimize::{Optimize, Optimum, Sense};
 pub use restarts::{Restarts, luby};
