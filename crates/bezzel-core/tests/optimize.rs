@@ -471,3 +471,148 @@ fn optimising_below_a_prefix_stays_in_the_subtree() {
         assert!(outcome.stats.is_complete());
     }
 }
+
+// ----- parallel branch and bound -----
+
+use bezzel_core::parallel::ParallelSearch;
+use std::sync::Mutex;
+
+/// Runs parallel branch and bound on `threads` workers; checks that the values reported as
+/// improvements strictly improve, and returns the outcome.
+fn parallel_optimum<F>(
+    search: &ParallelSearch<F>,
+    objective: IntView,
+    sense: Sense,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Optimum
+where
+    F: Fn() -> Result<Model, ModelError> + Sync,
+{
+    let subproblems = search.subproblems().unwrap();
+    let seen = Mutex::new(Vec::new());
+    let outcome = search
+        .optimize(&subproblems, objective, sense, cancel, |s, v| {
+            assert_eq!(s.view_value(objective), v);
+            seen.lock().unwrap().push(v);
+        })
+        .unwrap();
+    let seen = seen.into_inner().unwrap();
+    assert!(
+        seen.windows(2).all(|w| match sense {
+            Sense::Minimize => w[0] > w[1],
+            Sense::Maximize => w[0] < w[1],
+        }),
+        "{seen:?}"
+    );
+    assert_eq!(seen.last().copied(), outcome.value);
+    outcome
+}
+
+#[test]
+fn parallel_golomb_rulers_reach_their_optimal_lengths() {
+    for (n, optimum) in [(5, 11), (6, 17), (7, 25)] {
+        for threads in [1, 2, 4] {
+            let build = || -> Result<Model, ModelError> { Ok(golomb(n).0) };
+            let (_, marks, length) = golomb(n);
+            let config = SearchConfig {
+                var_order: VarOrder::InputOrder,
+                ..SearchConfig::default()
+            };
+            let search = ParallelSearch::new(format!("golomb {n}"), build)
+                .config(config)
+                .threads(Some(threads))
+                .per_worker(8);
+            let outcome = parallel_optimum(&search, length.into(), Sense::Minimize, None);
+            assert!(outcome.optimal, "{n} marks, {threads} threads");
+            assert_eq!(outcome.value, Some(optimum), "{n} marks, {threads} threads");
+            let best = outcome.solution.unwrap();
+            assert_golomb(&best.values_of(&marks));
+            assert!(outcome.stats.is_complete());
+        }
+    }
+}
+
+#[test]
+fn parallel_optimisation_stops_on_cancel_and_refuses_a_bad_objective() {
+    let build = || -> Result<Model, ModelError> { Ok(golomb(7).0) };
+    let (_, _, length) = golomb(7);
+    let search = ParallelSearch::new("golomb 7", build).threads(Some(2));
+    let flag = Arc::new(AtomicBool::new(true));
+    let outcome = parallel_optimum(&search, length.into(), Sense::Minimize, Some(flag));
+    assert!(!outcome.optimal && !outcome.infeasible);
+    assert_eq!(outcome.stats.stopped, Some(StopReason::Cancelled));
+    // A variable beyond the model's is an error, not a panic.
+    let mut big = Model::new();
+    let far = big.int_vars(1000, 0..=1).unwrap()[999];
+    let subproblems = search.subproblems().unwrap();
+    assert!(search.minimize(&subproblems, far, None, |_, _| {}).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 150,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::Direct("proptest-regressions/optimize_parallel.txt"),
+        )),
+        ..ProptestConfig::default()
+    })]
+
+    /// Parallel branch and bound finds the brute-force optimum, on any number of workers.
+    #[test]
+    fn parallel_optimum_is_the_brute_force_optimum(spec in model_spec()) {
+        let expected = spec.brute_force();
+        for threads in [1, 3] {
+            let build = || -> Result<Model, ModelError> { Ok(spec.build().0) };
+            let (_, vars, objective) = spec.build();
+            let search = ParallelSearch::new("spec", build).threads(Some(threads)).per_worker(3);
+            let outcome = parallel_optimum(&search, objective, spec.sense, None);
+            prop_assert_eq!(outcome.value, expected, "{} threads", threads);
+            prop_assert_eq!(outcome.optimal, expected.is_some());
+            prop_assert_eq!(outcome.infeasible, expected.is_none());
+            if let Some(best) = &outcome.solution {
+                prop_assert!(spec.is_solution(&best.values_of(&vars)));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_shared_bound_prunes_other_subproblems() {
+    // On one worker the subproblems are solved in turn: with the bound shared, each starts
+    // from the best length found so far, so the whole run takes fewer nodes than solving every
+    // subproblem on its own.
+    let build = || -> Result<Model, ModelError> { Ok(golomb(7).0) };
+    let config = SearchConfig {
+        var_order: VarOrder::InputOrder,
+        ..SearchConfig::default()
+    };
+    let search = ParallelSearch::new("golomb 7", build)
+        .config(config)
+        .threads(Some(1))
+        .per_worker(20);
+    let subproblems = search.subproblems().unwrap();
+    assert!(subproblems.len() > 1);
+    let (_, _, length) = golomb(7);
+    let shared = search
+        .minimize(&subproblems, length, None, |_, _| {})
+        .unwrap();
+    assert_eq!(shared.value, Some(25));
+    let (mut alone, _, length) = golomb_solver(7);
+    *alone.config_mut() = config;
+    let mut nodes = 0;
+    let mut best = None;
+    for sub in &subproblems {
+        let outcome = alone
+            .optimize_in(&sub.decisions, length, Sense::Minimize)
+            .unwrap()
+            .finish();
+        nodes += outcome.stats.nodes;
+        best = best.into_iter().chain(outcome.value).min();
+    }
+    assert_eq!(best, Some(25));
+    assert!(
+        shared.stats.nodes < nodes,
+        "shared: {} nodes, alone: {nodes}",
+        shared.stats.nodes
+    );
+}
