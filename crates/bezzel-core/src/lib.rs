@@ -82,10 +82,10 @@ pub use model::Model;
 pub use propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup, WordView};
 pub use propagators::Relation;
 pub use queue::Priority;
+pub use search::{BranchGroup, Brancher, Domains, Optimize, Optimum, Sense};
 pub use search::{
     Decision, Limits, Restarts, SearchConfig, Solutions, Solver, ValueOrder, VarOrder,
 };
-pub use search::{Optimize, Optimum, Sense};
 pub use solution::{Solution, SolutionSet};
 pub use stats::{Statistics, StopReason};
 pub use store::{Conflict, TrailedInt};

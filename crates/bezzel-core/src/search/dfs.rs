@@ -10,6 +10,7 @@
 //! (decide, propagate, mark, restore) and reads domains through it; it keeps only the search
 //! state: the stack, the run's prefix, its statistics and restarts.
 
+use super::brancher::Custom;
 use super::branching::{Branching, Decision};
 use super::config::SearchConfig;
 use super::optimize::Objective;
@@ -74,6 +75,8 @@ pub struct Solver {
     /// Branch and bound's objective and best value in an optimisation run
     /// ([`Solver::minimize`]); `None` in other runs.
     pub(super) objective: Option<Objective>,
+    /// The user's brancher ([`Solver::brancher`]), asked first at each node.
+    pub(super) custom: Option<Custom>,
 }
 
 impl Solver {
@@ -99,6 +102,7 @@ impl Solver {
             prefix: Vec::new(),
             checked_values: Vec::new(),
             objective: None,
+            custom: None,
         }
     }
 
@@ -450,12 +454,26 @@ impl Solver {
 
     /// The decision to branch on at the current node, `None` at a solution.
     #[inline]
-    pub(super) fn choose(&self) -> Option<Decision> {
+    pub(super) fn choose(&mut self) -> Option<Decision> {
+        if self.custom.is_some()
+            && let Some(decision) = self.choose_custom()
+        {
+            return Some(decision);
+        }
         self.branching.choose(
             self.model.engine(),
             self.config.var_order,
             self.config.value_order,
         )
+    }
+
+    /// The user's brancher's decision ([`Solver::brancher`]); out of line, so that searches
+    /// without one pay a test of an `Option` at each node and no more.
+    #[inline(never)]
+    fn choose_custom(&mut self) -> Option<Decision> {
+        let engine = self.model.engine();
+        let (model, n) = (self.model.id(), self.model.num_vars());
+        self.custom.as_mut()?.decide(engine, model, n)
     }
 
     /// The restorable state of the engine, for tests that check backtracking.
