@@ -220,6 +220,12 @@ impl Engine {
         self.store.size(x) == 1
     }
 
+    /// Whether `v` is in the domain of `x`.
+    #[inline]
+    pub(crate) fn contains(&self, x: u32, v: i32) -> bool {
+        self.store.contains(x, v.into())
+    }
+
     /// The values of `x`, in increasing order.
     pub(crate) fn values(&self, x: u32) -> impl Iterator<Item = i32> + '_ {
         self.store.values(x)

@@ -90,6 +90,7 @@ pub use propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Se
 pub use propagators::Reif;
 pub use propagators::Relation;
 pub use queue::Priority;
+pub use search::{BranchGroup, Brancher, Domains, Optimize, Optimum, Sense};
 pub use search::{
     Decision, Limits, Restarts, SearchConfig, Solutions, Solver, ValueOrder, VarOrder,
 };

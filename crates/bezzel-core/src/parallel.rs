@@ -9,6 +9,9 @@
 //! to, so a run can write them out, solve them elsewhere, and merge the counts; this is also what
 //! a [`Checkpoint`](crate::checkpoint::Checkpoint) records.
 //!
+//! [`ParallelSearch::minimize`] and [`ParallelSearch::maximize`] run branch and bound over the
+//! subproblems, the workers sharing the best objective value found so far.
+//!
 //! The subproblems are solved by the [`runner`], which solves any kind of subproblem (the
 //! queens counters' too) with an optional checkpoint, a cancel flag and progress.
 
@@ -21,6 +24,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+mod optimize;
 pub mod runner;
 
 pub use runner::{Batch, RunError, RunReport, Runner, Solved};

@@ -130,6 +130,14 @@ impl Solution {
         }
     }
 
+    /// The same values, readable with the variables of any copy of the model built the same
+    /// way, as a solution read back from its serialized form is: what a parallel worker's
+    /// solution becomes for the caller, who holds another copy's variables.
+    pub(crate) fn unbound(mut self) -> Solution {
+        self.model = None;
+        self
+    }
+
     /// The value of `x`.
     ///
     /// # Panics

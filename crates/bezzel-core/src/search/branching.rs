@@ -80,11 +80,10 @@ impl Decision {
         }
     }
 
-    /// The same decision on the unbound variable of the same index (see [`VarId`]): what
-    /// reads back from its serialized form.
-    pub(super) fn unbound(self) -> Decision {
+    /// The same decision on the variable of the same index of model number `model`.
+    pub(super) fn bound_to(self, model: u32) -> Decision {
         let x = VarId {
-            model: UNBOUND,
+            model,
             index: self.var().index,
         };
         match self {
@@ -94,11 +93,41 @@ impl Decision {
             Decision::Above(_, v) => Decision::Above(x, v),
         }
     }
+
+    /// The same decision on the unbound variable of the same index (see [`VarId`]): what
+    /// reads back from its serialized form.
+    pub(super) fn unbound(self) -> Decision {
+        self.bound_to(UNBOUND)
+    }
+}
+
+/// A group of variables that search branches on before the others, with its own variable and
+/// value orders: see [`Solver::branch_groups`](super::Solver::branch_groups).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BranchGroup {
+    /// The variables of the group, in order (for [`VarOrder::InputOrder`], and to break ties).
+    pub vars: Vec<VarId>,
+    /// Which unfixed variable of the group to branch on next.
+    pub var_order: VarOrder,
+    /// What to try first on it.
+    pub value_order: ValueOrder,
+}
+
+/// A [`BranchGroup`] as the solver keeps it: variable indices.
+#[derive(Debug, Clone)]
+struct Group {
+    vars: Vec<u32>,
+    var_order: VarOrder,
+    value_order: ValueOrder,
 }
 
 /// The variables a solver branches on, and what the heuristics know about them.
 #[derive(Debug, Clone)]
 pub(super) struct Branching {
+    /// Groups to branch on before `branch_vars`, each once the ones before it are fixed, with
+    /// its own orders; empty unless [`Solver::branch_groups`](super::Solver::branch_groups)
+    /// set them.
+    groups: Vec<Group>,
     /// The variables to branch on first, in order.
     branch_vars: Vec<u32>,
     /// The variables outside `branch_vars`, branched on (with the same heuristics) once every
@@ -117,6 +146,7 @@ impl Branching {
     pub(super) fn new(engine: &Engine, model: u32, n: u32) -> Branching {
         Branching {
             model,
+            groups: Vec::new(),
             branch_vars: (0..n).collect(),
             other_vars: Vec::new(),
             degree: (0..n).map(|x| engine.degree(x)).collect(),
@@ -129,8 +159,37 @@ impl Branching {
         for &x in vars {
             chosen[x as usize] = true;
         }
+        self.groups.clear();
         self.branch_vars = vars.to_vec();
         self.other_vars = (0..n).filter(|&x| !chosen[x as usize]).collect();
+    }
+
+    /// Branching on `groups` in order (variables below `n`), then on the variables that none
+    /// of them names, with the configuration's orders.
+    pub(super) fn branch_groups(&mut self, groups: &[BranchGroup], n: u32) {
+        self.branch_on(&[], n);
+        let mut chosen = vec![false; n as usize];
+        for g in groups {
+            for x in &g.vars {
+                chosen[x.index()] = true;
+            }
+            self.groups.push(Group {
+                vars: g.vars.iter().map(|x| x.index).collect(),
+                var_order: g.var_order,
+                value_order: g.value_order,
+            });
+        }
+        self.other_vars = (0..n).filter(|&x| !chosen[x as usize]).collect();
+    }
+
+    /// The variable and value order of the first group with an unfixed variable, if any:
+    /// out of line, so that searches without groups pay one test of an empty vector.
+    #[inline(never)]
+    fn choose_in_groups(&self, engine: &Engine) -> Option<(u32, ValueOrder)> {
+        self.groups.iter().find_map(|g| {
+            let x = self.choose_var(engine, g.var_order, &g.vars)?;
+            Some((x, g.value_order))
+        })
     }
 
     /// The decision to branch on at the current node, `None` when every variable is fixed.
@@ -141,9 +200,19 @@ impl Branching {
         var_order: VarOrder,
         value_order: ValueOrder,
     ) -> Option<Decision> {
-        let x = self
-            .choose_var(engine, var_order, &self.branch_vars)
-            .or_else(|| self.choose_var(engine, var_order, &self.other_vars))?;
+        let grouped = if self.groups.is_empty() {
+            None
+        } else {
+            self.choose_in_groups(engine)
+        };
+        let (x, value_order) = match grouped {
+            Some(chosen) => chosen,
+            None => (
+                self.choose_var(engine, var_order, &self.branch_vars)
+                    .or_else(|| self.choose_var(engine, var_order, &self.other_vars))?,
+                value_order,
+            ),
+        };
         let (min, max) = (engine.min(x), engine.max(x));
         let x = VarId {
             model: self.model,

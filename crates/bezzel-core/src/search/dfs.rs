@@ -10,8 +10,10 @@
 //! (decide, propagate, mark, restore) and reads domains through it; it keeps only the search
 //! state: the stack, the run's prefix, its statistics and restarts.
 
+use super::brancher::Custom;
 use super::branching::{Branching, Decision};
 use super::config::SearchConfig;
+use super::optimize::Objective;
 use super::restarts::RestartState;
 use crate::error::ModelError;
 use crate::model::Model;
@@ -70,6 +72,11 @@ pub struct Solver {
     pub(super) prefix: Vec<Decision>,
     /// The values of a solution being checked, kept to check without allocating.
     checked_values: Vec<i32>,
+    /// Branch and bound's objective and best value in an optimisation run
+    /// ([`Solver::minimize`]); `None` in other runs.
+    pub(super) objective: Option<Objective>,
+    /// The user's brancher ([`Solver::brancher`]), asked first at each node.
+    pub(super) custom: Option<Custom>,
 }
 
 impl Solver {
@@ -94,6 +101,8 @@ impl Solver {
             restart: None,
             prefix: Vec::new(),
             checked_values: Vec::new(),
+            objective: None,
+            custom: None,
         }
     }
 
@@ -204,6 +213,7 @@ impl Solver {
     /// Starts a new run from the model as posted: no prefix, no restarts, fresh statistics.
     pub(super) fn restart(&mut self) {
         self.restart = None;
+        self.objective = None;
         self.prefix.clear();
         self.model.engine_mut().reset();
         self.stack.clear();
@@ -212,7 +222,7 @@ impl Solver {
         self.phase = Phase::Start;
     }
 
-    fn next_solution(&mut self) -> Option<Solution> {
+    pub(super) fn next_solution(&mut self) -> Option<Solution> {
         if !self.advance() {
             return None;
         }
@@ -258,7 +268,12 @@ impl Solver {
                     self.stats.nodes = 1;
                     let engine = self.model.engine_mut();
                     engine.schedule_all();
-                    let decided = self.prefix.iter().all(|&d| engine.decide(d).is_ok());
+                    let bound = self.objective.as_ref().and_then(Objective::bound_decision);
+                    let decided = self
+                        .prefix
+                        .iter()
+                        .chain(&bound)
+                        .all(|&d| engine.decide(d).is_ok());
                     let ok = if decided {
                         self.propagate().is_ok()
                     } else {
@@ -283,6 +298,10 @@ impl Solver {
                     let Some(decision) = self.choose() else {
                         if self.config.check_solutions {
                             self.check_solution();
+                        }
+                        if let Some(objective) = &mut self.objective {
+                            let value = self.model.engine().min(objective.var());
+                            objective.found(objective.value_of(value));
                         }
                         self.stats.solutions += 1;
                         self.phase = Phase::Backtrack;
@@ -333,7 +352,7 @@ impl Solver {
 
     /// Checks that every decision names a variable of the model: one of its own, or an
     /// unbound one (read back from a file) whose index is in range.
-    fn check_prefix(&self, prefix: &[Decision]) -> Result<(), ModelError> {
+    pub(super) fn check_prefix(&self, prefix: &[Decision]) -> Result<(), ModelError> {
         for d in prefix {
             let n = self.model.num_vars();
             if d.var().index() >= n {
@@ -381,11 +400,26 @@ impl Solver {
     /// Applies a decision as a new node and propagates; counts a failure if it fails.
     pub(super) fn apply(&mut self, decision: Decision) -> Result<(), Conflict> {
         self.stats.nodes += 1;
+        if self.objective.is_some() && self.apply_bound().is_err() {
+            self.stats.failures += 1;
+            return Err(Conflict);
+        }
         if self.model.engine_mut().decide(decision).is_err() {
             self.stats.failures += 1;
             return Err(Conflict);
         }
         self.propagate()
+    }
+
+    /// Narrows the objective of an optimisation run to beat the best solution so far (see
+    /// [`optimize`](super::optimize)); out of line, as only optimisation runs take it.
+    #[cold]
+    #[inline(never)]
+    fn apply_bound(&mut self) -> Result<(), Conflict> {
+        match self.objective.as_ref().and_then(Objective::bound_decision) {
+            Some(bound) => self.model.engine_mut().decide(bound),
+            None => Ok(()),
+        }
     }
 
     /// Propagates to a fixpoint; counts a failure if it fails.
@@ -424,12 +458,26 @@ impl Solver {
 
     /// The decision to branch on at the current node, `None` at a solution.
     #[inline]
-    pub(super) fn choose(&self) -> Option<Decision> {
+    pub(super) fn choose(&mut self) -> Option<Decision> {
+        if self.custom.is_some()
+            && let Some(decision) = self.choose_custom()
+        {
+            return Some(decision);
+        }
         self.branching.choose(
             self.model.engine(),
             self.config.var_order,
             self.config.value_order,
         )
+    }
+
+    /// The user's brancher's decision ([`Solver::brancher`]); out of line, so that searches
+    /// without one pay a test of an `Option` at each node and no more.
+    #[inline(never)]
+    fn choose_custom(&mut self) -> Option<Decision> {
+        let engine = self.model.engine();
+        let (model, n) = (self.model.id(), self.model.num_vars());
+        self.custom.as_mut()?.decide(engine, model, n)
     }
 
     /// The restorable state of the engine, for tests that check backtracking.

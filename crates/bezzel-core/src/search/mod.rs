@@ -13,20 +13,29 @@
 //! * `dfs` — the [`Solver`], its runs ([`Solutions`], counts, runs below a prefix) and the
 //!   depth-first loop;
 //! * `branching` — [`VarOrder`], [`ValueOrder`], [`Decision`] and the choice at each node;
+//! * `brancher` — search control: [`Solver::branch_groups`] ([`BranchGroup`]s of variables,
+//!   each with its own orders) and [`Solver::brancher`] (a user's [`Brancher`], reading
+//!   [`Domains`]);
 //! * `restarts` — [`Restarts`] after a Luby-sequence budget of failures ([`luby`]);
 //! * `split` — [`Solver::split`]: the tree cut into decision prefixes for parallel or resumable
 //!   runs;
-//! * `config` — [`SearchConfig`] and [`Limits`].
+//! * `config` — [`SearchConfig`] and [`Limits`];
+//! * `optimize` — [`Solver::minimize`] and [`Solver::maximize`]: branch and bound, with the
+//!   improving solutions as an iterator ([`Optimize`]) and what it found ([`Optimum`]).
 
+mod brancher;
 mod branching;
 mod config;
 mod dfs;
+mod optimize;
 mod restarts;
 mod split;
 #[cfg(test)]
 mod tests;
 
-pub use branching::{Decision, ValueOrder, VarOrder};
+pub use brancher::{Brancher, Domains};
+pub use branching::{BranchGroup, Decision, ValueOrder, VarOrder};
 pub use config::{Limits, SearchConfig, checks_by_default};
 pub use dfs::{Solutions, Solver};
+pub use optimize::{Optimize, Optimum, Sense};
 pub use restarts::{Restarts, luby};

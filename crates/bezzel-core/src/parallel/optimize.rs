@@ -1,0 +1,177 @@
+//! Parallel branch and bound: the subproblems of a split are solved with
+//! [`Solver::minimize`](crate::Solver::minimize)'s search on a thread pool, and the workers
+//! share the best objective value found so far through an [`AtomicI64`] that every node reads
+//! (see [`search`](crate::search)): a solution found in one subproblem prunes all the others at
+//! once. The best solution is kept under a lock, taken only when a worker finds a solution.
+//! When every subproblem is finished the best solution is optimal: each subproblem's tree was
+//! searched under a bound that let through anything better than the solutions already found.
+
+use super::{ParallelError, ParallelSearch, Solved, Subproblem, check_subproblems, worker};
+use crate::error::ModelError;
+use crate::model::Model;
+use crate::search::{Optimum, Sense};
+use crate::solution::Solution;
+use crate::stats::StopReason;
+use crate::var::{IntView, VarId};
+use std::sync::atomic::{AtomicBool, AtomicI64};
+use std::sync::{Arc, Mutex};
+
+impl<F> ParallelSearch<F>
+where
+    F: Fn() -> Result<Model, ModelError> + Sync,
+{
+    /// Minimises `objective` over `subproblems` (from
+    /// [`subproblems`](ParallelSearch::subproblems)) in parallel, the workers sharing the best
+    /// value found so far; see [`optimize`](ParallelSearch::optimize).
+    ///
+    /// ```
+    /// use bezzel_core::parallel::ParallelSearch;
+    /// use bezzel_core::prelude::*;
+    ///
+    /// // The cheapest 3x + 2y + z with x + y + z >= 7, all different, in 0..=5.
+    /// let build = || -> Result<Model, ModelError> {
+    ///     let mut m = Model::new();
+    ///     let v = m.int_vars(3, 0..=5)?;
+    ///     let cost = m.int_var(0..=30)?;
+    ///     m.all_different(&v)?;
+    ///     m.linear(&[1, 1, 1], &v, Relation::Ge, 7)?;
+    ///     m.linear(&[3, 2, 1, -1], &[v[0], v[1], v[2], cost], Relation::Eq, 0)?;
+    ///     Ok(m)
+    /// };
+    /// let cost = build()?.vars()[3]; // the same index in every copy of the model
+    /// let search = ParallelSearch::new("cost", build).threads(Some(2));
+    /// let subproblems = search.subproblems()?;
+    /// let best = search.minimize(&subproblems, cost, None, |_, _| {})?;
+    /// assert!(best.optimal);
+    /// assert_eq!(best.value, Some(9)); // x = 0, y = 2, z = 5
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn minimize(
+        &self,
+        subproblems: &[Subproblem],
+        objective: impl Into<IntView>,
+        cancel: Option<Arc<AtomicBool>>,
+        on_improved: impl Fn(&Solution, i64) + Sync,
+    ) -> Result<Optimum, ParallelError> {
+        self.optimize(
+            subproblems,
+            objective.into(),
+            Sense::Minimize,
+            cancel,
+            on_improved,
+        )
+    }
+
+    /// Maximises `objective`; see [`optimize`](ParallelSearch::optimize).
+    pub fn maximize(
+        &self,
+        subproblems: &[Subproblem],
+        objective: impl Into<IntView>,
+        cancel: Option<Arc<AtomicBool>>,
+        on_improved: impl Fn(&Solution, i64) + Sync,
+    ) -> Result<Optimum, ParallelError> {
+        self.optimize(
+            subproblems,
+            objective.into(),
+            Sense::Maximize,
+            cancel,
+            on_improved,
+        )
+    }
+
+    /// Branch and bound over `subproblems` in parallel. `objective` is a view of a variable
+    /// of a model that `build` makes, named by its index (each worker has a copy of the
+    /// model, built the same way). `on_improved(solution, value)` is called (from worker
+    /// threads, one at a time) with each solution better than every one before it, so the
+    /// values it sees strictly improve. The solutions come from the workers' copies of the
+    /// model and are read with the variables of any copy (as if read back from a file).
+    ///
+    /// The result is [optimal](Optimum::optimal) when every subproblem was solved; when
+    /// `cancel` stopped the run, it holds the best solution found and its statistics say
+    /// [`StopReason::Cancelled`]. Subproblems are checked as in
+    /// [`count`](ParallelSearch::count); limits of the configuration other than the cancel
+    /// flag would apply to each subproblem separately, and a subproblem they stop is an error.
+    pub fn optimize(
+        &self,
+        subproblems: &[Subproblem],
+        objective: IntView,
+        sense: Sense,
+        cancel: Option<Arc<AtomicBool>>,
+        on_improved: impl Fn(&Solution, i64) + Sync,
+    ) -> Result<Optimum, ParallelError> {
+        check_subproblems(&self.identity, subproblems)?;
+        let model = (self.build)()?;
+        model.check_view(rebind(objective, &model))?;
+        drop(model);
+        let cancel = cancel.unwrap_or_default();
+        // The best value any worker found, of the minimised view (see `optimize_with`).
+        let shared = Arc::new(AtomicI64::new(i64::MAX));
+        let best: Mutex<Option<(Solution, i64)>> = Mutex::new(None);
+        let better = |a: i64, b: i64| match sense {
+            Sense::Minimize => a < b,
+            Sense::Maximize => a > b,
+        };
+        let report = super::Runner::new()
+            .threads(Some(self.workers()?))
+            .cancel(&cancel)
+            .batch_of(subproblems.to_vec())
+            .run(
+                || self.worker(&cancel),
+                |solver, sub: &Subproblem, _| {
+                    let solver = worker(solver)?;
+                    let view = rebind(objective, solver.model());
+                    let mut run =
+                        solver.optimize_with(&sub.decisions, view, sense, Some(shared.clone()))?;
+                    let mut found = 0;
+                    for solution in run.by_ref() {
+                        found += 1;
+                        // The worker's copy of the model is not the caller's.
+                        let solution = solution.unbound();
+                        let value = solution.view_value(view);
+                        let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
+                        if best.as_ref().is_none_or(|&(_, b)| better(value, b)) {
+                            on_improved(&solution, value);
+                            *best = Some((solution, value));
+                        }
+                    }
+                    let mut stats = run.stats().clone();
+                    match stats.stopped {
+                        None => {}
+                        Some(StopReason::Cancelled) => return Ok(None),
+                        Some(other) => {
+                            return Err(ParallelError::Model(ModelError::InvalidArgument {
+                                reason: format!("subproblem {}: {other}", sub.index),
+                            }));
+                        }
+                    }
+                    stats.max_depth = stats.max_depth.saturating_add(sub.decisions.len() as u64);
+                    Ok(Some(Solved::new([found]).with_stats(stats)))
+                },
+                |_, _| {},
+            )?;
+        let complete = report.is_complete();
+        let (solution, value) = match best.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some((s, v)) => (Some(s), Some(v)),
+            None => (None, None),
+        };
+        Ok(Optimum {
+            optimal: complete && solution.is_some(),
+            infeasible: complete && solution.is_none(),
+            solution,
+            value,
+            stats: report.stats,
+        })
+    }
+}
+
+/// `view` on the variable of the same index in `model`: a copy of the model built the same way
+/// as the one `view` was made for.
+fn rebind(view: IntView, model: &Model) -> IntView {
+    IntView {
+        var: VarId {
+            model: model.id(),
+            index: view.var.index,
+        },
+        ..view
+    }
+}

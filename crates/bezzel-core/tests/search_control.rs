@@ -1,0 +1,431 @@
+//! Search control: variable groups with their own orders ([`Solver::branch_groups`]) and
+//! user branchers ([`Solver::brancher`]). On random tiny models the solution set is the
+//! brute-force set whatever the groups or the brancher; and the decisions come in the order
+//! asked for.
+
+use bezzel_core::prelude::*;
+use bezzel_core::search::{BranchGroup, Brancher, Domains};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
+#[derive(Debug, Clone)]
+enum ConstraintSpec {
+    AllDifferent(Vec<(usize, i32)>),
+    LessThan(usize, usize),
+    Linear(Vec<(i64, usize)>, Relation, i64),
+}
+
+impl ConstraintSpec {
+    fn holds(&self, a: &[i32]) -> bool {
+        match self {
+            ConstraintSpec::AllDifferent(vs) => {
+                let vals: BTreeSet<i32> = vs.iter().map(|&(x, c)| a[x] + c).collect();
+                vals.len() == vs.len()
+            }
+            ConstraintSpec::LessThan(x, y) => a[*x] < a[*y],
+            ConstraintSpec::Linear(terms, rel, c) => {
+                let s: i64 = terms.iter().map(|&(k, x)| k * i64::from(a[x])).sum();
+                match rel {
+                    Relation::Eq => s == *c,
+                    Relation::Le => s <= *c,
+                    Relation::Ge => s >= *c,
+                }
+            }
+        }
+    }
+
+    fn post(&self, m: &mut Model, vars: &[VarId]) {
+        match self {
+            ConstraintSpec::AllDifferent(vs) => {
+                let views: Vec<IntView> = vs.iter().map(|&(x, c)| vars[x].offset(c)).collect();
+                m.all_different(&views).unwrap();
+            }
+            ConstraintSpec::LessThan(x, y) => m.less_than(vars[*x], vars[*y]).unwrap(),
+            ConstraintSpec::Linear(terms, rel, c) => {
+                let coefs: Vec<i64> = terms.iter().map(|t| t.0).collect();
+                let xs: Vec<VarId> = terms.iter().map(|t| vars[t.1]).collect();
+                m.linear(&coefs, &xs, *rel, *c).unwrap();
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct ModelSpec {
+    domains: Vec<Vec<i32>>,
+    constraints: Vec<ConstraintSpec>,
+}
+
+impl ModelSpec {
+    fn brute_force(&self) -> BTreeSet<Vec<i32>> {
+        let mut out = BTreeSet::new();
+        let mut a = vec![0; self.domains.len()];
+        self.enumerate(0, &mut a, &mut out);
+        out
+    }
+
+    fn enumerate(&self, i: usize, a: &mut Vec<i32>, out: &mut BTreeSet<Vec<i32>>) {
+        if i == self.domains.len() {
+            if self.constraints.iter().all(|c| c.holds(a)) {
+                out.insert(a.clone());
+            }
+            return;
+        }
+        for &v in &self.domains[i] {
+            a[i] = v;
+            self.enumerate(i + 1, a, out);
+        }
+    }
+
+    fn build(&self) -> (Model, Vec<VarId>) {
+        let mut m = Model::new();
+        let vars: Vec<VarId> = self
+            .domains
+            .iter()
+            .map(|d| m.int_var(d.as_slice()).unwrap())
+            .collect();
+        for c in &self.constraints {
+            c.post(&mut m, &vars);
+        }
+        (m, vars)
+    }
+}
+
+/// Every solution of `solver`, checked against the spec and for duplicates; and the count.
+fn solve(spec: &ModelSpec, solver: &mut Solver, vars: &[VarId]) -> BTreeSet<Vec<i32>> {
+    let mut found = BTreeSet::new();
+    for s in solver.solutions() {
+        let values = s.values_of(vars);
+        assert!(
+            spec.constraints.iter().all(|c| c.holds(&values)),
+            "{values:?} breaks a constraint"
+        );
+        assert!(found.insert(values), "duplicate solution");
+    }
+    assert_eq!(solver.count(), found.len() as u64);
+    found
+}
+
+const VAR_ORDERS: [VarOrder; 4] = [
+    VarOrder::InputOrder,
+    VarOrder::SmallestDomain,
+    VarOrder::SmallestDomainMaxDegree,
+    VarOrder::DomWDeg,
+];
+const VALUE_ORDERS: [ValueOrder; 3] = [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split];
+
+fn model_spec() -> impl Strategy<Value = ModelSpec> {
+    (2..=5usize).prop_flat_map(|n| {
+        let constraint = prop_oneof![
+            prop::collection::vec((0..n, -2..=2i32), 2..=n).prop_map(ConstraintSpec::AllDifferent),
+            (0..n, 0..n).prop_map(|(x, y)| ConstraintSpec::LessThan(x, y)),
+            (
+                prop::collection::vec((-3..=3i64, 0..n), 1..=4),
+                prop_oneof![Just(Relation::Eq), Just(Relation::Le), Just(Relation::Ge)],
+                -6..=6i64
+            )
+                .prop_map(|(t, r, c)| ConstraintSpec::Linear(t, r, c)),
+        ];
+        (
+            prop::collection::vec(prop::collection::btree_set(-3..=4i32, 1..=5), n),
+            prop::collection::vec(constraint, 0..=3),
+        )
+            .prop_map(|(domains, constraints)| ModelSpec {
+                domains: domains
+                    .into_iter()
+                    .map(|d| d.into_iter().collect())
+                    .collect(),
+                constraints,
+            })
+    })
+}
+
+/// Groups of the model's variables: each a list of indices (repeats and empty groups
+/// allowed), with indices into the orders.
+fn groups_spec() -> impl Strategy<Value = Vec<(Vec<usize>, usize, usize)>> {
+    prop::collection::vec(
+        (
+            prop::collection::vec(0..5usize, 0..=4),
+            0..4usize,
+            0..3usize,
+        ),
+        0..=3,
+    )
+}
+
+/// A brancher that branches at random: a random unfixed variable, a random kind of decision
+/// that splits its domain, and now and then no decision at all (left to the built-ins).
+#[derive(Debug)]
+struct RandomBrancher {
+    state: u64,
+}
+
+impl RandomBrancher {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.state ^= self.state >> 12;
+        self.state ^= self.state << 25;
+        self.state ^= self.state >> 27;
+        self.state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+impl Brancher for RandomBrancher {
+    fn decide(&mut self, domains: &Domains<'_>) -> Option<Decision> {
+        let unfixed: Vec<VarId> = domains.vars().filter(|&x| !domains.is_fixed(x)).collect();
+        if unfixed.is_empty() || self.next().is_multiple_of(5) {
+            return None;
+        }
+        let x = unfixed[(self.next() % unfixed.len() as u64) as usize];
+        // The reads agree with each other.
+        let values: Vec<i32> = domains.values(x).collect();
+        assert_eq!(values.len() as u32, domains.size(x));
+        assert_eq!(
+            (values[0], values[values.len() - 1]),
+            (domains.min(x), domains.max(x))
+        );
+        assert!(values.iter().all(|&v| domains.contains(x, v)));
+        assert!(!domains.contains(x, domains.max(x) + 1));
+        let v = values[(self.next() % values.len() as u64) as usize];
+        // A bound below the largest value splits the domain.
+        let below_max = values[(self.next() % (values.len() as u64 - 1)) as usize];
+        Some(match self.next() % 4 {
+            0 => Decision::Assign(x, v),
+            1 => Decision::Exclude(x, v),
+            2 => Decision::AtMost(x, below_max),
+            _ => Decision::Above(x, below_max),
+        })
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 500,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::Direct("proptest-regressions/search_control.txt"),
+        )),
+        ..ProptestConfig::default()
+    })]
+
+    /// Any groups, with any orders, find exactly the brute-force solutions, as the default
+    /// search does.
+    #[test]
+    fn groups_keep_the_solution_set(
+        spec in model_spec(),
+        groups in groups_spec(),
+        var_order in 0..4usize,
+        value_order in 0..3usize,
+    ) {
+        let expected = spec.brute_force();
+        let (m, vars) = spec.build();
+        prop_assert_eq!(solve(&spec, &mut Solver::new(m), &vars), expected.clone());
+        let (m, vars) = spec.build();
+        let groups: Vec<BranchGroup> = groups
+            .iter()
+            .map(|(xs, vo, wo)| BranchGroup {
+                vars: xs.iter().filter(|&&x| x < vars.len()).map(|&x| vars[x]).collect(),
+                var_order: VAR_ORDERS[*vo],
+                value_order: VALUE_ORDERS[*wo],
+            })
+            .collect();
+        let config = SearchConfig {
+            var_order: VAR_ORDERS[var_order],
+            value_order: VALUE_ORDERS[value_order],
+            check_solutions: true,
+            ..SearchConfig::default()
+        };
+        let mut solver = Solver::with_config(m, config).branch_groups(&groups).unwrap();
+        prop_assert_eq!(solve(&spec, &mut solver, &vars), expected);
+    }
+
+    /// A brancher that branches at random (and sometimes leaves the node to the built-ins)
+    /// finds exactly the brute-force solutions.
+    #[test]
+    fn a_random_brancher_keeps_the_solution_set(spec in model_spec(), seed in 1..u64::MAX) {
+        let expected = spec.brute_force();
+        let (m, vars) = spec.build();
+        let brancher = RandomBrancher { state: seed };
+        let config = SearchConfig { check_solutions: true, ..SearchConfig::default() };
+        let mut solver = Solver::with_config(m, config).brancher(brancher);
+        prop_assert_eq!(solve(&spec, &mut solver, &vars), expected);
+    }
+}
+
+#[test]
+fn groups_branch_in_the_order_asked_for() {
+    // No constraints: the order of the solutions is the order of the decisions. Group 1 is
+    // c then a (input order), largest value first; group 2 is b, smallest first; d comes last
+    // with the configuration's orders (input order, smallest first).
+    let mut m = Model::new();
+    let [a, b, c, d] = [0, 1, 2, 3].map(|_| m.int_var(0..=2).unwrap());
+    let config = SearchConfig {
+        var_order: VarOrder::InputOrder,
+        ..SearchConfig::default()
+    };
+    let mut solver = Solver::with_config(m, config)
+        .branch_groups(&[
+            BranchGroup {
+                vars: vec![c, a],
+                var_order: VarOrder::InputOrder,
+                value_order: ValueOrder::Max,
+            },
+            BranchGroup {
+                vars: vec![b],
+                var_order: VarOrder::InputOrder,
+                value_order: ValueOrder::Min,
+            },
+        ])
+        .unwrap();
+    let found: Vec<Vec<i32>> = solver
+        .solutions()
+        .map(|s| s.values_of(&[a, b, c, d]))
+        .collect();
+    let mut expected: Vec<Vec<i32>> = (0..81)
+        .map(|i| vec![i % 3, i / 3 % 3, i / 9 % 3, i / 27])
+        .collect();
+    expected.sort_by_key(|s| (-s[2], -s[0], s[1], s[3]));
+    assert_eq!(found, expected);
+
+    // A group's own variable order: the smallest domain of the group first, even though
+    // the configuration says input order; the group's value order splits it.
+    let mut m = Model::new();
+    let a = m.int_var(0..=5).unwrap();
+    let b = m.int_var(0..=3).unwrap();
+    let c = m.int_var(0..=1).unwrap();
+    let config = SearchConfig {
+        var_order: VarOrder::InputOrder,
+        ..SearchConfig::default()
+    };
+    let mut solver = Solver::with_config(m, config)
+        .branch_groups(&[BranchGroup {
+            vars: vec![a, b],
+            var_order: VarOrder::SmallestDomain,
+            value_order: ValueOrder::Split,
+        }])
+        .unwrap();
+    let split = solver.split(2).unwrap();
+    // (Split prefixes name unbound variables: compare indices.)
+    assert!(
+        matches!(split[0][0], Decision::AtMost(x, 1) if x.index() == b.index()),
+        "{split:?}"
+    );
+    // branch_on replaces the groups: back to the configuration's orders on a first.
+    let mut solver = solver.branch_on(&[a, c]).unwrap();
+    let split = solver.split(2).unwrap();
+    assert_eq!(split[0][0].var().index(), a.index());
+    assert_eq!(solver.count(), 6 * 4 * 2);
+}
+
+/// Branches on the variable with the largest domain, largest value first, and records its
+/// decisions.
+#[derive(Debug)]
+struct LargestFirst {
+    vars: Vec<VarId>,
+    log: Arc<Mutex<Vec<Decision>>>,
+}
+
+impl Brancher for LargestFirst {
+    fn decide(&mut self, domains: &Domains<'_>) -> Option<Decision> {
+        let x = self
+            .vars
+            .iter()
+            .copied()
+            .filter(|&x| !domains.is_fixed(x))
+            .max_by_key(|&x| (domains.size(x), std::cmp::Reverse(x.index())))?;
+        let d = Decision::Assign(x, domains.max(x));
+        self.log.lock().unwrap().push(d);
+        Some(d)
+    }
+}
+
+#[test]
+fn a_brancher_decides_first_and_the_built_ins_finish() {
+    // The brancher sees only a and b; c is left to the built-in branching.
+    let mut m = Model::new();
+    let a = m.int_var(0..=1).unwrap();
+    let b = m.int_var(0..=2).unwrap();
+    let c = m.int_var(0..=1).unwrap();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let brancher = LargestFirst {
+        vars: vec![a, b],
+        log: log.clone(),
+    };
+    let mut solver = Solver::new(m).brancher(brancher);
+    let first = solver.first().unwrap();
+    // b (three values) first at its largest, then a at its largest, then c at its smallest.
+    assert_eq!(first.values_of(&[a, b, c]), [1, 2, 0]);
+    assert_eq!(
+        *log.lock().unwrap(),
+        [Decision::Assign(b, 2), Decision::Assign(a, 1)]
+    );
+    assert_eq!(solver.count(), 12);
+}
+
+#[derive(Debug)]
+struct Broken(Decision);
+
+impl Brancher for Broken {
+    fn decide(&mut self, _: &Domains<'_>) -> Option<Decision> {
+        Some(self.0)
+    }
+}
+
+#[test]
+#[should_panic(expected = "does not split the domain")]
+fn a_decision_that_splits_nothing_is_a_bug_named() {
+    let mut m = Model::new();
+    let x = m.int_var(0..=3).unwrap();
+    // x <= 3 keeps every value: the left branch would be the node itself, forever.
+    Solver::new(m)
+        .brancher(Broken(Decision::AtMost(x, 3)))
+        .count();
+}
+
+#[test]
+#[should_panic(expected = "not a variable of the model being searched")]
+fn a_decision_on_another_models_variable_is_a_bug_named() {
+    let mut other = Model::new();
+    let y = other.int_var(0..=3).unwrap();
+    let mut m = Model::new();
+    m.int_var(0..=3).unwrap();
+    Solver::new(m)
+        .brancher(Broken(Decision::Assign(y, 1)))
+        .count();
+}
+
+#[test]
+fn a_group_of_another_models_variables_is_an_error() {
+    let mut other = Model::new();
+    let y = other.int_var(0..=3).unwrap();
+    let mut m = Model::new();
+    m.int_var(0..=3).unwrap();
+    let groups = [BranchGroup {
+        vars: vec![y],
+        var_order: VarOrder::InputOrder,
+        value_order: ValueOrder::Min,
+    }];
+    assert!(Solver::new(m).branch_groups(&groups).is_err());
+}
+
+#[test]
+fn a_brancher_works_with_optimisation() {
+    // Minimise a + b + c, all different over 0..=4, branching largest value first: the
+    // brancher's decisions make bad solutions first, branch and bound still ends optimal.
+    let mut m = Model::new();
+    let x = m.int_vars(3, 0..=4).unwrap();
+    let total = m.int_var(0..=12).unwrap();
+    m.all_different(&x).unwrap();
+    m.linear(&[1, 1, 1, -1], &[x[0], x[1], x[2], total], Relation::Eq, 0)
+        .unwrap();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut solver = Solver::new(m).brancher(LargestFirst {
+        vars: x.clone(),
+        log,
+    });
+    let mut run = solver.minimize(total).unwrap();
+    let values: Vec<i32> = run.by_ref().map(|s| s[total]).collect();
+    assert!(values.len() > 1 && values.windows(2).all(|w| w[0] > w[1]));
+    assert!(run.is_optimal());
+    assert_eq!(run.best_value(), Some(3));
+}
