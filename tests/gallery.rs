@@ -20,3 +20,63 @@ fn zebra_has_one_solution_the_published_one() {
     assert_eq!(s[nation[3]], s[drink[4]], "the Norwegian drinks water");
     insta::assert_snapshot!("zebra", zebra::render(s, &houses));
 }
+
+#[allow(dead_code)]
+#[path = "../examples/kenken.rs"]
+mod kenken;
+
+/// Whether `grid` is a Latin square that makes every cage's target, checked from the rules
+/// rather than from the model.
+fn kenken_holds(grid: &[Vec<i64>]) -> bool {
+    let n = grid.len();
+    let all = |line: Vec<i64>| {
+        let mut line = line;
+        line.sort_unstable();
+        line == (1..=n as i64).collect::<Vec<_>>()
+    };
+    let latin = (0..n).all(|r| all(grid[r].clone()))
+        && (0..n).all(|c| all((0..n).map(|r| grid[r][c]).collect()));
+    latin
+        && kenken::CAGES.iter().all(|&(letter, target, op)| {
+            let cells: Vec<i64> = (0..n * n)
+                .filter(|&i| kenken::GRID[i / n].chars().nth(i % n) == Some(letter))
+                .map(|i| grid[i / n][i % n])
+                .collect();
+            match (op, cells.as_slice()) {
+                ('+', _) => cells.iter().sum::<i64>() == target,
+                ('*', _) => cells.iter().product::<i64>() == target,
+                ('-', &[a, b]) => (a - b).abs() == target,
+                ('/', &[a, b]) => a * target == b || b * target == a,
+                _ => false,
+            }
+        })
+}
+
+#[test]
+fn kenken_has_one_solution_the_published_one() {
+    // The solution Wikipedia's KenKen article gives for its example puzzle.
+    let published = [
+        [5, 6, 3, 4, 1, 2],
+        [6, 1, 4, 5, 2, 3],
+        [4, 5, 2, 3, 6, 1],
+        [3, 4, 1, 2, 5, 6],
+        [2, 3, 6, 1, 4, 5],
+        [1, 2, 5, 6, 3, 4],
+    ];
+    let published: Vec<Vec<i64>> = published.iter().map(|r| r.to_vec()).collect();
+    assert!(kenken_holds(&published));
+    // The checker can fail: swapping two rows keeps the square Latin but breaks the cages.
+    let mut swapped = published.clone();
+    swapped.swap(0, 1);
+    assert!(!kenken_holds(&swapped));
+
+    let (m, grid) = kenken::model().unwrap();
+    let set = Solver::new(m).solution_set_of(grid.as_slice()).unwrap();
+    assert_eq!(set.len(), 1);
+    let found: Vec<Vec<i64>> = set.solutions[0]
+        .chunks(6)
+        .map(|r| r.iter().map(|&v| i64::from(v)).collect())
+        .collect();
+    assert_eq!(found, published);
+    insta::assert_snapshot!("kenken", set.to_string());
+}
