@@ -80,3 +80,57 @@ fn kenken_has_one_solution_the_published_one() {
     assert_eq!(found, published);
     insta::assert_snapshot!("kenken", set.to_string());
 }
+
+#[allow(dead_code)]
+#[path = "../examples/graph_colouring.rs"]
+mod graph_colouring;
+
+/// Whether some colouring of the graph with `k` colours is proper, by trying all `k^n`.
+fn colourable(n: usize, edges: &[(usize, usize)], k: usize) -> bool {
+    let mut colour = vec![0; n];
+    loop {
+        if edges.iter().all(|&(a, b)| colour[a] != colour[b]) {
+            return true;
+        }
+        // The next colouring, counting in base k.
+        let Some(i) = (0..n).find(|&i| colour[i] + 1 < k) else {
+            return false;
+        };
+        colour[i] += 1;
+        colour[..i].fill(0);
+    }
+}
+
+/// The optimum colouring the example's model finds, checked to be proper and to use exactly
+/// `chromatic` colours, a number no colouring can go below (by brute force).
+fn optimum_colouring(n: usize, edges: &[(usize, usize)], chromatic: usize) -> String {
+    assert!(colourable(n, edges, chromatic));
+    assert!(!colourable(n, edges, chromatic - 1));
+    let (m, colour, top) = graph_colouring::model(n, edges).unwrap();
+    let mut solver = Solver::new(m);
+    let best = solver.minimize(top).unwrap().finish();
+    assert!(best.optimal);
+    assert_eq!(best.value, Some(chromatic as i64 - 1));
+    let solution = best.solution.unwrap();
+    let values = solution.values_of(&colour);
+    assert!(edges.iter().all(|&(a, b)| values[a] != values[b]));
+    assert_eq!(values.iter().max(), Some(&(chromatic as i32 - 1)));
+    solution.to_string()
+}
+
+#[test]
+fn petersen_graph_needs_three_colours() {
+    let (n, edges) = graph_colouring::petersen();
+    assert_eq!(edges.len(), 15);
+    // Published: the Petersen graph has chromatic number 3.
+    insta::assert_snapshot!("colouring_petersen", optimum_colouring(n, &edges, 3));
+}
+
+#[test]
+fn grotzsch_graph_needs_four_colours() {
+    let cycle: Vec<_> = (0..5).map(|i| (i, (i + 1) % 5)).collect();
+    let (n, edges) = graph_colouring::mycielskian(5, &cycle);
+    // DIMACS myciel3: 11 vertices, 20 edges, chromatic number 4.
+    assert_eq!((n, edges.len()), (11, 20));
+    insta::assert_snapshot!("colouring_myciel3", optimum_colouring(n, &edges, 4));
+}
