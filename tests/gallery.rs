@@ -134,3 +134,46 @@ fn grotzsch_graph_needs_four_colours() {
     assert_eq!((n, edges.len()), (11, 20));
     insta::assert_snapshot!("colouring_myciel3", optimum_colouring(n, &edges, 4));
 }
+
+#[allow(dead_code)]
+#[path = "../examples/knights_tour.rs"]
+mod knights_tour;
+
+/// Whether `next` (a successor square for each square of an `n × n` board) is a closed
+/// knight's tour: every move a knight's, and the moves from square 0 visit every square once
+/// before they come back to it.
+fn is_closed_tour(n: usize, next: &[usize]) -> bool {
+    let knight = |a: usize, b: usize| {
+        let dr = (a / n).abs_diff(b / n);
+        let dc = (a % n).abs_diff(b % n);
+        (dr, dc) == (1, 2) || (dr, dc) == (2, 1)
+    };
+    let mut seen = vec![false; n * n];
+    let mut at = 0;
+    for _ in 0..n * n {
+        if seen[at] || next[at] >= n * n || !knight(at, next[at]) {
+            return false;
+        }
+        seen[at] = true;
+        at = next[at];
+    }
+    at == 0
+}
+
+#[test]
+fn knights_tour_is_closed_and_visits_every_square() {
+    let (m, next) = knights_tour::model().unwrap();
+    let mut solver = Solver::new(m);
+    let solution = solver.first().unwrap();
+    let tour: Vec<usize> = solution
+        .values_of(&next)
+        .iter()
+        .map(|&s| s as usize)
+        .collect();
+    assert!(is_closed_tour(6, &tour));
+    // The checker can fail: swapping two successors breaks the cycle or a move.
+    let mut broken = tour.clone();
+    broken.swap(0, 1);
+    assert!(!is_closed_tour(6, &broken));
+    insta::assert_snapshot!("knights_tour_6x6", knights_tour::render(&solution, &next));
+}
