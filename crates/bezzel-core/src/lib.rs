@@ -55,8 +55,8 @@
 //! ## The guide
 //!
 //! `docs/guide.md` in the repository (the `bezzel::guide` module of the `bezzel` crate) walks
-//! from a first puzzle to search settings, custom propagators, parallel counts and snapshot
-//! tests, every example compiled and run.
+//! from a first puzzle to search settings, custom propagators, parallel counts, snapshot
+//! tests, optimisation and the catalogue of constraints, every example compiled and run.
 
 #![deny(missing_docs)]
 
