@@ -7,8 +7,8 @@
 //! - [`queens`]: N-Queens on the engine, plus the classic fast paths;
 //! - [`sudoku`]: Sudoku of any box size on the engine;
 //! - [`prelude`]: what a puzzle definition needs;
-//! - [`guide`]: the user guide, from a first puzzle to custom propagators, parallel counts and
-//!   snapshot tests.
+//! - [`guide`]: the user guide, from a first puzzle to custom propagators, parallel counts,
+//!   snapshot tests, optimisation and the catalogue of constraints.
 
 #![deny(missing_docs)]
 

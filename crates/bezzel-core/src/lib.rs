@@ -55,8 +55,8 @@
 //! ## The guide
 //!
 //! `docs/guide.md` in the repository (the `bezzel::guide` module of the `bezzel` crate) walks
-//! from a first puzzle to search settings, custom propagators, parallel counts and snapshot
-//! tests, every example compiled and run.
+//! from a first puzzle to search settings, custom propagators, parallel counts, snapshot
+//! tests, optimisation and the catalogue of constraints, every example compiled and run.
 
 #![deny(missing_docs)]
 
@@ -81,6 +81,7 @@ pub mod var;
 
 pub use constraints::BoolVar;
 pub use constraints::Consistency;
+pub use constraints::Dfa;
 pub use domain::{DomainSpec, IntoDomain, MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
 pub use error::ModelError;
 pub use event::Event;
@@ -107,5 +108,5 @@ pub mod prelude {
         Restarts, SearchConfig, Setup, Solution, SolutionSet, Solver, Statistics, StopReason,
         TrailedInt, ValueOrder, VarId, VarOrder, WordView,
     };
-    pub use crate::{BoolVar, Reif};
+    pub use crate::{BoolVar, BranchGroup, Brancher, Dfa, Domains, Optimize, Optimum, Reif, Sense};
 }

@@ -97,6 +97,17 @@ fn negate(l: IntView) -> IntView {
 
 impl Model {
     /// A new Boolean variable (domain `0..=1`) with a name.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let rain = m.bool_var("rain")?;
+    /// let wet = m.bool_var("wet")?;
+    /// m.implies(rain, wet)?;
+    /// m.fix(wet, 0)?;
+    /// assert_eq!(Solver::new(m).first().unwrap().to_string(), "rain=0 wet=0");
+    /// # Ok::<(), ModelError>(())
+    /// ```
     pub fn bool_var(&mut self, name: impl Into<String>) -> Result<BoolVar, ModelError> {
         self.named_var(name, 0..=1).map(BoolVar)
     }
@@ -119,7 +130,20 @@ impl Model {
             .collect())
     }
 
-    /// `x` as a [`BoolVar`], when the domain it was declared with lies within `0..=1`.
+    /// `x` as a [`BoolVar`], when the domain it was declared with lies within `0..=1`;
+    /// otherwise a [`ModelError::InvalidArgument`].
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=1)?;
+    /// let b = m.as_bool(x)?;
+    /// m.implies(b, !b)?; // b, as a literal: true only if false, so false
+    /// let wide = m.int_var(0..=2)?;
+    /// assert!(m.as_bool(wide).is_err());
+    /// assert_eq!(Solver::new(m).first().unwrap()[x], 0);
+    /// # Ok::<(), ModelError>(())
+    /// ```
     pub fn as_bool(&self, x: VarId) -> Result<BoolVar, ModelError> {
         self.literal("as_bool", x)?;
         Ok(BoolVar(x))

@@ -63,6 +63,26 @@ where
     }
 
     /// Maximises `objective`; see [`optimize`](ParallelSearch::optimize).
+    ///
+    /// ```
+    /// use bezzel_core::parallel::ParallelSearch;
+    /// use bezzel_core::prelude::*;
+    ///
+    /// // The largest sum of three different digits: 9 + 8 + 7 = 24.
+    /// let build = || -> Result<Model, ModelError> {
+    ///     let mut m = Model::new();
+    ///     let d = m.int_vars(3, 0..=9)?;
+    ///     let total = m.int_var(0..=27)?;
+    ///     m.all_different(&d)?;
+    ///     m.linear(&[1, 1, 1, -1], &[d[0], d[1], d[2], total], Relation::Eq, 0)?;
+    ///     Ok(m)
+    /// };
+    /// let total = build()?.vars()[3];
+    /// let search = ParallelSearch::new("digits", build).threads(Some(2));
+    /// let best = search.maximize(&search.subproblems()?, total, None, |_, _| {})?;
+    /// assert_eq!((best.value, best.optimal), (Some(24), true));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn maximize(
         &self,
         subproblems: &[Subproblem],

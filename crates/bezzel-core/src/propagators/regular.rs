@@ -43,7 +43,21 @@ impl Dfa {
     /// ends of every transition must be states, symbols must lie in
     /// [`MIN_VALUE`](crate::MIN_VALUE)`..=`[`MAX_VALUE`](crate::MAX_VALUE), and no state may
     /// have two transitions on one symbol to different states (it would not be
-    /// deterministic). A transition listed twice counts once.
+    /// deterministic). A transition listed twice counts once. Anything else is a
+    /// [`ModelError::InvalidArgument`] naming the fault.
+    ///
+    /// ```
+    /// use bezzel_core::constraints::Dfa;
+    /// // Words over {0, 1} with an even number of 1s: state 1 means "odd so far".
+    /// let even = Dfa::new(2, 0, &[0], &[(0, 0, 0), (0, 1, 1), (1, 0, 1), (1, 1, 0)])?;
+    /// assert!(even.accepts(&[1, 0, 1]));
+    /// assert!(!even.accepts(&[1, 1, 1]));
+    /// // Two transitions from state 0 on the symbol 1: not deterministic.
+    /// assert!(Dfa::new(2, 0, &[1], &[(0, 1, 0), (0, 1, 1)]).is_err());
+    /// // A final state that does not exist.
+    /// assert!(Dfa::new(2, 0, &[2], &[]).is_err());
+    /// # Ok::<(), bezzel_core::ModelError>(())
+    /// ```
     pub fn new(
         states: usize,
         start: usize,
@@ -158,6 +172,14 @@ impl Dfa {
     }
 
     /// The state reached from `state` on `symbol`, if there is a transition.
+    ///
+    /// ```
+    /// use bezzel_core::constraints::Dfa;
+    /// let dfa = Dfa::nonogram_row(&[1]); // 0* 1 0*
+    /// let filled = dfa.next(dfa.start(), 1).unwrap();
+    /// assert!(dfa.is_final(filled));
+    /// assert_eq!(dfa.next(filled, 1), None); // a second 1 would need another block
+    /// ```
     pub fn next(&self, state: usize, symbol: i64) -> Option<usize> {
         let arcs = self.out.get(state)?;
         let at = arcs.binary_search_by_key(&symbol, |a| a.0).ok()?;
@@ -178,6 +200,8 @@ impl Dfa {
 }
 
 /// The word spelt by `views` is accepted by a [`Dfa`]; domain consistent on distinct variables.
+/// Each run is a forward and a backward pass over the layered graph, `O(n · |δ|)` for `n`
+/// views and `|δ|` transitions; see [`Model::regular`](crate::Model::regular).
 #[derive(Debug, Clone)]
 pub struct Regular {
     views: Vec<IntView>,

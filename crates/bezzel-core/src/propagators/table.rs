@@ -27,6 +27,11 @@ use crate::store::{Conflict, TrailedInt};
 use crate::var::{IntView, VarId};
 
 /// `views` take one of `tuples` (positive) or none of them (negative), domain consistent.
+///
+/// Cost: compact-table filtering over a reversible bitset of the tuples still possible,
+/// `O(d · t / 64)` per changed view (`d` values, `t` tuples) and then a support check per value
+/// left; see [`Model::table`](crate::Model::table) and
+/// [`Model::table_negative`](crate::Model::table_negative).
 #[derive(Debug, Clone)]
 pub struct Table {
     views: Vec<IntView>,

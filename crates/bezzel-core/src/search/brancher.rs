@@ -222,7 +222,10 @@ impl Solver {
     /// that breaks the rules makes search panic, naming it.
     ///
     /// Parallel searches ([`ParallelSearch`](crate::parallel::ParallelSearch)) build their own
-    /// solvers and use the built-in branching.
+    /// solvers and use the built-in branching. The [`Brancher`] docs have an example.
+    ///
+    /// Cost: one call of [`Brancher::decide`] per node, and a check that its decision splits
+    /// the domain.
     pub fn brancher(mut self, brancher: impl Brancher + 'static) -> Solver {
         self.custom = Some(Custom(Box::new(brancher)));
         self

@@ -169,7 +169,29 @@ impl Solver {
     }
 
     /// Branch and bound below a decision prefix (a subproblem from
-    /// [`split`](Solver::split)), checked as in [`count_in`](Solver::count_in).
+    /// [`split`](Solver::split)), checked as in [`count_in`](Solver::count_in). The best of
+    /// the optima of a split's subproblems is the optimum of the whole model.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// // The cheapest x + 2y with x + y >= 5, x, y in 0..=4: 6, at x = 4, y = 1.
+    /// let mut m = Model::new();
+    /// let x = m.named_var("x", 0..=4)?;
+    /// let y = m.named_var("y", 0..=4)?;
+    /// let cost = m.named_var("cost", 0..=12)?;
+    /// m.linear(&[1, 1], &[x, y], Relation::Ge, 5)?;
+    /// m.linear(&[1, 2, -1], &[x, y, cost], Relation::Eq, 0)?;
+    /// let mut solver = Solver::new(m);
+    /// let mut optima = Vec::new();
+    /// for prefix in solver.split(4).expect("no cancel flag") {
+    ///     let part = solver.optimize_in(&prefix, cost, Sense::Minimize)?.finish();
+    ///     assert!(part.optimal || part.infeasible);
+    ///     optima.extend(part.value);
+    /// }
+    /// assert_eq!(optima.into_iter().min(), Some(6));
+    /// # Ok::<(), ModelError>(())
+    /// ```
     pub fn optimize_in(
         &mut self,
         prefix: &[Decision],
@@ -243,6 +265,19 @@ impl Optimize<'_> {
 
     /// Whether the run is over and explored the whole tree: then [`best`](Optimize::best)
     /// is optimal, or (when `None`) the model has no solution.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.int_vars(2, 0..=3)?;
+    /// m.sum(&x, Relation::Eq, 7)?; // at most 3 + 3
+    /// let mut solver = Solver::new(m);
+    /// let mut run = solver.minimize(x[0])?;
+    /// assert!(!run.is_proven()); // not run yet
+    /// assert!(run.next().is_none());
+    /// assert!(run.is_proven() && !run.is_optimal()); // proven to have no solution
+    /// # Ok::<(), ModelError>(())
+    /// ```
     pub fn is_proven(&self) -> bool {
         self.finished && self.solver.stats.is_complete()
     }
@@ -253,7 +288,33 @@ impl Optimize<'_> {
         self.is_proven() && self.best.is_some()
     }
 
-    /// Runs to the end (the optimum, or a limit) and says what was found.
+    /// Runs to the end (the optimum, or a limit) and says what was found. A run stopped by a
+    /// limit or the cancel flag reports the best solution it found, neither
+    /// [`optimal`](Optimum::optimal) nor [`infeasible`](Optimum::infeasible), and its
+    /// [`stats`](Optimum::stats) say what stopped it.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// // The largest sum of three different digits: 9 + 8 + 7 = 24.
+    /// let mut m = Model::new();
+    /// let d = m.int_vars(3, 0..=9)?;
+    /// let total = m.int_var(0..=27)?;
+    /// m.all_different(&d)?;
+    /// m.linear(&[1, 1, 1, -1], &[d[0], d[1], d[2], total], Relation::Eq, 0)?;
+    /// let mut solver = Solver::new(m);
+    ///
+    /// solver.config_mut().limits.solutions = Some(1); // stop at the first improving solution
+    /// let early = solver.maximize(total)?.finish();
+    /// assert!(!early.optimal && !early.infeasible);
+    /// assert_eq!(early.stats.stopped, Some(StopReason::SolutionLimit));
+    /// assert!(early.value.is_some_and(|v| v <= 24)); // a bound on the optimum
+    ///
+    /// solver.config_mut().limits = Limits::default();
+    /// let best = solver.maximize(total)?.finish();
+    /// assert_eq!((best.value, best.optimal), (Some(24), true));
+    /// # Ok::<(), ModelError>(())
+    /// ```
     pub fn finish(mut self) -> Optimum {
         for _ in self.by_ref() {}
         let proven = self.is_proven();
