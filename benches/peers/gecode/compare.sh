@@ -10,7 +10,8 @@
 #
 # WORKLOAD picks rows by any part of their name, spaces left out (queens, queens13, dom,
 # top1465, 17clue, golomb, nonogram...). Runs of the two programs alternate, so that load
-# drifting on the machine hits both alike. A Bezzel row whose command fails or prints no stats reads "n/a".
+# drifting on the machine hits both alike. A Bezzel row whose command fails or prints no
+# stats reads "n/a".
 # Builds Bezzel's examples first and runs install.sh (which installs Gecode and builds its
 # programs only when they are missing or out of date). Needs g++, apt, python3. Not in CI.
 set -euo pipefail
