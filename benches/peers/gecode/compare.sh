@@ -9,8 +9,9 @@
 #   bash benches/peers/gecode/compare.sh [WORKLOAD...]     (RUNS=5 CPU=0 TIMEOUT=900)
 #
 # WORKLOAD picks rows by any part of their name, spaces left out (queens, queens13, dom,
-# top1465, 17clue...). Runs of the two programs alternate, so that load drifting on the
-# machine hits both alike. A Bezzel row whose command fails or prints no stats reads "n/a".
+# top1465, 17clue, golomb, nonogram...). Runs of the two programs alternate, so that load
+# drifting on the machine hits both alike. A Bezzel row whose command fails or prints no
+# stats reads "n/a".
 # Builds Bezzel's examples first and runs install.sh (which installs Gecode and builds its
 # programs only when they are missing or out of date). Needs g++, apt, python3. Not in CI.
 set -euo pipefail
@@ -20,14 +21,17 @@ cd "$(dirname "$0")/../../.."
 # {n}, {consistency} (value|bounds|domain) and {file} are filled in per workload.
 BEZZEL_QUEENS=${BEZZEL_QUEENS:-"target/release/examples/queens count {n} --engine model --threads 1 --consistency {consistency} --stats"}
 BEZZEL_SUDOKU=${BEZZEL_SUDOKU:-"target/release/examples/sudoku --count --limit 2 --threads 1 --consistency {consistency} --stats {file}"}
-# Python regexes over Bezzel's stderr; the last match counts.
+BEZZEL_GOLOMB=${BEZZEL_GOLOMB:-"target/release/examples/golomb {n}"}  # stdout: `length: L ...`
+BEZZEL_NONOGRAM=${BEZZEL_NONOGRAM:-"target/release/examples/nonogram {file}"}  # stops at 2 solutions
+# Python regexes over Bezzel's stderr; the last match counts. (The nonogram's count is the
+# `solutions:` of its stats, the Golomb ruler's the `length:` on its stdout.)
 BEZZEL_NODES_RE=${BEZZEL_NODES_RE:-'nodes: ([0-9]+)'}
 BEZZEL_TIME_RE=${BEZZEL_TIME_RE:-'time: ([0-9.]+) ?s\b'}
 SUDOKU_DATA=${SUDOKU_DATA:-../shared/data/sudoku}  # from the repository root, where it runs
 # ----
 
 export RUNS=${RUNS:-5} CPU=${CPU:-0} TIMEOUT=${TIMEOUT:-900}
-export BEZZEL_QUEENS BEZZEL_SUDOKU BEZZEL_NODES_RE BEZZEL_TIME_RE SUDOKU_DATA
+export BEZZEL_QUEENS BEZZEL_SUDOKU BEZZEL_GOLOMB BEZZEL_NONOGRAM BEZZEL_NODES_RE BEZZEL_TIME_RE SUDOKU_DATA
 
 G=benches/peers/gecode
 mkdir -p $G/build
@@ -55,12 +59,19 @@ def queens(n, ipl, count):
 def sudoku(label, file, ipl):
     return (f"sudoku {label} {ipl}", [gecode + "sudoku", f"{data}/{file}", ipl],
             env["BEZZEL_SUDOKU"], dict(file=f"{data}/{file}", consistency=level[ipl]), None)
+def golomb(n, length):
+    return (f"golomb {n}", [gecode + "golomb", str(n)], env["BEZZEL_GOLOMB"], dict(n=n), length)
+def nonogram(label, file, solutions):
+    return (f"nonogram {label}", [gecode + "nonogram", file], env["BEZZEL_NONOGRAM"],
+            dict(file=file), solutions)
 workloads = [
     queens(13, "val", 73712),
     queens(14, "val", 365596),
     queens(12, "dom", 14200),
     sudoku("top1465", "puzzles3_magictour_top1465", "dom"),
     sudoku("17clue", "puzzles2_17_clue", "dom"),
+    golomb(10, 55),                                        # OEIS A003022
+    nonogram("25x25", "benches/data/nonogram25.txt", 2),   # search stops at 2
 ]
 picks = sys.argv[1:]
 def picked(name):
@@ -92,20 +103,26 @@ def run_gecode(argv):
     """(internal s, (wall s, cpu s), nodes, count or None)."""
     wall, out, _ = run(argv, True)
     f = out.split()
-    if argv[0].endswith("queens"):      # count nodes failures seconds
+    if argv[0].endswith(("queens", "golomb", "nonogram")):  # count nodes failures seconds
         return float(f[3]), wall, int(f[1]), int(f[0])
     puzzles, unique = int(f[0]), int(f[1])  # puzzles unique nodes failures seconds
     if unique != puzzles:
         print(f"  warning: Gecode: only {unique} of {puzzles} puzzles unique", file=sys.stderr)
     return float(f[4]), wall, int(f[2]), None
 
-def run_bezzel(template, fields, is_queens):
+def run_bezzel(template, fields, kind):
     argv = shlex.split(template.format(**fields))
-    wall, out, err = run(argv, is_queens)
+    wall, out, err = run(argv, kind in ("queens", "golomb"))
     nodes, secs = nodes_re.findall(err), time_re.findall(err)
     if not nodes or not secs:
         raise Failed(f"no nodes/time in stderr: {err.strip()[-300:]!r}")
-    count = int(out.split()[0]) if is_queens and out.split() else None
+    count = None
+    if kind == "queens" and out.split():
+        count = int(out.split()[0])
+    elif kind == "golomb" and (m := re.findall(r"length: ([0-9]+)", out)):
+        count = int(m[-1])
+    elif kind == "nonogram" and (m := re.findall(r"solutions: ([0-9]+)", err)):
+        count = int(m[-1])
     return float(secs[-1]), wall, int(nodes[-1]), count
 
 def one(values, what):
@@ -139,7 +156,7 @@ for name, gargv, template, fields, count in workloads:
             break
         if b_err is None:
             try:
-                b.append(run_bezzel(template, fields, name.startswith("queens")))
+                b.append(run_bezzel(template, fields, name.split()[0]))
             except Failed as e:
                 b_err = e
                 print(f"  {name}: Bezzel n/a: {e}", file=sys.stderr)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Gecode 6.2 (Debian's libgecode-dev) if it is missing and builds the peer programs
-# queens and sudoku into benches/peers/gecode/build/ (git-ignored). Idempotent: apt is only
+# queens, sudoku, golomb and nonogram into benches/peers/gecode/build/ (git-ignored). Idempotent: apt is only
 # called when the headers are missing, and a program is only rebuilt when its source is newer.
 #
 #   bash benches/peers/gecode/install.sh        (CXX, CXXFLAGS override g++ / -O2)

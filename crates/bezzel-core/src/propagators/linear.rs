@@ -109,7 +109,13 @@ fn propagate_le(
     for &(a, x) in terms {
         let a = a * sign;
         let slack = c - (low - term_min(ctx, a, x)); // a·x ≤ slack
-        changed |= if a > 0 {
+        // Unit coefficients (most models' sums and differences) skip the 128-bit division,
+        // which took a tenth of the time of the Golomb ruler's search.
+        changed |= if a == 1 {
+            ctx.set_max(x, clamp_i64(slack))?
+        } else if a == -1 {
+            ctx.set_min(x, clamp_i64(-slack))?
+        } else if a > 0 {
             ctx.set_max(x, clamp_i64(div_floor(slack, a)))?
         } else {
             ctx.set_min(x, clamp_i64(div_ceil(slack, a)))?
