@@ -418,3 +418,41 @@ fn bad_orderings_are_model_errors() {
     let e = m.value_precede(1, 1, &x).unwrap_err();
     assert!(e.to_string().contains("cannot precede itself"), "{e}");
 }
+
+/// One variable may stand for several successors through views; a pass that pruned used to
+/// go on with the arcs it had read before, and then refused a valid circuit or panicked.
+#[test]
+fn circuits_whose_successors_share_a_variable_are_counted_exactly() {
+    // succ = [y, 2, y - 1]: y = 1 is the cycle 0 -> 1 -> 2 -> 0; y = 2 repeats 2.
+    let mut m = Model::new();
+    let y = m.int_var(1..=2).unwrap();
+    let c = m.int_var([2]).unwrap();
+    m.circuit(&[y.into(), c.into(), y.offset(-1)]).unwrap();
+    assert_eq!(Solver::new(m).count(), 1);
+    // succ = [3, x, 1, 2 - x], x in {0, 2}: x = 0 is 0 -> 3 -> 2 -> 1 -> 0.
+    let mut m = Model::new();
+    let three = m.int_var([3]).unwrap();
+    let x = m.int_var([0, 2]).unwrap();
+    let one = m.int_var([1]).unwrap();
+    m.circuit(&[three.into(), x.into(), one.into(), x.minus().offset(2)])
+        .unwrap();
+    assert_eq!(Solver::new(m).count(), 1);
+    // Two equal successors can never be a permutation: no solution, and no panic.
+    for z_value in [0, 1] {
+        let mut m = Model::new();
+        let x = m.int_var(0..=3).unwrap();
+        let y = m.int_var(0..=3).unwrap();
+        let z = m.int_var([z_value]).unwrap();
+        m.circuit(&[x, x, z, y]).unwrap();
+        assert_eq!(Solver::new(m).count(), 0);
+    }
+    let mut m = Model::new();
+    let x = m.int_var(0..=1).unwrap();
+    let z = m.int_var(2..=4).unwrap();
+    let w = m.int_var(0..=1).unwrap();
+    m.subcircuit(&[x.offset(2), x.offset(2), z.minus().offset(2), w.into()])
+        .unwrap();
+    // Nodes 0 and 1 both lead to x + 2 (2 or 3), and neither can be left out (that would
+    // need x + 2 = 0 or 1): two arcs into one node, so no solution.
+    assert_eq!(Solver::new(m).count(), 0);
+}

@@ -70,7 +70,7 @@ impl NoSubtour {
         self.sub && ctx.contains(self.succ[i], i as i64)
     }
 
-    /// One pass of the rules; returns whether anything changed.
+    /// One pass of the rules, up to the first change; returns whether there was one.
     fn pass(&mut self, ctx: &mut Context<'_>) -> Result<bool, Conflict> {
         let n = self.succ.len();
         self.has_pred.fill(false);
@@ -82,7 +82,6 @@ impl NoSubtour {
         }
         // Nodes that must be in the circuit, off any chain walked so far: all of them first.
         let must_stay = (0..n).filter(|&i| !self.may_leave(ctx, i)).count();
-        let mut changed = false;
         for head in 0..n {
             if self.has_pred[head] || self.arc(ctx, head).is_none() {
                 continue;
@@ -106,8 +105,11 @@ impl NoSubtour {
             } else {
                 len == n
             };
-            if !closing_ok {
-                changed |= ctx.remove(self.succ[end], head as i64)?;
+            // A change ends the pass: the arcs read above may be stale now (one variable
+            // can stand for several successors, through views), and the next pass starts
+            // from the domains as they are.
+            if !closing_ok && ctx.remove(self.succ[end], head as i64)? {
+                return Ok(true);
             }
         }
         // What is left with a fixed arc lies on closed cycles.
@@ -117,10 +119,22 @@ impl NoSubtour {
             }
             let mut len = 0;
             let mut i = start;
+            let mut closed = true;
             while !self.visited[i] {
                 self.visited[i] = true;
                 len += 1;
-                i = self.arc(ctx, i).expect("on a cycle of fixed arcs");
+                match self.arc(ctx, i) {
+                    Some(next) => i = next,
+                    // Not a cycle after all: a chain whose head has another fixed arc into
+                    // it, which the all-different beside this propagator refutes.
+                    None => {
+                        closed = false;
+                        break;
+                    }
+                }
+            }
+            if !closed {
+                continue;
             }
             if !self.sub {
                 if len < n {
@@ -133,15 +147,18 @@ impl NoSubtour {
             let mut i = start;
             while !on[i] {
                 on[i] = true;
-                i = self.arc(ctx, i).expect("on a cycle of fixed arcs");
+                match self.arc(ctx, i) {
+                    Some(next) => i = next,
+                    None => break,
+                }
             }
             for (k, &on_cycle) in on.iter().enumerate() {
-                if !on_cycle {
-                    changed |= ctx.assign(self.succ[k], k as i64)?;
+                if !on_cycle && ctx.assign(self.succ[k], k as i64)? {
+                    return Ok(true);
                 }
             }
         }
-        Ok(changed)
+        Ok(false)
     }
 }
 
