@@ -347,3 +347,63 @@ fn a_nonogram_solves_by_regular_rows_and_columns() {
         }
     }
 }
+
+fn count_dfa(states: usize, k: usize) -> Dfa {
+    let mut t = Vec::new();
+    for q in 0..states {
+        t.push((q, 0, q));
+        if q + 1 < states {
+            t.push((q, 1, q + 1));
+        }
+    }
+    Dfa::new(states, 0, &[k], &t).unwrap()
+}
+
+#[test]
+fn regular_with_more_than_64_states() {
+    for (fixed, k, expect_pruned) in [
+        (70, 70, true),
+        (69, 70, false),
+        (60, 75, false),
+        (60, 90, true),
+    ] {
+        let mut m = Model::new();
+        let mut xs: Vec<VarId> = (0..fixed).map(|_| m.int_var(1..=1).unwrap()).collect();
+        xs.extend((fixed..90).map(|_| m.int_var(0..=1).unwrap()));
+        m.regular(&xs, &count_dfa(100, k)).unwrap();
+        m.propagate().unwrap();
+        for &x in &xs[fixed..] {
+            let d = m.domain(x).unwrap();
+            if expect_pruned {
+                assert_eq!(d, if k == 70 { vec![0] } else { vec![1] }, "{fixed} {k}");
+            } else {
+                assert_eq!(d, vec![0, 1], "{fixed} {k}");
+            }
+        }
+    }
+    let mut m = Model::new();
+    let xs: Vec<VarId> = (0..90).map(|_| m.int_var(0..=1).unwrap()).collect();
+    m.regular(&xs, &count_dfa(100, 95)).unwrap();
+    assert!(m.propagate().is_err());
+}
+
+#[test]
+fn regular_on_negated_offset_and_wide_views() {
+    // Symbols 5..=7; the only word accepted is 7 5.
+    let dfa = Dfa::new(3, 0, &[2], &[(0, 7, 1), (1, 5, 2)]).unwrap();
+    let mut m = Model::new();
+    let x = m.int_var(-9..=-4).unwrap();
+    let y = m.int_var(0..=10).unwrap();
+    m.regular(&[x.minus(), y.offset(3)], &dfa).unwrap();
+    m.propagate().unwrap();
+    assert_eq!(m.domain(x).unwrap(), vec![-7]);
+    assert_eq!(m.domain(y).unwrap(), vec![2]);
+    // A wide domain: the fallback.
+    let mut m = Model::new();
+    let x = m.int_var(-200..=-4).unwrap();
+    let y = m.int_var(0..=100).unwrap();
+    m.regular(&[x.minus(), y.offset(3)], &dfa).unwrap();
+    m.propagate().unwrap();
+    assert_eq!(m.domain(x).unwrap(), vec![-7]);
+    assert_eq!(m.domain(y).unwrap(), vec![2]);
+}

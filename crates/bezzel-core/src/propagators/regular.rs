@@ -7,7 +7,9 @@
 //! a final state is reachable at the last layer; a value of view `i` is supported exactly
 //! when it labels an arc between two marked states, and every other value is removed. That
 //! is domain consistency, recomputed from scratch on each run: `O(n · |δ|)` for `n` views and
-//! `|δ|` transitions.
+//! `|δ|` transitions. When every symbol lies in one window of 64 values and every domain fits
+//! a word, the passes run on words: each domain is read once as a bitmask, the marked states
+//! of a layer are bitsets, and each view is narrowed in one write.
 
 use crate::error::ModelError;
 use crate::event::Event;
@@ -212,6 +214,63 @@ pub struct Regular {
     marks: Vec<bool>,
     /// Scratch: the symbols supported at one layer.
     symbols: Vec<i64>,
+    /// The word-level form, when every symbol lies in `base..base + 64`.
+    words: Option<WordDfa>,
+}
+
+/// The automaton with symbols as bit indices over `base..base + 64` and states as bits of
+/// `w`-word sets, for the word-level pass: domains are read and narrowed one word at a time.
+#[derive(Debug, Clone)]
+struct WordDfa {
+    base: i64,
+    /// Words per state set.
+    w: usize,
+    /// Per state, its transitions `(symbol bit, to)`.
+    out: Vec<Vec<(u32, u32)>>,
+    /// The final states, as a set.
+    finals: Vec<u64>,
+    /// Scratch, `(n + 1) × w` words: the forward sets.
+    fwd: Vec<u64>,
+    /// Scratch, `2 × w` words: the backward sets of the layers `i + 1` and `i`.
+    bwd: Vec<u64>,
+    /// Scratch, `n`: the domains as bits.
+    doms: Vec<u64>,
+}
+
+impl WordDfa {
+    fn new(dfa: &Dfa, n: usize) -> Option<WordDfa> {
+        let symbols = dfa.out.iter().flatten().map(|a| a.0);
+        let (lo, hi) = symbols.fold((i64::MAX, i64::MIN), |(lo, hi), s| (lo.min(s), hi.max(s)));
+        let base = if lo > hi { 0 } else { lo };
+        if lo <= hi && hi - lo >= 64 {
+            return None;
+        }
+        let w = dfa.states.div_ceil(64);
+        let out = dfa
+            .out
+            .iter()
+            .map(|arcs| {
+                arcs.iter()
+                    .map(|&(s, to)| ((s - base) as u32, to as u32))
+                    .collect()
+            })
+            .collect();
+        let mut finals = vec![0u64; w];
+        for (q, &f) in dfa.finals.iter().enumerate() {
+            if f {
+                finals[q / 64] |= 1 << (q % 64);
+            }
+        }
+        Some(WordDfa {
+            base,
+            w,
+            out,
+            finals,
+            fwd: vec![0; (n + 1) * w],
+            bwd: vec![0; 2 * w],
+            doms: vec![0; n],
+        })
+    }
 }
 
 impl Regular {
@@ -224,9 +283,82 @@ impl Regular {
             aliased: vars.len() < views.len(),
             marks: vec![false; (views.len() + 1) * dfa.states],
             symbols: Vec::new(),
+            words: WordDfa::new(&dfa, views.len()),
             views,
             dfa,
         }
+    }
+
+    /// [`pass`](Regular::pass) a word at a time; `None` (having changed nothing) when a
+    /// domain is wider than one word.
+    fn word_pass(&mut self, ctx: &mut Context<'_>) -> Option<Result<bool, Conflict>> {
+        let wd = self.words.as_mut()?;
+        let n = self.views.len();
+        let w = wd.w;
+        for (d, &view) in wd.doms.iter_mut().zip(&self.views) {
+            *d = ctx.bits64(view, wd.base)?;
+        }
+        let fwd = &mut wd.fwd;
+        fwd.fill(0);
+        let start = self.dfa.start;
+        fwd[start / 64] |= 1 << (start % 64);
+        for i in 0..n {
+            let dom = wd.doms[i];
+            let (cur, next) = fwd[i * w..(i + 2) * w].split_at_mut(w);
+            for (k, &word) in cur.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let q = k * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    for &(b, to) in &wd.out[q] {
+                        if dom >> b & 1 != 0 {
+                            next[to as usize / 64] |= 1 << (to % 64);
+                        }
+                    }
+                }
+            }
+        }
+        // Backward: the last layer keeps its reached final states; layer i keeps the reached
+        // states with an arc to a kept state of layer i + 1, whose symbols are the supports.
+        let (later, now) = wd.bwd.split_at_mut(w);
+        let mut any = false;
+        for k in 0..w {
+            later[k] = fwd[n * w + k] & wd.finals[k];
+            any |= later[k] != 0;
+        }
+        if !any {
+            return Some(Err(Conflict));
+        }
+        let mut removed = false;
+        for i in (0..n).rev() {
+            let dom = wd.doms[i];
+            let mut support = 0u64;
+            for k in 0..w {
+                let mut bits = fwd[i * w + k];
+                let mut alive = 0u64;
+                while bits != 0 {
+                    let tz = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let q = k * 64 + tz as usize;
+                    for &(b, to) in &wd.out[q] {
+                        if dom >> b & 1 != 0 && later[to as usize / 64] >> (to % 64) & 1 != 0 {
+                            alive |= 1 << tz;
+                            support |= 1 << b;
+                        }
+                    }
+                }
+                now[k] = alive;
+            }
+            // Values outside the window are in no arc: they go too.
+            if support != dom || dom.count_ones() != ctx.size(self.views[i]) {
+                match ctx.keep_bits64(self.views[i], wd.base, support)? {
+                    Ok(changed) => removed |= changed,
+                    Err(c) => return Some(Err(c)),
+                }
+            }
+            later.copy_from_slice(now);
+        }
+        Some(Ok(removed))
     }
 
     /// One forward and one backward pass; returns whether a value went.
@@ -299,7 +431,15 @@ impl Propagator for Regular {
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
         // On distinct variables one pass reaches the fixpoint; a variable seen twice may lose
         // at one position a value that another position's support relied on.
-        while self.pass(ctx)? && self.aliased {}
+        loop {
+            let removed = match self.word_pass(ctx) {
+                Some(r) => r?,
+                None => self.pass(ctx)?,
+            };
+            if !(removed && self.aliased) {
+                break;
+            }
+        }
         if self.views.iter().all(|&v| ctx.is_fixed(v)) {
             return Ok(PropStatus::Subsumed);
         }
