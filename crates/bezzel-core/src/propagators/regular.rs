@@ -229,6 +229,10 @@ struct WordDfa {
     out: Vec<Vec<(u32, u32)>>,
     /// The final states, as a set.
     finals: Vec<u64>,
+    /// With at most 64 states and few of them: the transitions grouped by symbol bit and
+    /// shift `d` (from `q` to `q + d`), each group the set of its `q`s, so that a layer moves
+    /// a whole state set per group (a nonogram row's automaton has three groups).
+    groups: Option<Vec<(u32, i32, u64)>>,
     /// Scratch, `(n + 1) × w` words: the forward sets.
     fwd: Vec<u64>,
     /// Scratch, `2 × w` words: the backward sets of the layers `i + 1` and `i`.
@@ -246,7 +250,7 @@ impl WordDfa {
             return None;
         }
         let w = dfa.states.div_ceil(64);
-        let out = dfa
+        let out: Vec<Vec<(u32, u32)>> = dfa
             .out
             .iter()
             .map(|arcs| {
@@ -261,11 +265,25 @@ impl WordDfa {
                 finals[q / 64] |= 1 << (q % 64);
             }
         }
+        let mut groups: Vec<(u32, i32, u64)> = Vec::new();
+        if w == 1 {
+            for (q, arcs) in out.iter().enumerate() {
+                for &(b, to) in arcs.iter() {
+                    let d = to as i32 - q as i32;
+                    match groups.iter_mut().find(|g| g.0 == b && g.1 == d) {
+                        Some(g) => g.2 |= 1 << q,
+                        None => groups.push((b, d, 1 << q)),
+                    }
+                }
+            }
+        }
+        let groups = (w == 1 && groups.len() <= 16).then_some(groups);
         Some(WordDfa {
             base,
             w,
             out,
             finals,
+            groups,
             fwd: vec![0; (n + 1) * w],
             bwd: vec![0; 2 * w],
             doms: vec![0; n],
@@ -289,6 +307,61 @@ impl Regular {
         }
     }
 
+    /// The word-level pass on a single-word automaton, moving whole state sets per group.
+    #[allow(clippy::too_many_arguments)]
+    fn group_pass(
+        ctx: &mut Context<'_>,
+        views: &[IntView],
+        base: i64,
+        groups: &[(u32, i32, u64)],
+        doms: &[u64],
+        fwd: &mut [u64],
+        start: usize,
+        finals: u64,
+    ) -> Result<bool, Conflict> {
+        fn shift(x: u64, d: i32) -> u64 {
+            if d >= 0 { x << d } else { x >> -d }
+        }
+        let n = views.len();
+        fwd[0] = 1 << start;
+        for i in 0..n {
+            let (cur, dom) = (fwd[i], doms[i]);
+            let mut next = 0;
+            for &(b, d, m) in groups {
+                if dom >> b & 1 != 0 {
+                    next |= shift(cur & m, d);
+                }
+            }
+            fwd[i + 1] = next;
+        }
+        let mut later = fwd[n] & finals;
+        if later == 0 {
+            return Err(Conflict);
+        }
+        let mut removed = false;
+        for i in (0..n).rev() {
+            let (cur, dom) = (fwd[i], doms[i]);
+            let (mut alive, mut support) = (0u64, 0u64);
+            for &(b, d, m) in groups {
+                if dom >> b & 1 != 0 {
+                    let pre = shift(later, -d) & m & cur;
+                    if pre != 0 {
+                        alive |= pre;
+                        support |= 1 << b;
+                    }
+                }
+            }
+            // Values outside the window are in no arc: they go too.
+            if support != dom || dom.count_ones() != ctx.size(views[i]) {
+                removed |= ctx
+                    .keep_bits64(views[i], base, support)
+                    .expect("a one-word domain")?;
+            }
+            later = alive;
+        }
+        Ok(removed)
+    }
+
     /// [`pass`](Regular::pass) a word at a time; `None` (having changed nothing) when a
     /// domain is wider than one word.
     fn word_pass(&mut self, ctx: &mut Context<'_>) -> Option<Result<bool, Conflict>> {
@@ -297,6 +370,18 @@ impl Regular {
         let w = wd.w;
         for (d, &view) in wd.doms.iter_mut().zip(&self.views) {
             *d = ctx.bits64(view, wd.base)?;
+        }
+        if let Some(groups) = &wd.groups {
+            return Some(Self::group_pass(
+                ctx,
+                &self.views,
+                wd.base,
+                groups,
+                &wd.doms,
+                &mut wd.fwd,
+                self.dfa.start,
+                wd.finals[0],
+            ));
         }
         let fwd = &mut wd.fwd;
         fwd.fill(0);
