@@ -3,11 +3,10 @@
 //! A user gives a domain as a range (`1..=9`, `0..8`) or as a set of values (`&[1, 3, 5]`),
 //! through the [`IntoDomain`] trait. The engine keeps every domain as a bitset relative to the
 //! smallest initial value, so that value `v` is bit `v - base`. Domains of up to 64 values fit one
-//! machine word, which is the hot path; wider ones span several words and use `bitvec` for scans.
+//! machine word, which is the hot path; wider ones span several words, scanned a word at a time.
 //! `min`, `max` and `size` are stored beside the bits so that reading them is O(1).
 
 use crate::error::ModelError;
-use bitvec::prelude::*;
 
 /// Smallest value a domain may contain.
 pub const MIN_VALUE: i32 = -(1 << 30);
@@ -158,35 +157,66 @@ macro_rules! range_domains {
 // `as i128` widens every one of these types without loss.
 range_domains!(i32, i64, u32, u64, usize);
 
+/// The bits of `lo..hi` (`lo < hi`) that fall in word `k`, which must meet the range.
+#[inline]
+pub(crate) fn range_mask(lo: usize, hi: usize, k: usize) -> u64 {
+    let base = k * 64;
+    let a = lo.max(base) - base;
+    let b = hi.min(base + 64) - base;
+    if b - a == 64 {
+        u64::MAX
+    } else {
+        ((1u64 << (b - a)) - 1) << a
+    }
+}
+
 /// Position of the lowest set bit at or after `from` within `bits[..end]`.
+#[inline]
 pub(crate) fn next_one(words: &[u64], from: usize, end: usize) -> Option<usize> {
     if from >= end {
         return None;
     }
-    if words.len() == 1 {
-        let w = words[0] >> from;
-        return (w != 0).then(|| from + w.trailing_zeros() as usize);
+    let mut k = from / 64;
+    let mut w = *words.get(k)? & (u64::MAX << (from % 64));
+    loop {
+        if w != 0 {
+            let i = k * 64 + w.trailing_zeros() as usize;
+            return (i < end).then_some(i);
+        }
+        k += 1;
+        if k * 64 >= end {
+            return None;
+        }
+        w = *words.get(k)?;
     }
-    words.view_bits::<Lsb0>()[from..end]
-        .first_one()
-        .map(|i| i + from)
 }
 
 /// Position of the highest set bit at or before `upto` (inclusive).
+#[inline]
 pub(crate) fn prev_one(words: &[u64], upto: usize) -> Option<usize> {
-    if words.len() == 1 {
-        let w = words[0] << (63 - upto);
-        return (w != 0).then(|| upto - w.leading_zeros() as usize);
+    let mut k = upto / 64;
+    let mut w = words[k] & (u64::MAX >> (63 - upto % 64));
+    loop {
+        if w != 0 {
+            return Some(k * 64 + 63 - w.leading_zeros() as usize);
+        }
+        if k == 0 {
+            return None;
+        }
+        k -= 1;
+        w = words[k];
     }
-    words.view_bits::<Lsb0>()[..=upto].last_one()
 }
 
 /// Number of set bits in `lo..hi`.
+#[inline]
 pub(crate) fn count_ones(words: &[u64], lo: usize, hi: usize) -> u32 {
     if lo >= hi {
         return 0;
     }
-    words.view_bits::<Lsb0>()[lo..hi].count_ones() as u32
+    (lo / 64..=(hi - 1) / 64)
+        .map(|k| (words[k] & range_mask(lo, hi, k)).count_ones())
+        .sum()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! Writes that change nothing return `Ok(None)` and leave no trail entry; a write that would
 //! empty a domain returns `Err(Conflict)` and changes nothing.
 
-use crate::domain::{DomainSpec, count_ones, next_one, prev_one};
+use crate::domain::{DomainSpec, count_ones, next_one, prev_one, range_mask};
 use crate::event::Event;
 use crate::trail::{Mark, Trail};
 use bitvec::prelude::*;
@@ -472,7 +472,9 @@ impl Store {
         }
         let d = self.vars[xi];
         let start = d.large as usize;
-        let removed = count_ones(self.words_of(&d), lo, hi);
+        let (first, last) = (lo / 64, (hi - 1) / 64);
+        let words = &self.words[start..start + d.nwords as usize];
+        let removed = count_ones(words, lo, hi);
         if removed == 0 {
             return Ok(None);
         }
@@ -480,15 +482,26 @@ impl Store {
             return Err(Conflict);
         }
         self.save_var(xi);
-        for wi in start + lo / 64..=start + (hi - 1) / 64 {
-            self.save_word(wi);
+        for k in first..=last {
+            self.save_word(start + k);
         }
         let words = &mut self.words[start..start + d.nwords as usize];
-        words.view_bits_mut::<Lsb0>()[lo..hi].fill(false);
+        for (k, w) in words.iter_mut().enumerate().take(last + 1).skip(first) {
+            *w &= !range_mask(lo, hi, k);
+        }
+        // Values remain, so a bound moves only when the cleared bits reach it, and then the
+        // new bound is the nearest remaining bit beyond the cleared range.
         let (lo_all, hi_all) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
-        let words = &self.words[start..start + d.nwords as usize];
-        let new_min = d.base + next_one(words, lo_all, hi_all + 1).unwrap_or(0) as i32;
-        let new_max = d.base + prev_one(words, hi_all).unwrap_or(0) as i32;
+        let new_min = if lo <= lo_all {
+            d.base + next_one(words, hi, words.len() * 64).unwrap_or(0) as i32
+        } else {
+            d.min
+        };
+        let new_max = if hi > hi_all {
+            d.base + prev_one(words, lo - 1).unwrap_or(0) as i32
+        } else {
+            d.max
+        };
         let state = &mut self.vars[xi];
         state.size -= removed;
         state.min = new_min;

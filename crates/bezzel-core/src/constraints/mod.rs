@@ -9,7 +9,7 @@ use crate::error::ModelError;
 use crate::model::Model;
 use crate::propagators::{
     AllDifferentBounds, AllDifferentDomain, AllDifferentValue, Check, Equal, LessEq, Linear,
-    MAX_LINEAR_TERMS, NotEqual, Relation,
+    MAX_LINEAR_TERMS, NotEqual, Relation, UnitSum,
 };
 use crate::var::IntView;
 use serde::{Deserialize, Serialize};
@@ -178,7 +178,16 @@ impl Model {
             });
         }
         let views = views(self, vars)?;
-        let terms = coefficients.iter().copied().zip(views).collect();
+        let terms: Vec<(i64, IntView)> = coefficients.iter().copied().zip(views).collect();
+        if relation == Relation::Eq {
+            // Two or three unit terms (sums and differences): the same pruning, cheaper.
+            if let Some(p) = UnitSum::<2>::new(&terms, constant) {
+                return self.post(p);
+            }
+            if let Some(p) = UnitSum::<3>::new(&terms, constant) {
+                return self.post(p);
+            }
+        }
         self.post(Linear::new(terms, relation, constant))
     }
 

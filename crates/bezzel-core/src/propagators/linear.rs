@@ -169,6 +169,87 @@ impl Propagator for Linear {
     }
 }
 
+/// The largest constant a [`UnitSum`] takes: with view values below 2⁴¹ in absolute value,
+/// `c` minus the other terms stays far inside `i64`.
+const UNIT_SUM_MAX_CONSTANT: i64 = 1 << 60;
+
+/// `x₁ + … + x_N = c` over views, for two or three terms: [`Linear`] with unit coefficients
+/// and `=` (sums and differences such as `y - x = d`), specialised. The coefficients are
+/// folded into the views (`-x` is the view [`IntView::minus`]), so the bounds reasoning is
+/// `i64` arithmetic on a fixed number of terms; it prunes exactly what [`Linear`] prunes.
+#[derive(Debug, Clone)]
+pub struct UnitSum<const N: usize> {
+    views: [IntView; N],
+    constant: i64,
+}
+
+impl<const N: usize> UnitSum<N> {
+    /// `Σ coefficients[i]·views[i] = constant`, when every coefficient is 1 or -1 and the
+    /// constant is small enough for `i64` bounds reasoning; `None` otherwise.
+    pub fn new(terms: &[(i64, IntView)], constant: i64) -> Option<UnitSum<N>> {
+        if terms.len() != N || constant.unsigned_abs() > UNIT_SUM_MAX_CONSTANT as u64 {
+            return None;
+        }
+        let mut views = [terms[0].1; N];
+        for (slot, &(a, x)) in views.iter_mut().zip(terms) {
+            *slot = match a {
+                1 => x,
+                -1 => x.minus(),
+                _ => return None,
+            };
+        }
+        Some(UnitSum { views, constant })
+    }
+}
+
+impl<const N: usize> Propagator for UnitSum<N> {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        for &x in &self.views {
+            s.subscribe(x, Event::Bounds);
+        }
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        let c = self.constant;
+        loop {
+            let mut low = 0i64;
+            let mut high = 0i64;
+            let mut mins = [0i64; N];
+            let mut maxs = [0i64; N];
+            for i in 0..N {
+                mins[i] = ctx.min(self.views[i]);
+                maxs[i] = ctx.max(self.views[i]);
+                low += mins[i];
+                high += maxs[i];
+            }
+            if low > c || high < c {
+                return Err(Conflict);
+            }
+            if low == high {
+                // Every view is fixed and the sum is c.
+                return Ok(PropStatus::Subsumed);
+            }
+            let mut changed = false;
+            for i in 0..N {
+                // x_i ≤ c - Σ_{j≠i} min x_j and x_i ≥ c - Σ_{j≠i} max x_j.
+                changed |= ctx.set_max(self.views[i], c - (low - mins[i]))?;
+                changed |= ctx.set_min(self.views[i], c - (high - maxs[i]))?;
+            }
+            if !changed {
+                return Ok(PropStatus::Fixpoint);
+            }
+        }
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        self.views.iter().map(|&x| a.value(x)).sum::<i64>() == self.constant
+    }
+
+    fn name(&self) -> &'static str {
+        "linear"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

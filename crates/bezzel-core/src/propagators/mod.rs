@@ -26,7 +26,7 @@ pub use binary::{Equal, LessEq, NotEqual};
 pub use boolean::{Clause, FixTo, Parity, Reif, Reified};
 pub use check::{Check, Predicate};
 pub use circuit::NoSubtour;
-pub use linear::{Linear, MAX_LINEAR_TERMS, Relation};
+pub use linear::{Linear, MAX_LINEAR_TERMS, Relation, UnitSum};
 pub use ordering::{Lex, ValuePrecede};
 pub use regular::{Dfa, Regular};
 pub use table::Table;
