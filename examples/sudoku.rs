@@ -81,7 +81,7 @@ use bezzel_cli::{Failure, Progress, Stop};
 use bezzel_core::{Consistency, Restarts, SearchConfig};
 use bezzel_sudoku::batch::{Answer, Batch, Mode, Settings, Summary, location};
 use bezzel_sudoku::grid::{Alphabet, ParseError};
-use bezzel_sudoku::reader::{Form, Puzzle, PuzzleReader, ReadError, ReadOptions};
+use bezzel_sudoku::reader::{Chunk, Form, Puzzle, ReadOptions, read_in_background};
 use clap::{Parser, ValueEnum};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -244,19 +244,26 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
         let file = named.then_some(name.as_str());
         // Read on a thread of its own, so that Ctrl-C and the time limit are seen while the
         // input keeps us waiting (a slow pipe, a terminal, a FIFO with no writer yet).
-        let chunks = read_in_background(input.clone(), cli.read_options());
+        let input = input.clone();
+        // Files keep full chunks (and so every thread busy) wherever stdin is.
+        let open = move || {
+            input
+                .open()
+                .map(|(r, typing)| (r, if typing { 1 } else { CHUNK }))
+        };
+        let chunks = read_in_background(open, cli.read_options());
         loop {
             let Some(read) = next(&chunks, &stop) else {
                 break 'inputs;
             };
             let (chunk, failed, last) = match read {
-                Read::CannotOpen(message) => {
+                Chunk::CannotOpen(message) => {
                     let message = format!("sudoku: {}", bezzel_cli::escape(&message));
                     printer.progress.suspend(|| bezzel_cli::warn(&message));
                     unreadable = true;
                     break 'inputs;
                 }
-                Read::Chunk {
+                Chunk::Puzzles {
                     puzzles,
                     failed,
                     last,
@@ -366,53 +373,9 @@ fn write_failure(e: io::Error) -> Failure {
     }
 }
 
-/// What the reading thread hands over.
-enum Read {
-    /// The input could not be opened: why.
-    CannotOpen(String),
-    /// Puzzles read, the error that stopped the reading if one did, and whether this is the
-    /// input's last chunk.
-    Chunk {
-        puzzles: Vec<Puzzle>,
-        failed: Option<ReadError>,
-        last: bool,
-    },
-}
-
-/// Opens and reads `input` on a thread of its own, a chunk at a time (one puzzle at a time
-/// from a terminal, so that each answer comes at once), at most one chunk ahead.
-fn read_in_background(input: Input, options: ReadOptions) -> mpsc::Receiver<Read> {
-    let (send, chunks) = mpsc::sync_channel(1);
-    std::thread::spawn(move || {
-        let (reader, interactive) = match input.open() {
-            Ok(opened) => opened,
-            Err(message) => {
-                let _ = send.send(Read::CannotOpen(message));
-                return;
-            }
-        };
-        // Files keep full chunks (and so every thread busy) wherever stdin is.
-        let size = if interactive { 1 } else { CHUNK };
-        let mut reader = PuzzleReader::with_options(reader, options);
-        loop {
-            let (puzzles, failed) = reader.read_chunk(size);
-            let last = failed.is_some() || puzzles.len() < size;
-            let sent = send.send(Read::Chunk {
-                puzzles,
-                failed,
-                last,
-            });
-            if sent.is_err() || last {
-                return;
-            }
-        }
-    });
-    chunks
-}
-
 /// The next chunk, or `None` once the stop flag is up (or the reader is gone): waits for
 /// input and watches the flag at the same time.
-fn next(chunks: &mpsc::Receiver<Read>, stop: &Stop) -> Option<Read> {
+fn next(chunks: &mpsc::Receiver<Chunk>, stop: &Stop) -> Option<Chunk> {
     loop {
         match chunks.recv_timeout(Duration::from_millis(20)) {
             Ok(read) => return Some(read),
