@@ -371,21 +371,6 @@ impl CountCommand {
         };
         let (start, run, format) = (Instant::now(), &self.run, self.format.format);
         let stop = run.long.stop();
-        if let Engine::Model { .. } = engine
-            && run.threads.threads == Some(1)
-            && run.checkpoint.is_none()
-        {
-            // One thread: plain depth-first search, whose tree and node count are those of
-            // Gecode's example with the same heuristic.
-            let mut q = queens_model(n, self.consistency, self.order, &stop)?;
-            let total = q.count();
-            run.long.print_stats(q.stats());
-            if !q.stats().is_complete() {
-                return Err(stop.failure(&format!("{total} solutions so far")));
-            }
-            print_count(n, total, None, "model", format)?;
-            return Ok(0);
-        }
         let report = run_count(n, engine, run, &stop, format == Summary::Json)?;
         let threads = run.threads.count();
         if let Engine::Model { .. } = engine {

@@ -173,6 +173,28 @@ pub fn count(
                 var_order: order,
                 ..SearchConfig::default()
             };
+            if runner.thread_count() == 1 && options.checkpoint.is_none() {
+                // One thread and nothing to resume: plain depth-first search, one piece of
+                // work, whose tree and node count are those of Gecode's example with the same
+                // heuristic (a split would add the prefixes' propagation to them).
+                let mut solver = Solver::with_config(
+                    build().expect("the same model was built above"),
+                    config,
+                );
+                solver.set_cancel_flag(cancel.clone());
+                progress(0, 1);
+                let solutions = solver.count();
+                let stats = solver.stats().clone();
+                let done = usize::from(stats.is_complete());
+                progress(done, 1);
+                return Ok(RunReport {
+                    counts: [solutions, 0],
+                    done,
+                    total: 1,
+                    resumed: 0,
+                    stats,
+                });
+            }
             let search = ParallelSearch::new(engine.checkpoint_name(n), || {
                 build().map_err(|e| ModelError::InvalidArgument {
                     reason: e.to_string(),
