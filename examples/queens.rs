@@ -273,36 +273,7 @@ fn main() -> ExitCode {
 }
 
 fn parse_n(text: &str) -> Result<usize, Failure> {
-    let trimmed = text.trim();
-    if !options::is_integer(trimmed) {
-        return Err(Failure::input(format!(
-            "n must be a positive whole number, got `{}`",
-            shorten(text)
-        )));
-    }
-    if trimmed.starts_with('-') || trimmed.trim_start_matches(['+', '0']).is_empty() {
-        return Err(Failure::input(format!(
-            "n must be at least 1, got {}",
-            shorten(trimmed)
-        )));
-    }
-    // The engines say how large a board each takes; this is only the largest number.
-    trimmed.parse::<usize>().map_err(|_| {
-        Failure::input(format!(
-            "n = {} is too large (at most {})",
-            shorten(trimmed),
-            usize::MAX
-        ))
-    })
-}
-
-/// `text`, cut to a length that fits in a one-line message.
-fn shorten(text: &str) -> String {
-    const MAX: usize = 40;
-    match text.char_indices().nth(MAX) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.to_string(),
-    }
+    options::board_size(text).map_err(Failure::input)
 }
 
 fn stdout() -> BufWriter<io::StdoutLock<'static>> {

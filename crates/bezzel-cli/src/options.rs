@@ -168,6 +168,39 @@ pub fn duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
+/// A board or puzzle size `n` from the command line: a whole number of at least 1, with a
+/// message that quotes what was given (cut to one line) when it is not one. How large a size
+/// each engine takes is the engine's to say; this refuses only what is no size at all.
+pub fn board_size(text: &str) -> Result<usize, String> {
+    let trimmed = text.trim();
+    if !is_integer(trimmed) {
+        return Err(format!(
+            "n must be a positive whole number, got `{}`",
+            shorten(text)
+        ));
+    }
+    if trimmed.starts_with('-') || trimmed.trim_start_matches(['+', '0']).is_empty() {
+        return Err(format!("n must be at least 1, got {}", shorten(trimmed)));
+    }
+    // The engines say how large a board each takes; this is only the largest number.
+    trimmed.parse::<usize>().map_err(|_| {
+        format!(
+            "n = {} is too large (at most {})",
+            shorten(trimmed),
+            usize::MAX
+        )
+    })
+}
+
+/// `text`, cut to a length that fits in a one-line message.
+pub fn shorten(text: &str) -> String {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +232,21 @@ mod tests {
         assert!(positive_number("0").unwrap_err().contains("at least 1"));
         assert!(positive_number("-1").unwrap_err().contains("at least 1"));
         assert!(whole_number("x").unwrap_err().contains("whole number"));
+    }
+
+    #[test]
+    fn board_sizes_say_what_is_wrong() {
+        assert_eq!(board_size(" 8 "), Ok(8));
+        assert_eq!(board_size("+8"), Ok(8));
+        assert!(board_size("0").unwrap_err().contains("at least 1"));
+        assert!(board_size("-3").unwrap_err().contains("at least 1"));
+        assert!(board_size("eight").unwrap_err().contains("whole number"));
+        assert!(
+            board_size(&"9".repeat(60))
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert!(board_size(&"x".repeat(60)).unwrap_err().contains("..."));
     }
 
     #[test]

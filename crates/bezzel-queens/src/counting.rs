@@ -177,10 +177,8 @@ pub fn count(
                 // One thread and nothing to resume: plain depth-first search, one piece of
                 // work, whose tree and node count are those of Gecode's example with the same
                 // heuristic (a split would add the prefixes' propagation to them).
-                let mut solver = Solver::with_config(
-                    build().expect("the same model was built above"),
-                    config,
-                );
+                let mut solver =
+                    Solver::with_config(build().expect("the same model was built above"), config);
                 solver.set_cancel_flag(cancel.clone());
                 progress(0, 1);
                 let solutions = solver.count();
