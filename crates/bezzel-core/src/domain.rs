@@ -157,19 +157,6 @@ macro_rules! range_domains {
 // `as i128` widens every one of these types without loss.
 range_domains!(i32, i64, u32, u64, usize);
 
-/// The bits of `lo..hi` (`lo < hi`) that fall in word `k`, which must meet the range.
-#[inline]
-pub(crate) fn range_mask(lo: usize, hi: usize, k: usize) -> u64 {
-    let base = k * 64;
-    let a = lo.max(base) - base;
-    let b = hi.min(base + 64) - base;
-    if b - a == 64 {
-        u64::MAX
-    } else {
-        ((1u64 << (b - a)) - 1) << a
-    }
-}
-
 /// Position of the lowest set bit at or after `from` within `bits[..end]`.
 #[inline]
 pub(crate) fn next_one(words: &[u64], from: usize, end: usize) -> Option<usize> {
@@ -214,9 +201,15 @@ pub(crate) fn count_ones(words: &[u64], lo: usize, hi: usize) -> u32 {
     if lo >= hi {
         return 0;
     }
-    (lo / 64..=(hi - 1) / 64)
-        .map(|k| (words[k] & range_mask(lo, hi, k)).count_ones())
-        .sum()
+    let (first, last) = (lo / 64, (hi - 1) / 64);
+    let low_mask = u64::MAX << (lo % 64);
+    let high_mask = u64::MAX >> (63 - (hi - 1) % 64);
+    // Bounds mostly move within one word.
+    if first == last {
+        return (words[first] & low_mask & high_mask).count_ones();
+    }
+    let inner: u32 = words[first + 1..last].iter().map(|w| w.count_ones()).sum();
+    (words[first] & low_mask).count_ones() + inner + (words[last] & high_mask).count_ones()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! Writes that change nothing return `Ok(None)` and leave no trail entry; a write that would
 //! empty a domain returns `Err(Conflict)` and changes nothing.
 
-use crate::domain::{DomainSpec, count_ones, next_one, prev_one, range_mask};
+use crate::domain::{DomainSpec, count_ones, next_one, prev_one};
 use crate::event::Event;
 use crate::trail::{Mark, Trail};
 use bitvec::prelude::*;
@@ -55,8 +55,9 @@ pub struct TrailedInt(pub(crate) u32);
 const SMALL: u32 = u32::MAX;
 
 /// Per-variable state. A domain of up to 64 values lives in `bits` (bit `i` is value
-/// `base + i`); a wider one lives in `words[large..large + nwords]`. `min`, `max` and `size`
-/// mirror the bits for O(1) reads. The whole struct is what the trail saves, once per variable
+/// `base + i`); a wider one is the set bits of `words[large..large + nwords]` that lie between
+/// `min` and `max` (bits outside that window are stale: see `raise_large_min`). `min`, `max`
+/// and `size` are kept exact for O(1) reads. The whole struct is what the trail saves, once per variable
 /// and checkpoint (`stamp` says whether that happened already).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct VarState {
@@ -304,8 +305,10 @@ impl Store {
         }
     }
 
-    /// Replaces the inline word of a small `x` by `bits`, a subset of it.
-    #[inline]
+    /// Replaces the inline word of a small `x` by `bits`, a subset of it. Always inlined: it
+    /// is the word-level propagators' one write, and as a call it costs them about 1 %
+    /// (queens 10 at domain level, sudoku) whenever code elsewhere moves the inlining limits.
+    #[inline(always)]
     fn narrow_small(&mut self, x: usize, bits: u64) -> Change {
         let (old_bits, old_min, old_max) = {
             let d = &self.vars[x];
@@ -334,7 +337,7 @@ impl Store {
                 return Ok(None);
             }
             let bit = (v - i64::from(d.base)) as usize;
-            return self.clear_large(xi, bit, bit + 1);
+            return self.remove_large(xi, bit);
         }
         self.remove_small(x, v)
     }
@@ -415,7 +418,7 @@ impl Store {
             // `bit` <= 63 because `v` <= max.
             return self.narrow_small(xi, d.bits & !((1u64 << bit) - 1));
         }
-        self.clear_large(xi, (d.min - d.base) as usize, bit)
+        self.raise_large_min(xi, bit)
     }
 
     /// Removes every value of `x` above `v`.
@@ -433,7 +436,7 @@ impl Store {
             // `bit` < 63 because `v` < max.
             return self.narrow_small(xi, d.bits & ((1u64 << (bit + 1)) - 1));
         }
-        self.clear_large(xi, bit + 1, (d.max - d.base) as usize + 1)
+        self.lower_large_max(xi, bit)
     }
 
     /// Fixes `x` to `v`.
@@ -457,56 +460,83 @@ impl Store {
             d.size = 1;
             return Ok(Some(Event::Fixed));
         }
-        let d = self.vars[xi];
-        let bit = (v - i64::from(d.base)) as usize;
-        self.clear_large(xi, (d.min - d.base) as usize, bit)?;
-        self.clear_large(xi, bit + 1, (d.max - d.base) as usize + 1)?;
+        // A wide domain is only its bounds' window onto the words: no word changes.
+        self.save_var(xi);
+        let d = &mut self.vars[xi];
+        d.min = v as i32;
+        d.max = v as i32;
+        d.size = 1;
         Ok(Some(Event::Fixed))
     }
 
-    /// Clears bits `lo..hi` of a wide `x` and updates min, max and size; fails (changing
-    /// nothing) if that would empty the domain.
-    fn clear_large(&mut self, xi: usize, lo: usize, hi: usize) -> Change {
-        if lo >= hi {
-            return Ok(None);
-        }
+    // Wide domains keep their bounds lazily: the domain is the set bits *between* `min` and
+    // `max`, and bits outside that window are stale. A bound change then writes no word and
+    // trails nothing but the variable's state (what Gecode's range lists get for free); only a
+    // hole punched inside the window clears a bit. Everything that reads the words (`contains`,
+    // `values`, these scans) stays inside the window.
+
+    /// Raises the minimum of a wide `x` to the first value at or above bit `from` (which lies
+    /// inside the window, above `min`).
+    fn raise_large_min(&mut self, xi: usize, from: usize) -> Change {
         let d = self.vars[xi];
         let start = d.large as usize;
-        let (first, last) = (lo / 64, (hi - 1) / 64);
         let words = &self.words[start..start + d.nwords as usize];
-        let removed = count_ones(words, lo, hi);
-        if removed == 0 {
-            return Ok(None);
-        }
-        if removed == d.size {
+        let (lo, hi) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
+        let Some(new_lo) = next_one(words, from, hi + 1) else {
             return Err(Conflict);
-        }
+        };
+        let removed = count_ones(words, lo, new_lo);
         self.save_var(xi);
-        for k in first..=last {
-            self.save_word(start + k);
-        }
-        let words = &mut self.words[start..start + d.nwords as usize];
-        for (k, w) in words.iter_mut().enumerate().take(last + 1).skip(first) {
-            *w &= !range_mask(lo, hi, k);
-        }
-        // Values remain, so a bound moves only when the cleared bits reach it, and then the
-        // new bound is the nearest remaining bit beyond the cleared range.
-        let (lo_all, hi_all) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
-        let new_min = if lo <= lo_all {
-            d.base + next_one(words, hi, words.len() * 64).unwrap_or(0) as i32
-        } else {
-            d.min
-        };
-        let new_max = if hi > hi_all {
-            d.base + prev_one(words, lo - 1).unwrap_or(0) as i32
-        } else {
-            d.max
-        };
         let state = &mut self.vars[xi];
         state.size -= removed;
-        state.min = new_min;
-        state.max = new_max;
+        state.min = d.base + new_lo as i32;
         Ok(Some(Store::event(state, d.min, d.max)))
+    }
+
+    /// Lowers the maximum of a wide `x` to the last value at or below bit `upto` (which lies
+    /// inside the window, below `max`).
+    fn lower_large_max(&mut self, xi: usize, upto: usize) -> Change {
+        let d = self.vars[xi];
+        let start = d.large as usize;
+        let words = &self.words[start..start + d.nwords as usize];
+        let (lo, hi) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
+        let new_hi = match prev_one(words, upto) {
+            Some(bit) if bit >= lo => bit,
+            _ => return Err(Conflict),
+        };
+        let removed = count_ones(words, new_hi + 1, hi + 1);
+        self.save_var(xi);
+        let state = &mut self.vars[xi];
+        state.size -= removed;
+        state.max = d.base + new_hi as i32;
+        Ok(Some(Store::event(state, d.min, d.max)))
+    }
+
+    /// Removes the value at bit `bit` of a wide `x` (inside the window).
+    fn remove_large(&mut self, xi: usize, bit: usize) -> Change {
+        let d = self.vars[xi];
+        let (lo, hi) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
+        if bit == lo {
+            return if lo == hi {
+                Err(Conflict)
+            } else {
+                self.raise_large_min(xi, bit + 1)
+            };
+        }
+        if bit == hi {
+            return self.lower_large_max(xi, bit - 1);
+        }
+        let index = d.large as usize + bit / 64;
+        let mask = 1u64 << (bit % 64);
+        if self.words[index] & mask == 0 {
+            return Ok(None);
+        }
+        // A hole strictly inside the window: both bounds stay, so at least two values remain.
+        self.save_var(xi);
+        self.save_word(index);
+        self.words[index] &= !mask;
+        self.vars[xi].size -= 1;
+        Ok(Some(Event::Domain))
     }
 
     /// Allocates a propagator-owned trailed integer.
@@ -695,5 +725,105 @@ mod tests {
         s.restore(cp);
         assert_eq!(s.state(), before);
         assert_eq!(s.trail_len(), 0);
+    }
+
+    /// One write to the store, as the model below replays it.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Remove(i64),
+        SetMin(i64),
+        SetMax(i64),
+        Assign(i64),
+        Mark,
+        Restore,
+    }
+
+    fn op(lo: i64, hi: i64) -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        let v = lo - 3..=hi + 3;
+        prop_oneof![
+            4 => v.clone().prop_map(Op::Remove),
+            2 => v.clone().prop_map(Op::SetMin),
+            2 => v.clone().prop_map(Op::SetMax),
+            1 => v.prop_map(Op::Assign),
+            1 => Just(Op::Mark),
+            1 => Just(Op::Restore),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Every write, and every restore, agrees with a plain set of values: the lazy window
+        /// of wide domains (stale bits outside `min..=max`) never shows through.
+        #[test]
+        fn writes_and_restores_agree_with_a_set_of_values(
+            width in proptest::prop_oneof![1i64..=64, 65i64..=300],
+            holes in proptest::collection::vec(0i64..300, 0..40),
+            ops in proptest::collection::vec(op(-20, 300), 1..80),
+        ) {
+            use std::collections::BTreeSet;
+            let lo = -20i64;
+            let mut model: BTreeSet<i64> = (lo..lo + width).collect();
+            for h in holes {
+                if model.len() > 1 {
+                    model.remove(&(lo + h % width));
+                }
+            }
+            let spec = model.iter().map(|&v| v as i32).collect::<Vec<_>>().into_domain().unwrap();
+            let mut s = store_with(&[spec]);
+            let mut saved: Vec<(Mark, BTreeSet<i64>)> = Vec::new();
+            for op in ops {
+                let expect: BTreeSet<i64> = match op {
+                    Op::Remove(v) => model.iter().copied().filter(|&w| w != v).collect(),
+                    Op::SetMin(v) => model.iter().copied().filter(|&w| w >= v).collect(),
+                    Op::SetMax(v) => model.iter().copied().filter(|&w| w <= v).collect(),
+                    Op::Assign(v) => model.iter().copied().filter(|&w| w == v).collect(),
+                    Op::Mark => {
+                        saved.push((s.mark(), model.clone()));
+                        continue;
+                    }
+                    Op::Restore => {
+                        if let Some((mark, old)) = saved.pop() {
+                            s.restore(mark);
+                            model = old;
+                        }
+                        continue;
+                    }
+                };
+                let change = match op {
+                    Op::Remove(v) => s.remove(0, v),
+                    Op::SetMin(v) => s.set_min(0, v),
+                    Op::SetMax(v) => s.set_max(0, v),
+                    Op::Assign(v) => s.assign(0, v),
+                    Op::Mark | Op::Restore => unreachable!(),
+                };
+                if expect.is_empty() {
+                    proptest::prop_assert_eq!(change, Err(Conflict));
+                } else {
+                    let event = change.unwrap();
+                    proptest::prop_assert_eq!(event.is_some(), expect != model);
+                    if let Some(e) = event {
+                        let bounds_moved = expect.first() != model.first()
+                            || expect.last() != model.last();
+                        let want = if expect.len() == 1 {
+                            Event::Fixed
+                        } else if bounds_moved {
+                            Event::Bounds
+                        } else {
+                            Event::Domain
+                        };
+                        proptest::prop_assert_eq!(e, want);
+                    }
+                    model = expect;
+                }
+                let got: Vec<i64> = s.values(0).map(i64::from).collect();
+                proptest::prop_assert_eq!(&got, &model.iter().copied().collect::<Vec<_>>());
+                proptest::prop_assert_eq!(i64::from(s.min(0)), *model.first().unwrap());
+                proptest::prop_assert_eq!(i64::from(s.max(0)), *model.last().unwrap());
+                proptest::prop_assert_eq!(s.size(0) as usize, model.len());
+                for v in lo - 2..lo + width + 2 {
+                    proptest::prop_assert_eq!(s.contains(0, v), model.contains(&v));
+                }
+            }
+        }
     }
 }

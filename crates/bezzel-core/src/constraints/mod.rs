@@ -103,7 +103,7 @@ impl Model {
             // staged, with a value pass of its own first.
             Consistency::Bounds => {
                 self.post(AllDifferentValue::new(views.clone()))?;
-                self.post(AllDifferentBounds::new(views))
+                self.post(AllDifferentBounds::after_value_pass(views))
             }
             Consistency::Domain => self.post(AllDifferentDomain::new(views)),
         }
