@@ -4,6 +4,8 @@
 //! says it must keep: exactly the supported values at domain level, exactly the tightest
 //! bounds-consistent bounds at bounds level (for views on distinct variables, the main case),
 //! and never a solution less in every case (views may share a variable, as `x` and `x + 1`).
+//! On distinct variables the levels are checked again at every node of a search with random
+//! decisions (`brute::walk`), where incremental propagation meets backtracking.
 //! Full searches must find exactly the brute-force solution sets under every heuristic, and
 //! N-Queens must count OEIS A000170.
 
@@ -11,6 +13,8 @@ use bezzel_core::prelude::*;
 use bezzel_core::propagators::{AllDifferentBounds, AllDifferentDomain};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
+
+mod brute;
 
 /// A view described independently of the engine: `±x[var] + offset`.
 #[derive(Debug, Clone, Copy)]
@@ -268,6 +272,17 @@ fn check_domain_level(case: &Case) {
         // Domain consistency is exact: every kept value has a support, and only those.
         assert!(!solutions.is_empty(), "missed a failure: {case:?}");
         assert_eq!(domains, supported, "{case:?}");
+        // And at every node of a search with random decisions.
+        let claims = brute::domain_everywhere(case.domains.len());
+        let holds = |a: &[i32]| case.all_different(a) && case.extra.holds(a);
+        brute::walk(
+            &case.domains,
+            &|| case.model(Level::Domain),
+            &holds,
+            &claims,
+            1,
+            case,
+        );
     } else {
         for (kept, needed) in domains.iter().zip(&supported) {
             assert!(needed.iter().all(|v| kept.contains(v)), "{case:?}");
@@ -325,6 +340,21 @@ fn check_bounds_level(case: &Case) {
                 assert!(has_matching(&others), "bound {value} of {view:?}: {case:?}");
             }
         }
+        // Bounds(Z) consistency at every node of a search with random decisions.
+        let claims: Vec<(usize, brute::Level)> = case
+            .views
+            .iter()
+            .map(|v| (v.var, brute::Level::BoundsZ))
+            .collect();
+        let holds = |a: &[i32]| case.all_different(a) && case.extra.holds(a);
+        brute::walk(
+            &case.domains,
+            &|| case.model(Level::Bounds),
+            &holds,
+            &claims,
+            1,
+            case,
+        );
     }
 }
 

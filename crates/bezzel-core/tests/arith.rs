@@ -4,12 +4,17 @@
 //! set must equal the brute-force set (no solution lost, every non-solution refused), one
 //! propagation must never remove a value that some solution uses, and where a constraint
 //! claims domain consistency the values left after propagation must be exactly the supported
-//! ones. Views (`-x`, `x + c`) and variables shared between arguments are drawn too, and the
+//! ones, after the first propagation and at every node of searches with random decisions
+//! (`brute::walk`). Views (`-x`, `x + c`) and variables shared between arguments are drawn too, and the
 //! arithmetic runs over negative ranges.
 
 use bezzel_core::prelude::*;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
+
+mod brute;
+
+use brute::Level;
 
 /// A view described independently of the engine: `±x[var] + offset`.
 #[derive(Debug, Clone, Copy)]
@@ -169,6 +174,17 @@ fn check(
             }
         }
     }
+    if domain_consistent {
+        let claims = brute::domain_everywhere(domains.len());
+        brute::walk(
+            domains,
+            &|| build(domains, post),
+            holds,
+            &claims,
+            2,
+            &domains,
+        );
+    }
 }
 
 fn config(cases: u32) -> ProptestConfig {
@@ -302,7 +318,10 @@ proptest! {
             let i = index.eval(a);
             (0..k as i64).contains(&i) && xs[i as usize].eval(a) == value.eval(a)
         };
-        check(&d, &|m, x| m.element(&views(xs, x), index.view(x), value.view(x)), &holds, false);
+        let post = |m: &mut Model, x: &[VarId]| m.element(&views(xs, x), index.view(x), value.view(x));
+        check(&d, &post, &holds, false);
+        let claims = [(index.var, Level::Domain), (value.var, Level::Domain)];
+        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 2, &d);
         // Domain consistency on the index and the value: exactly their supported values.
         let expected = brute_force(&d, &holds);
         let mut m = Model::new();
@@ -560,6 +579,13 @@ proptest! {
         } else {
             m.min(&views(xs, &x), m_.view(&x)).unwrap();
         }
+        let post = |m: &mut Model, x: &[VarId]| if maximum {
+            m.max(&views(xs, x), m_.view(x))
+        } else {
+            m.min(&views(xs, x), m_.view(x))
+        };
+        let claims: Vec<(usize, Level)> = (0..d.len()).map(|i| (i, Level::BoundsZ)).collect();
+        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 2, &d);
         match m.propagate() {
             Err(_) => prop_assert!(expected.is_empty()),
             Ok(()) => {
@@ -572,5 +598,36 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+/// `element` over constants and over variables, checked at every node of searches with random
+/// decisions on instances wide enough to need branching (the proptest instances above are
+/// mostly solved by the first propagation).
+#[test]
+fn element_is_domain_consistent_at_every_node() {
+    let mut rng = brute::Rng(0x5eed_0e1e_3e47_0001);
+    let mut walked = 0;
+    while walked < 300 {
+        let n = rng.range(2, 5) as usize;
+        let array: Vec<i64> = (0..n).map(|_| rng.range(0, 3)).collect();
+        let index = brute::domain(&mut rng, -1, n as i32);
+        if !index.iter().any(|&i| (0..n as i32).contains(&i)) {
+            continue; // refused: no position
+        }
+        walked += 1;
+        let mut d = vec![index, brute::domain(&mut rng, -1, 4)];
+        let at = |a: &[i32]| (0..n as i32).contains(&a[0]).then(|| a[0] as usize);
+        let post = |m: &mut Model, x: &[VarId]| m.element_const(&array, x[0], x[1]);
+        let holds = |a: &[i32]| at(a).is_some_and(|i| array[i] == i64::from(a[1]));
+        let claims = brute::domain_everywhere(2);
+        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 3, &(&d, &array));
+
+        // The same index over variables 2..n+2.
+        d.extend((0..n).map(|_| brute::domain(&mut rng, 0, 3)));
+        let post = |m: &mut Model, x: &[VarId]| m.element(&x[2..], x[0], x[1]);
+        let holds = |a: &[i32]| at(a).is_some_and(|i| a[2 + i] == a[1]);
+        let claims = [(0, Level::Domain), (1, Level::Domain)];
+        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 3, &d);
     }
 }

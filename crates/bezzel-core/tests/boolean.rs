@@ -4,11 +4,14 @@
 //! the brute-force one, `Model::check_assignment` (the propagators' `is_satisfied`) must accept
 //! exactly the solutions, and after `Model::propagate` the domains must keep every supported
 //! value, and lose every unsupported one where domain consistency is claimed (the bounds where
-//! bounds consistency is).
+//! bounds consistency is), and so again at every node of searches with random decisions
+//! (`brute::walk`).
 
 use bezzel_core::prelude::*;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
+
+mod brute;
 
 /// A view `±x[var] + offset`, described independently of the engine.
 #[derive(Debug, Clone, Copy)]
@@ -290,6 +293,17 @@ impl Instance {
                 }
             }
         }
+        // The same claims at every node of searches with random decisions.
+        let claim = match level {
+            Level::Domain => Some(brute::Level::Domain),
+            Level::Bounds => Some(brute::Level::Bounds),
+            Level::Sound => None,
+        };
+        let claims: Vec<(usize, brute::Level)> = claim
+            .map(|l| (0..self.domains.len()).map(|i| (i, l)).collect())
+            .unwrap_or_default();
+        let holds = |a: &[i32]| self.spec.holds(a) && self.fixes.iter().all(|&(x, v)| a[x] == v);
+        brute::walk(&self.domains, &|| self.build(), &holds, &claims, 2, self);
     }
 }
 

@@ -2,8 +2,9 @@
 //!
 //! For random tiny instances every assignment of the variables is enumerated and judged by the
 //! definition written here, independently of the engine: the solver's solution set (with
-//! solution checking on) must be exactly that set, and after one `Model::propagate` each
-//! domain must be exactly the values some solution takes (domain consistency).
+//! solution checking on) must be exactly that set, and after one `Model::propagate`, and
+//! again at every node of searches with random decisions (`brute::walk`), each domain must be
+//! exactly the values some solution takes (domain consistency).
 
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
@@ -65,6 +66,15 @@ fn tables_match_brute_force_and_are_domain_consistent() {
         assert_eq!(solve(m), expected, "{case:?}");
         let (m, vars) = case.model();
         assert_domain_consistent(m, &vars, &expected, &case);
+        let claims = domain_everywhere(case.domains.len());
+        walk(
+            &case.domains,
+            &|| case.model(),
+            &|a| case.holds(a),
+            &claims,
+            2,
+            &case,
+        );
     }
 }
 
@@ -214,6 +224,15 @@ fn regular_matches_brute_force_and_is_domain_consistent() {
         if vars.len() == case.views.len() {
             let (m, vars) = case.model();
             assert_domain_consistent(m, &vars, &expected, &case);
+            let claims = domain_everywhere(case.domains.len());
+            walk(
+                &case.domains,
+                &|| case.model(),
+                &|a| case.holds(a),
+                &claims,
+                2,
+                &case,
+            );
         }
     }
 }

@@ -3,8 +3,9 @@
 //! For random tiny instances every assignment is enumerated and judged by the definition
 //! written here, independently of the engine: the solver's solution set (with solution
 //! checking on) must be exactly that set. Where domain consistency is claimed (lex orderings
-//! and value precedence, on distinct variables), each domain after one `Model::propagate`
-//! must be exactly the values that solutions take.
+//! and value precedence, on distinct variables), each domain after one `Model::propagate`,
+//! and at every node of searches with random decisions (`brute::walk`), must be exactly the
+//! values that solutions take.
 
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
@@ -194,6 +195,15 @@ fn lex_orderings_match_brute_force_and_are_domain_consistent() {
         if case.distinct {
             let (m, vars) = case.model();
             assert_domain_consistent(m, &vars, &expected, &case);
+            let claims = domain_everywhere(case.domains.len());
+            walk(
+                &case.domains,
+                &|| case.model(),
+                &|a| case.holds(a),
+                &claims,
+                2,
+                &case,
+            );
         }
     }
 }
@@ -270,6 +280,15 @@ fn value_precedence_matches_brute_force_and_is_domain_consistent() {
         if case.distinct {
             let (m, vars) = case.model();
             assert_domain_consistent(m, &vars, &expected, &case);
+            let claims = domain_everywhere(case.domains.len());
+            walk(
+                &case.domains,
+                &|| case.model(),
+                &|a| case.holds(a),
+                &claims,
+                2,
+                &case,
+            );
         }
     }
 }
