@@ -16,45 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod brute;
 
-/// A view described independently of the engine: `±x[var] + offset`.
-#[derive(Debug, Clone, Copy)]
-struct ViewSpec {
-    var: usize,
-    negated: bool,
-    offset: i32,
-}
-
-impl ViewSpec {
-    fn of(var: usize, negated: bool, offset: i32) -> ViewSpec {
-        ViewSpec {
-            var,
-            negated,
-            offset,
-        }
-    }
-
-    /// The view's value when its variable is `x`.
-    fn at(self, x: i32) -> i64 {
-        let v = i64::from(x);
-        (if self.negated { -v } else { v }) + i64::from(self.offset)
-    }
-
-    fn eval(self, a: &[i32]) -> i64 {
-        self.at(a[self.var])
-    }
-
-    /// The view's interval when its variable ranges over `[lo, hi]`.
-    fn interval(self, lo: i32, hi: i32) -> (i64, i64) {
-        let (a, b) = (self.at(lo), self.at(hi));
-        (a.min(b), a.max(b))
-    }
-
-    fn view(self, vars: &[VarId]) -> IntView {
-        let base: IntView = vars[self.var].into();
-        let base = if self.negated { base.minus() } else { base };
-        base.offset(self.offset)
-    }
-}
+use brute::ViewSpec;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Level {
@@ -128,21 +90,11 @@ impl Case {
 
     /// Every assignment from the original domains satisfying all constraints.
     fn brute_force(&self) -> BTreeSet<Vec<i32>> {
-        fn go(c: &Case, i: usize, a: &mut Vec<i32>, out: &mut BTreeSet<Vec<i32>>) {
-            if i == c.domains.len() {
-                if c.all_different(a) && c.extra.holds(a) {
-                    out.insert(a.clone());
-                }
-                return;
-            }
-            for &v in &c.domains[i] {
-                a[i] = v;
-                go(c, i + 1, a, out);
-            }
-        }
-        let mut out = BTreeSet::new();
-        go(self, 0, &mut vec![0; self.domains.len()], &mut out);
-        out
+        brute::brute(&self.domains, &|a| self.holds(a))
+    }
+
+    fn holds(&self, a: &[i32]) -> bool {
+        self.all_different(a) && self.extra.holds(a)
     }
 
     fn model(&self, level: Level) -> (Model, Vec<VarId>) {
@@ -274,11 +226,10 @@ fn check_domain_level(case: &Case) {
         assert_eq!(domains, supported, "{case:?}");
         // And at every node of a search with random decisions.
         let claims = brute::domain_everywhere(case.domains.len());
-        let holds = |a: &[i32]| case.all_different(a) && case.extra.holds(a);
         brute::walk(
             &case.domains,
             &|| case.model(Level::Domain),
-            &holds,
+            &|a| case.holds(a),
             &claims,
             1,
             case,
@@ -346,11 +297,10 @@ fn check_bounds_level(case: &Case) {
             .iter()
             .map(|v| (v.var, brute::Level::BoundsZ))
             .collect();
-        let holds = |a: &[i32]| case.all_different(a) && case.extra.holds(a);
         brute::walk(
             &case.domains,
             &|| case.model(Level::Bounds),
-            &holds,
+            &|a| case.holds(a),
             &claims,
             1,
             case,

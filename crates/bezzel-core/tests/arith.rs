@@ -14,36 +14,8 @@ use std::collections::BTreeSet;
 
 mod brute;
 
-use brute::Level;
-
-/// A view described independently of the engine: `±x[var] + offset`.
-#[derive(Debug, Clone, Copy)]
-struct ViewSpec {
-    var: usize,
-    negated: bool,
-    offset: i32,
-}
-
-impl ViewSpec {
-    fn eval(self, a: &[i32]) -> i64 {
-        let v = i64::from(a[self.var]);
-        (if self.negated { -v } else { v }) + i64::from(self.offset)
-    }
-
-    fn view(self, vars: &[VarId]) -> IntView {
-        let base: IntView = vars[self.var].into();
-        let base = if self.negated { base.minus() } else { base };
-        base.offset(self.offset)
-    }
-}
-
-fn views(specs: &[ViewSpec], vars: &[VarId]) -> Vec<IntView> {
-    specs.iter().map(|s| s.view(vars)).collect()
-}
-
-fn values(specs: &[ViewSpec], a: &[i32]) -> Vec<i64> {
-    specs.iter().map(|s| s.eval(a)).collect()
-}
+use brute::spec::domains;
+use brute::{Level, ViewSpec, brute as brute_force, values, views};
 
 /// A view of the variable `var`: plain half of the time, else negated and/or shifted.
 fn view_of(var: usize) -> impl Strategy<Value = ViewSpec> {
@@ -74,50 +46,10 @@ fn shared_views(k: usize, n: usize) -> impl Strategy<Value = Vec<ViewSpec>> {
     prop::collection::vec((0..n).prop_flat_map(view_of), k)
 }
 
-/// `n` domains, each a non-empty random subset of `lo..=hi` (holes included).
-fn domains(n: usize, lo: i32, hi: i32) -> impl Strategy<Value = Vec<Vec<i32>>> {
-    let width = (hi - lo + 1) as usize;
-    prop::collection::vec(
-        prop::collection::btree_set(lo..=hi, 1..=width).prop_map(|s| s.into_iter().collect()),
-        n,
-    )
-}
-
-/// Every assignment of the domains that satisfies `holds`.
-fn brute_force(domains: &[Vec<i32>], holds: &dyn Fn(&[i32]) -> bool) -> BTreeSet<Vec<i32>> {
-    let mut out = BTreeSet::new();
-    let mut a: Vec<i32> = domains.iter().map(|d| d[0]).collect();
-    let mut at = vec![0usize; domains.len()];
-    loop {
-        if holds(&a) {
-            out.insert(a.clone());
-        }
-        // The next assignment, as an odometer.
-        let mut i = 0;
-        loop {
-            if i == domains.len() {
-                return out;
-            }
-            at[i] += 1;
-            if at[i] < domains[i].len() {
-                a[i] = domains[i][at[i]];
-                break;
-            }
-            at[i] = 0;
-            a[i] = domains[i][0];
-            i += 1;
-        }
-    }
-}
-
 type Poster<'a> = &'a dyn Fn(&mut Model, &[VarId]) -> Result<(), ModelError>;
 
 fn build(domains: &[Vec<i32>], post: Poster<'_>) -> (Model, Vec<VarId>) {
-    let mut m = Model::new();
-    let vars: Vec<VarId> = domains
-        .iter()
-        .map(|d| m.int_var(d.as_slice()).unwrap())
-        .collect();
+    let (mut m, vars) = brute::model(domains);
     post(&mut m, &vars).unwrap();
     (m, vars)
 }

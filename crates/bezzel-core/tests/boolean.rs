@@ -13,26 +13,7 @@ use std::collections::BTreeSet;
 
 mod brute;
 
-/// A view `±x[var] + offset`, described independently of the engine.
-#[derive(Debug, Clone, Copy)]
-struct ViewSpec {
-    var: usize,
-    negated: bool,
-    offset: i32,
-}
-
-impl ViewSpec {
-    fn eval(self, a: &[i32]) -> i64 {
-        let v = i64::from(a[self.var]);
-        (if self.negated { -v } else { v }) + i64::from(self.offset)
-    }
-
-    fn view(self, vars: &[VarId]) -> IntView {
-        let base: IntView = vars[self.var].into();
-        let base = if self.negated { base.minus() } else { base };
-        base.offset(self.offset)
-    }
-}
+use brute::ViewSpec;
 
 /// A literal: a Boolean variable or its negation.
 #[derive(Debug, Clone, Copy)]
@@ -216,11 +197,13 @@ impl Instance {
         out
     }
 
+    /// The definition, with the fixes.
+    fn holds(&self, a: &[i32]) -> bool {
+        self.spec.holds(a) && self.fixes.iter().all(|&(x, v)| a[x] == v)
+    }
+
     fn brute_force(&self) -> BTreeSet<Vec<i32>> {
-        self.assignments()
-            .into_iter()
-            .filter(|a| self.spec.holds(a) && self.fixes.iter().all(|&(x, v)| a[x] == v))
-            .collect()
+        brute::brute(&self.domains, &|a| self.holds(a))
     }
 
     fn check(&self) {
@@ -302,8 +285,14 @@ impl Instance {
         let claims: Vec<(usize, brute::Level)> = claim
             .map(|l| (0..self.domains.len()).map(|i| (i, l)).collect())
             .unwrap_or_default();
-        let holds = |a: &[i32]| self.spec.holds(a) && self.fixes.iter().all(|&(x, v)| a[x] == v);
-        brute::walk(&self.domains, &|| self.build(), &holds, &claims, 2, self);
+        brute::walk(
+            &self.domains,
+            &|| self.build(),
+            &|a| self.holds(a),
+            &claims,
+            2,
+            self,
+        );
     }
 }
 

@@ -9,135 +9,30 @@ use proptest::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
-#[derive(Debug, Clone)]
-enum ConstraintSpec {
-    AllDifferent(Vec<(usize, i32)>),
-    LessThan(usize, usize),
-    Linear(Vec<(i64, usize)>, Relation, i64),
-}
+mod brute;
 
-impl ConstraintSpec {
-    fn holds(&self, a: &[i32]) -> bool {
-        match self {
-            ConstraintSpec::AllDifferent(vs) => {
-                let vals: BTreeSet<i32> = vs.iter().map(|&(x, c)| a[x] + c).collect();
-                vals.len() == vs.len()
-            }
-            ConstraintSpec::LessThan(x, y) => a[*x] < a[*y],
-            ConstraintSpec::Linear(terms, rel, c) => {
-                let s: i64 = terms.iter().map(|&(k, x)| k * i64::from(a[x])).sum();
-                match rel {
-                    Relation::Eq => s == *c,
-                    Relation::Le => s <= *c,
-                    Relation::Ge => s >= *c,
-                }
-            }
-        }
-    }
-
-    fn post(&self, m: &mut Model, vars: &[VarId]) {
-        match self {
-            ConstraintSpec::AllDifferent(vs) => {
-                let views: Vec<IntView> = vs.iter().map(|&(x, c)| vars[x].offset(c)).collect();
-                m.all_different(&views).unwrap();
-            }
-            ConstraintSpec::LessThan(x, y) => m.less_than(vars[*x], vars[*y]).unwrap(),
-            ConstraintSpec::Linear(terms, rel, c) => {
-                let coefs: Vec<i64> = terms.iter().map(|t| t.0).collect();
-                let xs: Vec<VarId> = terms.iter().map(|t| vars[t.1]).collect();
-                m.linear(&coefs, &xs, *rel, *c).unwrap();
-            }
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-struct ModelSpec {
-    domains: Vec<Vec<i32>>,
-    constraints: Vec<ConstraintSpec>,
-}
-
-impl ModelSpec {
-    fn brute_force(&self) -> BTreeSet<Vec<i32>> {
-        let mut out = BTreeSet::new();
-        let mut a = vec![0; self.domains.len()];
-        self.enumerate(0, &mut a, &mut out);
-        out
-    }
-
-    fn enumerate(&self, i: usize, a: &mut Vec<i32>, out: &mut BTreeSet<Vec<i32>>) {
-        if i == self.domains.len() {
-            if self.constraints.iter().all(|c| c.holds(a)) {
-                out.insert(a.clone());
-            }
-            return;
-        }
-        for &v in &self.domains[i] {
-            a[i] = v;
-            self.enumerate(i + 1, a, out);
-        }
-    }
-
-    fn build(&self) -> (Model, Vec<VarId>) {
-        let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.int_var(d.as_slice()).unwrap())
-            .collect();
-        for c in &self.constraints {
-            c.post(&mut m, &vars);
-        }
-        (m, vars)
-    }
-}
+use brute::spec::{Kinds, ModelSpec, Shape, VALUE_ORDERS, VAR_ORDERS};
 
 /// Every solution of `solver`, checked against the spec and for duplicates; and the count.
 fn solve(spec: &ModelSpec, solver: &mut Solver, vars: &[VarId]) -> BTreeSet<Vec<i32>> {
     let mut found = BTreeSet::new();
     for s in solver.solutions() {
         let values = s.values_of(vars);
-        assert!(
-            spec.constraints.iter().all(|c| c.holds(&values)),
-            "{values:?} breaks a constraint"
-        );
+        assert!(spec.holds(&values), "{values:?} breaks a constraint");
         assert!(found.insert(values), "duplicate solution");
     }
     assert_eq!(solver.count(), found.len() as u64);
     found
 }
 
-const VAR_ORDERS: [VarOrder; 4] = [
-    VarOrder::InputOrder,
-    VarOrder::SmallestDomain,
-    VarOrder::SmallestDomainMaxDegree,
-    VarOrder::DomWDeg,
-];
-const VALUE_ORDERS: [ValueOrder; 3] = [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split];
-
+/// Two to five variables over -3..=4, up to three core constraints.
 fn model_spec() -> impl Strategy<Value = ModelSpec> {
-    (2..=5usize).prop_flat_map(|n| {
-        let constraint = prop_oneof![
-            prop::collection::vec((0..n, -2..=2i32), 2..=n).prop_map(ConstraintSpec::AllDifferent),
-            (0..n, 0..n).prop_map(|(x, y)| ConstraintSpec::LessThan(x, y)),
-            (
-                prop::collection::vec((-3..=3i64, 0..n), 1..=4),
-                prop_oneof![Just(Relation::Eq), Just(Relation::Le), Just(Relation::Ge)],
-                -6..=6i64
-            )
-                .prop_map(|(t, r, c)| ConstraintSpec::Linear(t, r, c)),
-        ];
-        (
-            prop::collection::vec(prop::collection::btree_set(-3..=4i32, 1..=5), n),
-            prop::collection::vec(constraint, 0..=3),
-        )
-            .prop_map(|(domains, constraints)| ModelSpec {
-                domains: domains
-                    .into_iter()
-                    .map(|d| d.into_iter().collect())
-                    .collect(),
-                constraints,
-            })
+    brute::spec::model_spec(Shape {
+        vars: 2..=5,
+        values: (-3..=4i32).boxed(),
+        max_values: 5,
+        constraints: 0..=3,
+        kinds: Kinds::Core,
     })
 }
 
@@ -158,16 +53,12 @@ fn groups_spec() -> impl Strategy<Value = Vec<(Vec<usize>, usize, usize)>> {
 /// that splits its domain, and now and then no decision at all (left to the built-ins).
 #[derive(Debug)]
 struct RandomBrancher {
-    state: u64,
+    rng: brute::Rng,
 }
 
 impl RandomBrancher {
     fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.state ^= self.state >> 12;
-        self.state ^= self.state << 25;
-        self.state ^= self.state >> 27;
-        self.state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        self.rng.next()
     }
 }
 
@@ -200,13 +91,7 @@ impl Brancher for RandomBrancher {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 500,
-        failure_persistence: Some(Box::new(
-            proptest::test_runner::FileFailurePersistence::Direct("proptest-regressions/search_control.txt"),
-        )),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(brute::spec::persisted(500, "proptest-regressions/search_control.txt"))]
 
     /// Any groups, with any orders, find exactly the brute-force solutions, as the default
     /// search does.
@@ -245,7 +130,7 @@ proptest! {
     fn a_random_brancher_keeps_the_solution_set(spec in model_spec(), seed in 1..u64::MAX) {
         let expected = spec.brute_force();
         let (m, vars) = spec.build();
-        let brancher = RandomBrancher { state: seed };
+        let brancher = RandomBrancher { rng: brute::Rng(seed) };
         let config = SearchConfig { check_solutions: true, ..SearchConfig::default() };
         let mut solver = Solver::with_config(m, config).brancher(brancher);
         prop_assert_eq!(solve(&spec, &mut solver, &vars), expected);

@@ -189,22 +189,13 @@ fn lex_orderings_match_brute_force_and_are_domain_consistent() {
     let mut rng = Rng(0xdead_beef_cafe_f00d);
     for _ in 0..2000 {
         let case = LexCase::random(&mut rng);
-        let expected = brute(&case.domains, &|a| case.holds(a));
-        let (m, _) = case.model();
-        assert_eq!(solve(m), expected, "{case:?}");
-        if case.distinct {
-            let (m, vars) = case.model();
-            assert_domain_consistent(m, &vars, &expected, &case);
-            let claims = domain_everywhere(case.domains.len());
-            walk(
-                &case.domains,
-                &|| case.model(),
-                &|a| case.holds(a),
-                &claims,
-                2,
-                &case,
-            );
-        }
+        check_instance(
+            &case.domains,
+            &|| case.model(),
+            &|a| case.holds(a),
+            case.distinct,
+            &case,
+        );
     }
 }
 
@@ -274,22 +265,13 @@ fn value_precedence_matches_brute_force_and_is_domain_consistent() {
     let mut rng = Rng(0x0bad_5eed_1234_4321);
     for _ in 0..2000 {
         let case = PrecedeCase::random(&mut rng);
-        let expected = brute(&case.domains, &|a| case.holds(a));
-        let (m, _) = case.model();
-        assert_eq!(solve(m), expected, "{case:?}");
-        if case.distinct {
-            let (m, vars) = case.model();
-            assert_domain_consistent(m, &vars, &expected, &case);
-            let claims = domain_everywhere(case.domains.len());
-            walk(
-                &case.domains,
-                &|| case.model(),
-                &|a| case.holds(a),
-                &claims,
-                2,
-                &case,
-            );
-        }
+        check_instance(
+            &case.domains,
+            &|| case.model(),
+            &|a| case.holds(a),
+            case.distinct,
+            &case,
+        );
     }
 }
 

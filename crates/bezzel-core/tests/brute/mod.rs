@@ -13,6 +13,8 @@
 // Each test binary uses only some of it.
 #![allow(dead_code)]
 
+pub(crate) mod spec;
+
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -77,15 +79,45 @@ impl ViewSpec {
             },
         }
     }
-    pub(crate) fn eval(self, a: &[i32]) -> i64 {
-        let v = i64::from(a[self.var]);
+    pub(crate) fn of(var: usize, negated: bool, offset: i32) -> ViewSpec {
+        ViewSpec {
+            var,
+            negated,
+            offset,
+        }
+    }
+    /// A plain view of variable `var`.
+    pub(crate) fn var(var: usize) -> ViewSpec {
+        ViewSpec::of(var, false, 0)
+    }
+    /// The view's value when its variable is `x`.
+    pub(crate) fn at(self, x: i32) -> i64 {
+        let v = i64::from(x);
         (if self.negated { -v } else { v }) + i64::from(self.offset)
+    }
+    pub(crate) fn eval(self, a: &[i32]) -> i64 {
+        self.at(a[self.var])
+    }
+    /// The view's interval when its variable ranges over `[lo, hi]`.
+    pub(crate) fn interval(self, lo: i32, hi: i32) -> (i64, i64) {
+        let (a, b) = (self.at(lo), self.at(hi));
+        (a.min(b), a.max(b))
     }
     pub(crate) fn view(self, vars: &[VarId]) -> IntView {
         let base: IntView = vars[self.var].into();
         let base = if self.negated { base.minus() } else { base };
         base.offset(self.offset)
     }
+}
+
+/// The views of `specs` over `vars`.
+pub(crate) fn views(specs: &[ViewSpec], vars: &[VarId]) -> Vec<IntView> {
+    specs.iter().map(|s| s.view(vars)).collect()
+}
+
+/// The values of the views of `specs` under the assignment `a`.
+pub(crate) fn values(specs: &[ViewSpec], a: &[i32]) -> Vec<i64> {
+    specs.iter().map(|s| s.eval(a)).collect()
 }
 
 /// Every assignment from `domains` that `holds` accepts.
@@ -156,6 +188,27 @@ pub(crate) fn assert_domain_consistent(
                 assert_eq!(m.domain(x).unwrap(), supported, "var {i} of {case:?}");
             }
         }
+    }
+}
+
+/// The whole check of one instance: the solution set is exactly the brute-force set and,
+/// where `domain_consistent`, every domain is exactly the supported values after the first
+/// propagation ([`assert_domain_consistent`]) and at every node of random searches
+/// ([`walk`]).
+pub(crate) fn check_instance(
+    domains: &[Vec<i32>],
+    build: &dyn Fn() -> (Model, Vec<VarId>),
+    holds: &dyn Fn(&[i32]) -> bool,
+    domain_consistent: bool,
+    case: &dyn std::fmt::Debug,
+) {
+    let expected = brute(domains, holds);
+    assert_eq!(solve(build().0), expected, "{case:?}");
+    if domain_consistent {
+        let (m, vars) = build();
+        assert_domain_consistent(m, &vars, &expected, case);
+        let claims = domain_everywhere(domains.len());
+        walk(domains, build, holds, &claims, 2, case);
     }
 }
 
