@@ -289,6 +289,22 @@ fn bad_orderings_are_model_errors() {
     ));
     let e = m.value_precede(1, 1, &x).unwrap_err();
     assert!(e.to_string().contains("cannot precede itself"), "{e}");
+    // The public propagator's constructor reports the mismatch too, rather than panicking.
+    let views: Vec<IntView> = x.iter().map(|&v| v.into()).collect();
+    let e =
+        bezzel_core::propagators::Lex::new(views[..2].to_vec(), views.clone(), false).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ModelError::LengthMismatch {
+                expected: 2,
+                found: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(m.num_propagators(), 0);
 }
 
 /// One variable may stand for several successors through views; a pass that pruned used to
