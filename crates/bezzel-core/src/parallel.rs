@@ -17,8 +17,9 @@
 
 use crate::error::ModelError;
 use crate::model::Model;
-use crate::search::{Decision, SearchConfig, Solver};
+use crate::search::{BranchGroup, Decision, SearchConfig, Solver};
 use crate::stats::{Statistics, StopReason};
+use crate::var::VarId;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -159,6 +160,7 @@ pub struct ParallelSearch<F> {
     threads: Option<usize>,
     per_worker: usize,
     cancel: Option<Arc<AtomicBool>>,
+    groups: Vec<BranchGroup>,
 }
 
 impl<F> ParallelSearch<F>
@@ -175,6 +177,7 @@ where
             threads: None,
             per_worker: 50,
             cancel: None,
+            groups: Vec::new(),
         }
     }
 
@@ -182,6 +185,37 @@ where
     /// would apply to each subproblem separately).
     pub fn config(mut self, config: SearchConfig) -> ParallelSearch<F> {
         self.config = config;
+        self
+    }
+
+    /// Branches on `groups` first, each with its own orders, as
+    /// [`Solver::branch_groups`] does: both when splitting the tree and in every worker. The
+    /// variables are named by index, like the objective of
+    /// [`optimize`](ParallelSearch::optimize): they may be those of any model that `build`
+    /// makes. An index beyond the model's variables is a [`ModelError`] when the split or a
+    /// worker's solver is made.
+    ///
+    /// ```
+    /// use bezzel_core::parallel::ParallelSearch;
+    /// use bezzel_core::prelude::*;
+    ///
+    /// let build = || -> Result<Model, ModelError> {
+    ///     let mut m = Model::new();
+    ///     let x = m.int_vars(4, 0..=3)?;
+    ///     m.all_different(&x)?;
+    ///     Ok(m)
+    /// };
+    /// let last = build()?.vars()[3];
+    /// let group = BranchGroup { vars: vec![last], var_order: VarOrder::InputOrder, value_order: ValueOrder::Max };
+    /// let search = ParallelSearch::new("perm 4", build).threads(Some(2)).branch_groups(&[group]);
+    /// let subproblems = search.subproblems()?;
+    /// // The split starts on the group: the last variable, largest value first.
+    /// assert_eq!(subproblems[0].decisions[0].var().index(), 3);
+    /// assert_eq!(search.count(&subproblems, None, |_, _| {})?.solutions, 24);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn branch_groups(mut self, groups: &[BranchGroup]) -> ParallelSearch<F> {
+        self.groups = groups.to_vec();
         self
     }
 
@@ -221,7 +255,7 @@ where
     /// Splits the tree into about `per_worker` subproblems per worker.
     pub fn subproblems(&self) -> Result<Vec<Subproblem>, ParallelError> {
         let target = self.workers()? * self.per_worker;
-        let mut solver = Solver::with_config((self.build)()?, self.config);
+        let mut solver = self.solver()?;
         if let Some(flag) = &self.cancel {
             solver.set_cancel_flag(flag.clone());
         }
@@ -330,9 +364,35 @@ where
     /// A worker's solver, watching `cancel`; the model was built once already, so an error
     /// here is reported when the worker first solves.
     fn worker(&self, cancel: &Arc<AtomicBool>) -> Result<Solver, ModelError> {
-        let mut solver = Solver::with_config((self.build)()?, self.config);
+        let mut solver = self.solver()?;
         solver.set_cancel_flag(cancel.clone());
         Ok(solver)
+    }
+
+    /// A solver over a new copy of the model, with the configuration and the branch groups
+    /// (bound to this copy's variables of the same indices). Once per worker, not per node.
+    fn solver(&self) -> Result<Solver, ModelError> {
+        let solver = Solver::with_config((self.build)()?, self.config);
+        if self.groups.is_empty() {
+            return Ok(solver);
+        }
+        let model = solver.model().id();
+        let groups: Vec<BranchGroup> = self
+            .groups
+            .iter()
+            .map(|g| BranchGroup {
+                vars: g
+                    .vars
+                    .iter()
+                    .map(|x| VarId {
+                        model,
+                        index: x.index,
+                    })
+                    .collect(),
+                ..g.clone()
+            })
+            .collect();
+        solver.branch_groups(&groups)
     }
 }
 

@@ -3,6 +3,7 @@
 //! brute-force set whatever the groups or the brancher; and the decisions come in the order
 //! asked for.
 
+use bezzel_core::parallel::ParallelSearch;
 use bezzel_core::prelude::*;
 use bezzel_core::search::{BranchGroup, Brancher, Domains};
 use proptest::prelude::*;
@@ -313,4 +314,102 @@ fn a_brancher_works_with_optimisation() {
     assert!(values.len() > 1 && values.windows(2).all(|w| w[0] > w[1]));
     assert!(run.is_optimal());
     assert_eq!(run.best_value(), Some(3));
+}
+
+/// The groups of `spec` bound to the variables `vars`, as `groups_spec` draws them.
+fn bind_groups(spec: &[(Vec<usize>, usize, usize)], vars: &[VarId]) -> Vec<BranchGroup> {
+    spec.iter()
+        .map(|(xs, vo, wo)| BranchGroup {
+            vars: xs
+                .iter()
+                .filter(|&&x| x < vars.len())
+                .map(|&x| vars[x])
+                .collect(),
+            var_order: VAR_ORDERS[*vo],
+            value_order: VALUE_ORDERS[*wo],
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(brute::spec::persisted(150, "proptest-regressions/search_control_parallel.txt"))]
+
+    /// Parallel search with branch groups (named by the variables of another copy of the
+    /// model) counts the brute-force solutions and finds the brute-force minimum of the first
+    /// variable, on one thread and on three.
+    #[test]
+    fn parallel_search_with_groups_counts_and_optimises(
+        spec in model_spec(),
+        groups in groups_spec(),
+    ) {
+        let expected = spec.brute_force();
+        let minimum = expected.iter().map(|a| i64::from(a[0])).min();
+        let (_, vars) = spec.build();
+        let groups = bind_groups(&groups, &vars);
+        for threads in [1, 3] {
+            let build = || spec.try_build().map(|(m, _)| m);
+            let search = ParallelSearch::new("spec", build)
+                .threads(Some(threads))
+                .per_worker(3)
+                .branch_groups(&groups);
+            let subproblems = search.subproblems().unwrap();
+            let counted = search.count(&subproblems, None, |_, _| {}).unwrap();
+            prop_assert_eq!(counted.solutions, expected.len() as u64, "{} threads", threads);
+            let best = search.minimize(&subproblems, vars[0], None, |_, _| {}).unwrap();
+            prop_assert_eq!(best.value, minimum, "{} threads", threads);
+            prop_assert_eq!(best.optimal, minimum.is_some());
+        }
+    }
+}
+
+/// The workers and the split follow the groups: minimising `x` with a group `[z, x]` that
+/// tries the largest values first, the split expands `z` and each worker then improves `x`
+/// through every value from the largest down, where the default order (smallest domain,
+/// smallest value) finds the minimum at once.
+#[test]
+fn parallel_search_follows_the_groups() {
+    let build = || -> Result<Model, ModelError> {
+        let mut m = Model::new();
+        m.int_var(0..=1)?; // y, the smallest domain: the default order's first choice
+        m.int_var(0..=2)?; // z
+        m.int_var(0..=9)?; // x
+        Ok(m)
+    };
+    let [_, z, x] = <[VarId; 3]>::try_from(build().unwrap().vars()).unwrap();
+    let improvements = |groups: &[BranchGroup]| {
+        let search = ParallelSearch::new("three", build)
+            .threads(Some(1))
+            .per_worker(2)
+            .branch_groups(groups);
+        let subproblems = search.subproblems().unwrap();
+        let seen = Mutex::new(Vec::new());
+        let best = search
+            .minimize(&subproblems, x, None, |_, v| seen.lock().unwrap().push(v))
+            .unwrap();
+        assert_eq!(best.value, Some(0));
+        (subproblems, seen.into_inner().unwrap())
+    };
+    let (_, plain) = improvements(&[]);
+    assert_eq!(plain, [0]);
+    let group = BranchGroup {
+        vars: vec![z, x],
+        var_order: VarOrder::InputOrder,
+        value_order: ValueOrder::Max,
+    };
+    let (subproblems, seen) = improvements(&[group]);
+    // (Split prefixes name unbound variables: compare indices.)
+    assert!(
+        matches!(subproblems[0].decisions[0], Decision::Assign(v, 2) if v.index() == z.index()),
+        "{subproblems:?}"
+    );
+    assert_eq!(seen, (0..=9).rev().collect::<Vec<i64>>());
+    // A group naming a variable the model lacks is an error, not a panic.
+    let far = Model::new().int_vars(5, 0..=1).unwrap()[4];
+    let bad = BranchGroup {
+        vars: vec![far],
+        var_order: VarOrder::InputOrder,
+        value_order: ValueOrder::Min,
+    };
+    let search = ParallelSearch::new("three", build).branch_groups(&[bad]);
+    assert!(search.subproblems().is_err());
 }

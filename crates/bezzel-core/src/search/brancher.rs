@@ -222,7 +222,9 @@ impl Solver {
     /// that breaks the rules makes search panic, naming it.
     ///
     /// Parallel searches ([`ParallelSearch`](crate::parallel::ParallelSearch)) build their own
-    /// solvers and use the built-in branching. The [`Brancher`] docs have an example.
+    /// solvers and use the built-in branching, with the groups given to
+    /// [`ParallelSearch::branch_groups`](crate::parallel::ParallelSearch::branch_groups) but
+    /// no brancher. The [`Brancher`] docs have an example.
     ///
     /// Cost: one call of [`Brancher::decide`] per node, and a check that its decision splits
     /// the domain.
