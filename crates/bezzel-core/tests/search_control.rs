@@ -335,12 +335,14 @@ proptest! {
     #![proptest_config(brute::spec::persisted(150, "proptest-regressions/search_control_parallel.txt"))]
 
     /// Parallel search with branch groups (named by the variables of another copy of the
-    /// model) counts the brute-force solutions and finds the brute-force minimum of the first
-    /// variable, on one thread and on three.
+    /// model), and with a random brancher in front of them or not, counts the brute-force
+    /// solutions and finds the brute-force minimum of the first variable, on one thread and
+    /// on three.
     #[test]
     fn parallel_search_with_groups_counts_and_optimises(
         spec in model_spec(),
         groups in groups_spec(),
+        seed in prop::option::of(1..u64::MAX),
     ) {
         let expected = spec.brute_force();
         let minimum = expected.iter().map(|a| i64::from(a[0])).min();
@@ -348,10 +350,13 @@ proptest! {
         let groups = bind_groups(&groups, &vars);
         for threads in [1, 3] {
             let build = || spec.try_build().map(|(m, _)| m);
-            let search = ParallelSearch::new("spec", build)
+            let mut search = ParallelSearch::new("spec", build)
                 .threads(Some(threads))
                 .per_worker(3)
                 .branch_groups(&groups);
+            if let Some(seed) = seed {
+                search = search.brancher(move |_: &Model| RandomBrancher { rng: brute::Rng(seed) });
+            }
             let subproblems = search.subproblems().unwrap();
             let counted = search.count(&subproblems, None, |_, _| {}).unwrap();
             prop_assert_eq!(counted.solutions, expected.len() as u64, "{} threads", threads);
@@ -412,4 +417,54 @@ fn parallel_search_follows_the_groups() {
     };
     let search = ParallelSearch::new("three", build).branch_groups(&[bad]);
     assert!(search.subproblems().is_err());
+}
+
+/// The first unfixed variable of its list, largest value first.
+#[derive(Debug)]
+struct LargestValue(Vec<VarId>);
+
+impl Brancher for LargestValue {
+    fn decide(&mut self, domains: &Domains<'_>) -> Option<Decision> {
+        let x = self.0.iter().copied().find(|&x| !domains.is_fixed(x))?;
+        Some(Decision::Assign(x, domains.max(x)))
+    }
+}
+
+/// The workers and the split use the brancher, each made for its own copy of the model: as
+/// with the group `[z, x]` above, every value of `x` from the largest down is an improvement.
+#[test]
+fn parallel_search_follows_the_brancher() {
+    let build = || -> Result<Model, ModelError> {
+        let mut m = Model::new();
+        m.int_var(0..=1)?;
+        m.int_var(0..=2)?;
+        m.int_var(0..=9)?;
+        Ok(m)
+    };
+    let x = build().unwrap().vars()[2];
+    let search = ParallelSearch::new("three", build)
+        .threads(Some(1))
+        .per_worker(2)
+        .brancher(|m: &Model| LargestValue(m.vars()[1..].to_vec()));
+    let subproblems = search.subproblems().unwrap();
+    assert!(
+        matches!(subproblems[0].decisions[0], Decision::Assign(v, 2) if v.index() == 1),
+        "{subproblems:?}"
+    );
+    let seen = Mutex::new(Vec::new());
+    let best = search
+        .minimize(&subproblems, x, None, |_, v| seen.lock().unwrap().push(v))
+        .unwrap();
+    assert_eq!(best.value, Some(0));
+    assert_eq!(
+        seen.into_inner().unwrap(),
+        (0..=9).rev().collect::<Vec<i64>>()
+    );
+    assert_eq!(
+        search
+            .count(&subproblems, None, |_, _| {})
+            .unwrap()
+            .solutions,
+        60
+    );
 }
