@@ -253,7 +253,7 @@ proptest! {
         let post = |m: &mut Model, x: &[VarId]| m.element(&views(xs, x), index.view(x), value.view(x));
         check(&d, &post, &holds, false);
         let claims = [(index.var, Level::Domain), (value.var, Level::Domain)];
-        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 2, &d);
+        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 2, &(&d, &v));
         // Domain consistency on the index and the value: exactly their supported values.
         let expected = brute_force(&d, &holds);
         let mut m = Model::new();
@@ -517,7 +517,7 @@ proptest! {
             m.min(&views(xs, x), m_.view(x))
         };
         let claims: Vec<(usize, Level)> = (0..d.len()).map(|i| (i, Level::BoundsZ)).collect();
-        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 2, &d);
+        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 2, &(&d, &v, maximum));
         match m.propagate() {
             Err(_) => prop_assert!(expected.is_empty()),
             Ok(()) => {
