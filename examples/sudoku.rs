@@ -7,6 +7,7 @@
 //! cargo run --release --example sudoku -- tests/data/top1465_sample.txt  # one answer per line
 //! cargo run --release --example sudoku -- --count --limit 100 tests/data/sudoku17_sample.txt
 //! cargo run --release --example sudoku -- --format board --grid grid.txt  # a grid-form puzzle
+//! cargo run --release --example sudoku -- --format svg examples/data/hex16.txt > hex16.svg
 //! echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \
 //!     | cargo run --release --example sudoku -- --format json
 //! ```
@@ -46,7 +47,9 @@
 //! `multiple`, `no_solution`, `solved` with `--first`, `unknown`, or `error`), then `solution`
 //! (the first found), `count`, `exact` (false when the limit stopped the count), `nodes`,
 //! `failures`, `propagations` and `time_ms`, or `error`; and `file` when there are several
-//! inputs. A summary goes to stderr (puzzles, solved, unique, errors, time, puzzles per
+//! inputs. `--format svg` draws every answer in one SVG picture, written once all are in:
+//! each puzzle under the header of `--format board`, givens in bold on grey, the cells the
+//! solution filled in blue. A summary goes to stderr (puzzles, solved, unique, errors, time, puzzles per
 //! second, nodes; with `--stats` also failures, propagations, the deepest search and the
 //! search-only time), and each bad line is repeated there. Puzzles are solved on all cores
 //! (`--threads N` to choose), and answers still come in input order. On a terminal, a spinner
@@ -80,8 +83,10 @@ use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, consi
 use bezzel_cli::{Failure, Progress, Stop};
 use bezzel_core::{Consistency, Restarts, SearchConfig};
 use bezzel_sudoku::batch::{Answer, Batch, Mode, Settings, Summary, location};
-use bezzel_sudoku::grid::{Alphabet, ParseError};
+use bezzel_sudoku::grid::{Alphabet, Grid, ParseError};
+use bezzel_sudoku::model::Status;
 use bezzel_sudoku::reader::{Chunk, Form, Puzzle, ReadOptions, read_in_background};
+use bezzel_sudoku::svg::{self, Entry};
 use clap::{Parser, ValueEnum};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -128,7 +133,8 @@ struct Cli {
           allow_negative_numbers = true, value_parser = positive_number)]
     limit: u64,
     /// How answers are printed: `text`, one line per puzzle; `board`, a `# line L: status`
-    /// header and the grid with box separators; `json`, one JSON object per puzzle.
+    /// header and the grid with box separators; `json`, one JSON object per puzzle; `svg`,
+    /// one SVG picture of every answer (written at the end).
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// Which empty cell to branch on next. `dom-wdeg` learns from failures which units are
@@ -217,6 +223,17 @@ struct Printer<'a> {
     out: BufWriter<io::StdoutLock<'static>>,
     sum: Summary,
     progress: Progress,
+    /// With `--format svg`: every answer, drawn as one picture at the end.
+    pictures: Vec<Picture>,
+}
+
+/// One answer as `--format svg` draws it: the board format's header line, the puzzle, and the
+/// solution when there is one to show.
+struct Picture {
+    caption: String,
+    puzzle: Option<Grid>,
+    solution: Option<Grid>,
+    alphabet: Alphabet,
 }
 
 fn run(cli: &Cli) -> Result<u8, Failure> {
@@ -233,6 +250,7 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
         out: BufWriter::with_capacity(1 << 16, io::stdout().lock()),
         sum: Summary::default(),
         progress: Progress::new(None, "puzzles", cli.quiet.quiet || typing),
+        pictures: Vec::new(),
     };
     let start = Instant::now();
     let named = inputs.len() > 1;
@@ -293,6 +311,23 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
             }
         }
     }
+    if cli.format == Format::Svg {
+        let entries: Vec<Entry<'_>> = printer
+            .pictures
+            .iter()
+            .map(|p| Entry {
+                caption: &p.caption,
+                puzzle: p.puzzle.as_ref(),
+                solution: p.solution.as_ref(),
+                alphabet: p.alphabet,
+            })
+            .collect();
+        let picture = svg::sheet(&entries);
+        printer
+            .out
+            .write_all(picture.as_bytes())
+            .map_err(write_failure)?;
+    }
     printer.out.flush().map_err(write_failure)?;
     printer.progress.finish();
     let summary = printer
@@ -327,6 +362,7 @@ impl Printer<'_> {
             out,
             sum,
             progress,
+            pictures,
         } = self;
         progress
             .suspend(|| {
@@ -354,6 +390,10 @@ impl Printer<'_> {
                                 .map_err(io::Error::other)?;
                             writeln!(out, "{json}")
                         }
+                        Format::Svg => {
+                            pictures.push(picture(&answer, *mode, p, &where_));
+                            Ok(())
+                        }
                     }?;
                 }
                 out.flush()
@@ -361,6 +401,25 @@ impl Printer<'_> {
             .map_err(write_failure)?;
         progress.inc(puzzles.len() as u64);
         Ok(())
+    }
+}
+
+/// What `--format svg` draws of an answer: the header of `--format board` as its caption,
+/// the puzzle (when it could be read) and the solution it shows.
+fn picture(answer: &Answer, mode: Mode, puzzle: &Puzzle, location: &str) -> Picture {
+    let header = answer.board(mode, puzzle.alphabet, location);
+    let caption = header.lines().next().unwrap_or("");
+    let solution = match answer {
+        Answer::Done(o) if matches!(o.status(), Status::Unique | Status::Solved) => {
+            o.solution.clone()
+        }
+        _ => None,
+    };
+    Picture {
+        caption: caption.trim_start_matches("# ").to_string(),
+        puzzle: puzzle.grid.as_ref().ok().cloned(),
+        solution,
+        alphabet: puzzle.alphabet,
     }
 }
 

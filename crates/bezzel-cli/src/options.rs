@@ -63,6 +63,8 @@ pub enum Format {
     Board,
     /// One JSON object per line.
     Json,
+    /// One SVG picture on stdout: the boards drawn, with a caption each.
+    Svg,
 }
 
 /// `--order`: which variable search branches on next.
