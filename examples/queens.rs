@@ -7,6 +7,7 @@
 //! cargo run --release --example queens -- count 18 --checkpoint q18.ckpt   # Ctrl-C, rerun: resumes
 //! cargo run --release --example queens -- count 20 --time-limit 10s
 //! cargo run --release --example queens -- first 8 --format board
+//! cargo run --release --example queens -- first 8 --tree tree.html    # the search, drawn
 //! cargo run --release --example queens -- unique 8 --list --format svg > unique8.svg
 //! cargo run --release --example queens -- unique 8 --list
 //! cargo run --release --example queens -- construct 1000000 > placement.txt
@@ -20,9 +21,10 @@
 //! when `--time-limit` stopped the work and 130 when Ctrl-C did (after saying how far it
 //! got; a second Ctrl-C quits at once), 141 (quietly) when the reader of the output went away.
 
-use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit};
+use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree};
 use bezzel_cli::{Failure, Progress, Stop, options, status};
 use bezzel_core::parallel::{ParallelError, RunError, RunReport};
+use bezzel_core::search::tree::{self as search_tree, Layout, PageOptions};
 use bezzel_core::{Consistency, SearchConfig};
 use bezzel_queens::counting::{self, CountError, Engine};
 use bezzel_queens::{check, construct, format, model::Queens, svg, symmetry};
@@ -99,6 +101,9 @@ struct CountCommand {
     run: RunOptions,
     #[command(flatten)]
     format: SummaryFormat,
+    /// `--tree`: with `--engine model`, the count's one-thread search, drawn.
+    #[command(flatten)]
+    tree: Tree,
 }
 
 #[derive(Args, Debug)]
@@ -133,6 +138,8 @@ struct FirstCommand {
     consistency: ConsistencyArg,
     #[command(flatten)]
     long: LongRun,
+    #[command(flatten)]
+    tree: Tree,
 }
 
 #[derive(Args, Debug)]
@@ -344,6 +351,9 @@ impl CountCommand {
         };
         let (start, run, format) = (Instant::now(), &self.run, self.format.format);
         let stop = run.long.stop();
+        if self.tree.tree.is_some() {
+            return self.count_drawn(n, &stop);
+        }
         let report = run_count(n, engine, run, &stop, format == Summary::Json)?;
         let threads = run.threads.count();
         if let Engine::Model { .. } = engine {
@@ -363,6 +373,47 @@ impl CountCommand {
         print_count(n, report.counts[0], None, engine.name(), format)?;
         Ok(0)
     }
+}
+
+impl CountCommand {
+    /// `count --engine model --tree FILE`: the one-thread depth-first count (the search
+    /// `counting::count` runs on one thread), recorded and drawn.
+    fn count_drawn(&self, n: usize, stop: &Stop) -> Result<u8, Failure> {
+        let refuse = |why: &str| Err(Failure::input(format!("--tree {why}")));
+        if self.engine != EngineArg::Model {
+            return refuse("draws the model's search: add --engine model");
+        }
+        if self.run.threads.threads.is_some_and(|t| t != 1) || self.run.checkpoint.is_some() {
+            return refuse(
+                "draws one depth-first search: it takes neither --threads nor --checkpoint",
+            );
+        }
+        let mut q = queens_model(n, self.consistency, self.order, stop)?;
+        let tree = drawn(&mut q, &self.tree, |q| q.count());
+        let count = tree?;
+        self.run.long.print_stats(q.stats());
+        if !q.stats().is_complete() {
+            return Err(stop.failure(&format!("{count} solutions so far")));
+        }
+        print_count(n, count, None, "model", self.format.format)?;
+        Ok(0)
+    }
+}
+
+/// Runs `run` on the queens model with a recorder watching, and writes the page of the tree
+/// to the `--tree` file.
+fn drawn<T>(q: &mut Queens, tree: &Tree, run: impl FnOnce(&mut Queens) -> T) -> Result<T, Failure> {
+    let n = q.n();
+    search_tree::start(q.solver_mut(), tree.limit());
+    let answer = run(q);
+    let recorded = search_tree::take(q.solver_mut()).expect("the recorder");
+    let page = recorded.to_html(&PageOptions {
+        title: format!("{n} queens"),
+        layout: Layout::Queens,
+        symbols: Vec::new(),
+    });
+    tree.write(&page).map_err(Failure::input)?;
+    Ok(answer)
 }
 
 /// Counts by the library's resumable parallel runner, with a progress bar when a person is
@@ -515,7 +566,10 @@ impl FirstCommand {
         let n = parse_n(&self.board.n)?;
         let stop = self.long.stop();
         let mut q = queens_model(n, self.consistency, Some(Order::Rows), &stop)?;
-        let found = q.first();
+        let found = match self.tree.tree {
+            Some(_) => drawn(&mut q, &self.tree, Queens::first)?,
+            None => q.first(),
+        };
         self.long.print_stats(q.stats());
         match found {
             Some(p) => {

@@ -8,6 +8,7 @@
 //! cargo run --release --example sudoku -- --count --limit 100 tests/data/sudoku17_sample.txt
 //! cargo run --release --example sudoku -- --format board --grid grid.txt  # a grid-form puzzle
 //! cargo run --release --example sudoku -- --format svg examples/data/hex16.txt > hex16.svg
+//! cargo run --release --example sudoku -- --tree tree.html examples/data/hex16.txt  # the search
 //! echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \
 //!     | cargo run --release --example sudoku -- --format json
 //! ```
@@ -79,7 +80,7 @@
 
 use bezzel_cli::input::{Input, check_inputs, io_reason};
 use bezzel_cli::options::positive_number;
-use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, consistency};
+use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree, consistency};
 use bezzel_cli::{Failure, Progress, Stop};
 use bezzel_core::{Consistency, Restarts, SearchConfig};
 use bezzel_sudoku::batch::{Answer, Batch, Mode, Settings, Summary, location};
@@ -158,6 +159,9 @@ struct Cli {
     stats: Stats,
     #[command(flatten)]
     quiet: Quiet,
+    /// `--tree`: one puzzle's search, drawn.
+    #[command(flatten)]
+    tree: Tree,
 }
 
 /// The alphabet option.
@@ -225,6 +229,8 @@ struct Printer<'a> {
     progress: Progress,
     /// With `--format svg`: every answer, drawn as one picture at the end.
     pictures: Vec<Picture>,
+    /// With `--tree`: the puzzles read so far (one at most) and the first of them.
+    drawn: (usize, Option<Puzzle>),
 }
 
 /// One answer as `--format svg` draws it: the board format's header line, the puzzle, and the
@@ -251,6 +257,7 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
         sum: Summary::default(),
         progress: Progress::new(None, "puzzles", cli.quiet.quiet || typing),
         pictures: Vec::new(),
+        drawn: (0, None),
     };
     let start = Instant::now();
     let named = inputs.len() > 1;
@@ -330,6 +337,9 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
     }
     printer.out.flush().map_err(write_failure)?;
     printer.progress.finish();
+    if cli.tree.tree.is_some() && !stop.is_raised() {
+        draw_tree(cli, &batch, printer.drawn.1.as_ref(), &stop)?;
+    }
     let summary = printer
         .sum
         .line(start.elapsed().as_secs_f64(), cli.stats.stats);
@@ -363,7 +373,17 @@ impl Printer<'_> {
             sum,
             progress,
             pictures,
+            drawn,
         } = self;
+        if cli.tree.tree.is_some() {
+            drawn.0 += puzzles.len();
+            if drawn.0 > 1 {
+                return Err(Failure::input(
+                    "--tree draws the search of one puzzle: the input holds more than one",
+                ));
+            }
+            drawn.1 = drawn.1.take().or_else(|| puzzles.first().cloned());
+        }
         progress
             .suspend(|| {
                 for (p, mut answer) in puzzles.iter().zip(answers) {
@@ -402,6 +422,38 @@ impl Printer<'_> {
         progress.inc(puzzles.len() as u64);
         Ok(())
     }
+}
+
+/// `--tree`: the puzzle's search again (the same search as its answer's), recorded and
+/// written as a page.
+fn draw_tree(
+    cli: &Cli,
+    batch: &Batch,
+    puzzle: Option<&Puzzle>,
+    stop: &Stop,
+) -> Result<(), Failure> {
+    let Some(puzzle) = puzzle else {
+        return Err(Failure::input(
+            "--tree draws the search of one puzzle: the input holds none",
+        ));
+    };
+    let Ok(grid) = &puzzle.grid else {
+        return Err(Failure::input(
+            "--tree: the puzzle could not be read, so nothing was searched",
+        ));
+    };
+    let (_, tree) = bezzel_sudoku::tree::record(
+        batch.settings(),
+        grid,
+        cli.tree.limit(),
+        Some(stop.flag().clone()),
+    )
+    .map_err(|e| Failure::input(format!("--tree: {e}")))?;
+    let title = format!("sudoku, line {}", puzzle.line);
+    let options = bezzel_sudoku::tree::page_options(grid, puzzle.alphabet, &title);
+    cli.tree
+        .write(&tree.to_html(&options))
+        .map_err(Failure::input)
 }
 
 /// What `--format svg` draws of an answer: the header of `--format board` as its caption,

@@ -8,7 +8,8 @@
 //!   `all_different` per row, column and box), with solve, count and statistics;
 //! - [`batch`]: answering a stream of puzzles as the `sudoku` program does: on many threads
 //!   in input order, stopped cleanly by a cancel flag, each answer in text, board or JSON form;
-//! - [`svg`]: grids drawn as SVG pictures, givens set apart from the cells a solution filled.
+//! - [`svg`]: grids drawn as SVG pictures, givens set apart from the cells a solution filled;
+//! - [`tree`]: a puzzle's search recorded, and drawn as an HTML page of the search tree.
 #![deny(missing_docs)]
 
 pub mod batch;
@@ -17,3 +18,4 @@ pub mod grid;
 pub mod model;
 pub mod reader;
 pub mod svg;
+pub mod tree;
