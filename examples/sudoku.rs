@@ -50,7 +50,9 @@
 //! `failures`, `propagations` and `time_ms`, or `error`; and `file` when there are several
 //! inputs. `--format svg` draws every answer in one SVG picture, written once all are in:
 //! each puzzle under the header of `--format board`, givens in bold on grey, the cells the
-//! solution filled in blue. A summary goes to stderr (puzzles, solved, unique, errors, time, puzzles per
+//! solution filled in blue. `--tree FILE` (for an input of one puzzle) also writes the
+//! puzzle's search tree as an HTML page (`bezzel_sudoku::tree`): the puzzle is searched a
+//! second time, the same search, with a recorder watching. A summary goes to stderr (puzzles, solved, unique, errors, time, puzzles per
 //! second, nodes; with `--stats` also failures, propagations, the deepest search and the
 //! search-only time), and each bad line is repeated there. Puzzles are solved on all cores
 //! (`--threads N` to choose), and answers still come in input order. On a terminal, a spinner
