@@ -231,6 +231,10 @@ struct PlacementFormat {
     /// picture of the boards.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
+    /// With `--format svg`: shade the lines each queen attacks, and draw in red the queens
+    /// that attack another.
+    #[arg(long)]
+    attacks: bool,
 }
 
 /// `--format` of the commands that print a summary only.
@@ -492,18 +496,25 @@ fn write_placement(w: &mut impl Write, format: Format, index: u64, p: &[usize]) 
 struct Output<W: Write> {
     w: W,
     format: Format,
+    attacks: bool,
     kept: Vec<Vec<usize>>,
     captions: Vec<String>,
 }
 
 impl<W: Write> Output<W> {
-    fn new(w: W, format: Format) -> Self {
-        Output {
+    fn new(w: W, format: &PlacementFormat) -> Result<Self, Failure> {
+        if format.attacks && format.format != Format::Svg {
+            return Err(Failure::input(
+                "--attacks shades the lines of the SVG pictures: add --format svg",
+            ));
+        }
+        Ok(Output {
             w,
-            format,
+            format: format.format,
+            attacks: format.attacks,
             kept: Vec::new(),
             captions: Vec::new(),
-        }
+        })
     }
 
     fn add(&mut self, index: u64, p: &[usize]) -> io::Result<()> {
@@ -518,7 +529,10 @@ impl<W: Write> Output<W> {
     fn finish(&mut self) -> io::Result<()> {
         if self.format == Format::Svg {
             let n = self.kept.iter().map(Vec::len).max().unwrap_or(1);
-            let options = svg::Options::fitted(n);
+            let options = svg::Options {
+                attacks: self.attacks,
+                ..svg::Options::fitted(n)
+            };
             match &self.kept[..] {
                 [one] => svg::write_board(&mut self.w, one, &options)?,
                 many => svg::write_sheet(&mut self.w, many, &self.captions, &options)?,
@@ -532,7 +546,7 @@ fn all(n: usize, options: &AllOptions) -> Result<u8, Failure> {
     let stop = options.long.stop();
     let mut q = queens_model(n, options.consistency, Some(Order::Rows), &stop)?;
     let format = options.format.format;
-    let mut out = Output::new(stdout(), format);
+    let mut out = Output::new(stdout(), &options.format)?;
     let mut shown = 0;
     let limit = options.limit.unwrap_or(u64::MAX);
     for placement in q.solutions() {
@@ -573,7 +587,7 @@ impl FirstCommand {
         self.long.print_stats(q.stats());
         match found {
             Some(p) => {
-                let mut out = Output::new(stdout(), self.format.format);
+                let mut out = Output::new(stdout(), &self.format)?;
                 out.add(1, &p)?;
                 out.finish()?;
                 Ok(0)
@@ -602,7 +616,7 @@ impl UniqueCommand {
         let [total, unique] = run_count(n, Engine::Symmetry, &self.run, &stop, json)?.counts;
         if self.list {
             let limit = self.limit.unwrap_or(u64::MAX);
-            let mut out = Output::new(stdout(), format);
+            let mut out = Output::new(stdout(), &self.format)?;
             list_unique(n, limit, &stop, &mut out)?;
             out.finish()?;
         }
@@ -658,7 +672,7 @@ impl ConstructCommand {
         match construct::construct(n) {
             Ok(p) => {
                 debug_assert!(check::is_solution(&p));
-                let mut out = Output::new(stdout(), self.format.format);
+                let mut out = Output::new(stdout(), &self.format)?;
                 out.add(1, &p)?;
                 out.finish()?;
                 if self.stats.stats {

@@ -167,6 +167,22 @@ fn programs_write_svg() {
     let square = queens_svg::Options::fitted(8).square;
     assert_eq!(queens_in(&svg, square), expected);
 
+    // A solution with its lines shaded: no queen in red, as none attacks another.
+    let out = run(
+        "queens",
+        &["first", "6", "--format", "svg", "--attacks"],
+        None,
+    );
+    assert!(out.status.success());
+    let svg = stdout(&out);
+    assert_eq!(
+        queens_in(&svg, queens_svg::Options::fitted(6).square).len(),
+        6
+    );
+    assert!(svg.contains("stroke-opacity") && !svg.contains("fill=\"#d22\"/>"));
+    let out = run("queens", &["first", "6", "--attacks"], None);
+    assert_eq!(out.status.code(), Some(2), "--attacks without --format svg");
+
     let out = run(
         "queens",
         &["unique", "6", "--list", "--format", "svg"],
