@@ -145,7 +145,8 @@ def start_chromium(chromium, profile):
     args = [
         chromium, "--headless", "--no-sandbox", "--disable-gpu",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--no-first-run", "--no-default-browser-check", "--window-size=1280,800",
+        "--no-first-run", "--no-default-browser-check", "--disable-dev-shm-usage",
+        "--window-size=1280,800",
         f"--user-data-dir={profile}", "--remote-debugging-port=0", "about:blank",
     ]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
