@@ -62,13 +62,25 @@ pub trait Brancher: Send + fmt::Debug {
     fn decide(&mut self, domains: &Domains<'_>) -> Option<Decision>;
 }
 
-/// Read access to the domains at a node of search, for a [`Brancher`].
+/// Read access to the domains at a node of search, for a [`Brancher`] or an
+/// [`Observer`](super::Observer).
 ///
 /// Every method takes a variable of the model being searched and panics on another's.
 pub struct Domains<'a> {
     engine: &'a Engine,
     model: u32,
     num_vars: usize,
+}
+
+impl<'a> Domains<'a> {
+    /// The domains of `engine`'s variables, model number `model`.
+    pub(super) fn new(engine: &'a Engine, model: u32, num_vars: usize) -> Domains<'a> {
+        Domains {
+            engine,
+            model,
+            num_vars,
+        }
+    }
 }
 
 impl Domains<'_> {
