@@ -13,6 +13,23 @@
 //!
 //! What is not supported (float and set variables, a builtin that is not in [`SUPPORTED`])
 //! is an [`FznError`] naming it, never a panic.
+//!
+//! The mapping, in short: comparisons, their `_reif` and `_imp` forms (`Reif::Equiv`,
+//! `Reif::Imp`; `ne` is `eq` of the negated literal), `int_lin_eq/ne/le` (+ `_reif`, `_imp`) to
+//! `linear`/`linear_reif`, `int_plus/times/div/mod/abs/min/max` and `array_int_maximum/minimum`
+//! to the arithmetic constraints, the four element builtins to `element_const`/`element`
+//! (indices shifted to count from 0), the Boolean builtins to `clause`, `and`, `or`, `xor`,
+//! `bool_lin_*` to `linear`, `set_in` (+ `_reif`, `_imp`) on constant sets to `among`, and the
+//! globals of `mznlib` (all_different, table, regular, circuit, subcircuit, inverse,
+//! global_cardinality and its closed and bounded forms, count of a fixed value, among,
+//! lex_less(eq) on integers and Booleans, value_precede) to Bezzel's own. Circuit, subcircuit
+//! and inverse pass the model's first index along (`bezzel_circuit` and friends in `mznlib`),
+//! since FlatZinc arrays count from 1 whatever the model's index sets were.
+//!
+//! The parser is the `flatzinc` crate rather than one of our own: it reads every statement
+//! MiniZinc 2.6 writes except predicate declarations with two-dimensional array types, which
+//! carry nothing to translate and are skipped. `var int` without bounds gets bounds inferred
+//! from its defining constraint; with none found, `-2²⁰..2²⁰` (and a warning on stderr).
 
 mod run;
 mod translate;

@@ -226,7 +226,11 @@ pub fn parse(text: &str) -> Result<Program, FznError> {
     let mut first_line = 1;
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
-        if pending.is_empty() && (trimmed.is_empty() || trimmed.starts_with('%')) {
+        // Predicate declarations only name the globals used; the parser does not know the
+        // two-dimensional array types some of them have, and they carry nothing to translate.
+        if pending.is_empty()
+            && (trimmed.is_empty() || trimmed.starts_with('%') || trimmed.starts_with("predicate "))
+        {
             continue;
         }
         if pending.is_empty() {
