@@ -240,8 +240,18 @@ pub fn parse(text: &str) -> Result<Program, FznError> {
         pending.push('\n');
         // MiniZinc writes one statement a line; a statement may still span lines elsewhere.
         if trimmed.ends_with(';') {
-            let stmt = Stmt::from_str(&pending)
-                .map_err(|e| FznError(format!("syntax error on line {first_line}: {e}")))?;
+            let stmt = Stmt::from_str(&pending).map_err(|e| {
+                // The parser does not know every type; name what Bezzel lacks anyway.
+                if pending.contains("var set of") {
+                    FznError(format!(
+                        "set variables are not supported (line {first_line})"
+                    ))
+                } else if pending.contains("float") {
+                    FznError(format!("floats are not supported (line {first_line})"))
+                } else {
+                    FznError(format!("syntax error on line {first_line}: {e}"))
+                }
+            })?;
             statements.push(stmt);
             pending.clear();
         }
