@@ -285,6 +285,8 @@ struct Builder {
     /// Declared domains of aliases (`var 1..3: y = x;`), applied once every variable exists.
     restrictions: Vec<(Value, Vec<i64>, Dom)>,
     outputs: Vec<Output>,
+    /// The consistency a constraint's annotation asks for (`:: domain`, `:: bounds`).
+    consistency: Consistency,
 }
 
 fn int_of(x: i128, what: &str) -> Result<i64, FznError> {
@@ -987,6 +989,15 @@ impl Builder {
             .map(|e| self.expr(e))
             .collect::<Result<_, _>>()?;
         let args: Vec<Value> = args.into_iter().map(|v| self.resolve(v)).collect();
+        self.consistency = c
+            .annos
+            .iter()
+            .find_map(|a| match a.id.as_str() {
+                "domain" | "domain_propagation" => Some(Consistency::Domain),
+                "bounds" | "bounds_propagation" => Some(Consistency::Bounds),
+                _ => None,
+            })
+            .unwrap_or(Consistency::Value);
         self.post(&c.id, &args)
             .map_err(|e| FznError(format!("constraint {}: {}", c.id, e.0)))
     }
@@ -1236,7 +1247,8 @@ impl Builder {
             "fzn_all_different_int" => {
                 arity(1)?;
                 let xs = self.views(&a[0], name)?;
-                self.model.all_different(&xs)?;
+                // Value consistency unless annotated, as in Gecode.
+                self.model.all_different_with(&xs, self.consistency)?;
             }
             "fzn_table_int" | "fzn_table_bool" => {
                 arity(2)?;
@@ -1313,6 +1325,11 @@ impl Builder {
                 // f's values index g and the other way round.
                 let f: Vec<IntView> = f.into_iter().map(|x| x.offset(-g_base as i32)).collect();
                 let g: Vec<IntView> = g.into_iter().map(|x| x.offset(-f_base as i32)).collect();
+                // Bezzel's inverse checks the all-different it implies only once fixed;
+                // MiniZinc users expect the pruning of a channelling permutation.
+                // (MiniZinc drops a `:: domain` on inverse on its way here: always domain.)
+                self.model.all_different_with(&f, Consistency::Domain)?;
+                self.model.all_different_with(&g, Consistency::Domain)?;
                 self.model.inverse(&f, &g)?;
             }
             "fzn_global_cardinality" => {
