@@ -104,7 +104,9 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
         solver = solver.branch_groups(&groups)?;
     }
     let print = |out: &mut dyn Write, s: &Solution| -> Result<(), FznError> {
-        writeln!(out, "{}----------", printer.format(s)).map_err(io)?;
+        // One write per solution, so that a watchdog's line never splits one.
+        let text = format!("{}----------\n", printer.format(s));
+        out.write_all(text.as_bytes()).map_err(io)?;
         out.flush().map_err(io)
     };
     let (found, complete, objective, stats) = match goal {
