@@ -133,7 +133,8 @@ def main():
                     res[key] = {"time": 0, "solved": False, "optimal": False, "unsat": False, "obj": None, "err": err}
                     continue
                 sense, obj = mark_objective(fzn)
-                res[key] = solve(cmd, fzn, obj, a.time_limit)
+                # Optimisation: every improving solution, so that a run cut short shows its best.
+                res[key] = solve(cmd + (["-a"] if sense else []), fzn, obj, a.time_limit)
                 res[key]["sense"] = sense
             b, g = res["bezzel"], res["gecode"]
             if b["optimal"] and g["optimal"] and (b["obj"] != g["obj"] or b["unsat"] != g["unsat"]):

@@ -89,12 +89,14 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
         outputs,
         goal,
         groups,
+        restart_scale,
     } = parse(text)?;
     let printer = Program {
         model: Model::new(),
         outputs,
         goal,
         groups: Vec::new(),
+        restart_scale: None,
     };
     let mut config = SearchConfig::default();
     config.limits.time = options.time_ms.map(Duration::from_millis);
@@ -110,6 +112,19 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
         out.flush().map_err(io)
     };
     let (found, complete, objective, stats) = match goal {
+        Goal::Satisfy
+            if !options.all && options.solutions.unwrap_or(1) == 1 && restart_scale.is_some() =>
+        {
+            // One solution with restarts (`restart_luby`): the engine's `first`.
+            solver.config_mut().restarts = restart_scale.map(|scale| Restarts { scale });
+            let first = solver.first();
+            if let Some(s) = &first {
+                print(out, s)?;
+            }
+            let stats = solver.stats().clone();
+            let complete = first.is_none() && stats.is_complete();
+            (u64::from(first.is_some()), complete, None, stats)
+        }
         Goal::Satisfy => {
             let limit = if options.all {
                 options.solutions

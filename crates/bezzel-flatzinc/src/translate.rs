@@ -176,6 +176,9 @@ pub struct Program {
     pub goal: Goal,
     /// The solve item's search annotations, in order; empty when it has none.
     pub groups: Vec<BranchGroup>,
+    /// The scale of a `restart_luby(scale)` annotation (Bezzel restarts on the Luby sequence
+    /// only, and only when searching for one solution).
+    pub restart_scale: Option<u64>,
 }
 
 impl Program {
@@ -391,7 +394,13 @@ impl Builder {
             _ => return err("float and set objectives are not supported"),
         };
         let mut groups = Vec::new();
+        let mut restart_scale = None;
         for a in &solve.annotations {
+            if a.id == "restart_luby"
+                && let Some(AnnExpr::Expr(Expr::Int(scale))) = a.expressions.first()
+            {
+                restart_scale = u64::try_from(*scale).ok();
+            }
             self.search_annotation(a, &mut groups)?;
         }
         let mut outputs = std::mem::take(&mut self.outputs);
@@ -405,6 +414,7 @@ impl Builder {
             outputs,
             goal,
             groups,
+            restart_scale,
         })
     }
 

@@ -172,3 +172,16 @@ fn bounds_of_var_int_are_inferred_from_definitions() {
     assert_eq!(out.matches("----------").count(), 49);
     assert!(out.contains("z = -9;") && out.contains("z = 9;"));
 }
+
+#[test]
+fn restart_luby_finds_one_solution_or_proves_none() {
+    let sat = "var 1..3: x :: output_var;\nvar 1..3: y :: output_var;\nconstraint int_lt(x,y);\n\
+               solve :: restart_luby(50) satisfy;\n";
+    assert_eq!(
+        run(sat, &Options::default()),
+        "x = 1;\ny = 2;\n----------\n"
+    );
+    let unsat = "var 1..3: x;\nvar 1..3: y;\nconstraint int_lt(x,y);\nconstraint int_lt(y,x);\n\
+                 solve :: restart_luby(50) satisfy;\n";
+    assert_eq!(run(unsat, &Options::default()), "=====UNSATISFIABLE=====\n");
+}
