@@ -335,9 +335,15 @@ impl Builder {
             return err("the FlatZinc has no solve item");
         };
         self.infer_bounds(&constraints)?;
+        let mut infeasible = false;
         for k in 0..self.pending.len() {
             let (name, bounds) = self.pending[k].clone();
             let (lo, hi) = match bounds {
+                // Inferred bounds that cross: the defining constraint cannot hold.
+                Some((lo, hi)) if lo > hi => {
+                    infeasible = true;
+                    (lo, lo)
+                }
                 Some(b) => b,
                 None => {
                     let (lo, hi) = (-(1 << 20), 1 << 20);
@@ -356,6 +362,10 @@ impl Builder {
             }
             let x = self.new_var(&name, Dom::Range(lo, hi), false)?;
             self.made.push(x);
+        }
+        if infeasible {
+            let (zero, one) = (self.constant(0)?, self.constant(1)?);
+            self.model.equal(zero, one)?;
         }
         for (v, values, dom) in std::mem::take(&mut self.restrictions) {
             let x = self.view(&v, "alias")?;
@@ -1320,7 +1330,8 @@ impl Builder {
                 arity(2)?;
                 let xs = self.views(&a[0], name)?;
                 let base = self.par(&a[1], name)?;
-                let xs: Vec<IntView> = xs.into_iter().map(|x| x.offset(-base as i32)).collect();
+                let base = shift(base)?;
+                let xs: Vec<IntView> = xs.into_iter().map(|x| x.offset(base)).collect();
                 if name == "bezzel_circuit" {
                     self.model.circuit(&xs)?;
                 } else {
@@ -1333,8 +1344,9 @@ impl Builder {
                 let g = self.views(&a[1], name)?;
                 let (f_base, g_base) = (self.par(&a[2], name)?, self.par(&a[3], name)?);
                 // f's values index g and the other way round.
-                let f: Vec<IntView> = f.into_iter().map(|x| x.offset(-g_base as i32)).collect();
-                let g: Vec<IntView> = g.into_iter().map(|x| x.offset(-f_base as i32)).collect();
+                let (f_shift, g_shift) = (shift(f_base)?, shift(g_base)?);
+                let f: Vec<IntView> = f.into_iter().map(|x| x.offset(g_shift)).collect();
+                let g: Vec<IntView> = g.into_iter().map(|x| x.offset(f_shift)).collect();
                 // Bezzel's inverse checks the all-different it implies only once fixed;
                 // MiniZinc users expect the pruning of a channelling permutation.
                 // (MiniZinc drops a `:: domain` on inverse on its way here: always domain.)
@@ -1484,6 +1496,11 @@ impl Builder {
         }
         Ok(())
     }
+}
+
+/// The view offset that makes indices counted from `base` count from 0.
+fn shift(base: i64) -> Result<i32, FznError> {
+    i32::try_from(-base).map_err(|_| FznError(format!("index set starting at {base}: too far")))
 }
 
 fn output_array_dims(annos: &[Annotation]) -> Result<Option<Vec<(i64, i64)>>, FznError> {
