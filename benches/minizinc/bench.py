@@ -112,7 +112,7 @@ def main():
     families = a.families or sorted(d for d in os.listdir(a.suite) if os.path.isdir(os.path.join(a.suite, d)))
     tmp = tempfile.mkdtemp(prefix="bezzel-mzn-")
     rows = []
-    print("%-42s %-26s %-26s %s" % ("instance", "bezzel: status obj time", "gecode: status obj time", "note"))
+    print("%-40s %-3s %-26s %-26s %s" % ("instance", "", "bezzel: status obj time", "gecode: status obj time", "note"))
     for fam in families:
         for model, data in instances(a.suite, fam, a.per_family):
             name = fam + "/" + os.path.basename(data or model).rsplit(".", 1)[0]
@@ -137,31 +137,36 @@ def main():
                 res[key] = solve(cmd + (["-a"] if sense else []), fzn, obj, a.time_limit)
                 res[key]["sense"] = sense
             b, g = res["bezzel"], res["gecode"]
+            kind = b.get("sense") or g.get("sense") or ("satisfy" if not (b["err"] and g["err"]) else "?")
+            for r in (b, g):
+                # Done: a solution (satisfaction) or a proven optimum (optimisation), or unsat.
+                r["done"] = r["unsat"] or (r["optimal"] if kind in ("minimize", "maximize") else r["solved"])
             if b["optimal"] and g["optimal"] and (b["obj"] != g["obj"] or b["unsat"] != g["unsat"]):
+                note.append("DISAGREE")
+            if b["unsat"] and g["solved"] or g["unsat"] and b["solved"]:
                 note.append("DISAGREE")
             def cell(r):
                 if r["err"]:
                     return "error"
-                st = "unsat" if r["unsat"] else "opt" if r["optimal"] else "sol" if r["solved"] else "-"
+                st = "unsat" if r["unsat"] else "opt" if r["optimal"] and kind != "satisfy" else "sol" if r["solved"] else "-"
                 return "%-5s %8s %6.2fs" % (st, "" if r["obj"] is None else r["obj"], r["time"])
-            print("%-42s %-26s %-26s %s" % (name[:42], cell(b), cell(g), "; ".join(note + [r["err"] for r in (b, g) if r["err"]])))
+            print("%-40s %-3s %-26s %-26s %s" % (name[:40], kind[:3], cell(b), cell(g), "; ".join(note + [r["err"] for r in (b, g) if r["err"]])))
             sys.stdout.flush()
-            rows.append((name, b, g))
-    # Totals: solved (an answer), optimal (proven: optimum, all solutions or unsat), faster.
-    def total(k, key):
-        return sum(1 for _, b, g in rows if (b if k == "b" else g)[key])
-    both = [(b, g) for _, b, g in rows if b["optimal"] and g["optimal"]]
+            rows.append((name, kind, b, g))
+    both = [(b, g) for _, _, b, g in rows if b["done"] and g["done"]]
     faster = sum(1 for b, g in both if b["time"] < g["time"])
-    better = sum(1 for _, b, g in rows if b["obj"] is not None and g["obj"] is not None and b["obj"] != g["obj"]
-                 and ((b["obj"] < g["obj"]) == (b.get("sense") == "minimize")))
-    worse = sum(1 for _, b, g in rows if b["obj"] is not None and g["obj"] is not None and b["obj"] != g["obj"]
-                and ((b["obj"] > g["obj"]) == (b.get("sense") == "minimize")))
-    errors = sum(1 for _, b, _ in rows if b["err"])
+    def better(x, y, sense):
+        return x is not None and (y is None or (x < y if sense == "minimize" else x > y))
     print()
-    print("instances %d, time limit %gs, one thread" % (len(rows), a.time_limit))
-    print("bezzel: solved %d, proven %d, errors %d" % (total("b", "solved") + sum(1 for _, b, _ in rows if b["unsat"]), total("b", "optimal"), errors))
-    print("gecode: solved %d, proven %d, errors %d" % (total("g", "solved") + sum(1 for _, _, g in rows if g["unsat"]), total("g", "optimal"), sum(1 for _, _, g in rows if g["err"])))
-    print("both proven: %d, bezzel faster on %d; better objective: bezzel %d, gecode %d" % (len(both), faster, better, worse))
+    print("instances %d, time limit %gs, one thread each" % (len(rows), a.time_limit))
+    for key, who in (("bezzel", 2), ("gecode", 3)):
+        rs = [r[who] for r in rows]
+        print("%s: done %d (satisfied, proven optimal or unsatisfiable), a solution %d, errors %d" % (
+            key, sum(r["done"] for r in rs), sum(r["solved"] for r in rs), sum(1 for r in rs if r["err"])))
+    opt = [(k, b, g) for _, k, b, g in rows if k in ("minimize", "maximize")]
+    print("both done: %d, bezzel faster on %d; better objective (optimisation, %d instances): bezzel %d, gecode %d" % (
+        len(both), faster, len(opt), sum(better(b["obj"], g["obj"], k) for k, b, g in opt),
+        sum(better(g["obj"], b["obj"], k) for k, b, g in opt)))
 
 
 if __name__ == "__main__":
