@@ -165,6 +165,8 @@ fn every_global_of_the_mznlib_is_exercised() {
             .arg(model)
             .arg("--fzn")
             .arg(&fzn)
+            .arg("--ozn") // else it lands beside the model
+            .arg(dir.path().join("model.ozn"))
             .output()
             .unwrap();
         assert!(out.status.success(), "{}: {}", model.display(), text(&out));
