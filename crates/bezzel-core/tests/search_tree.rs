@@ -245,3 +245,37 @@ fn the_page_holds_the_tree_and_fetches_nothing() {
     assert_eq!(back.nodes.len(), tree.nodes.len());
     assert_eq!(data["total_nodes"], solver.stats().nodes);
 }
+
+/// A recorder that watches several runs keeps the latest: one root, and the totals of the
+/// latest run's statistics, whatever its limit (a limit reached in an earlier run once left
+/// the next root with nowhere to go, and two roots drew no page).
+#[test]
+fn a_recorder_over_several_runs_keeps_the_latest() {
+    let (m, _) = queens(6);
+    let mut solver = Solver::new(m);
+    for limit in [1, 5, 1000] {
+        type Runs = fn(&mut Solver);
+        let runs: [Runs; 3] = [
+            |s| {
+                s.count();
+                s.count();
+            },
+            |s| {
+                s.first();
+                s.solutions().count();
+            },
+            |s| {
+                s.first();
+                s.first();
+            },
+        ];
+        for run in runs {
+            let tree = tree::record(&mut solver, limit, run);
+            let roots = tree.nodes.iter().filter(|n| n.parent.is_none()).count();
+            assert_eq!(roots, 1, "limit {limit}");
+            assert!(tree.nodes[0].parent.is_none());
+            assert_eq!(tree.total_nodes(), solver.stats().nodes, "limit {limit}");
+            assert_eq!(tree.total_failures(), solver.stats().failures);
+        }
+    }
+}

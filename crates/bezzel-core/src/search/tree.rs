@@ -203,7 +203,8 @@ pub struct Recorder {
 
 impl Recorder {
     /// A recorder that keeps at most `limit` nodes (at least the root), for a model with
-    /// variables named `names`.
+    /// variables named `names`. It keeps the latest run: a run's root drops the nodes of the
+    /// runs before.
     pub fn new(names: Vec<String>, limit: usize) -> Recorder {
         Recorder {
             names,
@@ -287,6 +288,12 @@ impl Recorder {
 
 impl Observer for Recorder {
     fn node(&mut self, node: &Node<'_>) {
+        if node.depth == 0 {
+            // A new run's root: the tree is the latest run's, so an earlier run's nodes go
+            // (and the root is always kept, whatever the limit).
+            self.nodes.clear();
+            self.shapes.clear();
+        }
         self.path.truncate(node.depth);
         let parent = self.path.last().copied();
         self.last_kept = self.nodes.len() < self.limit;
