@@ -279,3 +279,41 @@ fn a_recorder_over_several_runs_keeps_the_latest() {
         }
     }
 }
+
+/// Names and titles that look like markup stay text: inside the data's script element a
+/// `<!--<script` (not only `</`) would swallow the page's own script, so the data holds no
+/// `<` at all, and reads back as it was.
+#[test]
+fn markup_in_names_and_titles_stays_data() {
+    let nasty = "<!--<script></script>";
+    let mut m = Model::new();
+    let x = m.named_var(nasty, 0..=1).unwrap();
+    m.named_var("y", 0..=1).unwrap();
+    let _ = x;
+    let mut solver = Solver::new(m);
+    let tree = tree::record(&mut solver, 100, |s| {
+        s.count();
+    });
+    let html = tree.to_html(&tree::PageOptions {
+        title: nasty.into(),
+        ..tree::PageOptions::default()
+    });
+    let template = include_str!("../src/search/tree_page.html");
+    assert_eq!(
+        html.matches("<script").count(),
+        template.matches("<script").count()
+    );
+    assert_eq!(
+        html.matches("<!--").count(),
+        template.matches("<!--").count()
+    );
+    let start = html
+        .find(r#"<script type="application/json" id="data">"#)
+        .unwrap();
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    assert!(!json.contains('<'), "{json}");
+    let data: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(data["title"], nasty);
+    assert_eq!(data["tree"]["names"][0], nasty);
+}

@@ -12,6 +12,13 @@
 //! into triangles that say how much they hold), and a click on a node shows the decisions
 //! down to it and its domains, as a table, a chessboard or a grid ([`PageOptions`]).
 //!
+//! A recorder keeps the latest run: a new run's root drops what came before. Restarts
+//! ([`SearchConfig::restarts`](crate::SearchConfig::restarts)) are one run: search goes back
+//! to the root without a node of its own, so each attempt's first decision is one more child
+//! of the root, and attempts often repeat one another's first decisions (the root's children
+//! are the attempts, left to right; [`Statistics::restarts`](crate::Statistics::restarts)
+//! counts them).
+//!
 //! ```
 //! use bezzel_core::prelude::*;
 //! use bezzel_core::search::tree::{self, PageOptions};
@@ -423,8 +430,10 @@ fn page(tree: &SearchTree, options: &PageOptions) -> String {
         total_solutions: tree.total_solutions(),
     };
     let json = serde_json::to_string(&data).expect("the tree serializes");
-    // Inside a script element only `</` could end it early; JSON reads `<\/` as `</`.
-    let json = json.replace("</", "<\\/");
+    // No `<` at all inside the script element: `</script` would end it early, and `<!--`
+    // followed by `<script` would make the parser swallow the page's own script. `<` occurs
+    // only inside JSON strings, where `\u003c` reads back as `<`.
+    let json = json.replace('<', "\\u003c");
     let title = escape_html(if options.title.is_empty() {
         "Search tree"
     } else {
