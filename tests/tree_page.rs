@@ -300,3 +300,57 @@ fn tree_options_are_refused_where_they_do_not_apply() {
         stderr(&out)
     );
 }
+
+/// A search the time limit cuts short still leaves its page, and the page is that search:
+/// the nodes it holds are the nodes the summary reports (the page once came from a second
+/// search, or from none at all when the limit came during the first). Counting the solutions
+/// of an empty grid to 10^8 never ends within the limit, however fast the machine.
+#[test]
+fn sudoku_cut_short_draws_the_search_it_reports() {
+    let dir = scratch("sudoku-cut");
+    let page = dir.join("tree.html");
+    let empty = format!("{}\n", ".".repeat(81));
+    let args = [
+        "--tree",
+        page.to_str().unwrap(),
+        "--count",
+        "--limit",
+        "100000000",
+        "--threads",
+        "1",
+        "--time-limit",
+        "0.2s",
+        "--stats",
+    ];
+    let out = run("sudoku", &args, Some(&empty));
+    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
+    assert_eq!(common::stdout(&out).trim(), "unknown");
+    let nodes = stat(&stderr(&out), "nodes");
+    let (tree, total) = tree_of(&page);
+    assert_eq!((total, tree.total_nodes()), (nodes, nodes));
+    assert!(!tree.complete);
+}
+
+/// `--tree` over two files of one puzzle each is refused before either is solved, as one
+/// file of two puzzles is: nothing on stdout.
+#[test]
+fn sudoku_tree_refuses_two_puzzles_before_solving() {
+    let dir = scratch("sudoku-two");
+    let puzzle =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........\n";
+    let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+    std::fs::write(&a, puzzle).unwrap();
+    std::fs::write(&b, puzzle).unwrap();
+    let page = dir.join("tree.html");
+    let args = [
+        "--tree",
+        page.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ];
+    let out = run("sudoku", &args, None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("one puzzle"), "{}", stderr(&out));
+    assert_eq!(common::stdout(&out), "", "nothing solved");
+    assert!(!page.exists());
+}
