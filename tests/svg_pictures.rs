@@ -217,3 +217,28 @@ fn programs_write_svg() {
         .count();
     assert_eq!(cells, 81);
 }
+
+/// Captions holding characters XML 1.0 forbids (controls, U+FFFE, U+FFFF) still give
+/// well-formed pictures: those characters are dropped, the rest kept.
+#[test]
+fn captions_with_characters_xml_forbids_stay_well_formed() {
+    let bad = "a\u{1}b\u{FFFE}c\u{FFFF}d\u{1F}e";
+    let svg = queens_svg::sheet(
+        &[vec![0]],
+        &[bad.to_string()],
+        &queens_svg::Options::default(),
+    );
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed queens SVG");
+    let text = doc.descendants().find(|n| n.has_tag_name("text")).unwrap();
+    assert_eq!(text.text(), Some("abcde"));
+    let entry = sudoku_svg::Entry {
+        caption: bad,
+        puzzle: None,
+        solution: None,
+        alphabet: Alphabet::FromOne,
+    };
+    let svg = sudoku_svg::sheet(&[entry]);
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed sudoku SVG");
+    let text = doc.descendants().find(|n| n.has_tag_name("text")).unwrap();
+    assert_eq!(text.text(), Some("abcde"));
+}

@@ -218,8 +218,8 @@ fn attacked_queens(placement: &[usize]) -> Vec<bool> {
         .collect()
 }
 
-/// `text` with the five characters XML gives a meaning escaped, and control characters
-/// (which XML 1.0 forbids) dropped.
+/// `text` with the five characters XML gives a meaning escaped, and the characters XML 1.0
+/// forbids (control characters, U+FFFE and U+FFFF) dropped.
 fn escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
@@ -230,6 +230,7 @@ fn escape(text: &str) -> String {
             '"' => s.push_str("&quot;"),
             '\'' => s.push_str("&apos;"),
             c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => {}
+            '\u{FFFE}' | '\u{FFFF}' => {}
             c => s.push(c),
         }
     }

@@ -142,8 +142,8 @@ fn draw(
     s.push_str("</g>\n");
 }
 
-/// `text` with the five characters XML gives a meaning escaped, and control characters
-/// (which XML 1.0 forbids) dropped.
+/// `text` with the five characters XML gives a meaning escaped, and the characters XML 1.0
+/// forbids (control characters, U+FFFE and U+FFFF) dropped.
 fn escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
@@ -154,6 +154,7 @@ fn escape(text: &str) -> String {
             '"' => s.push_str("&quot;"),
             '\'' => s.push_str("&apos;"),
             c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => {}
+            '\u{FFFE}' | '\u{FFFF}' => {}
             c => s.push(c),
         }
     }
