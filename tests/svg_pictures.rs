@@ -242,3 +242,37 @@ fn captions_with_characters_xml_forbids_stay_well_formed() {
     let text = doc.descendants().find(|n| n.has_tag_name("text")).unwrap();
     assert_eq!(text.text(), Some("abcde"));
 }
+
+/// Two pictures inline in one HTML page share one id space: boards of different square
+/// sizes name their patterns apart (each board fills with its own), so neither draws with
+/// the other's tiles; an id two pictures share names the same definition.
+#[test]
+fn pictures_of_different_sizes_use_ids_apart() {
+    let pattern_of = |svg: &str| {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        let pattern = doc
+            .descendants()
+            .find(|n| n.has_tag_name("pattern"))
+            .unwrap();
+        let id = pattern.attribute("id").unwrap().to_string();
+        let width = pattern.attribute("width").unwrap().to_string();
+        let fill = doc
+            .descendants()
+            .filter_map(|n| n.attribute("fill"))
+            .find(|f| f.starts_with("url(#"))
+            .unwrap()
+            .to_string();
+        assert_eq!(fill, format!("url(#{id})"));
+        (id, width)
+    };
+    let options = |square| queens_svg::Options {
+        square,
+        ..queens_svg::Options::default()
+    };
+    let (a, wa) = pattern_of(&queens_svg::board(&[1, 3, 0, 2], &options(40.0)));
+    let (b, wb) = pattern_of(&queens_svg::board(&[1, 3, 0, 2], &options(10.0)));
+    let (c, wc) = pattern_of(&queens_svg::board(&[0], &options(10.0)));
+    assert_ne!(a, b);
+    assert_ne!(wa, wb);
+    assert_eq!((b, wb), (c, wc));
+}

@@ -121,7 +121,8 @@ fn header(w: &mut impl io::Write, width: f64, height: f64, options: &Options) ->
     writeln!(w, "<defs>")?;
     writeln!(
         w,
-        r#"<pattern id="squares" width="{}" height="{}" patternUnits="userSpaceOnUse"><rect width="{s}" height="{s}" fill="{LIGHT}"/><rect x="{s}" width="{s}" height="{s}" fill="{DARK}"/><rect y="{s}" width="{s}" height="{s}" fill="{DARK}"/><rect x="{s}" y="{s}" width="{s}" height="{s}" fill="{LIGHT}"/></pattern>"#,
+        r#"<pattern id="{}" width="{}" height="{}" patternUnits="userSpaceOnUse"><rect width="{s}" height="{s}" fill="{LIGHT}"/><rect x="{s}" width="{s}" height="{s}" fill="{DARK}"/><rect y="{s}" width="{s}" height="{s}" fill="{DARK}"/><rect x="{s}" y="{s}" width="{s}" height="{s}" fill="{LIGHT}"/></pattern>"#,
+        squares_id(s),
         2.0 * s,
         2.0 * s
     )?;
@@ -131,6 +132,19 @@ fn header(w: &mut impl io::Write, width: f64, height: f64, options: &Options) ->
         r##"<symbol id="queen" viewBox="0 0 100 100"><path d="M18 78 L10 30 L32 55 L38 18 L50 50 L62 18 L68 55 L90 30 L82 78 Z M18 84 H82 V92 H18 Z" stroke="#000" stroke-width="4" stroke-linejoin="round"/></symbol>"##
     )?;
     writeln!(w, "</defs>")
+}
+
+/// The id of the squares' pattern for squares of side `square`. Pictures inline in one HTML
+/// page share one id space, and a pattern depends on the square's size: each size has an id
+/// of its own, so two pictures that share an id share its definition too. (The queen's
+/// symbol is scaled where it is used, so one id serves every size.)
+fn squares_id(square: f64) -> String {
+    if square.fract() == 0.0 && (0.0..1e9).contains(&square) {
+        format!("squares-{square}")
+    } else {
+        // Any other size by its bits: 16 hex digits, never a whole number below 10^9.
+        format!("squares-{:x}", square.to_bits())
+    }
 }
 
 /// One board with its top-left corner at `(x, y)`.
@@ -147,7 +161,8 @@ fn draw(
     writeln!(w, r#"<g transform="translate({x} {y})">"#)?;
     writeln!(
         w,
-        r##"<rect width="{side}" height="{side}" fill="url(#squares)" stroke="#333" stroke-width="1"/>"##
+        r##"<rect width="{side}" height="{side}" fill="url(#{})" stroke="#333" stroke-width="1"/>"##,
+        squares_id(s)
     )?;
     let attacked = if options.attacks {
         attacked_queens(placement)
