@@ -276,3 +276,48 @@ fn pictures_of_different_sizes_use_ids_apart() {
     assert_ne!(wa, wb);
     assert_eq!((b, wb), (c, wc));
 }
+
+/// With nothing to draw, `--format svg` still prints one picture, and it says so: a caption
+/// alone, in a picture tall enough to show it (it once printed nothing, or an empty picture
+/// 0 or 1 pixel high).
+#[test]
+fn nothing_to_draw_is_a_picture_that_says_so() {
+    let caption_of = |svg: &str| {
+        let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+        let root = doc.root_element();
+        let height: f64 = root.attribute("height").unwrap().parse().unwrap();
+        let width: f64 = root.attribute("width").unwrap().parse().unwrap();
+        assert!(height >= 20.0 && width >= 100.0, "{svg}");
+        let texts: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.text().map(String::from))
+            .collect();
+        texts
+    };
+    for args in [
+        &["all", "2", "--format", "svg"][..],
+        &["all", "8", "--format", "svg", "--limit", "0"],
+        &["unique", "3", "--list", "--format", "svg"],
+        &["unique", "8", "--list", "--format", "svg", "--limit", "0"],
+    ] {
+        let out = run("queens", args, None);
+        assert!(out.status.success(), "{args:?}");
+        assert_eq!(
+            caption_of(&stdout(&out)),
+            ["no solutions shown"],
+            "{args:?}"
+        );
+    }
+    let out = run("sudoku", &["--format", "svg"], Some(""));
+    assert!(out.status.success());
+    assert_eq!(caption_of(&stdout(&out)), ["no puzzles"]);
+    assert_eq!(
+        caption_of(&queens_svg::sheet(
+            &[],
+            &[],
+            &queens_svg::Options::default()
+        )),
+        ["no placements"]
+    );
+}

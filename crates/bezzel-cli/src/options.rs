@@ -103,7 +103,8 @@ pub enum Format {
     Board,
     /// One JSON object per line.
     Json,
-    /// One SVG picture on stdout: the boards drawn, with a caption each.
+    /// One SVG picture on stdout: the boards drawn, with a caption each (with none to draw, a
+    /// picture whose one caption says so).
     Svg,
 }
 

@@ -68,7 +68,8 @@ pub fn write_board(
 }
 
 /// Several placements as one SVG document: boards in rows of [`Options::columns`], each under
-/// a caption (`captions[i]`, or `NO.{i+1}` when there is none).
+/// a caption (`captions[i]`, or `NO.{i+1}` when there is none). No placements give a picture
+/// of one caption that says so: `captions[0]` if there is one, else `no placements`.
 pub fn sheet(placements: &[Vec<usize>], captions: &[String], options: &Options) -> String {
     let mut s = Vec::new();
     write_sheet(&mut s, placements, captions, options).expect("writing to a Vec cannot fail");
@@ -82,6 +83,18 @@ pub fn write_sheet(
     captions: &[String],
     options: &Options,
 ) -> io::Result<()> {
+    if placements.is_empty() {
+        let caption = captions.first().map_or("no placements", String::as_str);
+        // About 8.5 pixels a character at 14 pixels, sans-serif.
+        let width = (caption.chars().count() as f64 * 8.5).max(312.0) + 2.0 * MARGIN;
+        header(w, width, CAPTION, options)?;
+        writeln!(
+            w,
+            r#"<text x="{MARGIN}" y="16" font-family="sans-serif" font-size="14">{}</text>"#,
+            escape(caption)
+        )?;
+        return writeln!(w, "</svg>");
+    }
     let columns = match options.columns {
         0 => placements.len().clamp(1, 8),
         c => c,

@@ -38,8 +38,18 @@ pub fn grid(puzzle: &Grid, solution: Option<&Grid>, alphabet: Alphabet) -> Strin
     s
 }
 
-/// Several entries as one SVG document, one under another.
+/// Several entries as one SVG document, one under another. No entries give a picture of one
+/// caption that says so: `no puzzles`.
 pub fn sheet(entries: &[Entry<'_>]) -> String {
+    if entries.is_empty() {
+        let none = Entry {
+            caption: "no puzzles",
+            puzzle: None,
+            solution: None,
+            alphabet: Alphabet::FromOne,
+        };
+        return sheet(&[none]);
+    }
     let height_of = |e: &Entry<'_>| {
         CAPTION
             + e.puzzle
@@ -51,7 +61,7 @@ pub fn sheet(entries: &[Entry<'_>]) -> String {
         .fold(320.0_f64, f64::max)
         + 2.0 * MARGIN;
     let height: f64 = entries.iter().map(height_of).sum();
-    let mut s = header(width, height.max(1.0));
+    let mut s = header(width, height);
     let mut y = 0.0;
     for e in entries {
         s += &format!(
