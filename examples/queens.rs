@@ -622,8 +622,11 @@ impl UniqueCommand {
         if self.list {
             let limit = self.limit.unwrap_or(u64::MAX);
             let mut out = Output::new(stdout(), &self.format)?;
-            list_unique(n, limit, &stop, &mut out)?;
+            let listed = list_unique(n, limit, &stop, &mut out);
+            // Cut short, what was listed is still drawn: one picture of the partial list, as
+            // text prints the lines so far.
             out.finish()?;
+            listed?;
         }
         let summary = if json { Summary::Json } else { Summary::Text };
         if format == Format::Svg {

@@ -321,3 +321,41 @@ fn nothing_to_draw_is_a_picture_that_says_so() {
         ["no placements"]
     );
 }
+
+/// `unique --list --format svg` cut short by the time limit still prints the picture of what
+/// was listed, as text prints the lines so far (it once printed nothing). Where the limit
+/// lands depends on the machine: the assertion is for every run whose listing was cut
+/// (the stderr says how many were listed), and a few limits make one likely.
+#[test]
+fn a_listing_cut_short_is_still_drawn() {
+    for limit in ["0.02s", "0.04s", "0.08s", "0.15s"] {
+        let args = [
+            "unique",
+            "13",
+            "--list",
+            "--format",
+            "svg",
+            "--time-limit",
+            limit,
+        ];
+        let out = run("queens", &args, None);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let Some(at) = err.find(" unique solutions listed") else {
+            continue;
+        };
+        assert_eq!(out.status.code(), Some(124), "{err}");
+        let digits: String = err[..at]
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let listed: usize = digits.parse().unwrap();
+        let svg = stdout(&out);
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+        let boards = doc.descendants().filter(|n| n.has_tag_name("g")).count();
+        assert_eq!(boards, listed, "{err}");
+    }
+}
