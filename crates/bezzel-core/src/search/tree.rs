@@ -187,8 +187,8 @@ pub struct PageOptions {
     pub title: String,
     /// How the domains at a clicked node are shown.
     pub layout: Layout,
-    /// Values shown for a grid's cells: `symbols[v]` for value `v` where given (Sudoku's
-    /// alphabets), else the number.
+    /// Values shown for a grid's cells and in the decisions: `symbols[v]` for value `v` where
+    /// given and not empty (Sudoku's alphabets), else the number.
     pub symbols: Vec<String>,
 }
 
