@@ -359,3 +359,50 @@ fn a_listing_cut_short_is_still_drawn() {
         assert_eq!(boards, listed, "{err}");
     }
 }
+
+/// Options out of range still give a picture of sensible size: a square that is not a
+/// positive finite number is the default's, a huge one is capped, and a sheet has no more
+/// columns than boards (NaN, infinite or negative sizes, and widths of 10^20 pixels, once).
+#[test]
+fn options_out_of_range_give_pictures_of_sensible_size() {
+    let size_of = |svg: &str| {
+        let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+        let root = doc.root_element();
+        let get = |a: &str| -> f64 { root.attribute(a).unwrap().parse().unwrap() };
+        (get("width"), get("height"))
+    };
+    let boards = vec![vec![1, 3, 0, 2]; 3];
+    let plain = queens_svg::Options::default();
+    for square in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -5.0, 0.0] {
+        let options = queens_svg::Options {
+            square,
+            ..plain.clone()
+        };
+        assert_eq!(
+            size_of(&queens_svg::board(&boards[0], &options)),
+            size_of(&queens_svg::board(&boards[0], &plain)),
+            "square {square}"
+        );
+    }
+    let huge = queens_svg::Options {
+        square: 1e300,
+        ..plain.clone()
+    };
+    let (w, h) = size_of(&queens_svg::board(&boards[0], &huge));
+    assert!(w.is_finite() && h.is_finite() && w <= 1e6, "{w} x {h}");
+    let three = queens_svg::Options {
+        columns: 3,
+        ..plain.clone()
+    };
+    let many = queens_svg::Options {
+        columns: usize::MAX,
+        ..plain.clone()
+    };
+    let ten = queens_svg::Options {
+        columns: 10,
+        ..plain
+    };
+    let expected = size_of(&queens_svg::sheet(&boards, &[], &three));
+    assert_eq!(size_of(&queens_svg::sheet(&boards, &[], &many)), expected);
+    assert_eq!(size_of(&queens_svg::sheet(&boards, &[], &ten)), expected);
+}

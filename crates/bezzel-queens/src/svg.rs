@@ -13,10 +13,12 @@ use std::io;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// The side of one square, in pixels (the picture is `n * square` wide, plus a margin).
+    /// At most 1,000; one that is not a positive number (NaN, infinite, 0 or less) is drawn
+    /// as the default's 40.
     pub square: f64,
     /// Shade the lines each queen attacks, and draw queens that attack another in red.
     pub attacks: bool,
-    /// Boards per row of a [`sheet`]; 0 picks one (up to 8).
+    /// Boards per row of a [`sheet`]; 0 picks one (up to 8). Never more than the boards.
     pub columns: usize,
 }
 
@@ -32,6 +34,19 @@ impl Default for Options {
 }
 
 impl Options {
+    /// The options as drawn: the square in range (see [`Options::square`]).
+    fn checked(&self) -> Options {
+        let square = if self.square.is_finite() && self.square > 0.0 {
+            self.square.min(MAX_SQUARE)
+        } else {
+            Options::default().square
+        };
+        Options {
+            square,
+            ..self.clone()
+        }
+    }
+
     /// Options whose squares make an `n`-square board about 640 pixels wide, between 2 and
     /// 40 pixels a square: what the command line draws.
     pub fn fitted(n: usize) -> Options {
@@ -45,6 +60,8 @@ impl Options {
 const LIGHT: &str = "#f0d9b5";
 const DARK: &str = "#b58863";
 const MARGIN: f64 = 4.0;
+/// The largest square drawn, in pixels.
+const MAX_SQUARE: f64 = 1000.0;
 /// Height of a board's caption in a sheet.
 const CAPTION: f64 = 22.0;
 
@@ -61,6 +78,7 @@ pub fn write_board(
     placement: &[usize],
     options: &Options,
 ) -> io::Result<()> {
+    let options = &options.checked();
     let side = placement.len() as f64 * options.square;
     header(w, side + 2.0 * MARGIN, side + 2.0 * MARGIN, options)?;
     draw(w, placement, options, MARGIN, MARGIN)?;
@@ -83,6 +101,7 @@ pub fn write_sheet(
     captions: &[String],
     options: &Options,
 ) -> io::Result<()> {
+    let options = &options.checked();
     if placements.is_empty() {
         let caption = captions.first().map_or("no placements", String::as_str);
         // About 8.5 pixels a character at 14 pixels, sans-serif.
@@ -97,7 +116,7 @@ pub fn write_sheet(
     }
     let columns = match options.columns {
         0 => placements.len().clamp(1, 8),
-        c => c,
+        c => c.min(placements.len()),
     };
     let n = placements.iter().map(Vec::len).max().unwrap_or(0);
     let cell_w = n as f64 * options.square + 2.0 * MARGIN;
