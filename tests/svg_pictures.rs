@@ -406,3 +406,26 @@ fn options_out_of_range_give_pictures_of_sensible_size() {
     assert_eq!(size_of(&queens_svg::sheet(&boards, &[], &many)), expected);
     assert_eq!(size_of(&queens_svg::sheet(&boards, &[], &ten)), expected);
 }
+
+/// A sudoku sheet is wide enough for its longest caption: at 14 pixels, sans-serif text
+/// takes at least about half its size a character, 7 pixels (an error line of 70 characters
+/// was once cut off at 328 pixels).
+#[test]
+fn sudoku_captions_fit_their_sheet() {
+    let caption = "line 2: error: line has 7 cells; expected 16 (4x4), 81, 256 or 625";
+    let entry = sudoku_svg::Entry {
+        caption,
+        puzzle: None,
+        solution: None,
+        alphabet: Alphabet::FromOne,
+    };
+    let svg = sudoku_svg::sheet(&[entry]);
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    let width: f64 = doc
+        .root_element()
+        .attribute("width")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(width >= 7.0 * caption.chars().count() as f64, "{width}");
+}

@@ -38,7 +38,8 @@ pub fn grid(puzzle: &Grid, solution: Option<&Grid>, alphabet: Alphabet) -> Strin
     s
 }
 
-/// Several entries as one SVG document, one under another. No entries give a picture of one
+/// Several entries as one SVG document, one under another, as wide as the widest grid or
+/// caption. No entries give a picture of one
 /// caption that says so: `no puzzles`.
 pub fn sheet(entries: &[Entry<'_>]) -> String {
     if entries.is_empty() {
@@ -55,9 +56,14 @@ pub fn sheet(entries: &[Entry<'_>]) -> String {
             + e.puzzle
                 .map_or(0.0, |p| p.size() as f64 * CELL + 2.0 * MARGIN)
     };
+    // As wide as the widest grid or caption: about 8.5 pixels a character at 14 pixels,
+    // sans-serif.
     let width = entries
         .iter()
-        .map(|e| e.puzzle.map_or(0.0, |p| p.size() as f64 * CELL))
+        .map(|e| {
+            let grid = e.puzzle.map_or(0.0, |p| p.size() as f64 * CELL);
+            grid.max(e.caption.chars().count() as f64 * 8.5)
+        })
         .fold(320.0_f64, f64::max)
         + 2.0 * MARGIN;
     let height: f64 = entries.iter().map(height_of).sum();
