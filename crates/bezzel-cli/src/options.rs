@@ -63,7 +63,8 @@ pub const DEFAULT_TREE_NODES: u64 = 200_000;
 pub struct Tree {
     /// Also write the search tree to FILE, as one self-contained HTML page to open in a
     /// browser (nothing is fetched): failures, solutions and open subtrees in colours, subtrees
-    /// folding, a click on a node shows the decisions down to it and its domains.
+    /// folding, a click on a node shows the decisions down to it and its domains (at most
+    /// 32 MiB of domains are kept: past them, nodes are drawn without theirs).
     #[arg(long, value_name = "FILE")]
     pub tree: Option<PathBuf>,
     /// With --tree: keep at most N nodes; the nodes after them are counted, not drawn

@@ -317,3 +317,44 @@ fn markup_in_names_and_titles_stays_data() {
     assert_eq!(data["title"], nasty);
     assert_eq!(data["tree"]["names"][0], nasty);
 }
+
+/// The domains a tree holds are bounded in bytes, not only in nodes: a model of many wide
+/// variables (each node changes hundreds of domains of hundreds of values) once made pages
+/// of hundreds of megabytes from a few hundred nodes. Past the budget, nodes are kept
+/// without their domains (and say so), and the totals stay exact.
+#[test]
+fn the_domains_recorded_are_bounded_in_bytes() {
+    // 300 queens: about 300 nodes, 8 MB of domains unbounded.
+    let budget = 1_000_000;
+    let (m, _) = queens(300);
+    let mut solver = Solver::new(m);
+    let names = solver.model().names().to_vec();
+    solver.observe(tree::Recorder::new(names, 10_000).with_domain_budget(budget));
+    solver.first();
+    let recorder: tree::Recorder = solver.take_observer().unwrap();
+    let tree = recorder.finish(solver.is_exhausted());
+    assert_eq!(tree.total_nodes(), solver.stats().nodes);
+    let bytes: usize = tree
+        .nodes
+        .iter()
+        .flat_map(|n| &n.changes)
+        .map(|(_, text)| text.len() + 8)
+        .sum();
+    assert!(bytes <= budget, "{bytes} bytes of domains");
+    let page = tree.to_html(&tree::PageOptions::default());
+    assert!(
+        page.len() <= budget + 200 * tree.nodes.len() + 100_000,
+        "a page of {} bytes",
+        page.len()
+    );
+    let unrecorded = tree.nodes.iter().filter(|n| n.unrecorded).count();
+    assert!(unrecorded > 0 && unrecorded < tree.nodes.len());
+    // A node that keeps its domains has ancestors that kept theirs (so they can be rebuilt).
+    for (i, n) in tree.nodes.iter().enumerate() {
+        if n.unrecorded {
+            assert!(n.changes.is_empty());
+        } else if let Some(p) = n.parent {
+            assert!(!tree.nodes[p as usize].unrecorded, "node {i}");
+        }
+    }
+}
