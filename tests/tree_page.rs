@@ -302,6 +302,17 @@ fn tree_options_are_refused_where_they_do_not_apply() {
         None,
     );
     assert_eq!(out.status.code(), Some(2));
+    // `-` is not stdout here, nor a file named `-`: it is refused.
+    for program in ["queens", "sudoku"] {
+        let args: &[&str] = if program == "queens" {
+            &["first", "8", "--tree", "-"]
+        } else {
+            &["--tree", "-"]
+        };
+        let out = run(program, args, Some("1...\n"));
+        assert_eq!(out.status.code(), Some(2), "{program}");
+        assert!(stderr(&out).contains("not to stdout"), "{}", stderr(&out));
+    }
     let out = run("queens", &["first", "8", "--tree-nodes", "5"], None);
     assert_eq!(out.status.code(), Some(2), "--tree-nodes needs --tree");
     let out = run(
