@@ -534,6 +534,13 @@ impl<W: Write> Output<W> {
                 ..svg::Options::fitted(n)
             };
             match &self.kept[..] {
+                // Still one picture, which says there is nothing on it.
+                [] => svg::write_sheet(
+                    &mut self.w,
+                    &[],
+                    &["no solutions shown".to_string()],
+                    &options,
+                )?,
                 [one] => svg::write_board(&mut self.w, one, &options)?,
                 many => svg::write_sheet(&mut self.w, many, &self.captions, &options)?,
             }
@@ -565,9 +572,7 @@ fn all(n: usize, options: &AllOptions) -> Result<u8, Failure> {
             writeln!(out.w, "{shown} solutions")?;
         }
     }
-    if format != Format::Svg || shown > 0 {
-        out.finish()?;
-    }
+    out.finish()?;
     options.long.print_stats(q.stats());
     if stopped {
         return Err(stop.failure(&format!("{shown} solutions printed")));
@@ -617,8 +622,11 @@ impl UniqueCommand {
         if self.list {
             let limit = self.limit.unwrap_or(u64::MAX);
             let mut out = Output::new(stdout(), &self.format)?;
-            list_unique(n, limit, &stop, &mut out)?;
+            let listed = list_unique(n, limit, &stop, &mut out);
+            // Cut short, what was listed is still drawn: one picture of the partial list, as
+            // text prints the lines so far.
             out.finish()?;
+            listed?;
         }
         let summary = if json { Summary::Json } else { Summary::Text };
         if format == Format::Svg {

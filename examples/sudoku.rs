@@ -50,9 +50,11 @@
 //! `failures`, `propagations` and `time_ms`, or `error`; and `file` when there are several
 //! inputs. `--format svg` draws every answer in one SVG picture, written once all are in:
 //! each puzzle under the header of `--format board`, givens in bold on grey, the cells the
-//! solution filled in blue. `--tree FILE` (for an input of one puzzle) also writes the
-//! puzzle's search tree as an HTML page (`bezzel_sudoku::tree`): the puzzle is searched a
-//! second time, the same search, with a recorder watching. A summary goes to stderr (puzzles, solved, unique, errors, time, puzzles per
+//! solution filled in blue. `--tree FILE` (for an input of one puzzle; more than one is
+//! refused before anything is solved) also writes the puzzle's search tree as an HTML page
+//! (`bezzel_sudoku::tree`): the puzzle is answered on this thread with a recorder watching,
+//! and the page is written even when Ctrl-C or the time limit cut the search short (it then
+//! shows how far it went). A summary goes to stderr (puzzles, solved, unique, errors, time, puzzles per
 //! second, nodes; with `--stats` also failures, propagations, the deepest search and the
 //! search-only time), and each bad line is repeated there. Puzzles are solved on all cores
 //! (`--threads N` to choose), and answers still come in input order. On a terminal, a spinner
@@ -231,8 +233,6 @@ struct Printer<'a> {
     progress: Progress,
     /// With `--format svg`: every answer, drawn as one picture at the end.
     pictures: Vec<Picture>,
-    /// With `--tree`: the puzzles read so far (one at most) and the first of them.
-    drawn: (usize, Option<Puzzle>),
 }
 
 /// One answer as `--format svg` draws it: the board format's header line, the puzzle, and the
@@ -259,8 +259,9 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
         sum: Summary::default(),
         progress: Progress::new(None, "puzzles", cli.quiet.quiet || typing),
         pictures: Vec::new(),
-        drawn: (0, None),
     };
+    // With `--tree`: the one puzzle, answered once the input is read, and its file's name.
+    let mut tree_input: Vec<(Puzzle, Option<String>)> = Vec::new();
     let start = Instant::now();
     let named = inputs.len() > 1;
     // A read error part way stops the run there: what was read before it is answered, the
@@ -296,14 +297,25 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
                     last,
                 } => (puzzles, failed, last),
             };
-            let answers = batch.answer(&chunk);
-            // After a stop, the answers end before the first puzzle not started: the ones
-            // after it were not looked at, or (on several threads) only some of them.
-            let shown = answers
-                .iter()
-                .position(|a| !a.is_started())
-                .unwrap_or(answers.len());
-            printer.print(&chunk[..shown], answers, file)?;
+            if cli.tree.tree.is_some() {
+                // The one puzzle is searched once the input is read, so that more than one is
+                // refused before anything is solved.
+                tree_input.extend(chunk.into_iter().map(|p| (p, file.map(String::from))));
+                if tree_input.len() > 1 {
+                    return Err(Failure::input(
+                        "--tree draws the search of one puzzle: the input holds more than one",
+                    ));
+                }
+            } else {
+                let answers = batch.answer(&chunk);
+                // After a stop, the answers end before the first puzzle not started: the ones
+                // after it were not looked at, or (on several threads) only some of them.
+                let shown = answers
+                    .iter()
+                    .position(|a| !a.is_started())
+                    .unwrap_or(answers.len());
+                printer.print(&chunk[..shown], answers, file)?;
+            }
             if stop.is_raised() {
                 break 'inputs;
             }
@@ -320,6 +332,11 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
             }
         }
     }
+    let tree = if cli.tree.tree.is_some() && !stop.is_raised() {
+        answer_with_tree(&mut printer, &batch, tree_input, &stop)
+    } else {
+        Ok(())
+    };
     if cli.format == Format::Svg {
         let entries: Vec<Entry<'_>> = printer
             .pictures
@@ -339,9 +356,7 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
     }
     printer.out.flush().map_err(write_failure)?;
     printer.progress.finish();
-    if cli.tree.tree.is_some() && !stop.is_raised() {
-        draw_tree(cli, &batch, printer.drawn.1.as_ref(), &stop)?;
-    }
+    tree?;
     let summary = printer
         .sum
         .line(start.elapsed().as_secs_f64(), cli.stats.stats);
@@ -375,17 +390,7 @@ impl Printer<'_> {
             sum,
             progress,
             pictures,
-            drawn,
         } = self;
-        if cli.tree.tree.is_some() {
-            drawn.0 += puzzles.len();
-            if drawn.0 > 1 {
-                return Err(Failure::input(
-                    "--tree draws the search of one puzzle: the input holds more than one",
-                ));
-            }
-            drawn.1 = drawn.1.take().or_else(|| puzzles.first().cloned());
-        }
         progress
             .suspend(|| {
                 for (p, mut answer) in puzzles.iter().zip(answers) {
@@ -426,31 +431,46 @@ impl Printer<'_> {
     }
 }
 
-/// `--tree`: the puzzle's search again (the same search as its answer's), recorded and
-/// written as a page.
-fn draw_tree(
-    cli: &Cli,
+/// `--tree`: answers the one puzzle with a recorder watching (the search whose answer is
+/// printed, so the page and the answer agree, also when Ctrl-C or the time limit cuts it
+/// short), and writes the page of what was searched.
+fn answer_with_tree(
+    printer: &mut Printer<'_>,
     batch: &Batch,
-    puzzle: Option<&Puzzle>,
+    input: Vec<(Puzzle, Option<String>)>,
     stop: &Stop,
 ) -> Result<(), Failure> {
-    let Some(puzzle) = puzzle else {
+    let cli = printer.cli;
+    let Some((puzzle, file)) = input.into_iter().next() else {
         return Err(Failure::input(
             "--tree draws the search of one puzzle: the input holds none",
         ));
     };
-    let Ok(grid) = &puzzle.grid else {
-        return Err(Failure::input(
-            "--tree: the puzzle could not be read, so nothing was searched",
-        ));
+    let file = file.as_deref();
+    let one = std::slice::from_ref(&puzzle);
+    let grid = match &puzzle.grid {
+        Ok(grid) => grid,
+        Err(e) => {
+            printer.print(one, vec![Answer::Error(e.to_string())], file)?;
+            return Err(Failure::input(
+                "--tree: the puzzle could not be read, so nothing was searched",
+            ));
+        }
     };
-    let (_, tree) = bezzel_sudoku::tree::record(
+    let recorded = bezzel_sudoku::tree::record(
         batch.settings(),
         grid,
         cli.tree.limit(),
         Some(stop.flag().clone()),
-    )
-    .map_err(|e| Failure::input(format!("--tree: {e}")))?;
+    );
+    let (answer, tree) = match recorded {
+        Ok(recorded) => recorded,
+        Err(e) => {
+            printer.print(one, vec![Answer::Error(e.to_string())], file)?;
+            return Err(Failure::input(format!("--tree: {e}")));
+        }
+    };
+    printer.print(one, vec![answer], file)?;
     let title = format!("sudoku, line {}", puzzle.line);
     let options = bezzel_sudoku::tree::page_options(grid, puzzle.alphabet, &title);
     cli.tree

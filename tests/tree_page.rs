@@ -62,13 +62,19 @@ fn stat(text: &str, name: &str) -> u64 {
     digits.parse().unwrap()
 }
 
-/// How a decision reads, written here from the definition rather than from the page's code.
-fn reads(tree: &SearchTree, d: &Decision) -> String {
+/// How a decision reads, written here from the definition rather than from the page's code:
+/// value `v` as the `v`th character of `symbols` (a puzzle's alphabet), or as the number when
+/// `symbols` is empty.
+fn reads(tree: &SearchTree, d: &Decision, symbols: &str) -> String {
     let (x, op, v) = match *d {
         Decision::Assign(x, v) => (x, "=", v),
         Decision::Exclude(x, v) => (x, "\u{2260}", v),
         Decision::AtMost(x, v) => (x, "\u{2264}", v),
         Decision::Above(x, v) => (x, ">", v),
+    };
+    let v = match symbols.chars().nth(v as usize) {
+        Some(symbol) => symbol.to_string(),
+        None => v.to_string(),
     };
     format!("{} {op} {v}", tree.names[x.index()])
 }
@@ -133,13 +139,23 @@ fn open_in_browser(page: &Path, node: usize, shot: &Path) -> Option<serde_json::
 }
 
 /// Checks the browser's report of clicking `node` against the tree.
-fn check_click(report: &serde_json::Value, tree: &SearchTree, node: usize, nodes: u64, cells: u64) {
+fn check_click(
+    report: &serde_json::Value,
+    tree: &SearchTree,
+    node: usize,
+    (nodes, cells): (u64, u64),
+    symbols: &str,
+) {
     assert_eq!(
         report["node_count"],
         nodes.to_string(),
         "the page's node count"
     );
-    let expected: Vec<String> = tree.path(node).iter().map(|d| reads(tree, d)).collect();
+    let expected: Vec<String> = tree
+        .path(node)
+        .iter()
+        .map(|d| reads(tree, d, symbols))
+        .collect();
     assert!(!expected.is_empty());
     assert_eq!(
         report["path"],
@@ -179,7 +195,7 @@ fn queens_first_8() {
         .position(|n| n.status == Status::Solution)
         .unwrap();
     if let Some(report) = open_in_browser(&page, solution, &dir.join("queens8.png")) {
-        check_click(&report, &tree, solution, nodes, 64);
+        check_click(&report, &tree, solution, (nodes, 64), "");
         assert!(report["title"].as_str().unwrap().contains("a solution"));
     }
 }
@@ -213,7 +229,7 @@ fn queens_count_12_is_over_100000_nodes() {
         .rposition(|n| n.parent == Some(0))
         .unwrap();
     if let Some(report) = open_in_browser(&page, node, &dir.join("queens12.png")) {
-        check_click(&report, &tree, node, nodes, 144);
+        check_click(&report, &tree, node, (nodes, 144), "");
         assert!(
             report["drawn"].as_u64().unwrap() <= 1000,
             "folded, not all drawn"
@@ -254,7 +270,7 @@ fn sudoku_one_puzzle() {
         .min_by_key(|&i| depth(i))
         .unwrap();
     if let Some(report) = open_in_browser(&page, node, &dir.join("sudoku.png")) {
-        check_click(&report, &tree, node, nodes, 81);
+        check_click(&report, &tree, node, (nodes, 81), "");
     }
     // More than one puzzle is refused, by name.
     let out = run(
@@ -286,6 +302,17 @@ fn tree_options_are_refused_where_they_do_not_apply() {
         None,
     );
     assert_eq!(out.status.code(), Some(2));
+    // `-` is not stdout here, nor a file named `-`: it is refused.
+    for program in ["queens", "sudoku"] {
+        let args: &[&str] = if program == "queens" {
+            &["first", "8", "--tree", "-"]
+        } else {
+            &["--tree", "-"]
+        };
+        let out = run(program, args, Some("1...\n"));
+        assert_eq!(out.status.code(), Some(2), "{program}");
+        assert!(stderr(&out).contains("not to stdout"), "{}", stderr(&out));
+    }
     let out = run("queens", &["first", "8", "--tree-nodes", "5"], None);
     assert_eq!(out.status.code(), Some(2), "--tree-nodes needs --tree");
     let out = run(
@@ -299,4 +326,91 @@ fn tree_options_are_refused_where_they_do_not_apply() {
         "{}",
         stderr(&out)
     );
+}
+
+/// A search the time limit cuts short still leaves its page, and the page is that search:
+/// the nodes it holds are the nodes the summary reports (the page once came from a second
+/// search, or from none at all when the limit came during the first). Counting the solutions
+/// of an empty grid to 10^8 never ends within the limit, however fast the machine.
+#[test]
+fn sudoku_cut_short_draws_the_search_it_reports() {
+    let dir = scratch("sudoku-cut");
+    let page = dir.join("tree.html");
+    let empty = format!("{}\n", ".".repeat(81));
+    let args = [
+        "--tree",
+        page.to_str().unwrap(),
+        "--count",
+        "--limit",
+        "100000000",
+        "--threads",
+        "1",
+        "--time-limit",
+        "0.2s",
+        "--stats",
+    ];
+    let out = run("sudoku", &args, Some(&empty));
+    assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
+    assert_eq!(common::stdout(&out).trim(), "unknown");
+    let nodes = stat(&stderr(&out), "nodes");
+    let (tree, total) = tree_of(&page);
+    assert_eq!((total, tree.total_nodes()), (nodes, nodes));
+    assert!(!tree.complete);
+}
+
+/// `--tree` over two files of one puzzle each is refused before either is solved, as one
+/// file of two puzzles is: nothing on stdout.
+#[test]
+fn sudoku_tree_refuses_two_puzzles_before_solving() {
+    let dir = scratch("sudoku-two");
+    let puzzle =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........\n";
+    let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+    std::fs::write(&a, puzzle).unwrap();
+    std::fs::write(&b, puzzle).unwrap();
+    let page = dir.join("tree.html");
+    let args = [
+        "--tree",
+        page.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ];
+    let out = run("sudoku", &args, None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("one puzzle"), "{}", stderr(&out));
+    assert_eq!(common::stdout(&out), "", "nothing solved");
+    assert!(!page.exists());
+}
+
+/// A puzzle in another alphabet: the decisions down to a node read in the puzzle's symbols,
+/// as its grid does (the page once wrote the values' numbers, `r1c4 = 4` for the `3` of a
+/// 0-F puzzle).
+#[test]
+fn sudoku_decisions_read_in_the_puzzle_alphabet() {
+    let dir = scratch("sudoku-hex");
+    let page = dir.join("tree.html");
+    let puzzle = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data/hex16.txt"),
+    )
+    .unwrap();
+    let args = ["--tree", page.to_str().unwrap(), "--stats"];
+    let out = run("sudoku", &args, Some(&puzzle));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let nodes = stat(&stderr(&out), "nodes");
+    let (tree, _) = tree_of(&page);
+    // The deepest node: a path of several decisions.
+    let depth = |mut i: usize| {
+        let mut d = 0;
+        while let Some(p) = tree.nodes[i].parent {
+            (i, d) = (p as usize, d + 1);
+        }
+        d
+    };
+    let node = (0..tree.nodes.len()).max_by_key(|&i| depth(i)).unwrap();
+    assert!(depth(node) >= 1);
+    // Value v is the symbol one lower: 1 is 0, 10 is 9, 11 is A.
+    let symbols = "?0123456789ABCDEF";
+    if let Some(report) = open_in_browser(&page, node, &dir.join("hex.png")) {
+        check_click(&report, &tree, node, (nodes, 256), symbols);
+    }
 }

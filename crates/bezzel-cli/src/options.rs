@@ -63,8 +63,10 @@ pub const DEFAULT_TREE_NODES: u64 = 200_000;
 pub struct Tree {
     /// Also write the search tree to FILE, as one self-contained HTML page to open in a
     /// browser (nothing is fetched): failures, solutions and open subtrees in colours, subtrees
-    /// folding, a click on a node shows the decisions down to it and its domains.
-    #[arg(long, value_name = "FILE")]
+    /// folding, a click on a node shows the decisions down to it and its domains (at most
+    /// 32 MiB of domains are kept: past them, nodes are drawn without theirs). A file, never
+    /// stdout (which carries the answers): `-` is refused.
+    #[arg(long, value_name = "FILE", value_parser = tree_file)]
     pub tree: Option<PathBuf>,
     /// With --tree: keep at most N nodes; the nodes after them are counted, not drawn
     /// [default: 200000].
@@ -103,7 +105,8 @@ pub enum Format {
     Board,
     /// One JSON object per line.
     Json,
-    /// One SVG picture on stdout: the boards drawn, with a caption each.
+    /// One SVG picture on stdout: the boards drawn, with a caption each (with none to draw, a
+    /// picture whose one caption says so).
     Svg,
 }
 
@@ -169,6 +172,18 @@ pub fn positive_number(text: &str) -> Result<u64, String> {
         }
         Err(e) => Err(e),
     }
+}
+
+/// `--tree`'s file: any path but `-`, which would read as stdout (where the answers go) and
+/// is refused rather than written as a file of that name.
+pub fn tree_file(text: &str) -> Result<PathBuf, String> {
+    if text == "-" {
+        return Err(
+            "the page is written to a file, not to stdout: name one (./- for a file named -)"
+                .to_string(),
+        );
+    }
+    Ok(PathBuf::from(text))
 }
 
 /// Whether `text` is an optionally signed run of decimal digits.

@@ -227,7 +227,8 @@ impl Store {
         if d.large != SMALL {
             return None;
         }
-        let shift = from - i64::from(d.base);
+        // Saturating: a `from` near the ends of `i64` is far from every word either way.
+        let shift = from.saturating_sub(i64::from(d.base));
         Some(match shift {
             0..=63 => d.bits >> shift,
             -63..=-1 => d.bits << -shift,
@@ -251,7 +252,8 @@ impl Store {
         if d.large != SMALL {
             return None;
         }
-        let shift = from - i64::from(d.base);
+        // Saturating: a `from` near the ends of `i64` is far from every word either way.
+        let shift = from.saturating_sub(i64::from(d.base));
         let keep = match shift {
             0..=63 => word << shift,
             -63..=-1 => word >> -shift,
@@ -348,8 +350,9 @@ impl Store {
         let d = &self.vars[x as usize];
         debug_assert_eq!(d.large, SMALL);
         // The hottest write of all. Bits outside min..=max are clear, so one bit test covers
-        // the range check.
-        let offset = (v - i64::from(d.base)) as u64;
+        // the range check. `v` may be any `i64` (a reified `=` can remove `i64::MAX`): the
+        // offset is taken in `i128`, and anything outside `u64` saturates, far above 63.
+        let offset = u64::try_from(i128::from(v) - i128::from(d.base)).unwrap_or(u64::MAX);
         if offset >= 64 || d.bits >> offset & 1 == 0 {
             return Ok(None);
         }

@@ -598,3 +598,61 @@ fn linear_reif_at_the_ends_of_i64_matches_brute_force() {
         }
     }
 }
+
+/// `=` with a constant or coefficients at the ends of `i64`: the value the condition or its
+/// negation removes lies far outside every domain, which must mean "nothing to remove" (it
+/// once overflowed an `i64` subtraction in the store, a panic in debug builds). Every mode,
+/// against brute force in `i128`, at every node of random searches.
+#[test]
+fn linear_reif_equal_at_the_ends_of_i64_matches_brute_force() {
+    const BIG: i64 = 1 << 62;
+    let coefficient_sets: [&[i64]; 6] = [
+        &[1],
+        &[-1],
+        &[1, 1],
+        &[i64::MAX, 1],
+        &[BIG, -1],
+        &[i64::MIN, 1],
+    ];
+    let constants = [i64::MAX, i64::MIN, i64::MAX - 1, i64::MIN + 1, BIG, -BIG, 0];
+    let mut rng = brute::Rng(0x5eed_e9ea_1e5d_0001);
+    for coefficients in coefficient_sets {
+        for constant in constants {
+            for mode in [Reif::Equiv, Reif::Imp, Reif::Pmi] {
+                for _ in 0..3 {
+                    let n = coefficients.len();
+                    let mut domains: Vec<Vec<i32>> =
+                        (0..n).map(|_| brute::domain(&mut rng, -3, 3)).collect();
+                    domains.push(vec![0, 1]);
+                    let build = || {
+                        let (mut m, x) = brute::model(&domains);
+                        m.linear_reif(coefficients, &x[..n], Relation::Eq, constant, x[n], mode)
+                            .unwrap();
+                        (m, x)
+                    };
+                    let holds = |a: &[i32]| {
+                        let sum: i128 = coefficients
+                            .iter()
+                            .zip(a)
+                            .map(|(&k, &v)| i128::from(k) * i128::from(v))
+                            .sum();
+                        reif(mode, a[n] == 1, sum == i128::from(constant))
+                    };
+                    let case = (coefficients, constant, mode, &domains);
+                    brute::walk(&domains, &build, &holds, &[], 3, &case);
+                }
+            }
+        }
+    }
+}
+
+/// The tester's case: `x = i64::MAX` over `x` in `-3..=3`, reified; seven solutions (b false).
+#[test]
+fn linear_reif_equal_to_i64_max_counts_every_value() {
+    let mut m = Model::new();
+    let x = m.int_var(-3..=3).unwrap();
+    let b = m.bool_var("b").unwrap();
+    m.linear_reif(&[1], &[x], Relation::Eq, i64::MAX, b, Reif::Equiv)
+        .unwrap();
+    assert_eq!(Solver::new(m).count(), 7);
+}

@@ -245,3 +245,116 @@ fn the_page_holds_the_tree_and_fetches_nothing() {
     assert_eq!(back.nodes.len(), tree.nodes.len());
     assert_eq!(data["total_nodes"], solver.stats().nodes);
 }
+
+/// A recorder that watches several runs keeps the latest: one root, and the totals of the
+/// latest run's statistics, whatever its limit (a limit reached in an earlier run once left
+/// the next root with nowhere to go, and two roots drew no page).
+#[test]
+fn a_recorder_over_several_runs_keeps_the_latest() {
+    let (m, _) = queens(6);
+    let mut solver = Solver::new(m);
+    for limit in [1, 5, 1000] {
+        type Runs = fn(&mut Solver);
+        let runs: [Runs; 3] = [
+            |s| {
+                s.count();
+                s.count();
+            },
+            |s| {
+                s.first();
+                s.solutions().count();
+            },
+            |s| {
+                s.first();
+                s.first();
+            },
+        ];
+        for run in runs {
+            let tree = tree::record(&mut solver, limit, run);
+            let roots = tree.nodes.iter().filter(|n| n.parent.is_none()).count();
+            assert_eq!(roots, 1, "limit {limit}");
+            assert!(tree.nodes[0].parent.is_none());
+            assert_eq!(tree.total_nodes(), solver.stats().nodes, "limit {limit}");
+            assert_eq!(tree.total_failures(), solver.stats().failures);
+        }
+    }
+}
+
+/// Names and titles that look like markup stay text: inside the data's script element a
+/// `<!--<script` (not only `</`) would swallow the page's own script, so the data holds no
+/// `<` at all, and reads back as it was.
+#[test]
+fn markup_in_names_and_titles_stays_data() {
+    let nasty = "<!--<script></script>";
+    let mut m = Model::new();
+    let x = m.named_var(nasty, 0..=1).unwrap();
+    m.named_var("y", 0..=1).unwrap();
+    let _ = x;
+    let mut solver = Solver::new(m);
+    let tree = tree::record(&mut solver, 100, |s| {
+        s.count();
+    });
+    let html = tree.to_html(&tree::PageOptions {
+        title: nasty.into(),
+        ..tree::PageOptions::default()
+    });
+    let template = include_str!("../src/search/tree_page.html");
+    assert_eq!(
+        html.matches("<script").count(),
+        template.matches("<script").count()
+    );
+    assert_eq!(
+        html.matches("<!--").count(),
+        template.matches("<!--").count()
+    );
+    let start = html
+        .find(r#"<script type="application/json" id="data">"#)
+        .unwrap();
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    assert!(!json.contains('<'), "{json}");
+    let data: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(data["title"], nasty);
+    assert_eq!(data["tree"]["names"][0], nasty);
+}
+
+/// The domains a tree holds are bounded in bytes, not only in nodes: a model of many wide
+/// variables (each node changes hundreds of domains of hundreds of values) once made pages
+/// of hundreds of megabytes from a few hundred nodes. Past the budget, nodes are kept
+/// without their domains (and say so), and the totals stay exact.
+#[test]
+fn the_domains_recorded_are_bounded_in_bytes() {
+    // 300 queens: about 300 nodes, 8 MB of domains unbounded.
+    let budget = 1_000_000;
+    let (m, _) = queens(300);
+    let mut solver = Solver::new(m);
+    let names = solver.model().names().to_vec();
+    solver.observe(tree::Recorder::new(names, 10_000).with_domain_budget(budget));
+    solver.first();
+    let recorder: tree::Recorder = solver.take_observer().unwrap();
+    let tree = recorder.finish(solver.is_exhausted());
+    assert_eq!(tree.total_nodes(), solver.stats().nodes);
+    let bytes: usize = tree
+        .nodes
+        .iter()
+        .flat_map(|n| &n.changes)
+        .map(|(_, text)| text.len() + 8)
+        .sum();
+    assert!(bytes <= budget, "{bytes} bytes of domains");
+    let page = tree.to_html(&tree::PageOptions::default());
+    assert!(
+        page.len() <= budget + 200 * tree.nodes.len() + 100_000,
+        "a page of {} bytes",
+        page.len()
+    );
+    let unrecorded = tree.nodes.iter().filter(|n| n.unrecorded).count();
+    assert!(unrecorded > 0 && unrecorded < tree.nodes.len());
+    // A node that keeps its domains has ancestors that kept theirs (so they can be rebuilt).
+    for (i, n) in tree.nodes.iter().enumerate() {
+        if n.unrecorded {
+            assert!(n.changes.is_empty());
+        } else if let Some(p) = n.parent {
+            assert!(!tree.nodes[p as usize].unrecorded, "node {i}");
+        }
+    }
+}

@@ -13,10 +13,12 @@ use std::io;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// The side of one square, in pixels (the picture is `n * square` wide, plus a margin).
+    /// At most 1,000; one that is not a positive number (NaN, infinite, 0 or less) is drawn
+    /// as the default's 40.
     pub square: f64,
     /// Shade the lines each queen attacks, and draw queens that attack another in red.
     pub attacks: bool,
-    /// Boards per row of a [`sheet`]; 0 picks one (up to 8).
+    /// Boards per row of a [`sheet`]; 0 picks one (up to 8). Never more than the boards.
     pub columns: usize,
 }
 
@@ -32,6 +34,19 @@ impl Default for Options {
 }
 
 impl Options {
+    /// The options as drawn: the square in range (see [`Options::square`]).
+    fn checked(&self) -> Options {
+        let square = if self.square.is_finite() && self.square > 0.0 {
+            self.square.min(MAX_SQUARE)
+        } else {
+            Options::default().square
+        };
+        Options {
+            square,
+            ..self.clone()
+        }
+    }
+
     /// Options whose squares make an `n`-square board about 640 pixels wide, between 2 and
     /// 40 pixels a square: what the command line draws.
     pub fn fitted(n: usize) -> Options {
@@ -45,6 +60,8 @@ impl Options {
 const LIGHT: &str = "#f0d9b5";
 const DARK: &str = "#b58863";
 const MARGIN: f64 = 4.0;
+/// The largest square drawn, in pixels.
+const MAX_SQUARE: f64 = 1000.0;
 /// Height of a board's caption in a sheet.
 const CAPTION: f64 = 22.0;
 
@@ -61,6 +78,7 @@ pub fn write_board(
     placement: &[usize],
     options: &Options,
 ) -> io::Result<()> {
+    let options = &options.checked();
     let side = placement.len() as f64 * options.square;
     header(w, side + 2.0 * MARGIN, side + 2.0 * MARGIN, options)?;
     draw(w, placement, options, MARGIN, MARGIN)?;
@@ -68,7 +86,8 @@ pub fn write_board(
 }
 
 /// Several placements as one SVG document: boards in rows of [`Options::columns`], each under
-/// a caption (`captions[i]`, or `NO.{i+1}` when there is none).
+/// a caption (`captions[i]`, or `NO.{i+1}` when there is none). No placements give a picture
+/// of one caption that says so: `captions[0]` if there is one, else `no placements`.
 pub fn sheet(placements: &[Vec<usize>], captions: &[String], options: &Options) -> String {
     let mut s = Vec::new();
     write_sheet(&mut s, placements, captions, options).expect("writing to a Vec cannot fail");
@@ -82,9 +101,22 @@ pub fn write_sheet(
     captions: &[String],
     options: &Options,
 ) -> io::Result<()> {
+    let options = &options.checked();
+    if placements.is_empty() {
+        let caption = captions.first().map_or("no placements", String::as_str);
+        // About 8.5 pixels a character at 14 pixels, sans-serif.
+        let width = (caption.chars().count() as f64 * 8.5).max(312.0) + 2.0 * MARGIN;
+        header(w, width, CAPTION, options)?;
+        writeln!(
+            w,
+            r#"<text x="{MARGIN}" y="16" font-family="sans-serif" font-size="14">{}</text>"#,
+            escape(caption)
+        )?;
+        return writeln!(w, "</svg>");
+    }
     let columns = match options.columns {
         0 => placements.len().clamp(1, 8),
-        c => c,
+        c => c.min(placements.len()),
     };
     let n = placements.iter().map(Vec::len).max().unwrap_or(0);
     let cell_w = n as f64 * options.square + 2.0 * MARGIN;
@@ -121,7 +153,8 @@ fn header(w: &mut impl io::Write, width: f64, height: f64, options: &Options) ->
     writeln!(w, "<defs>")?;
     writeln!(
         w,
-        r#"<pattern id="squares" width="{}" height="{}" patternUnits="userSpaceOnUse"><rect width="{s}" height="{s}" fill="{LIGHT}"/><rect x="{s}" width="{s}" height="{s}" fill="{DARK}"/><rect y="{s}" width="{s}" height="{s}" fill="{DARK}"/><rect x="{s}" y="{s}" width="{s}" height="{s}" fill="{LIGHT}"/></pattern>"#,
+        r#"<pattern id="{}" width="{}" height="{}" patternUnits="userSpaceOnUse"><rect width="{s}" height="{s}" fill="{LIGHT}"/><rect x="{s}" width="{s}" height="{s}" fill="{DARK}"/><rect y="{s}" width="{s}" height="{s}" fill="{DARK}"/><rect x="{s}" y="{s}" width="{s}" height="{s}" fill="{LIGHT}"/></pattern>"#,
+        squares_id(s),
         2.0 * s,
         2.0 * s
     )?;
@@ -131,6 +164,19 @@ fn header(w: &mut impl io::Write, width: f64, height: f64, options: &Options) ->
         r##"<symbol id="queen" viewBox="0 0 100 100"><path d="M18 78 L10 30 L32 55 L38 18 L50 50 L62 18 L68 55 L90 30 L82 78 Z M18 84 H82 V92 H18 Z" stroke="#000" stroke-width="4" stroke-linejoin="round"/></symbol>"##
     )?;
     writeln!(w, "</defs>")
+}
+
+/// The id of the squares' pattern for squares of side `square`. Pictures inline in one HTML
+/// page share one id space, and a pattern depends on the square's size: each size has an id
+/// of its own, so two pictures that share an id share its definition too. (The queen's
+/// symbol is scaled where it is used, so one id serves every size.)
+fn squares_id(square: f64) -> String {
+    if square.fract() == 0.0 && (0.0..1e9).contains(&square) {
+        format!("squares-{square}")
+    } else {
+        // Any other size by its bits: 16 hex digits, never a whole number below 10^9.
+        format!("squares-{:x}", square.to_bits())
+    }
 }
 
 /// One board with its top-left corner at `(x, y)`.
@@ -147,7 +193,8 @@ fn draw(
     writeln!(w, r#"<g transform="translate({x} {y})">"#)?;
     writeln!(
         w,
-        r##"<rect width="{side}" height="{side}" fill="url(#squares)" stroke="#333" stroke-width="1"/>"##
+        r##"<rect width="{side}" height="{side}" fill="url(#{})" stroke="#333" stroke-width="1"/>"##,
+        squares_id(s)
     )?;
     let attacked = if options.attacks {
         attacked_queens(placement)
@@ -218,8 +265,8 @@ fn attacked_queens(placement: &[usize]) -> Vec<bool> {
         .collect()
 }
 
-/// `text` with the five characters XML gives a meaning escaped, and control characters
-/// (which XML 1.0 forbids) dropped.
+/// `text` with the five characters XML gives a meaning escaped, and the characters XML 1.0
+/// forbids (control characters, U+FFFE and U+FFFF) dropped.
 fn escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
@@ -230,6 +277,7 @@ fn escape(text: &str) -> String {
             '"' => s.push_str("&quot;"),
             '\'' => s.push_str("&apos;"),
             c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => {}
+            '\u{FFFE}' | '\u{FFFF}' => {}
             c => s.push(c),
         }
     }

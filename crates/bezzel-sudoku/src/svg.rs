@@ -38,20 +38,36 @@ pub fn grid(puzzle: &Grid, solution: Option<&Grid>, alphabet: Alphabet) -> Strin
     s
 }
 
-/// Several entries as one SVG document, one under another.
+/// Several entries as one SVG document, one under another, as wide as the widest grid or
+/// caption. No entries give a picture of one
+/// caption that says so: `no puzzles`.
 pub fn sheet(entries: &[Entry<'_>]) -> String {
+    if entries.is_empty() {
+        let none = Entry {
+            caption: "no puzzles",
+            puzzle: None,
+            solution: None,
+            alphabet: Alphabet::FromOne,
+        };
+        return sheet(&[none]);
+    }
     let height_of = |e: &Entry<'_>| {
         CAPTION
             + e.puzzle
                 .map_or(0.0, |p| p.size() as f64 * CELL + 2.0 * MARGIN)
     };
+    // As wide as the widest grid or caption: about 8.5 pixels a character at 14 pixels,
+    // sans-serif.
     let width = entries
         .iter()
-        .map(|e| e.puzzle.map_or(0.0, |p| p.size() as f64 * CELL))
+        .map(|e| {
+            let grid = e.puzzle.map_or(0.0, |p| p.size() as f64 * CELL);
+            grid.max(e.caption.chars().count() as f64 * 8.5)
+        })
         .fold(320.0_f64, f64::max)
         + 2.0 * MARGIN;
     let height: f64 = entries.iter().map(height_of).sum();
-    let mut s = header(width, height.max(1.0));
+    let mut s = header(width, height);
     let mut y = 0.0;
     for e in entries {
         s += &format!(
@@ -142,8 +158,8 @@ fn draw(
     s.push_str("</g>\n");
 }
 
-/// `text` with the five characters XML gives a meaning escaped, and control characters
-/// (which XML 1.0 forbids) dropped.
+/// `text` with the five characters XML gives a meaning escaped, and the characters XML 1.0
+/// forbids (control characters, U+FFFE and U+FFFF) dropped.
 fn escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
@@ -154,6 +170,7 @@ fn escape(text: &str) -> String {
             '"' => s.push_str("&quot;"),
             '\'' => s.push_str("&apos;"),
             c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => {}
+            '\u{FFFE}' | '\u{FFFF}' => {}
             c => s.push(c),
         }
     }

@@ -12,6 +12,19 @@
 //! into triangles that say how much they hold), and a click on a node shows the decisions
 //! down to it and its domains, as a table, a chessboard or a grid ([`PageOptions`]).
 //!
+//! Memory and page size are bounded twice: by the number of nodes kept, and by
+//! [`DOMAIN_BUDGET`] bytes of domains (a model of many wide variables changes hundreds of
+//! long domains at every node). Past the budget, nodes are still kept, drawn and counted, but
+//! without their domains ([`TreeNode::unrecorded`]): the page says so where it would show
+//! them.
+//!
+//! A recorder keeps the latest run: a new run's root drops what came before. Restarts
+//! ([`SearchConfig::restarts`](crate::SearchConfig::restarts)) are one run: search goes back
+//! to the root without a node of its own, so each attempt's first decision is one more child
+//! of the root, and attempts often repeat one another's first decisions (the root's children
+//! are the attempts, left to right; [`Statistics::restarts`](crate::Statistics::restarts)
+//! counts them).
+//!
 //! ```
 //! use bezzel_core::prelude::*;
 //! use bezzel_core::search::tree::{self, PageOptions};
@@ -91,6 +104,10 @@ pub struct TreeNode {
     /// Searched nodes below this one that were not kept.
     #[serde(rename = "h", default, skip_serializing_if = "Option::is_none")]
     pub hidden: Option<Hidden>,
+    /// Whether the domains here were left out (`changes` is empty): the recorder's budget
+    /// for domains was spent before this node. Every node below it is left out too.
+    #[serde(rename = "u", default, skip_serializing_if = "std::ops::Not::not")]
+    pub unrecorded: bool,
 }
 
 /// A recorded search tree: see the [module docs](self).
@@ -180,8 +197,8 @@ pub struct PageOptions {
     pub title: String,
     /// How the domains at a clicked node are shown.
     pub layout: Layout,
-    /// Values shown for a grid's cells: `symbols[v]` for value `v` where given (Sudoku's
-    /// alphabets), else the number.
+    /// Values shown for a grid's cells and in the decisions: `symbols[v]` for value `v` where
+    /// given and not empty (Sudoku's alphabets), else the number.
     pub symbols: Vec<String>,
 }
 
@@ -199,11 +216,20 @@ pub struct Recorder {
     shapes: Vec<Vec<(i32, i32, u32)>>,
     /// Whether the last node reported was kept.
     last_kept: bool,
+    /// Bytes of domains left to record (texts, and the shapes kept along the path).
+    budget: usize,
+    /// Whether the budget ran out: no later node records its domains.
+    spent: bool,
 }
+
+/// The bytes of domains a [`Recorder`] keeps at most, unless told otherwise
+/// ([`Recorder::with_domain_budget`]): 32 MiB.
+pub const DOMAIN_BUDGET: usize = 32 << 20;
 
 impl Recorder {
     /// A recorder that keeps at most `limit` nodes (at least the root), for a model with
-    /// variables named `names`.
+    /// variables named `names`. It keeps the latest run: a run's root drops the nodes of the
+    /// runs before.
     pub fn new(names: Vec<String>, limit: usize) -> Recorder {
         Recorder {
             names,
@@ -212,7 +238,15 @@ impl Recorder {
             path: Vec::new(),
             shapes: Vec::new(),
             last_kept: false,
+            budget: DOMAIN_BUDGET,
+            spent: false,
         }
+    }
+
+    /// The recorder, keeping at most `bytes` of domains rather than [`DOMAIN_BUDGET`].
+    pub fn with_domain_budget(mut self, bytes: usize) -> Recorder {
+        self.budget = bytes;
+        self
     }
 
     /// The tree, once the run is over; `complete` says whether it explored the whole tree,
@@ -242,6 +276,7 @@ impl Recorder {
                             status: Status::Open,
                             changes: Vec::new(),
                             hidden: None,
+                            unrecorded: nodes[i].unrecorded,
                         });
                     }
                     _ => {}
@@ -257,16 +292,36 @@ impl Recorder {
     }
 
     fn keep(&mut self, node: &Node<'_>, parent: Option<u32>) {
-        let shapes = shapes_of(node.domains);
-        let changes = if node.failed {
-            Vec::new()
-        } else {
+        self.shapes.truncate(node.depth);
+        // The shapes along the path count against the budget too: they are what a deep path
+        // of many variables costs. Once a node goes without, so do all later ones (they come
+        // after it, or below it), so a recorded node's ancestors are all recorded.
+        let vars = node.domains.vars().count();
+        let shape_bytes = |depth: usize| (depth + 1) * vars * 12;
+        self.spent |= shape_bytes(node.depth) > self.budget;
+        let mut changes = Vec::new();
+        if !self.spent && !node.failed {
+            let shapes = shapes_of(node.domains);
             let before = node.depth.checked_sub(1).and_then(|d| self.shapes.get(d));
-            (0..shapes.len())
-                .filter(|&x| before.is_none_or(|b| b.get(x) != Some(&shapes[x])))
-                .map(|x| (x as u32, domain_text(node.domains, x as u32)))
-                .collect()
-        };
+            let mut bytes = 0;
+            for (x, shape) in shapes.iter().enumerate() {
+                if before.is_none_or(|b| b.get(x) != Some(shape)) {
+                    let text = domain_text(node.domains, x as u32);
+                    bytes += text.len() + 8;
+                    changes.push((x as u32, text));
+                }
+            }
+            if bytes > self.budget - shape_bytes(node.depth) {
+                self.spent = true;
+                changes = Vec::new();
+            } else {
+                self.budget -= bytes;
+                self.shapes.push(shapes);
+            }
+        } else if !self.spent {
+            // A failed node has no children: its shapes are never read.
+            self.shapes.push(Vec::new());
+        }
         let id = self.nodes.len() as u32;
         self.nodes.push(TreeNode {
             parent,
@@ -278,15 +333,20 @@ impl Recorder {
             },
             changes,
             hidden: None,
+            unrecorded: self.spent,
         });
         self.path.push(id);
-        self.shapes.truncate(node.depth);
-        self.shapes.push(shapes);
     }
 }
 
 impl Observer for Recorder {
     fn node(&mut self, node: &Node<'_>) {
+        if node.depth == 0 {
+            // A new run's root: the tree is the latest run's, so an earlier run's nodes go
+            // (and the root is always kept, whatever the limit).
+            self.nodes.clear();
+            self.shapes.clear();
+        }
         self.path.truncate(node.depth);
         let parent = self.path.last().copied();
         self.last_kept = self.nodes.len() < self.limit;
@@ -416,8 +476,10 @@ fn page(tree: &SearchTree, options: &PageOptions) -> String {
         total_solutions: tree.total_solutions(),
     };
     let json = serde_json::to_string(&data).expect("the tree serializes");
-    // Inside a script element only `</` could end it early; JSON reads `<\/` as `</`.
-    let json = json.replace("</", "<\\/");
+    // No `<` at all inside the script element: `</script` would end it early, and `<!--`
+    // followed by `<script` would make the parser swallow the page's own script. `<` occurs
+    // only inside JSON strings, where `\u003c` reads back as `<`.
+    let json = json.replace('<', "\\u003c");
     let title = escape_html(if options.title.is_empty() {
         "Search tree"
     } else {
