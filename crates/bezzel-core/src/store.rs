@@ -351,8 +351,10 @@ impl Store {
         debug_assert_eq!(d.large, SMALL);
         // The hottest write of all. Bits outside min..=max are clear, so one bit test covers
         // the range check. `v` may be any `i64` (a reified `=` can remove `i64::MAX`): the
-        // offset is taken in `i128`, and anything outside `u64` saturates, far above 63.
-        let offset = u64::try_from(i128::from(v) - i128::from(d.base)).unwrap_or(u64::MAX);
+        // true offset `v - base` then lies outside `i64`, but its magnitude stays below
+        // 2^63 + 2^31, so modulo 2^64 it cannot land in 0..64 and the wrapped difference reads
+        // as far above 63, as it should (i128 arithmetic here cost the hot path).
+        let offset = v.wrapping_sub(i64::from(d.base)) as u64;
         if offset >= 64 || d.bits >> offset & 1 == 0 {
             return Ok(None);
         }
