@@ -29,7 +29,10 @@
 //! The parser is the `flatzinc` crate rather than one of our own: it reads every statement
 //! MiniZinc 2.6 writes except predicate declarations with two-dimensional array types, which
 //! carry nothing to translate and are skipped. `var int` without bounds gets bounds inferred
-//! from its defining constraint; with none found, `-2²⁰..2²⁰` (and a warning on stderr).
+//! from its defining constraint; with none found, a window of 2²¹ values is assumed (put at
+//! the side a linear inequality over it implies, else around 0), and then the answer never
+//! claims completeness: `=====UNKNOWN=====` instead of unsatisfiable, no `==========`, and a
+//! `%` line saying which windows were assumed.
 
 mod run;
 mod translate;

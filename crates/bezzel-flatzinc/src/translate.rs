@@ -179,6 +179,11 @@ pub struct Program {
     /// The scale of a `restart_luby(scale)` annotation (Bezzel restarts on the Luby sequence
     /// only, and only when searching for one solution).
     pub restart_scale: Option<u64>,
+    /// The windows assumed for `var int` variables whose bounds could not be inferred (each
+    /// `` `name` in lo..hi ``). When there are any, the search covered only part of the
+    /// space: no solution means "unknown", and an optimum or a complete enumeration is not
+    /// proven.
+    pub assumptions: Vec<String>,
 }
 
 impl Program {
@@ -290,6 +295,20 @@ struct Builder {
     outputs: Vec<Output>,
     /// The consistency a constraint's annotation asks for (`:: domain`, `:: bounds`).
     consistency: Consistency,
+    /// Where to put the window of a pending variable whose bounds were not found, by index
+    /// into `pending`.
+    hints: HashMap<usize, Hint>,
+    /// The windows assumed for unbounded variables, as `Program::assumptions` says them.
+    assumptions: Vec<String>,
+}
+
+/// A side of a pending variable's window: a bound implied by an inequality (or, with several
+/// unknowns in it, its share of the inequality), so that the window holds the values the
+/// constraint needs.
+#[derive(Debug, Clone, Copy)]
+enum Hint {
+    AtLeast(i64),
+    AtMost(i64),
 }
 
 fn int_of(x: i128, what: &str) -> Result<i64, FznError> {
@@ -346,8 +365,24 @@ impl Builder {
                 }
                 Some(b) => b,
                 None => {
-                    let (lo, hi) = (-(1 << 20), 1 << 20);
-                    eprintln!("% fzn-bezzel: no bounds found for `{name}`; assuming {lo}..{hi}");
+                    // An assumed window: around a one-sided bound (or a hint from an
+                    // inequality), else around 0. Answers found in it are not claimed
+                    // complete (see `Program::assumptions`).
+                    const WIDTH: i64 = 1 << 21;
+                    let (lo, hi) = match self.hints.get(&k) {
+                        Some(&Hint::AtLeast(l)) => (l, l.saturating_add(WIDTH)),
+                        Some(&Hint::AtMost(h)) => (h.saturating_sub(WIDTH), h),
+                        None => (-WIDTH / 2, WIDTH / 2),
+                    };
+                    let (min, max) = (i64::from(MIN_VALUE), i64::from(MAX_VALUE));
+                    let (lo, hi) = if lo < min {
+                        (min, min + WIDTH)
+                    } else if hi > max {
+                        (max - WIDTH, max)
+                    } else {
+                        (lo, hi)
+                    };
+                    self.assumptions.push(format!("`{name}` in {lo}..{hi}"));
                     (lo, hi)
                 }
             };
@@ -425,6 +460,7 @@ impl Builder {
             goal,
             groups,
             restart_scale,
+            assumptions: self.assumptions,
         })
     }
 
@@ -933,7 +969,65 @@ impl Builder {
                 break;
             }
         }
+        self.infer_hints(constraints);
         Ok(())
+    }
+
+    /// Sides for the windows of the pending variables still without bounds, from the linear
+    /// inequalities over them (`Σ aᵢxᵢ ≤ c`, the known terms at their smallest): with one
+    /// unknown a true bound, with several each unknown's equal share of the slack.
+    fn infer_hints(&mut self, constraints: &[ConstraintItem]) {
+        for c in constraints {
+            if c.id != "int_lin_le" && c.id != "int_lin_eq" {
+                continue;
+            }
+            let Ok(args) = c
+                .exprs
+                .iter()
+                .map(|e| self.expr(e))
+                .collect::<Result<Vec<_>, _>>()
+            else {
+                continue;
+            };
+            let (Ok(coeffs), Some(Value::Array(xs)), Ok(rhs)) = (
+                self.pars(&args[0], ""),
+                args.get(1),
+                args.get(2)
+                    .map_or(Err(FznError(String::new())), |v| self.par(v, "")),
+            ) else {
+                continue;
+            };
+            // An equation gives both inequalities; try `≤` then `≥`.
+            let sides: &[i128] = if c.id == "int_lin_eq" { &[1, -1] } else { &[1] };
+            for &sign in sides {
+                let mut slack = sign * i128::from(rhs);
+                let mut unknown = Vec::new();
+                for (&a, x) in coeffs.iter().zip(xs) {
+                    let a = sign * i128::from(a);
+                    match (self.interval(x), x) {
+                        (Some((l, h)), _) => {
+                            slack -= (a * i128::from(l)).min(a * i128::from(h));
+                        }
+                        (None, Value::Pending(k)) if a != 0 => unknown.push((*k, a)),
+                        _ => {}
+                    }
+                }
+                let n = unknown.len() as i128;
+                for &(k, a) in &unknown {
+                    let share = slack.div_euclid(n);
+                    // a·x ≤ share
+                    let clamp = |v: i128| {
+                        v.clamp(i128::from(i64::MIN / 4), i128::from(i64::MAX / 4)) as i64
+                    };
+                    let hint = if a > 0 {
+                        Hint::AtMost(clamp(share.div_euclid(a)))
+                    } else {
+                        Hint::AtLeast(clamp(-share.div_euclid(-a)))
+                    };
+                    self.hints.entry(k).or_insert(hint);
+                }
+            }
+        }
     }
 
     // ----- search annotations -----
