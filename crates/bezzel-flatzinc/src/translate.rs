@@ -1530,15 +1530,22 @@ impl Builder {
             }
             ("lt", v, Value::Int(c)) => {
                 let v = self.view(v, "reif")?;
-                self.model.le_value_reif(v, *c - 1, r, mode)?;
+                self.model
+                    .le_value_reif(v, beyond_domains(i128::from(*c) - 1), r, mode)?;
             }
             ("le", Value::Int(c), v) => {
                 let v = self.view(v, "reif")?;
-                self.model.le_value_reif(v.minus(), -*c, r, mode)?;
+                self.model
+                    .le_value_reif(v.minus(), beyond_domains(-i128::from(*c)), r, mode)?;
             }
             ("lt", Value::Int(c), v) => {
                 let v = self.view(v, "reif")?;
-                self.model.le_value_reif(v.minus(), -*c - 1, r, mode)?;
+                self.model.le_value_reif(
+                    v.minus(),
+                    beyond_domains(-i128::from(*c) - 1),
+                    r,
+                    mode,
+                )?;
             }
             (op, x, y) => {
                 let (x, y) = (self.view(x, "reif")?, self.view(y, "reif")?);
@@ -1590,6 +1597,14 @@ impl Builder {
         }
         Ok(())
     }
+}
+
+/// A constant moved by arithmetic (`c - 1`, `-c`), computed wide so that it cannot wrap at
+/// `i64::MIN` / `i64::MAX`, then brought into `i64`: every value a Bezzel variable can take
+/// lies within `±2³⁰`, so a comparison with a constant past `±2⁴⁰` means the same as one with
+/// `±2⁴⁰`.
+fn beyond_domains(c: i128) -> i64 {
+    c.clamp(-(1 << 40), 1 << 40) as i64
 }
 
 /// The view offset that makes indices counted from `base` count from 0.
