@@ -300,6 +300,8 @@ struct Builder {
     hints: HashMap<usize, Hint>,
     /// The windows assumed for unbounded variables, as `Program::assumptions` says them.
     assumptions: Vec<String>,
+    /// A variable declared equal to a constant outside its domain: no solution.
+    contradiction: bool,
 }
 
 /// A side of a pending variable's window: a bound implied by an inequality (or, with several
@@ -398,7 +400,7 @@ impl Builder {
             let x = self.new_var(&name, Dom::Range(lo, hi), false)?;
             self.made.push(x);
         }
-        if infeasible {
+        if infeasible || self.contradiction {
             let (zero, one) = (self.constant(0)?, self.constant(1)?);
             self.model.equal(zero, one)?;
         }
@@ -540,6 +542,13 @@ impl Builder {
     }
 
     fn variable(&mut self, v: VarDeclItem) -> Result<(), FznError> {
+        // The element domain of an array of variables: a constant element outside it makes
+        // the model unsatisfiable (the scalar case is below).
+        let element_dom: Option<(i128, i128, Option<Vec<i128>>)> = match &v {
+            VarDeclItem::ArrayOfIntInRange { lb, ub, .. } => Some((*lb, *ub, None)),
+            VarDeclItem::ArrayOfIntInSet { set, .. } => Some((0, 0, Some(set.clone()))),
+            _ => None,
+        };
         enum Kind {
             Bool,
             Int(Dom),
@@ -640,6 +649,18 @@ impl Builder {
         };
         let is_bool = matches!(kind, Kind::Bool);
         if let Some(array) = array {
+            let outside = |c: i64| match &element_dom {
+                Some((_, _, Some(set))) => !set.contains(&i128::from(c)),
+                Some((lo, hi, None)) => !(*lo..=*hi).contains(&i128::from(c)),
+                None => false,
+            };
+            if let Value::Array(items) = &array
+                && items
+                    .iter()
+                    .any(|x| matches!(x, Value::Int(c) if outside(*c)))
+            {
+                self.contradiction = true;
+            }
             if let Some(dims) = output_array_dims(&annos)? {
                 let Value::Array(values) = array.clone() else {
                     unreachable!()
@@ -655,6 +676,14 @@ impl Builder {
             return Ok(());
         }
         let value = match (expr, kind) {
+            (Some(Value::Int(c)), Kind::Int(Dom::Range(lo, hi))) if !(lo..=hi).contains(&c) => {
+                self.contradiction = true;
+                Value::Int(c)
+            }
+            (Some(Value::Int(c)), Kind::Set(values)) if !values.contains(&c) => {
+                self.contradiction = true;
+                Value::Int(c)
+            }
             (Some(e), kind) => {
                 // An alias or a constant; a declared domain narrower than the aliased
                 // variable's is posted once all variables exist.

@@ -218,3 +218,23 @@ fn an_assumed_window_for_var_int_never_claims_completeness() {
     let out = run(text, &Options::default());
     assert!(out.contains("----------"), "{out}");
 }
+
+#[test]
+fn a_constant_outside_its_declared_domain_has_no_solution() {
+    // Each declares a variable equal to a constant its domain excludes (by hand: unsatisfiable).
+    for text in [
+        "var 1..3: x :: output_var = 5;\nsolve satisfy;\n",
+        "var {1,3}: x :: output_var = 2;\nsolve satisfy;\n",
+        "var 1..3: x :: output_var;\narray [1..1] of var 1..3: a :: output_array([1..1]) = [7];\nsolve satisfy;\n",
+        "array [1..2] of var {1,4}: a :: output_array([1..2]) = [1,3];\nsolve satisfy;\n",
+    ] {
+        assert_eq!(
+            run(text, &Options::default()),
+            "=====UNSATISFIABLE=====\n",
+            "{text}"
+        );
+    }
+    // Inside the domain, the constant is the answer.
+    let text = "var 1..3: x :: output_var = 2;\nsolve satisfy;\n";
+    assert!(run(text, &Options::default()).starts_with("x = 2;\n----------\n"));
+}
