@@ -227,6 +227,9 @@ impl Program {
     }
 }
 
+/// The deepest nesting of brackets a statement may have (the parser recurses on them).
+const MAX_NESTING: usize = 100;
+
 /// Reads FlatZinc text and translates it into a [`Program`].
 pub fn parse(text: &str) -> Result<Program, FznError> {
     let mut statements = Vec::new();
@@ -248,6 +251,25 @@ pub fn parse(text: &str) -> Result<Program, FznError> {
         pending.push('\n');
         // MiniZinc writes one statement a line; a statement may still span lines elsewhere.
         if trimmed.ends_with(';') {
+            // The parser recurses on nested brackets (a `seq_search` of `seq_search`s...);
+            // MiniZinc never nests deeply, so refuse rather than overflow the stack.
+            let mut depth = 0usize;
+            let mut deepest = 0;
+            for b in pending.bytes() {
+                match b {
+                    b'(' | b'[' | b'{' => {
+                        depth += 1;
+                        deepest = deepest.max(depth);
+                    }
+                    b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            if deepest > MAX_NESTING {
+                return err(format!(
+                    "line {first_line}: brackets nested more than {MAX_NESTING} deep"
+                ));
+            }
             let stmt = Stmt::from_str(&pending).map_err(|e| {
                 // The parser does not know every type; name what Bezzel lacks anyway.
                 if pending.contains("var set of") {
@@ -1420,8 +1442,19 @@ impl Builder {
                 let d = self.pars(&a[3], name)?;
                 let q0 = self.par(&a[4], name)?;
                 let finals = self.set(&a[5], name)?;
-                if q < 1 || s < 0 || d.len() as i64 != q * s || !(1..=q).contains(&q0) {
-                    return err("malformed automaton");
+                if q < 1
+                    || s < 0
+                    || q.checked_mul(s) != Some(d.len() as i64)
+                    || !(1..=q).contains(&q0)
+                {
+                    return err(format!(
+                        "malformed automaton: {q} states and {s} symbols need a transition \
+                         table of {q}·{s} entries, not {}, and the start state in 1..{q}",
+                        d.len()
+                    ));
+                }
+                if q > MAX_DOMAIN_WIDTH as i64 {
+                    return err(format!("an automaton of {q} states is too large"));
                 }
                 // MiniZinc's states are 1..=Q, 0 the failing one; Bezzel's are 0..Q.
                 let mut transitions = Vec::new();
