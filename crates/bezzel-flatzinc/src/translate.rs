@@ -521,6 +521,14 @@ impl Builder {
                 return err(format!("float parameters are not supported (`{id}`)"));
             }
         };
+        self.declare(id, value)
+    }
+
+    /// Names a value; a name declared twice is an error.
+    fn declare(&mut self, id: String, value: Value) -> Result<(), FznError> {
+        if self.env.contains_key(&id) {
+            return err(format!("`{id}` is declared twice"));
+        }
         self.env.insert(id, value);
         Ok(())
     }
@@ -694,8 +702,7 @@ impl Builder {
                     values,
                 });
             }
-            self.env.insert(id, array);
-            return Ok(());
+            return self.declare(id, array);
         }
         let value = match (expr, kind) {
             (Some(Value::Int(c)), Kind::Int(Dom::Range(lo, hi))) if !(lo..=hi).contains(&c) => {
@@ -742,8 +749,7 @@ impl Builder {
                 values: vec![value.clone()],
             });
         }
-        self.env.insert(id, value);
-        Ok(())
+        self.declare(id, value)
     }
 
     // ----- expressions -----
@@ -1293,6 +1299,9 @@ impl Builder {
                 let i = self.view(&a[0], name)?;
                 let values = self.pars(&a[1], name)?;
                 let v = self.view(&a[2], name)?;
+                if self.no_position(&a[0], values.len()) {
+                    return self.fail();
+                }
                 self.model.element_const(&values, i.offset(-1), v)?;
             }
             "array_var_int_element" | "array_var_bool_element" => {
@@ -1300,6 +1309,9 @@ impl Builder {
                 let i = self.view(&a[0], name)?;
                 let xs = self.views(&a[1], name)?;
                 let v = self.view(&a[2], name)?;
+                if self.no_position(&a[0], xs.len()) {
+                    return self.fail();
+                }
                 self.model.element(&xs, i.offset(-1), v)?;
             }
             // ---- Booleans ----
@@ -1515,7 +1527,22 @@ impl Builder {
                 let xs = self.views(&a[0], name)?;
                 let cover = self.pars(&a[1], name)?;
                 let counts = self.views(&a[2], name)?;
-                self.model.global_cardinality(&xs, &cover, &counts)?;
+                if cover.len() != counts.len() {
+                    return err("cover and counts differ in length");
+                }
+                // A value repeated in cover: every count of it is the same count.
+                let mut first: HashMap<i64, IntView> = HashMap::new();
+                let (mut values, mut kept) = (Vec::new(), Vec::new());
+                for (&v, &c) in cover.iter().zip(&counts) {
+                    if let Some(&d) = first.get(&v) {
+                        self.model.equal(c, d)?;
+                    } else {
+                        first.insert(v, c);
+                        values.push(v);
+                        kept.push(c);
+                    }
+                }
+                self.model.global_cardinality(&xs, &values, &kept)?;
             }
             "bezzel_count" => {
                 arity(3)?;
@@ -1536,9 +1563,23 @@ impl Builder {
             | "fzn_lex_less_bool"
             | "fzn_lex_lesseq_bool" => {
                 arity(2)?;
-                let xs = self.views(&a[0], name)?;
-                let ys = self.views(&a[1], name)?;
-                if name.contains("lesseq") {
+                let mut xs = self.views(&a[0], name)?;
+                let mut ys = self.views(&a[1], name)?;
+                // Arrays of different lengths compare on the common prefix, the shorter
+                // first when that prefix is equal (MiniZinc's standard definition).
+                let n = xs.len().min(ys.len());
+                let equal_prefix_ok = if name.contains("lesseq") {
+                    xs.len() <= ys.len()
+                } else {
+                    xs.len() < ys.len()
+                };
+                xs.truncate(n);
+                ys.truncate(n);
+                if n == 0 {
+                    if !equal_prefix_ok {
+                        self.fail()?;
+                    }
+                } else if equal_prefix_ok {
                     self.model.lex_less_eq(&xs, &ys)?;
                 } else {
                     self.model.lex_less(&xs, &ys)?;
@@ -1549,11 +1590,42 @@ impl Builder {
                 let s = self.par(&a[0], name)?;
                 let t = self.par(&a[1], name)?;
                 let xs = self.views(&a[2], name)?;
-                self.model.value_precede(s, t, &xs)?;
+                if s == t {
+                    // MiniZinc's definition: the first s would have to follow an earlier s,
+                    // so s does not occur at all.
+                    let zero = self.constant(0)?;
+                    self.model.among(&xs, &[s], zero)?;
+                } else {
+                    self.model.value_precede(s, t, &xs)?;
+                }
             }
             _ => return err("unsupported constraint (not a builtin Bezzel knows)"),
         }
         Ok(())
+    }
+
+    /// Posts a constraint that cannot hold.
+    fn fail(&mut self) -> Result<(), FznError> {
+        let (zero, one) = (self.constant(0)?, self.constant(1)?);
+        self.model.equal(zero, one)?;
+        Ok(())
+    }
+
+    /// Whether an element index (counted from 1) can take no position of an array of `len`
+    /// entries: then the element constraint has no solution.
+    fn no_position(&mut self, index: &Value, len: usize) -> bool {
+        let position = |v: i64| (1..=len as i64).contains(&v);
+        match index {
+            Value::Int(c) => !position(*c),
+            Value::Var(x) => match self.interval(index) {
+                Some((lo, hi)) if position(lo) && position(hi) => false,
+                _ => self
+                    .model
+                    .domain(*x)
+                    .is_ok_and(|d| !d.iter().any(|&v| position(i64::from(v)))),
+            },
+            _ => false,
+        }
     }
 
     /// `r (mode) x op y`, with `op` one of eq, ne, le, lt, ge, gt.

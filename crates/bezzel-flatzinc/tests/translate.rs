@@ -238,3 +238,55 @@ fn a_constant_outside_its_declared_domain_has_no_solution() {
     let text = "var 1..3: x :: output_var = 2;\nsolve satisfy;\n";
     assert!(run(text, &Options::default()).starts_with("x = 2;\n----------\n"));
 }
+
+#[test]
+fn valid_edge_cases_are_answered_not_refused() {
+    let all = Options {
+        all: true,
+        ..Options::default()
+    };
+    // global_cardinality with cover [1, 1]: both counts are the number of 1s (the documented
+    // meaning; MiniZinc's own decomposition adds "length(x) >= sum(counts)", which is implied
+    // only for distinct cover values). By hand: x, y in 1..2 give 4 solutions.
+    let text = "var 1..2: x;\nvar 1..2: y;\nvar 0..2: c1 :: output_var;\nvar 0..2: c2 :: output_var;\n\
+                constraint fzn_global_cardinality([x,y],[1,1],[c1,c2]);\nsolve satisfy;\n";
+    let out = run(text, &all);
+    assert_eq!(out.matches("----------").count(), 4, "{out}");
+    assert!(
+        out.contains("c1 = 2;\nc2 = 2;") && out.ends_with("==========\n"),
+        "{out}"
+    );
+    // An element whose index can take no position of the array: no solution, not an error.
+    let text = "var {-1,2,3}: i :: output_var;\nvar bool: b :: output_var;\n\
+                constraint array_bool_element(i,[false],b);\nsolve satisfy;\n";
+    assert_eq!(run(text, &all), "=====UNSATISFIABLE=====\n");
+    let text = "var -3..0: i :: output_var;\nvar 0..5: v :: output_var;\n\
+                constraint array_var_int_element(i,[v,v],v);\nsolve satisfy;\n";
+    assert_eq!(run(text, &all), "=====UNSATISFIABLE=====\n");
+    // lex on arrays of different lengths (MiniZinc's definition): [a, b] <=lex [c] holds
+    // when a < c; a prefix that is equal is enough only for the shorter array first. By hand.
+    let text = "var 0..1: a :: output_var;\nvar 0..1: b :: output_var;\nvar 0..1: c :: output_var;\n\
+                constraint fzn_lex_lesseq_int([a,b],[c]);\nsolve satisfy;\n";
+    assert_eq!(run(text, &all).matches("----------").count(), 2);
+    let text = "var 0..1: a :: output_var;\nvar 0..1: c :: output_var;\nvar 0..1: d :: output_var;\n\
+                constraint fzn_lex_less_int([a],[c,d]);\nsolve satisfy;\n";
+    assert_eq!(run(text, &all).matches("----------").count(), 6); // a <= c
+    let text = "var 0..1: a :: output_var;\nconstraint fzn_lex_less_int([a],[]);\nsolve satisfy;\n";
+    assert_eq!(run(text, &all), "=====UNSATISFIABLE=====\n");
+    // value_precede(2, 2, x): by MiniZinc's definition, 2 does not occur. By hand: 1 of 4.
+    let text = "var 1..2: x :: output_var;\nvar 1..2: y :: output_var;\n\
+                constraint fzn_value_precede_int(2,2,[x,y]);\nsolve satisfy;\n";
+    assert_eq!(run(text, &all), "x = 1;\ny = 1;\n----------\n==========\n");
+}
+
+#[test]
+fn a_name_declared_twice_is_an_error() {
+    for text in [
+        "var 1..2: x :: output_var;\nvar 1..3: x :: output_var;\nsolve satisfy;\n",
+        "int: k = 1;\nvar 1..3: k;\nsolve satisfy;\n",
+        "var 1..2: x;\narray [1..1] of var int: x = [x];\nsolve satisfy;\n",
+    ] {
+        let e = parse(text).unwrap_err().to_string();
+        assert!(e.contains("declared twice"), "{text}: {e}");
+    }
+}
