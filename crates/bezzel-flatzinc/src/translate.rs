@@ -69,6 +69,7 @@ pub const SUPPORTED: &[&str] = &[
     "int_div",
     "int_mod",
     "int_abs",
+    "int_pow",
     "int_min",
     "int_max",
     "array_int_maximum",
@@ -998,6 +999,12 @@ impl Builder {
                         let m = a.abs().max(b.abs());
                         (k, (-m, m))
                     }),
+                    "int_pow" => target(2).zip(iv(0).zip(iv(1))).and_then(|(k, (x, y))| {
+                        let rows = pow_table(x, y)?;
+                        let lo = rows.iter().map(|r| r.2).min()?;
+                        let hi = rows.iter().map(|r| r.2).max()?;
+                        Some((k, (lo, hi)))
+                    }),
                     "int_abs" => target(1)
                         .zip(iv(0))
                         .map(|(k, (a, b))| (k, (0, a.abs().max(b.abs())))),
@@ -1276,6 +1283,30 @@ impl Builder {
                     "int_mod" => self.model.modulo(x, y, z)?,
                     "int_min" => self.model.min(&[x, y], z)?,
                     _ => self.model.max(&[x, y], z)?,
+                }
+            }
+            "int_pow" => {
+                arity(3)?;
+                let (Some(xb), Some(yb)) = (self.interval(&a[0]), self.interval(&a[1])) else {
+                    return err("the bounds of the operands are unknown");
+                };
+                let Some(rows) = pow_table(xb, yb) else {
+                    return err(format!(
+                        "base {}..{} and exponent {}..{}: too many pairs for a table \
+                         (at most {POW_PAIRS})",
+                        xb.0, xb.1, yb.0, yb.1
+                    ));
+                };
+                let xs = [
+                    self.view(&a[0], name)?,
+                    self.view(&a[1], name)?,
+                    self.view(&a[2], name)?,
+                ];
+                let rows: Vec<Vec<i64>> = rows.into_iter().map(|(x, y, z)| vec![x, y, z]).collect();
+                if rows.is_empty() {
+                    self.fail()?;
+                } else {
+                    self.model.table(&xs, &rows)?;
                 }
             }
             "int_abs" => {
@@ -1739,6 +1770,50 @@ impl Builder {
 /// `±2⁴⁰`.
 fn beyond_domains(c: i128) -> i64 {
     c.clamp(-(1 << 40), 1 << 40) as i64
+}
+
+/// The most (base, exponent) pairs `int_pow` is tabled over.
+const POW_PAIRS: i64 = 1 << 16;
+
+/// `(x, y, x^y)` for the bases and exponents in the given bounds, as MiniZinc defines the
+/// power: `1 div x^-y` for a negative exponent, undefined (no row) for `0` to a negative
+/// power, and no row where the power leaves the values a Bezzel variable can take. `None`
+/// when there are more than [`POW_PAIRS`] pairs.
+fn pow_table((xl, xh): (i64, i64), (yl, yh): (i64, i64)) -> Option<Vec<(i64, i64, i64)>> {
+    let pairs = (i128::from(xh) - i128::from(xl) + 1) * (i128::from(yh) - i128::from(yl) + 1);
+    if pairs > i128::from(POW_PAIRS) {
+        return None;
+    }
+    let limit = i128::from(MAX_VALUE).max(-i128::from(MIN_VALUE));
+    let mut rows = Vec::new();
+    for x in xl..=xh {
+        for y in yl..=yh {
+            let z = if y >= 0 {
+                // Stops multiplying once past the domains (|x| >= 2 grows past them fast).
+                let mut z: i128 = 1;
+                for _ in 0..y {
+                    z *= i128::from(x);
+                    if z.abs() > limit {
+                        break;
+                    }
+                }
+                z
+            } else if x == 0 {
+                continue;
+            } else {
+                match x {
+                    1 => 1,
+                    -1 if y % 2 == 0 => 1,
+                    -1 => -1,
+                    _ => 0,
+                }
+            };
+            if z.abs() <= limit {
+                rows.push((x, y, z as i64));
+            }
+        }
+    }
+    Some(rows)
 }
 
 /// The view offset that makes indices counted from `base` count from 0.

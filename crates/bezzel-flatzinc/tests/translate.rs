@@ -290,3 +290,23 @@ fn a_name_declared_twice_is_an_error() {
         assert!(e.contains("declared twice"), "{text}: {e}");
     }
 }
+
+#[test]
+fn int_pow_defines_its_result() {
+    // z = x^y, x in -2..3, y in 0..3, z declared without bounds (as MiniZinc writes x^y):
+    // 6 · 4 = 24 pairs, each one solution. By hand: 2^3 = 8 and (-2)^3 = -8 are the ends.
+    let text = "var -2..3: x :: output_var;\nvar 0..3: y :: output_var;\n\
+                var int: z :: is_defined_var :: output_var;\n\
+                constraint int_pow(x,y,z) :: defines_var(z);\nsolve satisfy;\n";
+    let out = run(
+        text,
+        &Options {
+            all: true,
+            ..Options::default()
+        },
+    );
+    assert_eq!(out.matches("----------").count(), 24, "{out}");
+    assert!(out.contains("x = -2;\ny = 3;\nz = -8;\n"), "{out}");
+    assert!(out.contains("x = 3;\ny = 3;\nz = 27;\n"), "{out}");
+    assert!(out.ends_with("==========\n"), "{out}");
+}
