@@ -325,6 +325,8 @@ struct Builder {
     assumptions: Vec<String>,
     /// A variable declared equal to a constant outside its domain: no solution.
     contradiction: bool,
+    /// The variables made with an assumed window.
+    assumed_vars: Vec<VarId>,
 }
 
 /// A side of a pending variable's window: a bound implied by an inequality (or, with several
@@ -421,6 +423,9 @@ impl Builder {
                 ));
             }
             let x = self.new_var(&name, Dom::Range(lo, hi), false)?;
+            if bounds.is_none() {
+                self.assumed_vars.push(x);
+            }
             self.made.push(x);
         }
         if infeasible || self.contradiction {
@@ -472,6 +477,22 @@ impl Builder {
                 restart_scale = u64::try_from(*scale).ok();
             }
             self.search_annotation(a, &mut groups)?;
+        }
+        // An objective in an assumed window: improving it one value at a time from the far
+        // end of the window takes as many solutions as the window is wide, so it is branched
+        // on, best value first, once the annotated variables are fixed.
+        if let Goal::Minimize(v) | Goal::Maximize(v) = goal
+            && self.assumed_vars.contains(&v.var())
+        {
+            groups.push(BranchGroup {
+                vars: vec![v.var()],
+                var_order: VarOrder::InputOrder,
+                value_order: if matches!(goal, Goal::Maximize(_)) {
+                    ValueOrder::Max
+                } else {
+                    ValueOrder::Min
+                },
+            });
         }
         let mut outputs = std::mem::take(&mut self.outputs);
         for o in &mut outputs {
@@ -1042,9 +1063,6 @@ impl Builder {
     /// unknown a true bound, with several each unknown's equal share of the slack.
     fn infer_hints(&mut self, constraints: &[ConstraintItem]) {
         for c in constraints {
-            if c.id != "int_lin_le" && c.id != "int_lin_eq" {
-                continue;
-            }
             let Ok(args) = c
                 .exprs
                 .iter()
@@ -1053,6 +1071,27 @@ impl Builder {
             else {
                 continue;
             };
+            if (c.id == "int_le" || c.id == "int_lt") && args.len() == 2 {
+                // x <= y (x < y): a side for whichever is pending, from the other's bounds.
+                let strict = i64::from(c.id == "int_lt");
+                match (&args[0], &args[1]) {
+                    (Value::Pending(k), other) if self.pending[*k].1.is_none() => {
+                        if let Some((_, hi)) = self.interval(other) {
+                            self.hints.entry(*k).or_insert(Hint::AtMost(hi - strict));
+                        }
+                    }
+                    (other, Value::Pending(k)) if self.pending[*k].1.is_none() => {
+                        if let Some((lo, _)) = self.interval(other) {
+                            self.hints.entry(*k).or_insert(Hint::AtLeast(lo + strict));
+                        }
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if c.id != "int_lin_le" && c.id != "int_lin_eq" {
+                continue;
+            }
             let (Ok(coeffs), Some(Value::Array(xs)), Ok(rhs)) = (
                 self.pars(&args[0], ""),
                 args.get(1),

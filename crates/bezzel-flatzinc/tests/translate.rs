@@ -310,3 +310,27 @@ fn int_pow_defines_its_result() {
     assert!(out.contains("x = 3;\ny = 3;\nz = 27;\n"), "{out}");
     assert!(out.ends_with("==========\n"), "{out}");
 }
+
+#[test]
+fn an_unbounded_objective_starts_at_its_best_side() {
+    // maximize x with x <= y, y in 1..5, x unbounded: the optimum is 5 (by hand). Ten
+    // improving solutions are enough to reach it (improving one value at a time from the
+    // bottom of an assumed window would take millions).
+    let text = "array [1..2] of int: k = [1,-1];\nvar 1..5: y :: output_var;\n\
+                var int: x :: output_var;\nconstraint int_lin_le(k,[x,y],0);\nsolve maximize x;\n";
+    let out = run(
+        text,
+        &Options {
+            all: true,
+            solutions: Some(10),
+            ..Options::default()
+        },
+    );
+    let last = out.rsplit("----------").nth(1).unwrap_or("");
+    assert!(last.contains("x = 5;"), "{out}");
+    // The same with int_le, and minimizing from below.
+    let text = "var 1..5: y :: output_var;\nvar int: x :: output_var;\nconstraint int_le(y,x);\n\
+                solve minimize x;\n";
+    let out = run(text, &Options::default());
+    assert!(out.contains("x = 1;\n----------\n"), "{out}");
+}
