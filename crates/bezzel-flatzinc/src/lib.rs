@@ -17,7 +17,7 @@
 //! The mapping, in short: comparisons, their `_reif` and `_imp` forms (`Reif::Equiv`,
 //! `Reif::Imp`; `ne` is `eq` of the negated literal), `int_lin_eq/ne/le` (+ `_reif`, `_imp`) to
 //! `linear`/`linear_reif`, `int_plus/times/div/mod/abs/min/max` and `array_int_maximum/minimum`
-//! to the arithmetic constraints, the four element builtins to `element_const`/`element`
+//! to the arithmetic constraints (`int_pow` to a table), the four element builtins to `element_const`/`element`
 //! (indices shifted to count from 0), the Boolean builtins to `clause`, `and`, `or`, `xor`,
 //! `bool_lin_*` to `linear`, `set_in` (+ `_reif`, `_imp`) on constant sets to `among`, and the
 //! globals of `mznlib` (all_different, table, regular, circuit, subcircuit, inverse,
@@ -29,7 +29,10 @@
 //! The parser is the `flatzinc` crate rather than one of our own: it reads every statement
 //! MiniZinc 2.6 writes except predicate declarations with two-dimensional array types, which
 //! carry nothing to translate and are skipped. `var int` without bounds gets bounds inferred
-//! from its defining constraint; with none found, `-2²⁰..2²⁰` (and a warning on stderr).
+//! from its defining constraint; with none found, a window of 2²¹ values is assumed (put at
+//! the side a linear inequality over it implies, else around 0), and then the answer never
+//! claims completeness: `=====UNKNOWN=====` instead of unsatisfiable, no `==========`, and a
+//! `%` line saying which windows were assumed.
 
 mod run;
 mod translate;

@@ -90,6 +90,7 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
         goal,
         groups,
         restart_scale,
+        assumptions,
     } = parse(text)?;
     let printer = Program {
         model: Model::new(),
@@ -97,6 +98,7 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
         goal,
         groups: Vec::new(),
         restart_scale: None,
+        assumptions: Vec::new(),
     };
     let mut config = SearchConfig::default();
     config.limits.time = options.time_ms.map(Duration::from_millis);
@@ -171,6 +173,17 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
             (found, complete, value, stats)
         }
     };
+    // A search in assumed windows proves nothing about the values outside them.
+    let complete = complete && assumptions.is_empty();
+    if !assumptions.is_empty() {
+        writeln!(
+            out,
+            "% fzn-bezzel: bounds not found for some `var int`; the search assumed {}, so it \
+             cannot prove unsatisfiability, optimality or that all solutions were found",
+            assumptions.join(", ")
+        )
+        .map_err(io)?;
+    }
     match (found, complete) {
         (0, true) => writeln!(out, "=====UNSATISFIABLE=====").map_err(io)?,
         (0, false) => writeln!(out, "=====UNKNOWN=====").map_err(io)?,

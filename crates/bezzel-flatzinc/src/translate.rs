@@ -69,6 +69,7 @@ pub const SUPPORTED: &[&str] = &[
     "int_div",
     "int_mod",
     "int_abs",
+    "int_pow",
     "int_min",
     "int_max",
     "array_int_maximum",
@@ -179,6 +180,11 @@ pub struct Program {
     /// The scale of a `restart_luby(scale)` annotation (Bezzel restarts on the Luby sequence
     /// only, and only when searching for one solution).
     pub restart_scale: Option<u64>,
+    /// The windows assumed for `var int` variables whose bounds could not be inferred (each
+    /// `` `name` in lo..hi ``). When there are any, the search covered only part of the
+    /// space: no solution means "unknown", and an optimum or a complete enumeration is not
+    /// proven.
+    pub assumptions: Vec<String>,
 }
 
 impl Program {
@@ -222,6 +228,9 @@ impl Program {
     }
 }
 
+/// The deepest nesting of brackets a statement may have (the parser recurses on them).
+const MAX_NESTING: usize = 100;
+
 /// Reads FlatZinc text and translates it into a [`Program`].
 pub fn parse(text: &str) -> Result<Program, FznError> {
     let mut statements = Vec::new();
@@ -243,6 +252,25 @@ pub fn parse(text: &str) -> Result<Program, FznError> {
         pending.push('\n');
         // MiniZinc writes one statement a line; a statement may still span lines elsewhere.
         if trimmed.ends_with(';') {
+            // The parser recurses on nested brackets (a `seq_search` of `seq_search`s...);
+            // MiniZinc never nests deeply, so refuse rather than overflow the stack.
+            let mut depth = 0usize;
+            let mut deepest = 0;
+            for b in pending.bytes() {
+                match b {
+                    b'(' | b'[' | b'{' => {
+                        depth += 1;
+                        deepest = deepest.max(depth);
+                    }
+                    b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            if deepest > MAX_NESTING {
+                return err(format!(
+                    "line {first_line}: brackets nested more than {MAX_NESTING} deep"
+                ));
+            }
             let stmt = Stmt::from_str(&pending).map_err(|e| {
                 // The parser does not know every type; name what Bezzel lacks anyway.
                 if pending.contains("var set of") {
@@ -290,6 +318,24 @@ struct Builder {
     outputs: Vec<Output>,
     /// The consistency a constraint's annotation asks for (`:: domain`, `:: bounds`).
     consistency: Consistency,
+    /// Where to put the window of a pending variable whose bounds were not found, by index
+    /// into `pending`.
+    hints: HashMap<usize, Hint>,
+    /// The windows assumed for unbounded variables, as `Program::assumptions` says them.
+    assumptions: Vec<String>,
+    /// A variable declared equal to a constant outside its domain: no solution.
+    contradiction: bool,
+    /// The variables made with an assumed window.
+    assumed_vars: Vec<VarId>,
+}
+
+/// A side of a pending variable's window: a bound implied by an inequality (or, with several
+/// unknowns in it, its share of the inequality), so that the window holds the values the
+/// constraint needs.
+#[derive(Debug, Clone, Copy)]
+enum Hint {
+    AtLeast(i64),
+    AtMost(i64),
 }
 
 fn int_of(x: i128, what: &str) -> Result<i64, FznError> {
@@ -346,8 +392,24 @@ impl Builder {
                 }
                 Some(b) => b,
                 None => {
-                    let (lo, hi) = (-(1 << 20), 1 << 20);
-                    eprintln!("% fzn-bezzel: no bounds found for `{name}`; assuming {lo}..{hi}");
+                    // An assumed window: around a one-sided bound (or a hint from an
+                    // inequality), else around 0. Answers found in it are not claimed
+                    // complete (see `Program::assumptions`).
+                    const WIDTH: i64 = 1 << 21;
+                    let (lo, hi) = match self.hints.get(&k) {
+                        Some(&Hint::AtLeast(l)) => (l, l.saturating_add(WIDTH)),
+                        Some(&Hint::AtMost(h)) => (h.saturating_sub(WIDTH), h),
+                        None => (-WIDTH / 2, WIDTH / 2),
+                    };
+                    let (min, max) = (i64::from(MIN_VALUE), i64::from(MAX_VALUE));
+                    let (lo, hi) = if lo < min {
+                        (min, min + WIDTH)
+                    } else if hi > max {
+                        (max - WIDTH, max)
+                    } else {
+                        (lo, hi)
+                    };
+                    self.assumptions.push(format!("`{name}` in {lo}..{hi}"));
                     (lo, hi)
                 }
             };
@@ -361,9 +423,12 @@ impl Builder {
                 ));
             }
             let x = self.new_var(&name, Dom::Range(lo, hi), false)?;
+            if bounds.is_none() {
+                self.assumed_vars.push(x);
+            }
             self.made.push(x);
         }
-        if infeasible {
+        if infeasible || self.contradiction {
             let (zero, one) = (self.constant(0)?, self.constant(1)?);
             self.model.equal(zero, one)?;
         }
@@ -413,6 +478,22 @@ impl Builder {
             }
             self.search_annotation(a, &mut groups)?;
         }
+        // An objective in an assumed window: improving it one value at a time from the far
+        // end of the window takes as many solutions as the window is wide, so it is branched
+        // on, best value first, once the annotated variables are fixed.
+        if let Goal::Minimize(v) | Goal::Maximize(v) = goal
+            && self.assumed_vars.contains(&v.var())
+        {
+            groups.push(BranchGroup {
+                vars: vec![v.var()],
+                var_order: VarOrder::InputOrder,
+                value_order: if matches!(goal, Goal::Maximize(_)) {
+                    ValueOrder::Max
+                } else {
+                    ValueOrder::Min
+                },
+            });
+        }
         let mut outputs = std::mem::take(&mut self.outputs);
         for o in &mut outputs {
             for v in &mut o.values {
@@ -425,6 +506,7 @@ impl Builder {
             goal,
             groups,
             restart_scale,
+            assumptions: self.assumptions,
         })
     }
 
@@ -461,6 +543,14 @@ impl Builder {
                 return err(format!("float parameters are not supported (`{id}`)"));
             }
         };
+        self.declare(id, value)
+    }
+
+    /// Names a value; a name declared twice is an error.
+    fn declare(&mut self, id: String, value: Value) -> Result<(), FznError> {
+        if self.env.contains_key(&id) {
+            return err(format!("`{id}` is declared twice"));
+        }
         self.env.insert(id, value);
         Ok(())
     }
@@ -504,6 +594,13 @@ impl Builder {
     }
 
     fn variable(&mut self, v: VarDeclItem) -> Result<(), FznError> {
+        // The element domain of an array of variables: a constant element outside it makes
+        // the model unsatisfiable (the scalar case is below).
+        let element_dom: Option<(i128, i128, Option<Vec<i128>>)> = match &v {
+            VarDeclItem::ArrayOfIntInRange { lb, ub, .. } => Some((*lb, *ub, None)),
+            VarDeclItem::ArrayOfIntInSet { set, .. } => Some((0, 0, Some(set.clone()))),
+            _ => None,
+        };
         enum Kind {
             Bool,
             Int(Dom),
@@ -604,6 +701,18 @@ impl Builder {
         };
         let is_bool = matches!(kind, Kind::Bool);
         if let Some(array) = array {
+            let outside = |c: i64| match &element_dom {
+                Some((_, _, Some(set))) => !set.contains(&i128::from(c)),
+                Some((lo, hi, None)) => !(*lo..=*hi).contains(&i128::from(c)),
+                None => false,
+            };
+            if let Value::Array(items) = &array
+                && items
+                    .iter()
+                    .any(|x| matches!(x, Value::Int(c) if outside(*c)))
+            {
+                self.contradiction = true;
+            }
             if let Some(dims) = output_array_dims(&annos)? {
                 let Value::Array(values) = array.clone() else {
                     unreachable!()
@@ -615,10 +724,17 @@ impl Builder {
                     values,
                 });
             }
-            self.env.insert(id, array);
-            return Ok(());
+            return self.declare(id, array);
         }
         let value = match (expr, kind) {
+            (Some(Value::Int(c)), Kind::Int(Dom::Range(lo, hi))) if !(lo..=hi).contains(&c) => {
+                self.contradiction = true;
+                Value::Int(c)
+            }
+            (Some(Value::Int(c)), Kind::Set(values)) if !values.contains(&c) => {
+                self.contradiction = true;
+                Value::Int(c)
+            }
             (Some(e), kind) => {
                 // An alias or a constant; a declared domain narrower than the aliased
                 // variable's is posted once all variables exist.
@@ -655,8 +771,7 @@ impl Builder {
                 values: vec![value.clone()],
             });
         }
-        self.env.insert(id, value);
-        Ok(())
+        self.declare(id, value)
     }
 
     // ----- expressions -----
@@ -905,6 +1020,12 @@ impl Builder {
                         let m = a.abs().max(b.abs());
                         (k, (-m, m))
                     }),
+                    "int_pow" => target(2).zip(iv(0).zip(iv(1))).and_then(|(k, (x, y))| {
+                        let rows = pow_table(x, y)?;
+                        let lo = rows.iter().map(|r| r.2).min()?;
+                        let hi = rows.iter().map(|r| r.2).max()?;
+                        Some((k, (lo, hi)))
+                    }),
                     "int_abs" => target(1)
                         .zip(iv(0))
                         .map(|(k, (a, b))| (k, (0, a.abs().max(b.abs())))),
@@ -933,7 +1054,83 @@ impl Builder {
                 break;
             }
         }
+        self.infer_hints(constraints);
         Ok(())
+    }
+
+    /// Sides for the windows of the pending variables still without bounds, from the linear
+    /// inequalities over them (`Σ aᵢxᵢ ≤ c`, the known terms at their smallest): with one
+    /// unknown a true bound, with several each unknown's equal share of the slack.
+    fn infer_hints(&mut self, constraints: &[ConstraintItem]) {
+        for c in constraints {
+            let Ok(args) = c
+                .exprs
+                .iter()
+                .map(|e| self.expr(e))
+                .collect::<Result<Vec<_>, _>>()
+            else {
+                continue;
+            };
+            if (c.id == "int_le" || c.id == "int_lt") && args.len() == 2 {
+                // x <= y (x < y): a side for whichever is pending, from the other's bounds.
+                let strict = i64::from(c.id == "int_lt");
+                match (&args[0], &args[1]) {
+                    (Value::Pending(k), other) if self.pending[*k].1.is_none() => {
+                        if let Some((_, hi)) = self.interval(other) {
+                            self.hints.entry(*k).or_insert(Hint::AtMost(hi - strict));
+                        }
+                    }
+                    (other, Value::Pending(k)) if self.pending[*k].1.is_none() => {
+                        if let Some((lo, _)) = self.interval(other) {
+                            self.hints.entry(*k).or_insert(Hint::AtLeast(lo + strict));
+                        }
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if c.id != "int_lin_le" && c.id != "int_lin_eq" {
+                continue;
+            }
+            let (Ok(coeffs), Some(Value::Array(xs)), Ok(rhs)) = (
+                self.pars(&args[0], ""),
+                args.get(1),
+                args.get(2)
+                    .map_or(Err(FznError(String::new())), |v| self.par(v, "")),
+            ) else {
+                continue;
+            };
+            // An equation gives both inequalities; try `≤` then `≥`.
+            let sides: &[i128] = if c.id == "int_lin_eq" { &[1, -1] } else { &[1] };
+            for &sign in sides {
+                let mut slack = sign * i128::from(rhs);
+                let mut unknown = Vec::new();
+                for (&a, x) in coeffs.iter().zip(xs) {
+                    let a = sign * i128::from(a);
+                    match (self.interval(x), x) {
+                        (Some((l, h)), _) => {
+                            slack -= (a * i128::from(l)).min(a * i128::from(h));
+                        }
+                        (None, Value::Pending(k)) if a != 0 => unknown.push((*k, a)),
+                        _ => {}
+                    }
+                }
+                let n = unknown.len() as i128;
+                for &(k, a) in &unknown {
+                    let share = slack.div_euclid(n);
+                    // a·x ≤ share
+                    let clamp = |v: i128| {
+                        v.clamp(i128::from(i64::MIN / 4), i128::from(i64::MAX / 4)) as i64
+                    };
+                    let hint = if a > 0 {
+                        Hint::AtMost(clamp(share.div_euclid(a)))
+                    } else {
+                        Hint::AtLeast(clamp(-share.div_euclid(-a)))
+                    };
+                    self.hints.entry(k).or_insert(hint);
+                }
+            }
+        }
     }
 
     // ----- search annotations -----
@@ -1127,6 +1324,30 @@ impl Builder {
                     _ => self.model.max(&[x, y], z)?,
                 }
             }
+            "int_pow" => {
+                arity(3)?;
+                let (Some(xb), Some(yb)) = (self.interval(&a[0]), self.interval(&a[1])) else {
+                    return err("the bounds of the operands are unknown");
+                };
+                let Some(rows) = pow_table(xb, yb) else {
+                    return err(format!(
+                        "base {}..{} and exponent {}..{}: too many pairs for a table \
+                         (at most {POW_PAIRS})",
+                        xb.0, xb.1, yb.0, yb.1
+                    ));
+                };
+                let xs = [
+                    self.view(&a[0], name)?,
+                    self.view(&a[1], name)?,
+                    self.view(&a[2], name)?,
+                ];
+                let rows: Vec<Vec<i64>> = rows.into_iter().map(|(x, y, z)| vec![x, y, z]).collect();
+                if rows.is_empty() {
+                    self.fail()?;
+                } else {
+                    self.model.table(&xs, &rows)?;
+                }
+            }
             "int_abs" => {
                 arity(2)?;
                 let (x, y) = (self.view(&a[0], name)?, self.view(&a[1], name)?);
@@ -1148,6 +1369,9 @@ impl Builder {
                 let i = self.view(&a[0], name)?;
                 let values = self.pars(&a[1], name)?;
                 let v = self.view(&a[2], name)?;
+                if self.no_position(&a[0], values.len()) {
+                    return self.fail();
+                }
                 self.model.element_const(&values, i.offset(-1), v)?;
             }
             "array_var_int_element" | "array_var_bool_element" => {
@@ -1155,6 +1379,9 @@ impl Builder {
                 let i = self.view(&a[0], name)?;
                 let xs = self.views(&a[1], name)?;
                 let v = self.view(&a[2], name)?;
+                if self.no_position(&a[0], xs.len()) {
+                    return self.fail();
+                }
                 self.model.element(&xs, i.offset(-1), v)?;
             }
             // ---- Booleans ----
@@ -1297,8 +1524,19 @@ impl Builder {
                 let d = self.pars(&a[3], name)?;
                 let q0 = self.par(&a[4], name)?;
                 let finals = self.set(&a[5], name)?;
-                if q < 1 || s < 0 || d.len() as i64 != q * s || !(1..=q).contains(&q0) {
-                    return err("malformed automaton");
+                if q < 1
+                    || s < 0
+                    || q.checked_mul(s) != Some(d.len() as i64)
+                    || !(1..=q).contains(&q0)
+                {
+                    return err(format!(
+                        "malformed automaton: {q} states and {s} symbols need a transition \
+                         table of {q}·{s} entries, not {}, and the start state in 1..{q}",
+                        d.len()
+                    ));
+                }
+                if q > MAX_DOMAIN_WIDTH as i64 {
+                    return err(format!("an automaton of {q} states is too large"));
                 }
                 // MiniZinc's states are 1..=Q, 0 the failing one; Bezzel's are 0..Q.
                 let mut transitions = Vec::new();
@@ -1359,7 +1597,22 @@ impl Builder {
                 let xs = self.views(&a[0], name)?;
                 let cover = self.pars(&a[1], name)?;
                 let counts = self.views(&a[2], name)?;
-                self.model.global_cardinality(&xs, &cover, &counts)?;
+                if cover.len() != counts.len() {
+                    return err("cover and counts differ in length");
+                }
+                // A value repeated in cover: every count of it is the same count.
+                let mut first: HashMap<i64, IntView> = HashMap::new();
+                let (mut values, mut kept) = (Vec::new(), Vec::new());
+                for (&v, &c) in cover.iter().zip(&counts) {
+                    if let Some(&d) = first.get(&v) {
+                        self.model.equal(c, d)?;
+                    } else {
+                        first.insert(v, c);
+                        values.push(v);
+                        kept.push(c);
+                    }
+                }
+                self.model.global_cardinality(&xs, &values, &kept)?;
             }
             "bezzel_count" => {
                 arity(3)?;
@@ -1380,9 +1633,23 @@ impl Builder {
             | "fzn_lex_less_bool"
             | "fzn_lex_lesseq_bool" => {
                 arity(2)?;
-                let xs = self.views(&a[0], name)?;
-                let ys = self.views(&a[1], name)?;
-                if name.contains("lesseq") {
+                let mut xs = self.views(&a[0], name)?;
+                let mut ys = self.views(&a[1], name)?;
+                // Arrays of different lengths compare on the common prefix, the shorter
+                // first when that prefix is equal (MiniZinc's standard definition).
+                let n = xs.len().min(ys.len());
+                let equal_prefix_ok = if name.contains("lesseq") {
+                    xs.len() <= ys.len()
+                } else {
+                    xs.len() < ys.len()
+                };
+                xs.truncate(n);
+                ys.truncate(n);
+                if n == 0 {
+                    if !equal_prefix_ok {
+                        self.fail()?;
+                    }
+                } else if equal_prefix_ok {
                     self.model.lex_less_eq(&xs, &ys)?;
                 } else {
                     self.model.lex_less(&xs, &ys)?;
@@ -1393,11 +1660,42 @@ impl Builder {
                 let s = self.par(&a[0], name)?;
                 let t = self.par(&a[1], name)?;
                 let xs = self.views(&a[2], name)?;
-                self.model.value_precede(s, t, &xs)?;
+                if s == t {
+                    // MiniZinc's definition: the first s would have to follow an earlier s,
+                    // so s does not occur at all.
+                    let zero = self.constant(0)?;
+                    self.model.among(&xs, &[s], zero)?;
+                } else {
+                    self.model.value_precede(s, t, &xs)?;
+                }
             }
             _ => return err("unsupported constraint (not a builtin Bezzel knows)"),
         }
         Ok(())
+    }
+
+    /// Posts a constraint that cannot hold.
+    fn fail(&mut self) -> Result<(), FznError> {
+        let (zero, one) = (self.constant(0)?, self.constant(1)?);
+        self.model.equal(zero, one)?;
+        Ok(())
+    }
+
+    /// Whether an element index (counted from 1) can take no position of an array of `len`
+    /// entries: then the element constraint has no solution.
+    fn no_position(&mut self, index: &Value, len: usize) -> bool {
+        let position = |v: i64| (1..=len as i64).contains(&v);
+        match index {
+            Value::Int(c) => !position(*c),
+            Value::Var(x) => match self.interval(index) {
+                Some((lo, hi)) if position(lo) && position(hi) => false,
+                _ => self
+                    .model
+                    .domain(*x)
+                    .is_ok_and(|d| !d.iter().any(|&v| position(i64::from(v)))),
+            },
+            _ => false,
+        }
     }
 
     /// `r (mode) x op y`, with `op` one of eq, ne, le, lt, ge, gt.
@@ -1436,15 +1734,22 @@ impl Builder {
             }
             ("lt", v, Value::Int(c)) => {
                 let v = self.view(v, "reif")?;
-                self.model.le_value_reif(v, *c - 1, r, mode)?;
+                self.model
+                    .le_value_reif(v, beyond_domains(i128::from(*c) - 1), r, mode)?;
             }
             ("le", Value::Int(c), v) => {
                 let v = self.view(v, "reif")?;
-                self.model.le_value_reif(v.minus(), -*c, r, mode)?;
+                self.model
+                    .le_value_reif(v.minus(), beyond_domains(-i128::from(*c)), r, mode)?;
             }
             ("lt", Value::Int(c), v) => {
                 let v = self.view(v, "reif")?;
-                self.model.le_value_reif(v.minus(), -*c - 1, r, mode)?;
+                self.model.le_value_reif(
+                    v.minus(),
+                    beyond_domains(-i128::from(*c) - 1),
+                    r,
+                    mode,
+                )?;
             }
             (op, x, y) => {
                 let (x, y) = (self.view(x, "reif")?, self.view(y, "reif")?);
@@ -1496,6 +1801,58 @@ impl Builder {
         }
         Ok(())
     }
+}
+
+/// A constant moved by arithmetic (`c - 1`, `-c`), computed wide so that it cannot wrap at
+/// `i64::MIN` / `i64::MAX`, then brought into `i64`: every value a Bezzel variable can take
+/// lies within `±2³⁰`, so a comparison with a constant past `±2⁴⁰` means the same as one with
+/// `±2⁴⁰`.
+fn beyond_domains(c: i128) -> i64 {
+    c.clamp(-(1 << 40), 1 << 40) as i64
+}
+
+/// The most (base, exponent) pairs `int_pow` is tabled over.
+const POW_PAIRS: i64 = 1 << 16;
+
+/// `(x, y, x^y)` for the bases and exponents in the given bounds, as MiniZinc defines the
+/// power: `1 div x^-y` for a negative exponent, undefined (no row) for `0` to a negative
+/// power, and no row where the power leaves the values a Bezzel variable can take. `None`
+/// when there are more than [`POW_PAIRS`] pairs.
+fn pow_table((xl, xh): (i64, i64), (yl, yh): (i64, i64)) -> Option<Vec<(i64, i64, i64)>> {
+    let pairs = (i128::from(xh) - i128::from(xl) + 1) * (i128::from(yh) - i128::from(yl) + 1);
+    if pairs > i128::from(POW_PAIRS) {
+        return None;
+    }
+    let limit = i128::from(MAX_VALUE).max(-i128::from(MIN_VALUE));
+    let mut rows = Vec::new();
+    for x in xl..=xh {
+        for y in yl..=yh {
+            let z = if y >= 0 {
+                // Stops multiplying once past the domains (|x| >= 2 grows past them fast).
+                let mut z: i128 = 1;
+                for _ in 0..y {
+                    z *= i128::from(x);
+                    if z.abs() > limit {
+                        break;
+                    }
+                }
+                z
+            } else if x == 0 {
+                continue;
+            } else {
+                match x {
+                    1 => 1,
+                    -1 if y % 2 == 0 => 1,
+                    -1 => -1,
+                    _ => 0,
+                }
+            };
+            if z.abs() <= limit {
+                rows.push((x, y, z as i64));
+            }
+        }
+    }
+    Some(rows)
 }
 
 /// The view offset that makes indices counted from `base` count from 0.

@@ -42,7 +42,8 @@ fn main() -> ExitCode {
     let options = match bezzel_flatzinc::Options::parse(std::env::args().skip(1)) {
         Ok(o) => o,
         Err(message) => {
-            eprintln!("fzn-bezzel: {message}");
+            // Never panic on a closed standard error (eprintln! would).
+            let _ = writeln!(std::io::stderr(), "fzn-bezzel: {message}");
             return ExitCode::from(2);
         }
     };
@@ -66,7 +67,7 @@ fn main() -> ExitCode {
             // MiniZinc recognises the error line; the message goes to both streams so that it
             // is seen whether the solver runs alone or under `minizinc`.
             let _ = writeln!(out, "% Error: {e}\n=====ERROR=====");
-            eprintln!("fzn-bezzel: {e}");
+            let _ = writeln!(std::io::stderr(), "fzn-bezzel: {e}");
             ExitCode::FAILURE
         }
     }
