@@ -376,6 +376,7 @@ fn run_count(
         threads: run.threads.threads,
         checkpoint: run.checkpoint.as_deref(),
         cancel: Some(stop.flag()),
+        ..counting::Options::default()
     };
     // The bar is made when the runner says how many subproblems there are.
     let bar = OnceLock::new();
