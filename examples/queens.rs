@@ -19,6 +19,7 @@
 //! when `--time-limit` stopped the work and 130 when Ctrl-C did (after saying how far it
 //! got; a second Ctrl-C quits at once), 141 (quietly) when the reader of the output went away.
 
+use bezzel_cli::cluster::{self, Mpi, MpiFlag};
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit};
 use bezzel_cli::{Failure, Progress, Stop, options, status};
 use bezzel_core::parallel::{ParallelError, RunError, RunReport};
@@ -206,6 +207,8 @@ struct RunOptions {
     checkpoint: Option<PathBuf>,
     #[command(flatten)]
     long: LongRun,
+    #[command(flatten)]
+    mpi: MpiFlag,
 }
 
 /// `--consistency` of the model's all-different constraints.
@@ -320,6 +323,12 @@ fn print_count(
 
 impl CountCommand {
     fn run(self) -> Result<u8, Failure> {
+        let mpi = self.run.mpi.start()?;
+        let result = self.count(mpi.as_ref());
+        cluster::end("queens", mpi, result)
+    }
+
+    fn count(self, mpi: Option<&Mpi>) -> Result<u8, Failure> {
         let n = parse_n(&self.board.n)?;
         let model_options = self.order.is_some() || self.consistency.consistency.is_some();
         let engine = match self.engine {
@@ -342,7 +351,10 @@ impl CountCommand {
         };
         let (start, run, format) = (Instant::now(), &self.run, self.format.format);
         let stop = run.long.stop();
-        let report = run_count(n, engine, run, &stop, format == Summary::Json)?;
+        let report = run_count(n, engine, run, &stop, mpi, format == Summary::Json)?;
+        if cluster::is_worker(mpi) {
+            return Ok(0);
+        }
         let threads = run.threads.count();
         if let Engine::Model { .. } = engine {
             let mut s = report.stats.clone();
@@ -370,13 +382,14 @@ fn run_count(
     engine: Engine,
     run: &RunOptions,
     stop: &Stop,
+    mpi: Option<&Mpi>,
     json: bool,
 ) -> Result<RunReport<2>, Failure> {
     let options = counting::Options {
         threads: run.threads.threads,
         checkpoint: run.checkpoint.as_deref(),
         cancel: Some(stop.flag()),
-        ..counting::Options::default()
+        cluster: mpi.map(|m| m as &dyn bezzel_core::parallel::Cluster),
     };
     // The bar is made when the runner says how many subproblems there are.
     let bar = OnceLock::new();
@@ -489,6 +502,12 @@ impl FirstCommand {
 
 impl UniqueCommand {
     fn run(self) -> Result<u8, Failure> {
+        let mpi = self.run.mpi.start()?;
+        let result = self.count(mpi.as_ref());
+        cluster::end("queens", mpi, result)
+    }
+
+    fn count(self, mpi: Option<&Mpi>) -> Result<u8, Failure> {
         let n = parse_n(&self.board.n)?;
         let format = self.format.format;
         if format == Format::Board && !self.list {
@@ -499,7 +518,10 @@ impl UniqueCommand {
         let start = Instant::now();
         let stop = self.run.long.stop();
         let json = format == Format::Json;
-        let [total, unique] = run_count(n, Engine::Symmetry, &self.run, &stop, json)?.counts;
+        let [total, unique] = run_count(n, Engine::Symmetry, &self.run, &stop, mpi, json)?.counts;
+        if cluster::is_worker(mpi) {
+            return Ok(0);
+        }
         if self.list {
             let limit = self.limit.unwrap_or(u64::MAX);
             list_unique(n, format, limit, &stop, &mut stdout())?;
