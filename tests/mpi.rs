@@ -184,3 +184,20 @@ fn a_killed_job_resumes_and_counts_nothing_twice() {
     // The library's entry point, on the generic model (A000170(13)).
     resume_after_kill("distributed_count", &["13", "CKPT"], "73712");
 }
+
+#[test]
+fn sudoku_answers_a_batch_on_three_ranks_as_on_threads() {
+    for file in ["sudoku17_sample.txt", "top1465_sample.txt"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(file);
+        let path = path.to_str().unwrap();
+        let threads = common::run("sudoku", &[path, "--threads", "2"], None);
+        assert!(threads.status.success());
+        let ranks = output(mpirun(3, "sudoku", &[path, "--mpi", "--threads", "1"]));
+        assert!(ranks.status.success(), "{}", common::stderr(&ranks));
+        // Every answer, in input order, printed once (by rank 0).
+        assert_eq!(common::stdout(&ranks), common::stdout(&threads), "{file}");
+        assert_eq!(common::stderr(&ranks).lines().count(), 1, "one summary");
+    }
+}

@@ -192,3 +192,38 @@ fn a_workers_error_stops_the_run_and_names_it() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn rounds_of_items_come_back_in_order_from_every_rank() {
+    use bezzel_core::parallel::distributed::map_round;
+    let chunks: Vec<Vec<u64>> = vec![(0..50).collect(), (50..57).collect(), vec![]];
+    let results = on_ranks(3, |rank| {
+        let cancel = AtomicBool::new(false);
+        let me = rank.rank as u64;
+        let answer = |_: &mut (), &x: &u64| (x * x, me);
+        let mut answers = Vec::new();
+        if rank.rank == 0 {
+            for chunk in &chunks {
+                let round = map_round(rank, 1, &cancel, Some(chunk), || (), answer).unwrap();
+                answers.extend(round.unwrap());
+            }
+            assert!(
+                map_round(rank, 1, &cancel, None::<&[u64]>, || (), answer)
+                    .unwrap()
+                    .is_none()
+            );
+        } else {
+            let mut rounds = 0;
+            while map_round(rank, 2, &cancel, None::<&[u64]>, || (), answer)
+                .unwrap()
+                .is_some()
+            {
+                rounds += 1;
+            }
+            assert_eq!(rounds, chunks.len(), "a worker takes part in every round");
+        }
+        answers
+    });
+    let squares: Vec<u64> = results[0].iter().map(|a| a.unwrap().0).collect();
+    assert_eq!(squares, (0..57u64).map(|x| x * x).collect::<Vec<_>>());
+}

@@ -384,3 +384,223 @@ impl<S, const K: usize> Batch<'_, S, K> {
         })
     }
 }
+
+/// What the coordinator of [`map_round`] sends: a `Task` or `Stop` per request, `Cancel` to
+/// stop early, and `End` in answer to the first request after the last round.
+#[derive(Debug, Serialize, Deserialize)]
+enum MapToWorker<S> {
+    Task { index: usize, item: S },
+    Stop,
+    Cancel,
+    End,
+}
+
+/// What a worker of [`map_round`] sends: its first request, then one result (and request) at a
+/// time.
+#[derive(Debug, Serialize, Deserialize)]
+enum MapToCoordinator<R> {
+    Ready { slots: usize },
+    Done { index: usize, result: R },
+}
+
+/// One round of a job that answers a stream of items (the puzzles of a batch, a chunk at a
+/// time) on the ranks of `cluster`, each rank with `threads` threads that make their state
+/// with `init` and answer an item with `answer`.
+///
+/// Every rank calls it, round after round. Rank 0 calls it with `Some(items)` for each chunk
+/// and gets `Some(answers)`, in the items' order (`None` for an item not answered because
+/// `cancel` was raised first), then once with `None` when there are no more, which ends the
+/// workers' rounds and returns `None`. A worker calls it (its `items` are not looked at) until
+/// it returns `None`; it answers what rank 0 hands out and gets `Some(vec![])` from each round.
+#[allow(clippy::type_complexity)]
+pub fn map_round<S, R, T>(
+    cluster: &dyn Cluster,
+    threads: usize,
+    cancel: &AtomicBool,
+    items: Option<&[S]>,
+    init: impl Fn() -> T + Sync,
+    answer: impl Fn(&mut T, &S) -> R + Sync,
+) -> Result<Option<Vec<Option<R>>>, String>
+where
+    S: Serialize + DeserializeOwned + Sync + Send,
+    R: Serialize + DeserializeOwned + Send,
+{
+    let threads = threads.max(1);
+    if cluster.rank() > 0 {
+        return map_serve(cluster, threads, cancel, init, answer);
+    }
+    let size = cluster.size();
+    let Some(items) = items else {
+        // The end: every worker's next request is answered with `End`.
+        let mut ended = vec![false; size];
+        ended[0] = true;
+        while !ended.iter().all(|&e| e) {
+            match cluster.try_receive()? {
+                Some((from, bytes)) => {
+                    let message: MapToCoordinator<R> = serde_json::from_slice(&bytes)
+                        .map_err(|e| format!("bad message from rank {from}: {e}"))?;
+                    if !matches!(message, MapToCoordinator::Ready { .. }) || from >= size {
+                        return Err(format!("rank {from} sent a result after the last round"));
+                    }
+                    cluster.send(from, &json(&MapToWorker::<()>::End)?)?;
+                    ended[from] = true;
+                }
+                None => std::thread::sleep(POLL),
+            }
+        }
+        return Ok(None);
+    };
+    let next_index = Mutex::new(0..items.len());
+    let next = || {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        next_index.lock().unwrap_or_else(|e| e.into_inner()).next()
+    };
+    let answers: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    let put = |index: usize, result: R| {
+        answers.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(result);
+    };
+    let mut peers = vec![Peer::default(); size];
+    peers[0].slots = Some(0);
+    let served = std::thread::scope(|scope| -> Result<(), String> {
+        let local: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut state = None;
+                    while let Some(index) = next() {
+                        let state = state.get_or_insert_with(&init);
+                        put(index, answer(state, &items[index]));
+                    }
+                })
+            })
+            .collect();
+        let reply = |to: usize, peers: &mut [Peer]| -> Result<(), String> {
+            let message = match next() {
+                Some(index) => json(&MapToWorker::Task {
+                    index,
+                    item: &items[index],
+                })?,
+                None => {
+                    peers[to].stopped += 1;
+                    json(&MapToWorker::<()>::Stop)?
+                }
+            };
+            cluster.send(to, &message)
+        };
+        let mut cancel_sent = false;
+        loop {
+            let mut idle = true;
+            while let Some((from, bytes)) = cluster.try_receive()? {
+                idle = false;
+                if from == 0 || from >= size {
+                    return Err(format!("message from rank {from}"));
+                }
+                let message: MapToCoordinator<R> = serde_json::from_slice(&bytes)
+                    .map_err(|e| format!("bad message from rank {from}: {e}"))?;
+                match message {
+                    MapToCoordinator::Ready { slots } => {
+                        peers[from].slots = Some(slots);
+                        for _ in 0..slots {
+                            reply(from, &mut peers)?;
+                        }
+                    }
+                    MapToCoordinator::Done { index, result } => {
+                        if index >= items.len() {
+                            return Err(format!("rank {from} answered item {index}"));
+                        }
+                        put(index, result);
+                        reply(from, &mut peers)?;
+                    }
+                }
+            }
+            if cancel.load(Ordering::Relaxed) && !cancel_sent {
+                cancel_sent = true;
+                let message = json(&MapToWorker::<()>::Cancel)?;
+                for (rank, _) in peers.iter().enumerate().filter(|(_, p)| !p.finished()) {
+                    cluster.send(rank, &message)?;
+                }
+            }
+            if peers.iter().all(Peer::finished) && local.iter().all(|h| h.is_finished()) {
+                return Ok(());
+            }
+            if idle {
+                std::thread::sleep(POLL);
+            }
+        }
+    });
+    if served.is_err() {
+        cancel.store(true, Ordering::Relaxed);
+    }
+    served?;
+    Ok(Some(
+        answers.into_inner().unwrap_or_else(|e| e.into_inner()),
+    ))
+}
+
+fn json<T: Serialize>(message: &T) -> Result<Vec<u8>, String> {
+    serde_json::to_vec(message).map_err(|e| format!("cannot encode: {e}"))
+}
+
+/// A worker's side of [`map_round`].
+#[allow(clippy::type_complexity)]
+fn map_serve<S, R, T>(
+    cluster: &dyn Cluster,
+    threads: usize,
+    cancel: &AtomicBool,
+    init: impl Fn() -> T + Sync,
+    answer: impl Fn(&mut T, &S) -> R + Sync,
+) -> Result<Option<Vec<Option<R>>>, String>
+where
+    S: DeserializeOwned + Send,
+    R: Serialize + Send,
+{
+    let (task_tx, task_rx) = mpsc::channel::<(usize, S)>();
+    let task_rx = Mutex::new(task_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        // Dropped when this closure returns, which ends the threads.
+        let task_tx = task_tx;
+        for _ in 0..threads {
+            let done_tx = done_tx.clone();
+            let (task_rx, init, answer) = (&task_rx, &init, &answer);
+            scope.spawn(move || {
+                let mut state = None;
+                while let Ok((index, item)) =
+                    task_rx.lock().unwrap_or_else(|e| e.into_inner()).recv()
+                {
+                    let state = state.get_or_insert_with(init);
+                    if done_tx.send((index, answer(state, &item))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        cluster.send(0, &json(&MapToCoordinator::<()>::Ready { slots: threads })?)?;
+        let mut stopped = 0;
+        while stopped < threads {
+            let mut idle = true;
+            while let Ok((index, result)) = done_rx.try_recv() {
+                idle = false;
+                cluster.send(0, &json(&MapToCoordinator::Done { index, result })?)?;
+            }
+            while let Some((from, bytes)) = cluster.try_receive()? {
+                idle = false;
+                let message: MapToWorker<S> = serde_json::from_slice(&bytes)
+                    .map_err(|e| format!("bad message from rank {from}: {e}"))?;
+                match message {
+                    MapToWorker::Task { index, item } => {
+                        let _ = task_tx.send((index, item));
+                    }
+                    MapToWorker::Stop => stopped += 1,
+                    MapToWorker::Cancel => cancel.store(true, Ordering::Relaxed),
+                    MapToWorker::End => return Ok(None),
+                }
+            }
+            if idle {
+                std::thread::sleep(POLL);
+            }
+        }
+        Ok(Some(Vec::new()))
+    })
+}
