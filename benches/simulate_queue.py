@@ -8,8 +8,10 @@ split order (neighbours share their first rows, so their sizes are alike); the t
 scaled by a growth factor to stand for a larger board (see docs/distributed.md).
 
 The queue is the runner's: subproblems in split order, each handed to the first worker that is
-free (a worker is one thread of one rank: RANKS x CORES of them), each costing LATENCY seconds
-of hand-out on top of its own time. Prints, for each rank count, the predicted wall time and
+free (a worker is one thread of one rank: RANKS x CORES of them). Rank 0 serves the hand-outs
+one at a time, each taking it LATENCY seconds (receiving a result, recording it in the
+checkpoint, sending the next subproblem), so a queue of many short subproblems on many workers
+is limited by rank 0. Prints, for each rank count, the predicted wall time and
 the efficiency (total work / (workers x wall time)).
 
     benches/simulate_queue.py TIMES.txt [--ranks 16,128,1024] [--cores 1] [--scale 1.0]
@@ -56,13 +58,15 @@ def fill(total, timed):
 
 
 def makespan(times, workers, latency):
-    """Wall time of handing `times` out in order to `workers` that each take the next when free."""
+    """Wall time of handing `times` out in order to `workers` that each take the next when free,
+    through one coordinator that spends `latency` on each hand-out."""
     free = [0.0] * min(workers, len(times))
     heapq.heapify(free)
-    end = 0.0
+    end = coordinator = 0.0
     for t in times:
-        start = heapq.heappop(free)
-        finish = start + latency + t
+        start = max(heapq.heappop(free), coordinator)
+        coordinator = start + latency
+        finish = coordinator + t
         end = max(end, finish)
         heapq.heappush(free, finish)
     return end
@@ -74,7 +78,7 @@ def main():
     p.add_argument("--ranks", default="16,128,1024")
     p.add_argument("--cores", type=int, default=1, help="threads per rank")
     p.add_argument("--scale", type=float, default=1.0, help="multiply every time by this")
-    p.add_argument("--latency", type=float, default=1e-4, help="seconds per hand-out")
+    p.add_argument("--latency", type=float, default=2e-5, help="rank 0's seconds per hand-out")
     a = p.parse_args()
     total, timed = read(a.times)
     times = [t * a.scale for t in fill(total, timed)]
