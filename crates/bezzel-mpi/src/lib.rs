@@ -1,5 +1,5 @@
 //! Bezzel's parallel runner on the ranks of an MPI job: [`Mpi`] is the
-//! [`Cluster`](bezzel_core::parallel::Cluster) that
+//! [`Cluster`] that
 //! [`Batch::run_distributed`](bezzel_core::parallel::Batch::run_distributed) sends its
 //! subproblems and results through, over the `mpi` crate (rsmpi).
 //!
