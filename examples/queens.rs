@@ -355,7 +355,10 @@ impl CountCommand {
         if cluster::is_worker(mpi) {
             return Ok(0);
         }
-        let threads = run.threads.count();
+        let threads = match mpi {
+            Some(mpi) => format!("{} x {} ranks", run.threads.count(), mpi.size()),
+            None => run.threads.count().to_string(),
+        };
         if let Engine::Model { .. } = engine {
             let mut s = report.stats.clone();
             s.solutions = report.counts[0];

@@ -36,8 +36,10 @@ pub fn is_worker(mpi: Option<&Mpi>) -> bool {
 }
 
 /// The result of a command run with `mpi`: a worker's is quiet, and a failure (other than a
-/// time limit or Ctrl-C, which stop every rank in order) ends the whole job after its
-/// message, as the other ranks could otherwise wait on this one forever.
+/// time limit or Ctrl-C, which stop every rank in order) ends the whole job, as the other
+/// ranks could otherwise wait on this one forever. Rank 0 says why; a worker says nothing
+/// (bad input fails on every rank alike, and rank 0's message is the one to read) and gives
+/// rank 0 a moment to say it before ending the job.
 pub fn end(program: &str, mpi: Option<Mpi>, result: Result<u8, Failure>) -> Result<u8, Failure> {
     let Some(mpi) = mpi else {
         return result;
@@ -48,12 +50,12 @@ pub fn end(program: &str, mpi: Option<Mpi>, result: Result<u8, Failure>) -> Resu
                 && f.status != status::TIME_LIMIT
                 && f.status != status::INTERRUPTED =>
         {
-            if !f.message.is_empty() {
-                let rank = match mpi.rank() {
-                    0 => String::new(),
-                    r => format!(" (rank {r})"),
-                };
-                warn(&format!("{program}{rank}: {}", escape(&f.message)));
+            if mpi.rank() == 0 {
+                if !f.message.is_empty() {
+                    warn(&format!("{program}: {}", escape(&f.message)));
+                }
+            } else {
+                std::thread::sleep(std::time::Duration::from_secs(2));
             }
             mpi.abort(i32::from(f.status))
         }
