@@ -7,6 +7,8 @@
 //! cargo run --release --example queens -- count 18 --checkpoint q18.ckpt   # Ctrl-C, rerun: resumes
 //! cargo run --release --example queens -- count 20 --time-limit 10s
 //! cargo run --release --example queens -- first 8 --format board
+//! cargo run --release --example queens -- first 8 --tree tree.html    # the search, drawn
+//! cargo run --release --example queens -- unique 8 --list --format svg > unique8.svg
 //! cargo run --release --example queens -- unique 8 --list
 //! cargo run --release --example queens -- construct 1000000 > placement.txt
 //! cargo run --release --example queens -- 8 | cargo run --release --example queens -- check
@@ -20,12 +22,13 @@
 //! got; a second Ctrl-C quits at once), 141 (quietly) when the reader of the output went away.
 
 use bezzel_cli::cluster::{self, Mpi, MpiFlag};
-use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit};
+use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree};
 use bezzel_cli::{Failure, Progress, Stop, options, status};
 use bezzel_core::parallel::{ParallelError, RunError, RunReport};
+use bezzel_core::search::tree::{self as search_tree, Layout, PageOptions};
 use bezzel_core::{Consistency, SearchConfig};
 use bezzel_queens::counting::{self, CountError, Engine};
-use bezzel_queens::{check, construct, format, model::Queens, symmetry};
+use bezzel_queens::{check, construct, format, model::Queens, svg, symmetry};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
@@ -99,6 +102,9 @@ struct CountCommand {
     run: RunOptions,
     #[command(flatten)]
     format: SummaryFormat,
+    /// `--tree`: with `--engine model`, the count's one-thread search, drawn.
+    #[command(flatten)]
+    tree: Tree,
 }
 
 #[derive(Args, Debug)]
@@ -133,6 +139,8 @@ struct FirstCommand {
     consistency: ConsistencyArg,
     #[command(flatten)]
     long: LongRun,
+    #[command(flatten)]
+    tree: Tree,
 }
 
 #[derive(Args, Debug)]
@@ -222,9 +230,14 @@ struct ConsistencyArg {
 /// `--format` of the commands that print placements.
 #[derive(Args, Debug)]
 struct PlacementFormat {
-    /// How to print placements: `NO.1: 0 4 7 5 2 6 1 3`, the board, or JSON lines.
+    /// How to print placements: `NO.1: 0 4 7 5 2 6 1 3`, the board, JSON lines, or one SVG
+    /// picture of the boards.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
+    /// With `--format svg`: shade the lines each queen attacks, and draw in red the queens
+    /// that attack another.
+    #[arg(long)]
+    attacks: bool,
 }
 
 /// `--format` of the commands that print a summary only.
@@ -351,6 +364,14 @@ impl CountCommand {
         };
         let (start, run, format) = (Instant::now(), &self.run, self.format.format);
         let stop = run.long.stop();
+        if self.tree.tree.is_some() {
+            if mpi.is_some() {
+                return Err(Failure::input(
+                    "--tree draws the search of one process: leave out --mpi",
+                ));
+            }
+            return self.count_drawn(n, &stop);
+        }
         let report = run_count(n, engine, run, &stop, mpi, format == Summary::Json)?;
         if cluster::is_worker(mpi) {
             return Ok(0);
@@ -376,6 +397,47 @@ impl CountCommand {
         print_count(n, report.counts[0], None, engine.name(), format)?;
         Ok(0)
     }
+}
+
+impl CountCommand {
+    /// `count --engine model --tree FILE`: the one-thread depth-first count (the search
+    /// `counting::count` runs on one thread), recorded and drawn.
+    fn count_drawn(&self, n: usize, stop: &Stop) -> Result<u8, Failure> {
+        let refuse = |why: &str| Err(Failure::input(format!("--tree {why}")));
+        if self.engine != EngineArg::Model {
+            return refuse("draws the model's search: add --engine model");
+        }
+        if self.run.threads.threads.is_some_and(|t| t != 1) || self.run.checkpoint.is_some() {
+            return refuse(
+                "draws one depth-first search: it takes neither --threads nor --checkpoint",
+            );
+        }
+        let mut q = queens_model(n, self.consistency, self.order, stop)?;
+        let tree = drawn(&mut q, &self.tree, |q| q.count());
+        let count = tree?;
+        self.run.long.print_stats(q.stats());
+        if !q.stats().is_complete() {
+            return Err(stop.failure(&format!("{count} solutions so far")));
+        }
+        print_count(n, count, None, "model", self.format.format)?;
+        Ok(0)
+    }
+}
+
+/// Runs `run` on the queens model with a recorder watching, and writes the page of the tree
+/// to the `--tree` file.
+fn drawn<T>(q: &mut Queens, tree: &Tree, run: impl FnOnce(&mut Queens) -> T) -> Result<T, Failure> {
+    let n = q.n();
+    search_tree::start(q.solver_mut(), tree.limit());
+    let answer = run(q);
+    let recorded = search_tree::take(q.solver_mut()).expect("the recorder");
+    let page = recorded.to_html(&PageOptions {
+        title: format!("{n} queens"),
+        layout: Layout::Queens,
+        symbols: Vec::new(),
+    });
+    tree.write(&page).map_err(Failure::input)?;
+    Ok(answer)
 }
 
 /// Counts by the library's resumable parallel runner, with a progress bar when a person is
@@ -445,15 +507,68 @@ fn write_placement(w: &mut impl Write, format: Format, index: u64, p: &[usize]) 
         Format::Text => format::Form::Text,
         Format::Board => format::Form::Board,
         Format::Json => format::Form::Json,
+        // One picture holds every board: see `Output`.
+        Format::Svg => return Ok(()),
     };
     format::write_placement(w, form, index, p)
+}
+
+/// Where placements go: written as they come, or, for `--format svg`, kept and drawn as one
+/// picture by `finish` (a board alone, or a sheet of several).
+struct Output<W: Write> {
+    w: W,
+    format: Format,
+    attacks: bool,
+    kept: Vec<Vec<usize>>,
+    captions: Vec<String>,
+}
+
+impl<W: Write> Output<W> {
+    fn new(w: W, format: &PlacementFormat) -> Result<Self, Failure> {
+        if format.attacks && format.format != Format::Svg {
+            return Err(Failure::input(
+                "--attacks shades the lines of the SVG pictures: add --format svg",
+            ));
+        }
+        Ok(Output {
+            w,
+            format: format.format,
+            attacks: format.attacks,
+            kept: Vec::new(),
+            captions: Vec::new(),
+        })
+    }
+
+    fn add(&mut self, index: u64, p: &[usize]) -> io::Result<()> {
+        if self.format == Format::Svg {
+            self.kept.push(p.to_vec());
+            self.captions.push(format!("NO.{index}"));
+            return Ok(());
+        }
+        write_placement(&mut self.w, self.format, index, p)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        if self.format == Format::Svg {
+            let n = self.kept.iter().map(Vec::len).max().unwrap_or(1);
+            let options = svg::Options {
+                attacks: self.attacks,
+                ..svg::Options::fitted(n)
+            };
+            match &self.kept[..] {
+                [one] => svg::write_board(&mut self.w, one, &options)?,
+                many => svg::write_sheet(&mut self.w, many, &self.captions, &options)?,
+            }
+        }
+        self.w.flush()
+    }
 }
 
 fn all(n: usize, options: &AllOptions) -> Result<u8, Failure> {
     let stop = options.long.stop();
     let mut q = queens_model(n, options.consistency, Some(Order::Rows), &stop)?;
     let format = options.format.format;
-    let mut w = stdout();
+    let mut out = Output::new(stdout(), &options.format)?;
     let mut shown = 0;
     let limit = options.limit.unwrap_or(u64::MAX);
     for placement in q.solutions() {
@@ -461,18 +576,20 @@ fn all(n: usize, options: &AllOptions) -> Result<u8, Failure> {
             break;
         }
         shown += 1;
-        write_placement(&mut w, format, shown, &placement)?;
+        out.add(shown, &placement)?;
     }
     // Ended by Ctrl-C or the time limit, not by the last solution or the limit.
     let stopped = shown < limit && !q.stats().is_complete();
-    if format != Format::Json && !stopped {
+    if !matches!(format, Format::Json | Format::Svg) && !stopped {
         if shown == limit && options.limit.is_some() {
-            writeln!(w, "{shown} solutions shown (limit {limit})")?;
+            writeln!(out.w, "{shown} solutions shown (limit {limit})")?;
         } else {
-            writeln!(w, "{shown} solutions")?;
+            writeln!(out.w, "{shown} solutions")?;
         }
     }
-    w.flush()?;
+    if format != Format::Svg || shown > 0 {
+        out.finish()?;
+    }
     options.long.print_stats(q.stats());
     if stopped {
         return Err(stop.failure(&format!("{shown} solutions printed")));
@@ -485,13 +602,16 @@ impl FirstCommand {
         let n = parse_n(&self.board.n)?;
         let stop = self.long.stop();
         let mut q = queens_model(n, self.consistency, Some(Order::Rows), &stop)?;
-        let found = q.first();
+        let found = match self.tree.tree {
+            Some(_) => drawn(&mut q, &self.tree, Queens::first)?,
+            None => q.first(),
+        };
         self.long.print_stats(q.stats());
         match found {
             Some(p) => {
-                let mut w = stdout();
-                write_placement(&mut w, self.format.format, 1, &p)?;
-                w.flush()?;
+                let mut out = Output::new(stdout(), &self.format)?;
+                out.add(1, &p)?;
+                out.finish()?;
                 Ok(0)
             }
             None if !q.stats().is_complete() => Err(stop.failure("no solution found yet")),
@@ -513,9 +633,9 @@ impl UniqueCommand {
     fn count(self, mpi: Option<&Mpi>) -> Result<u8, Failure> {
         let n = parse_n(&self.board.n)?;
         let format = self.format.format;
-        if format == Format::Board && !self.list {
+        if matches!(format, Format::Board | Format::Svg) && !self.list {
             return Err(Failure::input(
-                "--format board draws placements: add --list to print the representatives",
+                "--format board and svg draw placements: add --list to print the representatives",
             ));
         }
         let start = Instant::now();
@@ -527,10 +647,17 @@ impl UniqueCommand {
         }
         if self.list {
             let limit = self.limit.unwrap_or(u64::MAX);
-            list_unique(n, format, limit, &stop, &mut stdout())?;
+            let mut out = Output::new(stdout(), &self.format)?;
+            list_unique(n, limit, &stop, &mut out)?;
+            out.finish()?;
         }
         let summary = if json { Summary::Json } else { Summary::Text };
-        print_count(n, total, Some(unique), "symmetry", summary)?;
+        if format == Format::Svg {
+            // Stdout holds the picture alone.
+            bezzel_cli::warn(&format!("{unique} unique solutions ({total} in total)"));
+        } else {
+            print_count(n, total, Some(unique), "symmetry", summary)?;
+        }
         let time = start.elapsed().as_secs_f64();
         self.run.long.print_stats(&format!("time: {time:.3} s"));
         Ok(0)
@@ -539,12 +666,11 @@ impl UniqueCommand {
 
 /// Prints the representatives as they are found, in order, up to the limit: memory for one,
 /// however many there are.
-fn list_unique(
+fn list_unique<W: Write>(
     n: usize,
-    format: Format,
     limit: u64,
     stop: &Stop,
-    w: &mut impl Write,
+    out: &mut Output<W>,
 ) -> Result<(), Failure> {
     let mut shown = 0;
     let mut failed = None;
@@ -557,7 +683,7 @@ fn list_unique(
             return ControlFlow::Break(());
         }
         shown += 1;
-        match write_placement(w, format, shown, p) {
+        match out.add(shown, p) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
                 failed = Some(e.into());
@@ -566,7 +692,7 @@ fn list_unique(
         }
     })
     .map_err(|e| Failure::input(e.to_string()))?;
-    w.flush()?;
+    out.w.flush()?;
     failed.map_or(Ok(()), Err)
 }
 
@@ -577,9 +703,9 @@ impl ConstructCommand {
         match construct::construct(n) {
             Ok(p) => {
                 debug_assert!(check::is_solution(&p));
-                let mut w = stdout();
-                write_placement(&mut w, self.format.format, 1, &p)?;
-                w.flush()?;
+                let mut out = Output::new(stdout(), &self.format)?;
+                out.add(1, &p)?;
+                out.finish()?;
                 if self.stats.stats {
                     bezzel_cli::warn(&format!("time: {:.3} s", start.elapsed().as_secs_f64()));
                 }

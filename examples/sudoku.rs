@@ -7,6 +7,8 @@
 //! cargo run --release --example sudoku -- tests/data/top1465_sample.txt  # one answer per line
 //! cargo run --release --example sudoku -- --count --limit 100 tests/data/sudoku17_sample.txt
 //! cargo run --release --example sudoku -- --format board --grid grid.txt  # a grid-form puzzle
+//! cargo run --release --example sudoku -- --format svg examples/data/hex16.txt > hex16.svg
+//! cargo run --release --example sudoku -- --tree tree.html examples/data/hex16.txt  # the search
 //! echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \
 //!     | cargo run --release --example sudoku -- --format json
 //! ```
@@ -46,7 +48,11 @@
 //! `multiple`, `no_solution`, `solved` with `--first`, `unknown`, or `error`), then `solution`
 //! (the first found), `count`, `exact` (false when the limit stopped the count), `nodes`,
 //! `failures`, `propagations` and `time_ms`, or `error`; and `file` when there are several
-//! inputs. A summary goes to stderr (puzzles, solved, unique, errors, time, puzzles per
+//! inputs. `--format svg` draws every answer in one SVG picture, written once all are in:
+//! each puzzle under the header of `--format board`, givens in bold on grey, the cells the
+//! solution filled in blue. `--tree FILE` (for an input of one puzzle) also writes the
+//! puzzle's search tree as an HTML page (`bezzel_sudoku::tree`): the puzzle is searched a
+//! second time, the same search, with a recorder watching. A summary goes to stderr (puzzles, solved, unique, errors, time, puzzles per
 //! second, nodes; with `--stats` also failures, propagations, the deepest search and the
 //! search-only time), and each bad line is repeated there. Puzzles are solved on all cores
 //! (`--threads N` to choose), and answers still come in input order. On a terminal, a spinner
@@ -77,13 +83,15 @@
 use bezzel_cli::cluster::{self, Mpi, MpiFlag};
 use bezzel_cli::input::{Input, check_inputs, io_reason};
 use bezzel_cli::options::positive_number;
-use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, consistency};
+use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree, consistency};
 use bezzel_cli::{Failure, Progress, Stop};
 use bezzel_core::parallel::distributed::map_round;
 use bezzel_core::{Consistency, Restarts, SearchConfig};
 use bezzel_sudoku::batch::{Answer, Batch, Mode, Settings, Solvers, Summary, location};
 use bezzel_sudoku::grid::{Alphabet, Grid, ParseError};
+use bezzel_sudoku::model::Status;
 use bezzel_sudoku::reader::{Chunk, Form, Puzzle, ReadOptions, read_in_background};
+use bezzel_sudoku::svg::{self, Entry};
 use clap::{Parser, ValueEnum};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -130,7 +138,8 @@ struct Cli {
           allow_negative_numbers = true, value_parser = positive_number)]
     limit: u64,
     /// How answers are printed: `text`, one line per puzzle; `board`, a `# line L: status`
-    /// header and the grid with box separators; `json`, one JSON object per puzzle.
+    /// header and the grid with box separators; `json`, one JSON object per puzzle; `svg`,
+    /// one SVG picture of every answer (written at the end).
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// Which empty cell to branch on next. `dom-wdeg` learns from failures which units are
@@ -154,6 +163,9 @@ struct Cli {
     stats: Stats,
     #[command(flatten)]
     quiet: Quiet,
+    /// `--tree`: one puzzle's search, drawn.
+    #[command(flatten)]
+    tree: Tree,
     #[command(flatten)]
     mpi: MpiFlag,
 }
@@ -277,6 +289,19 @@ struct Printer<'a> {
     out: BufWriter<io::StdoutLock<'static>>,
     sum: Summary,
     progress: Progress,
+    /// With `--format svg`: every answer, drawn as one picture at the end.
+    pictures: Vec<Picture>,
+    /// With `--tree`: the puzzles read so far (one at most) and the first of them.
+    drawn: (usize, Option<Puzzle>),
+}
+
+/// One answer as `--format svg` draws it: the board format's header line, the puzzle, and the
+/// solution when there is one to show.
+struct Picture {
+    caption: String,
+    puzzle: Option<Grid>,
+    solution: Option<Grid>,
+    alphabet: Alphabet,
 }
 
 fn run(cli: &Cli, mpi: Option<&Mpi>) -> Result<u8, Failure> {
@@ -295,6 +320,8 @@ fn run(cli: &Cli, mpi: Option<&Mpi>) -> Result<u8, Failure> {
         out: BufWriter::with_capacity(1 << 16, io::stdout().lock()),
         sum: Summary::default(),
         progress: Progress::new(None, "puzzles", cli.quiet.quiet || typing),
+        pictures: Vec::new(),
+        drawn: (0, None),
     };
     let start = Instant::now();
     let named = inputs.len() > 1;
@@ -371,8 +398,28 @@ fn run(cli: &Cli, mpi: Option<&Mpi>) -> Result<u8, Failure> {
         );
         no_more.map_err(Failure::input)?;
     }
+    if cli.format == Format::Svg {
+        let entries: Vec<Entry<'_>> = printer
+            .pictures
+            .iter()
+            .map(|p| Entry {
+                caption: &p.caption,
+                puzzle: p.puzzle.as_ref(),
+                solution: p.solution.as_ref(),
+                alphabet: p.alphabet,
+            })
+            .collect();
+        let picture = svg::sheet(&entries);
+        printer
+            .out
+            .write_all(picture.as_bytes())
+            .map_err(write_failure)?;
+    }
     printer.out.flush().map_err(write_failure)?;
     printer.progress.finish();
+    if cli.tree.tree.is_some() && !stop.is_raised() {
+        draw_tree(cli, &batch, printer.drawn.1.as_ref(), &stop)?;
+    }
     let summary = printer
         .sum
         .line(start.elapsed().as_secs_f64(), cli.stats.stats);
@@ -405,7 +452,18 @@ impl Printer<'_> {
             out,
             sum,
             progress,
+            pictures,
+            drawn,
         } = self;
+        if cli.tree.tree.is_some() {
+            drawn.0 += puzzles.len();
+            if drawn.0 > 1 {
+                return Err(Failure::input(
+                    "--tree draws the search of one puzzle: the input holds more than one",
+                ));
+            }
+            drawn.1 = drawn.1.take().or_else(|| puzzles.first().cloned());
+        }
         progress
             .suspend(|| {
                 for (p, mut answer) in puzzles.iter().zip(answers) {
@@ -432,6 +490,10 @@ impl Printer<'_> {
                                 .map_err(io::Error::other)?;
                             writeln!(out, "{json}")
                         }
+                        Format::Svg => {
+                            pictures.push(picture(&answer, *mode, p, &where_));
+                            Ok(())
+                        }
                     }?;
                 }
                 out.flush()
@@ -439,6 +501,57 @@ impl Printer<'_> {
             .map_err(write_failure)?;
         progress.inc(puzzles.len() as u64);
         Ok(())
+    }
+}
+
+/// `--tree`: the puzzle's search again (the same search as its answer's), recorded and
+/// written as a page.
+fn draw_tree(
+    cli: &Cli,
+    batch: &Batch,
+    puzzle: Option<&Puzzle>,
+    stop: &Stop,
+) -> Result<(), Failure> {
+    let Some(puzzle) = puzzle else {
+        return Err(Failure::input(
+            "--tree draws the search of one puzzle: the input holds none",
+        ));
+    };
+    let Ok(grid) = &puzzle.grid else {
+        return Err(Failure::input(
+            "--tree: the puzzle could not be read, so nothing was searched",
+        ));
+    };
+    let (_, tree) = bezzel_sudoku::tree::record(
+        batch.settings(),
+        grid,
+        cli.tree.limit(),
+        Some(stop.flag().clone()),
+    )
+    .map_err(|e| Failure::input(format!("--tree: {e}")))?;
+    let title = format!("sudoku, line {}", puzzle.line);
+    let options = bezzel_sudoku::tree::page_options(grid, puzzle.alphabet, &title);
+    cli.tree
+        .write(&tree.to_html(&options))
+        .map_err(Failure::input)
+}
+
+/// What `--format svg` draws of an answer: the header of `--format board` as its caption,
+/// the puzzle (when it could be read) and the solution it shows.
+fn picture(answer: &Answer, mode: Mode, puzzle: &Puzzle, location: &str) -> Picture {
+    let header = answer.board(mode, puzzle.alphabet, location);
+    let caption = header.lines().next().unwrap_or("");
+    let solution = match answer {
+        Answer::Done(o) if matches!(o.status(), Status::Unique | Status::Solved) => {
+            o.solution.clone()
+        }
+        _ => None,
+    };
+    Picture {
+        caption: caption.trim_start_matches("# ").to_string(),
+        puzzle: puzzle.grid.as_ref().ok().cloned(),
+        solution,
+        alphabet: puzzle.alphabet,
     }
 }
 

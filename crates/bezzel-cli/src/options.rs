@@ -6,6 +6,7 @@
 
 use bezzel_core::{Consistency, VarOrder};
 use clap::ValueEnum;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The most worker threads accepted: far more than any machine's cores, and far fewer than
@@ -53,6 +54,45 @@ pub struct Quiet {
     pub quiet: bool,
 }
 
+/// The most nodes `--tree` keeps unless `--tree-nodes` says otherwise: a page of this many
+/// stays quick to open.
+pub const DEFAULT_TREE_NODES: u64 = 200_000;
+
+/// `--tree FILE` and `--tree-nodes N`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Tree {
+    /// Also write the search tree to FILE, as one self-contained HTML page to open in a
+    /// browser (nothing is fetched): failures, solutions and open subtrees in colours, subtrees
+    /// folding, a click on a node shows the decisions down to it and its domains.
+    #[arg(long, value_name = "FILE")]
+    pub tree: Option<PathBuf>,
+    /// With --tree: keep at most N nodes; the nodes after them are counted, not drawn
+    /// [default: 200000].
+    #[arg(long, value_name = "N", requires = "tree", allow_negative_numbers = true, value_parser = positive_number)]
+    pub tree_nodes: Option<u64>,
+}
+
+impl Tree {
+    /// The most nodes to keep.
+    pub fn limit(&self) -> usize {
+        usize::try_from(self.tree_nodes.unwrap_or(DEFAULT_TREE_NODES)).unwrap_or(usize::MAX)
+    }
+
+    /// Writes `html` to the `--tree` file; a message naming it when that fails.
+    pub fn write(&self, html: &str) -> Result<(), String> {
+        let Some(path) = &self.tree else {
+            return Ok(());
+        };
+        std::fs::write(path, html).map_err(|e| {
+            format!(
+                "cannot write the tree to {}: {}",
+                path.display(),
+                crate::io_reason(&e)
+            )
+        })
+    }
+}
+
 /// `--format`: how answers are printed on stdout.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
@@ -63,6 +103,8 @@ pub enum Format {
     Board,
     /// One JSON object per line.
     Json,
+    /// One SVG picture on stdout: the boards drawn, with a caption each.
+    Svg,
 }
 
 /// `--order`: which variable search branches on next.

@@ -11,14 +11,17 @@
 //!
 //! [`ParallelSearch::minimize`] and [`ParallelSearch::maximize`] run branch and bound over the
 //! subproblems, the workers sharing the best objective value found so far.
+//! Search control carries over: [`ParallelSearch::branch_groups`] and
+//! [`ParallelSearch::brancher`] apply to the split and to every worker's solver.
 //!
 //! The subproblems are solved by the [`runner`], which solves any kind of subproblem (the
 //! queens counters' too) with an optional checkpoint, a cancel flag and progress.
 
 use crate::error::ModelError;
 use crate::model::Model;
-use crate::search::{Decision, SearchConfig, Solver};
+use crate::search::{BranchGroup, Brancher, Decision, SearchConfig, Solver};
 use crate::stats::{Statistics, StopReason};
+use crate::var::VarId;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -163,6 +166,21 @@ pub struct ParallelSearch<F> {
     threads: Option<usize>,
     per_worker: usize,
     cancel: Option<Arc<AtomicBool>>,
+    groups: Vec<BranchGroup>,
+    brancher: Option<MakeBrancher>,
+}
+
+/// Makes a [`Brancher`] for each copy of the model: see [`ParallelSearch::brancher`].
+type MakeBrancherFn = dyn Fn(&Model) -> Box<dyn Brancher> + Send + Sync;
+
+/// A [`MakeBrancherFn`], which prints as its name only.
+#[derive(Clone)]
+struct MakeBrancher(Arc<MakeBrancherFn>);
+
+impl std::fmt::Debug for MakeBrancher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MakeBrancher")
+    }
 }
 
 impl<F> ParallelSearch<F>
@@ -179,6 +197,8 @@ where
             threads: None,
             per_worker: 50,
             cancel: None,
+            groups: Vec::new(),
+            brancher: None,
         }
     }
 
@@ -186,6 +206,80 @@ where
     /// would apply to each subproblem separately).
     pub fn config(mut self, config: SearchConfig) -> ParallelSearch<F> {
         self.config = config;
+        self
+    }
+
+    /// Branches on `groups` first, each with its own orders, as
+    /// [`Solver::branch_groups`] does: both when splitting the tree and in every worker. The
+    /// variables are named by index, like the objective of
+    /// [`optimize`](ParallelSearch::optimize): they may be those of any model that `build`
+    /// makes. An index beyond the model's variables is a [`ModelError`] when the split or a
+    /// worker's solver is made.
+    ///
+    /// ```
+    /// use bezzel_core::parallel::ParallelSearch;
+    /// use bezzel_core::prelude::*;
+    ///
+    /// let build = || -> Result<Model, ModelError> {
+    ///     let mut m = Model::new();
+    ///     let x = m.int_vars(4, 0..=3)?;
+    ///     m.all_different(&x)?;
+    ///     Ok(m)
+    /// };
+    /// let last = build()?.vars()[3];
+    /// let group = BranchGroup { vars: vec![last], var_order: VarOrder::InputOrder, value_order: ValueOrder::Max };
+    /// let search = ParallelSearch::new("perm 4", build).threads(Some(2)).branch_groups(&[group]);
+    /// let subproblems = search.subproblems()?;
+    /// // The split starts on the group: the last variable, largest value first.
+    /// assert_eq!(subproblems[0].decisions[0].var().index(), 3);
+    /// assert_eq!(search.count(&subproblems, None, |_, _| {})?.solutions, 24);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn branch_groups(mut self, groups: &[BranchGroup]) -> ParallelSearch<F> {
+        self.groups = groups.to_vec();
+        self
+    }
+
+    /// Puts a brancher in front of the built-in branching, as [`Solver::brancher`] does, both
+    /// when splitting the tree and in every worker. `make` is called with each copy of the
+    /// model (one per worker, and one for the split) and returns that copy's brancher, so
+    /// that the brancher names the copy's own variables (from [`Model::vars`], say).
+    ///
+    /// ```
+    /// use bezzel_core::parallel::ParallelSearch;
+    /// use bezzel_core::prelude::*;
+    ///
+    /// /// The first unfixed variable of its list, largest value first.
+    /// #[derive(Debug)]
+    /// struct LargestValue(Vec<VarId>);
+    ///
+    /// impl Brancher for LargestValue {
+    ///     fn decide(&mut self, domains: &Domains<'_>) -> Option<Decision> {
+    ///         let x = self.0.iter().copied().find(|&x| !domains.is_fixed(x))?;
+    ///         Some(Decision::Assign(x, domains.max(x)))
+    ///     }
+    /// }
+    ///
+    /// let build = || -> Result<Model, ModelError> {
+    ///     let mut m = Model::new();
+    ///     let x = m.int_vars(4, 0..=3)?;
+    ///     m.all_different(&x)?;
+    ///     Ok(m)
+    /// };
+    /// let search = ParallelSearch::new("perm 4", build)
+    ///     .threads(Some(2))
+    ///     .brancher(|m: &Model| LargestValue(m.vars()));
+    /// let subproblems = search.subproblems()?;
+    /// assert_eq!(search.count(&subproblems, None, |_, _| {})?.solutions, 24);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn brancher<B: Brancher + 'static>(
+        mut self,
+        make: impl Fn(&Model) -> B + Send + Sync + 'static,
+    ) -> ParallelSearch<F> {
+        self.brancher = Some(MakeBrancher(Arc::new(move |m: &Model| {
+            Box::new(make(m)) as Box<dyn Brancher>
+        })));
         self
     }
 
@@ -230,7 +324,7 @@ where
     /// Splits the tree into about `per_worker` subproblems for each of `workers`.
     fn split_for(&self, workers: usize) -> Result<Vec<Subproblem>, ParallelError> {
         let target = workers * self.per_worker;
-        let mut solver = Solver::with_config((self.build)()?, self.config);
+        let mut solver = self.solver()?;
         if let Some(flag) = &self.cancel {
             solver.set_cancel_flag(flag.clone());
         }
@@ -368,9 +462,40 @@ where
     /// A worker's solver, watching `cancel`; the model was built once already, so an error
     /// here is reported when the worker first solves.
     fn worker(&self, cancel: &Arc<AtomicBool>) -> Result<Solver, ModelError> {
-        let mut solver = Solver::with_config((self.build)()?, self.config);
+        let mut solver = self.solver()?;
         solver.set_cancel_flag(cancel.clone());
         Ok(solver)
+    }
+
+    /// A solver over a new copy of the model, with the configuration, the brancher and the
+    /// branch groups (bound to this copy's variables of the same indices). Once per worker,
+    /// not per node.
+    fn solver(&self) -> Result<Solver, ModelError> {
+        let mut solver = Solver::with_config((self.build)()?, self.config);
+        if let Some(MakeBrancher(make)) = &self.brancher {
+            let brancher = make(solver.model());
+            solver = solver.boxed_brancher(brancher);
+        }
+        if self.groups.is_empty() {
+            return Ok(solver);
+        }
+        let model = solver.model().id();
+        let groups: Vec<BranchGroup> = self
+            .groups
+            .iter()
+            .map(|g| BranchGroup {
+                vars: g
+                    .vars
+                    .iter()
+                    .map(|x| VarId {
+                        model,
+                        index: x.index,
+                    })
+                    .collect(),
+                ..g.clone()
+            })
+            .collect();
+        solver.branch_groups(&groups)
     }
 }
 

@@ -4,6 +4,8 @@
 //! says it must keep: exactly the supported values at domain level, exactly the tightest
 //! bounds-consistent bounds at bounds level (for views on distinct variables, the main case),
 //! and never a solution less in every case (views may share a variable, as `x` and `x + 1`).
+//! On distinct variables the levels are checked again at every node of a search with random
+//! decisions (`brute::walk`), where incremental propagation meets backtracking.
 //! Full searches must find exactly the brute-force solution sets under every heuristic, and
 //! N-Queens must count OEIS A000170.
 
@@ -12,45 +14,9 @@ use bezzel_core::propagators::{AllDifferentBounds, AllDifferentDomain};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A view described independently of the engine: `±x[var] + offset`.
-#[derive(Debug, Clone, Copy)]
-struct ViewSpec {
-    var: usize,
-    negated: bool,
-    offset: i32,
-}
+mod brute;
 
-impl ViewSpec {
-    fn of(var: usize, negated: bool, offset: i32) -> ViewSpec {
-        ViewSpec {
-            var,
-            negated,
-            offset,
-        }
-    }
-
-    /// The view's value when its variable is `x`.
-    fn at(self, x: i32) -> i64 {
-        let v = i64::from(x);
-        (if self.negated { -v } else { v }) + i64::from(self.offset)
-    }
-
-    fn eval(self, a: &[i32]) -> i64 {
-        self.at(a[self.var])
-    }
-
-    /// The view's interval when its variable ranges over `[lo, hi]`.
-    fn interval(self, lo: i32, hi: i32) -> (i64, i64) {
-        let (a, b) = (self.at(lo), self.at(hi));
-        (a.min(b), a.max(b))
-    }
-
-    fn view(self, vars: &[VarId]) -> IntView {
-        let base: IntView = vars[self.var].into();
-        let base = if self.negated { base.minus() } else { base };
-        base.offset(self.offset)
-    }
-}
+use brute::ViewSpec;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Level {
@@ -124,21 +90,11 @@ impl Case {
 
     /// Every assignment from the original domains satisfying all constraints.
     fn brute_force(&self) -> BTreeSet<Vec<i32>> {
-        fn go(c: &Case, i: usize, a: &mut Vec<i32>, out: &mut BTreeSet<Vec<i32>>) {
-            if i == c.domains.len() {
-                if c.all_different(a) && c.extra.holds(a) {
-                    out.insert(a.clone());
-                }
-                return;
-            }
-            for &v in &c.domains[i] {
-                a[i] = v;
-                go(c, i + 1, a, out);
-            }
-        }
-        let mut out = BTreeSet::new();
-        go(self, 0, &mut vec![0; self.domains.len()], &mut out);
-        out
+        brute::brute(&self.domains, &|a| self.holds(a))
+    }
+
+    fn holds(&self, a: &[i32]) -> bool {
+        self.all_different(a) && self.extra.holds(a)
     }
 
     fn model(&self, level: Level) -> (Model, Vec<VarId>) {
@@ -268,6 +224,16 @@ fn check_domain_level(case: &Case) {
         // Domain consistency is exact: every kept value has a support, and only those.
         assert!(!solutions.is_empty(), "missed a failure: {case:?}");
         assert_eq!(domains, supported, "{case:?}");
+        // And at every node of a search with random decisions.
+        let claims = brute::domain_everywhere(case.domains.len());
+        brute::walk(
+            &case.domains,
+            &|| case.model(Level::Domain),
+            &|a| case.holds(a),
+            &claims,
+            1,
+            case,
+        );
     } else {
         for (kept, needed) in domains.iter().zip(&supported) {
             assert!(needed.iter().all(|v| kept.contains(v)), "{case:?}");
@@ -325,6 +291,20 @@ fn check_bounds_level(case: &Case) {
                 assert!(has_matching(&others), "bound {value} of {view:?}: {case:?}");
             }
         }
+        // Bounds(Z) consistency at every node of a search with random decisions.
+        let claims: Vec<(usize, brute::Level)> = case
+            .views
+            .iter()
+            .map(|v| (v.var, brute::Level::BoundsZ))
+            .collect();
+        brute::walk(
+            &case.domains,
+            &|| case.model(Level::Bounds),
+            &|a| case.holds(a),
+            &claims,
+            1,
+            case,
+        );
     }
 }
 

@@ -4,41 +4,18 @@
 //! set must equal the brute-force set (no solution lost, every non-solution refused), one
 //! propagation must never remove a value that some solution uses, and where a constraint
 //! claims domain consistency the values left after propagation must be exactly the supported
-//! ones. Views (`-x`, `x + c`) and variables shared between arguments are drawn too, and the
+//! ones, after the first propagation and at every node of searches with random decisions
+//! (`brute::walk`). Views (`-x`, `x + c`) and variables shared between arguments are drawn too, and the
 //! arithmetic runs over negative ranges.
 
 use bezzel_core::prelude::*;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-/// A view described independently of the engine: `±x[var] + offset`.
-#[derive(Debug, Clone, Copy)]
-struct ViewSpec {
-    var: usize,
-    negated: bool,
-    offset: i32,
-}
+mod brute;
 
-impl ViewSpec {
-    fn eval(self, a: &[i32]) -> i64 {
-        let v = i64::from(a[self.var]);
-        (if self.negated { -v } else { v }) + i64::from(self.offset)
-    }
-
-    fn view(self, vars: &[VarId]) -> IntView {
-        let base: IntView = vars[self.var].into();
-        let base = if self.negated { base.minus() } else { base };
-        base.offset(self.offset)
-    }
-}
-
-fn views(specs: &[ViewSpec], vars: &[VarId]) -> Vec<IntView> {
-    specs.iter().map(|s| s.view(vars)).collect()
-}
-
-fn values(specs: &[ViewSpec], a: &[i32]) -> Vec<i64> {
-    specs.iter().map(|s| s.eval(a)).collect()
-}
+use brute::spec::domains;
+use brute::{Level, ViewSpec, brute as brute_force, values, views};
 
 /// A view of the variable `var`: plain half of the time, else negated and/or shifted.
 fn view_of(var: usize) -> impl Strategy<Value = ViewSpec> {
@@ -69,50 +46,10 @@ fn shared_views(k: usize, n: usize) -> impl Strategy<Value = Vec<ViewSpec>> {
     prop::collection::vec((0..n).prop_flat_map(view_of), k)
 }
 
-/// `n` domains, each a non-empty random subset of `lo..=hi` (holes included).
-fn domains(n: usize, lo: i32, hi: i32) -> impl Strategy<Value = Vec<Vec<i32>>> {
-    let width = (hi - lo + 1) as usize;
-    prop::collection::vec(
-        prop::collection::btree_set(lo..=hi, 1..=width).prop_map(|s| s.into_iter().collect()),
-        n,
-    )
-}
-
-/// Every assignment of the domains that satisfies `holds`.
-fn brute_force(domains: &[Vec<i32>], holds: &dyn Fn(&[i32]) -> bool) -> BTreeSet<Vec<i32>> {
-    let mut out = BTreeSet::new();
-    let mut a: Vec<i32> = domains.iter().map(|d| d[0]).collect();
-    let mut at = vec![0usize; domains.len()];
-    loop {
-        if holds(&a) {
-            out.insert(a.clone());
-        }
-        // The next assignment, as an odometer.
-        let mut i = 0;
-        loop {
-            if i == domains.len() {
-                return out;
-            }
-            at[i] += 1;
-            if at[i] < domains[i].len() {
-                a[i] = domains[i][at[i]];
-                break;
-            }
-            at[i] = 0;
-            a[i] = domains[i][0];
-            i += 1;
-        }
-    }
-}
-
 type Poster<'a> = &'a dyn Fn(&mut Model, &[VarId]) -> Result<(), ModelError>;
 
 fn build(domains: &[Vec<i32>], post: Poster<'_>) -> (Model, Vec<VarId>) {
-    let mut m = Model::new();
-    let vars: Vec<VarId> = domains
-        .iter()
-        .map(|d| m.int_var(d.as_slice()).unwrap())
-        .collect();
+    let (mut m, vars) = brute::model(domains);
     post(&mut m, &vars).unwrap();
     (m, vars)
 }
@@ -168,6 +105,17 @@ fn check(
                 }
             }
         }
+    }
+    if domain_consistent {
+        let claims = brute::domain_everywhere(domains.len());
+        brute::walk(
+            domains,
+            &|| build(domains, post),
+            holds,
+            &claims,
+            2,
+            &domains,
+        );
     }
 }
 
@@ -302,7 +250,10 @@ proptest! {
             let i = index.eval(a);
             (0..k as i64).contains(&i) && xs[i as usize].eval(a) == value.eval(a)
         };
-        check(&d, &|m, x| m.element(&views(xs, x), index.view(x), value.view(x)), &holds, false);
+        let post = |m: &mut Model, x: &[VarId]| m.element(&views(xs, x), index.view(x), value.view(x));
+        check(&d, &post, &holds, false);
+        let claims = [(index.var, Level::Domain), (value.var, Level::Domain)];
+        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 2, &(&d, &v));
         // Domain consistency on the index and the value: exactly their supported values.
         let expected = brute_force(&d, &holds);
         let mut m = Model::new();
@@ -560,6 +511,13 @@ proptest! {
         } else {
             m.min(&views(xs, &x), m_.view(&x)).unwrap();
         }
+        let post = |m: &mut Model, x: &[VarId]| if maximum {
+            m.max(&views(xs, x), m_.view(x))
+        } else {
+            m.min(&views(xs, x), m_.view(x))
+        };
+        let claims: Vec<(usize, Level)> = (0..d.len()).map(|i| (i, Level::BoundsZ)).collect();
+        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 2, &(&d, &v, maximum));
         match m.propagate() {
             Err(_) => prop_assert!(expected.is_empty()),
             Ok(()) => {
@@ -572,5 +530,36 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+/// `element` over constants and over variables, checked at every node of searches with random
+/// decisions on instances wide enough to need branching (the proptest instances above are
+/// mostly solved by the first propagation).
+#[test]
+fn element_is_domain_consistent_at_every_node() {
+    let mut rng = brute::Rng(0x5eed_0e1e_3e47_0001);
+    let mut walked = 0;
+    while walked < 300 {
+        let n = rng.range(2, 5) as usize;
+        let array: Vec<i64> = (0..n).map(|_| rng.range(0, 3)).collect();
+        let index = brute::domain(&mut rng, -1, n as i32);
+        if !index.iter().any(|&i| (0..n as i32).contains(&i)) {
+            continue; // refused: no position
+        }
+        walked += 1;
+        let mut d = vec![index, brute::domain(&mut rng, -1, 4)];
+        let at = |a: &[i32]| (0..n as i32).contains(&a[0]).then(|| a[0] as usize);
+        let post = |m: &mut Model, x: &[VarId]| m.element_const(&array, x[0], x[1]);
+        let holds = |a: &[i32]| at(a).is_some_and(|i| array[i] == i64::from(a[1]));
+        let claims = brute::domain_everywhere(2);
+        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 3, &(&d, &array));
+
+        // The same index over variables 2..n+2.
+        d.extend((0..n).map(|_| brute::domain(&mut rng, 0, 3)));
+        let post = |m: &mut Model, x: &[VarId]| m.element(&x[2..], x[0], x[1]);
+        let holds = |a: &[i32]| at(a).is_some_and(|i| a[2 + i] == a[1]);
+        let claims = [(0, Level::Domain), (1, Level::Domain)];
+        brute::walk(&d, &|| build(&d, &post), &holds, &claims, 3, &d);
     }
 }

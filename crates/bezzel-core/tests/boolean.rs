@@ -4,32 +4,16 @@
 //! the brute-force one, `Model::check_assignment` (the propagators' `is_satisfied`) must accept
 //! exactly the solutions, and after `Model::propagate` the domains must keep every supported
 //! value, and lose every unsupported one where domain consistency is claimed (the bounds where
-//! bounds consistency is).
+//! bounds consistency is), and so again at every node of searches with random decisions
+//! (`brute::walk`).
 
 use bezzel_core::prelude::*;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-/// A view `±x[var] + offset`, described independently of the engine.
-#[derive(Debug, Clone, Copy)]
-struct ViewSpec {
-    var: usize,
-    negated: bool,
-    offset: i32,
-}
+mod brute;
 
-impl ViewSpec {
-    fn eval(self, a: &[i32]) -> i64 {
-        let v = i64::from(a[self.var]);
-        (if self.negated { -v } else { v }) + i64::from(self.offset)
-    }
-
-    fn view(self, vars: &[VarId]) -> IntView {
-        let base: IntView = vars[self.var].into();
-        let base = if self.negated { base.minus() } else { base };
-        base.offset(self.offset)
-    }
-}
+use brute::ViewSpec;
 
 /// A literal: a Boolean variable or its negation.
 #[derive(Debug, Clone, Copy)]
@@ -213,11 +197,13 @@ impl Instance {
         out
     }
 
+    /// The definition, with the fixes.
+    fn holds(&self, a: &[i32]) -> bool {
+        self.spec.holds(a) && self.fixes.iter().all(|&(x, v)| a[x] == v)
+    }
+
     fn brute_force(&self) -> BTreeSet<Vec<i32>> {
-        self.assignments()
-            .into_iter()
-            .filter(|a| self.spec.holds(a) && self.fixes.iter().all(|&(x, v)| a[x] == v))
-            .collect()
+        brute::brute(&self.domains, &|a| self.holds(a))
     }
 
     fn check(&self) {
@@ -290,6 +276,23 @@ impl Instance {
                 }
             }
         }
+        // The same claims at every node of searches with random decisions.
+        let claim = match level {
+            Level::Domain => Some(brute::Level::Domain),
+            Level::Bounds => Some(brute::Level::Bounds),
+            Level::Sound => None,
+        };
+        let claims: Vec<(usize, brute::Level)> = claim
+            .map(|l| (0..self.domains.len()).map(|i| (i, l)).collect())
+            .unwrap_or_default();
+        brute::walk(
+            &self.domains,
+            &|| self.build(),
+            &|a| self.holds(a),
+            &claims,
+            2,
+            self,
+        );
     }
 }
 
@@ -466,19 +469,11 @@ fn bad_models_are_errors_with_readable_messages() {
             value: 3
         }
     );
-    // Linear: lengths, and a negation that leaves i64.
+    // Linear: lengths.
     assert!(matches!(
         m.linear_reif(&[1, 2], &[x], Relation::Le, 0, b, Reif::Equiv),
         Err(ModelError::LengthMismatch { .. })
     ));
-    let e = m
-        .linear_reif(&[1], &[x], Relation::Le, i64::MAX, b, Reif::Equiv)
-        .unwrap_err();
-    assert!(e.to_string().contains("outside i64"), "{e}");
-    assert!(
-        m.linear_reif(&[1], &[x], Relation::Ge, i64::MIN, b, Reif::Imp)
-            .is_err()
-    );
     // Nothing was posted by the failed calls.
     assert_eq!(m.num_propagators(), 0);
     // Literals are judged by the declared domain, which search starts from, not by what
@@ -554,4 +549,52 @@ fn reified_booleans_count_occurrences() {
     }
     m.sum(&b, Relation::Eq, 2).unwrap();
     assert_eq!(Solver::new(m).count(), 24);
+}
+
+/// `<= i64::MAX` and `>= i64::MIN` (whose negations need a constant outside `i64`) are
+/// accepted, and are real conditions: the exact sum of large coefficients passes them. Every
+/// mode, against brute force in `i128`, at every node of random searches.
+#[test]
+fn linear_reif_at_the_ends_of_i64_matches_brute_force() {
+    const BIG: i64 = 1 << 62;
+    let coefficient_sets: [&[i64]; 5] = [
+        &[1, 1],
+        &[i64::MAX, 1],
+        &[BIG, BIG],
+        &[i64::MIN, -1],
+        &[-BIG, BIG, i64::MAX],
+    ];
+    let mut rng = brute::Rng(0x1ea5_7c0d_e5ee_d5ed);
+    for coefficients in coefficient_sets {
+        for (relation, constant) in [(Relation::Le, i64::MAX), (Relation::Ge, i64::MIN)] {
+            for mode in [Reif::Equiv, Reif::Imp, Reif::Pmi] {
+                for _ in 0..6 {
+                    let n = coefficients.len();
+                    let mut domains: Vec<Vec<i32>> =
+                        (0..n).map(|_| brute::domain(&mut rng, -3, 3)).collect();
+                    domains.push(vec![0, 1]);
+                    let build = || {
+                        let (mut m, x) = brute::model(&domains);
+                        m.linear_reif(coefficients, &x[..n], relation, constant, x[n], mode)
+                            .unwrap();
+                        (m, x)
+                    };
+                    let holds = |a: &[i32]| {
+                        let sum: i128 = coefficients
+                            .iter()
+                            .zip(a)
+                            .map(|(&k, &v)| i128::from(k) * i128::from(v))
+                            .sum();
+                        let c = match relation {
+                            Relation::Le => sum <= i128::from(constant),
+                            _ => sum >= i128::from(constant),
+                        };
+                        reif(mode, a[n] == 1, c)
+                    };
+                    let case = (coefficients, relation, mode, &domains);
+                    brute::walk(&domains, &build, &holds, &[], 3, &case);
+                }
+            }
+        }
+    }
 }

@@ -196,7 +196,10 @@ fn a_workers_error_stops_the_run_and_names_it() {
 #[test]
 fn rounds_of_items_come_back_in_order_from_every_rank() {
     use bezzel_core::parallel::distributed::map_round;
-    let chunks: Vec<Vec<u64>> = vec![(0..50).collect(), (50..57).collect(), vec![]];
+    // Many short rounds: a worker that finishes one starts the next at once, while rank 0 may
+    // still wait on another worker (a request of the next round must not reach this one).
+    let mut chunks: Vec<Vec<u64>> = vec![(0..50).collect(), (50..57).collect(), vec![]];
+    chunks.extend((0..40).map(|i| (57 + 3 * i..60 + 3 * i).collect()));
     let results = on_ranks(3, |rank| {
         let cancel = AtomicBool::new(false);
         let me = rank.rank as u64;
@@ -225,5 +228,5 @@ fn rounds_of_items_come_back_in_order_from_every_rank() {
         answers
     });
     let squares: Vec<u64> = results[0].iter().map(|a| a.unwrap().0).collect();
-    assert_eq!(squares, (0..57u64).map(|x| x * x).collect::<Vec<_>>());
+    assert_eq!(squares, (0..177u64).map(|x| x * x).collect::<Vec<_>>());
 }

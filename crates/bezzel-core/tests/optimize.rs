@@ -10,67 +10,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// A view described independently of the engine: `±x[var] + offset`.
-#[derive(Debug, Clone, Copy)]
-struct ViewSpec {
-    var: usize,
-    negated: bool,
-    offset: i32,
-}
+mod brute;
 
-impl ViewSpec {
-    fn eval(self, a: &[i32]) -> i64 {
-        let v = i64::from(a[self.var]);
-        (if self.negated { -v } else { v }) + i64::from(self.offset)
-    }
-
-    fn view(self, vars: &[VarId]) -> IntView {
-        let base: IntView = vars[self.var].into();
-        let base = if self.negated { base.minus() } else { base };
-        base.offset(self.offset)
-    }
-}
-
-#[derive(Debug, Clone)]
-enum ConstraintSpec {
-    AllDifferent(Vec<ViewSpec>),
-    LessThan(ViewSpec, ViewSpec),
-    Linear(Vec<(i64, ViewSpec)>, Relation, i64),
-}
-
-impl ConstraintSpec {
-    fn holds(&self, a: &[i32]) -> bool {
-        match self {
-            ConstraintSpec::AllDifferent(vs) => {
-                let mut vals: Vec<i64> = vs.iter().map(|v| v.eval(a)).collect();
-                vals.sort_unstable();
-                vals.windows(2).all(|w| w[0] != w[1])
-            }
-            ConstraintSpec::LessThan(x, y) => x.eval(a) < y.eval(a),
-            ConstraintSpec::Linear(terms, rel, c) => {
-                let s: i64 = terms.iter().map(|&(k, v)| k * v.eval(a)).sum();
-                match rel {
-                    Relation::Eq => s == *c,
-                    Relation::Le => s <= *c,
-                    Relation::Ge => s >= *c,
-                }
-            }
-        }
-    }
-
-    fn post(&self, m: &mut Model, vars: &[VarId]) -> Result<(), ModelError> {
-        let views = |vs: &[ViewSpec]| vs.iter().map(|v| v.view(vars)).collect::<Vec<_>>();
-        match self {
-            ConstraintSpec::AllDifferent(vs) => m.all_different(&views(vs)),
-            ConstraintSpec::LessThan(x, y) => m.less_than(x.view(vars), y.view(vars)),
-            ConstraintSpec::Linear(terms, rel, c) => {
-                let coefs: Vec<i64> = terms.iter().map(|t| t.0).collect();
-                let vs: Vec<ViewSpec> = terms.iter().map(|t| t.1).collect();
-                m.linear(&coefs, &views(&vs), *rel, *c)
-            }
-        }
-    }
-}
+use brute::ViewSpec;
+use brute::spec::{Kinds, ModelSpec, Shape, VALUE_ORDERS, VAR_ORDERS};
 
 /// What is optimised: a view of one variable, or a weighted sum of variables, which the model
 /// states as an extra variable equal to the sum.
@@ -80,15 +23,15 @@ enum ObjectiveSpec {
     Sum(Vec<(i64, usize)>),
 }
 
+/// A random model with an objective.
 #[derive(Debug, Clone)]
-struct ModelSpec {
-    domains: Vec<Vec<i32>>,
-    constraints: Vec<ConstraintSpec>,
+struct OptSpec {
+    model: ModelSpec,
     objective: ObjectiveSpec,
     sense: Sense,
 }
 
-impl ModelSpec {
+impl OptSpec {
     fn objective_value(&self, a: &[i32]) -> i64 {
         match &self.objective {
             ObjectiveSpec::View(v) => v.eval(a),
@@ -97,49 +40,28 @@ impl ModelSpec {
     }
 
     fn is_solution(&self, a: &[i32]) -> bool {
-        a.iter().zip(&self.domains).all(|(v, d)| d.contains(v))
-            && self.constraints.iter().all(|c| c.holds(a))
+        a.iter()
+            .zip(&self.model.domains)
+            .all(|(v, d)| d.contains(v))
+            && self.model.holds(a)
     }
 
-    /// The best objective value over every assignment, if any is a solution.
+    /// The best objective value over every solution, if there is one.
     fn brute_force(&self) -> Option<i64> {
-        let mut best = None;
-        let mut a = vec![0; self.domains.len()];
-        self.enumerate(0, &mut a, &mut best);
-        best
-    }
-
-    fn enumerate(&self, i: usize, a: &mut Vec<i32>, best: &mut Option<i64>) {
-        if i == self.domains.len() {
-            if self.is_solution(a) {
-                let v = self.objective_value(a);
-                let better = match self.sense {
-                    Sense::Minimize => best.is_none_or(|b| v < b),
-                    Sense::Maximize => best.is_none_or(|b| v > b),
-                };
-                if better {
-                    *best = Some(v);
-                }
-            }
-            return;
-        }
-        for &v in &self.domains[i] {
-            a[i] = v;
-            self.enumerate(i + 1, a, best);
+        let values = self
+            .model
+            .brute_force()
+            .into_iter()
+            .map(|a| self.objective_value(&a));
+        match self.sense {
+            Sense::Minimize => values.min(),
+            Sense::Maximize => values.max(),
         }
     }
 
     /// The model, its variables (without the objective's own) and the objective view.
     fn build(&self) -> (Model, Vec<VarId>, IntView) {
-        let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.int_var(d.as_slice()).unwrap())
-            .collect();
-        for c in &self.constraints {
-            c.post(&mut m, &vars).unwrap();
-        }
+        let (mut m, vars) = self.model.build();
         let objective = match &self.objective {
             ObjectiveSpec::View(v) => v.view(&vars),
             ObjectiveSpec::Sum(terms) => {
@@ -185,75 +107,39 @@ impl ModelSpec {
     }
 }
 
-fn view_spec(nvars: usize) -> impl Strategy<Value = ViewSpec> {
-    (0..nvars, prop::bool::weighted(0.25), -3..=3i32).prop_map(|(var, negated, offset)| ViewSpec {
-        var,
-        negated,
-        offset,
-    })
-}
-
-fn relation() -> impl Strategy<Value = Relation> {
-    prop_oneof![Just(Relation::Eq), Just(Relation::Le), Just(Relation::Ge)]
-}
-
-fn constraint_spec(nvars: usize) -> impl Strategy<Value = ConstraintSpec> {
-    let v = move || view_spec(nvars);
-    prop_oneof![
-        prop::collection::vec(v(), 2..=nvars.max(2)).prop_map(ConstraintSpec::AllDifferent),
-        (v(), v()).prop_map(|(x, y)| ConstraintSpec::LessThan(x, y)),
-        (
-            prop::collection::vec((-3..=3i64, v()), 1..=4),
-            relation(),
-            -6..=6i64
-        )
-            .prop_map(|(t, r, c)| ConstraintSpec::Linear(t, r, c)),
-    ]
-}
-
 fn objective_spec(nvars: usize) -> impl Strategy<Value = ObjectiveSpec> {
     prop_oneof![
-        view_spec(nvars).prop_map(ObjectiveSpec::View),
+        brute::spec::view_spec(nvars).prop_map(ObjectiveSpec::View),
         prop::collection::vec((-3..=3i64, 0..nvars), 1..=4).prop_map(ObjectiveSpec::Sum),
     ]
 }
 
-fn model_spec() -> impl Strategy<Value = ModelSpec> {
-    (2..=5usize).prop_flat_map(|nvars| {
+/// Two to five variables over -3..=5, up to four core constraints, and an objective.
+fn model_spec() -> impl Strategy<Value = OptSpec> {
+    brute::spec::model_spec(Shape {
+        vars: 2..=5,
+        values: (-3..=5i32).boxed(),
+        max_values: 6,
+        constraints: 0..=4,
+        kinds: Kinds::Core,
+    })
+    .prop_flat_map(|model| {
+        let n = model.domains.len();
         (
-            prop::collection::vec(prop::collection::btree_set(-3..=5i32, 1..=6), nvars),
-            prop::collection::vec(constraint_spec(nvars), 0..=4),
-            objective_spec(nvars),
+            Just(model),
+            objective_spec(n),
             prop_oneof![Just(Sense::Minimize), Just(Sense::Maximize)],
         )
-            .prop_map(|(domains, constraints, objective, sense)| ModelSpec {
-                domains: domains
-                    .into_iter()
-                    .map(|d| d.into_iter().collect())
-                    .collect(),
-                constraints,
-                objective,
-                sense,
-            })
+    })
+    .prop_map(|(model, objective, sense)| OptSpec {
+        model,
+        objective,
+        sense,
     })
 }
 
-const VAR_ORDERS: [VarOrder; 4] = [
-    VarOrder::InputOrder,
-    VarOrder::SmallestDomain,
-    VarOrder::SmallestDomainMaxDegree,
-    VarOrder::DomWDeg,
-];
-const VALUE_ORDERS: [ValueOrder; 3] = [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split];
-
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 600,
-        failure_persistence: Some(Box::new(
-            proptest::test_runner::FileFailurePersistence::Direct("proptest-regressions/optimize.txt"),
-        )),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(brute::spec::persisted(600, "proptest-regressions/optimize.txt"))]
 
     /// The optimum is the brute-force optimum, proven, under every order; every solution on
     /// the way satisfies the model and beats the one before (checked in `solve`).
@@ -549,13 +435,7 @@ fn parallel_optimisation_stops_on_cancel_and_refuses_a_bad_objective() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 150,
-        failure_persistence: Some(Box::new(
-            proptest::test_runner::FileFailurePersistence::Direct("proptest-regressions/optimize_parallel.txt"),
-        )),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(brute::spec::persisted(150, "proptest-regressions/optimize_parallel.txt"))]
 
     /// Parallel branch and bound finds the brute-force optimum, on any number of workers.
     #[test]

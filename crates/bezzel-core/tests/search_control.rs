@@ -3,141 +3,37 @@
 //! brute-force set whatever the groups or the brancher; and the decisions come in the order
 //! asked for.
 
+use bezzel_core::parallel::ParallelSearch;
 use bezzel_core::prelude::*;
 use bezzel_core::search::{BranchGroup, Brancher, Domains};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
-#[derive(Debug, Clone)]
-enum ConstraintSpec {
-    AllDifferent(Vec<(usize, i32)>),
-    LessThan(usize, usize),
-    Linear(Vec<(i64, usize)>, Relation, i64),
-}
+mod brute;
 
-impl ConstraintSpec {
-    fn holds(&self, a: &[i32]) -> bool {
-        match self {
-            ConstraintSpec::AllDifferent(vs) => {
-                let vals: BTreeSet<i32> = vs.iter().map(|&(x, c)| a[x] + c).collect();
-                vals.len() == vs.len()
-            }
-            ConstraintSpec::LessThan(x, y) => a[*x] < a[*y],
-            ConstraintSpec::Linear(terms, rel, c) => {
-                let s: i64 = terms.iter().map(|&(k, x)| k * i64::from(a[x])).sum();
-                match rel {
-                    Relation::Eq => s == *c,
-                    Relation::Le => s <= *c,
-                    Relation::Ge => s >= *c,
-                }
-            }
-        }
-    }
-
-    fn post(&self, m: &mut Model, vars: &[VarId]) {
-        match self {
-            ConstraintSpec::AllDifferent(vs) => {
-                let views: Vec<IntView> = vs.iter().map(|&(x, c)| vars[x].offset(c)).collect();
-                m.all_different(&views).unwrap();
-            }
-            ConstraintSpec::LessThan(x, y) => m.less_than(vars[*x], vars[*y]).unwrap(),
-            ConstraintSpec::Linear(terms, rel, c) => {
-                let coefs: Vec<i64> = terms.iter().map(|t| t.0).collect();
-                let xs: Vec<VarId> = terms.iter().map(|t| vars[t.1]).collect();
-                m.linear(&coefs, &xs, *rel, *c).unwrap();
-            }
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-struct ModelSpec {
-    domains: Vec<Vec<i32>>,
-    constraints: Vec<ConstraintSpec>,
-}
-
-impl ModelSpec {
-    fn brute_force(&self) -> BTreeSet<Vec<i32>> {
-        let mut out = BTreeSet::new();
-        let mut a = vec![0; self.domains.len()];
-        self.enumerate(0, &mut a, &mut out);
-        out
-    }
-
-    fn enumerate(&self, i: usize, a: &mut Vec<i32>, out: &mut BTreeSet<Vec<i32>>) {
-        if i == self.domains.len() {
-            if self.constraints.iter().all(|c| c.holds(a)) {
-                out.insert(a.clone());
-            }
-            return;
-        }
-        for &v in &self.domains[i] {
-            a[i] = v;
-            self.enumerate(i + 1, a, out);
-        }
-    }
-
-    fn build(&self) -> (Model, Vec<VarId>) {
-        let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.int_var(d.as_slice()).unwrap())
-            .collect();
-        for c in &self.constraints {
-            c.post(&mut m, &vars);
-        }
-        (m, vars)
-    }
-}
+use brute::spec::{Kinds, ModelSpec, Shape, VALUE_ORDERS, VAR_ORDERS};
 
 /// Every solution of `solver`, checked against the spec and for duplicates; and the count.
 fn solve(spec: &ModelSpec, solver: &mut Solver, vars: &[VarId]) -> BTreeSet<Vec<i32>> {
     let mut found = BTreeSet::new();
     for s in solver.solutions() {
         let values = s.values_of(vars);
-        assert!(
-            spec.constraints.iter().all(|c| c.holds(&values)),
-            "{values:?} breaks a constraint"
-        );
+        assert!(spec.holds(&values), "{values:?} breaks a constraint");
         assert!(found.insert(values), "duplicate solution");
     }
     assert_eq!(solver.count(), found.len() as u64);
     found
 }
 
-const VAR_ORDERS: [VarOrder; 4] = [
-    VarOrder::InputOrder,
-    VarOrder::SmallestDomain,
-    VarOrder::SmallestDomainMaxDegree,
-    VarOrder::DomWDeg,
-];
-const VALUE_ORDERS: [ValueOrder; 3] = [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split];
-
+/// Two to five variables over -3..=4, up to three core constraints.
 fn model_spec() -> impl Strategy<Value = ModelSpec> {
-    (2..=5usize).prop_flat_map(|n| {
-        let constraint = prop_oneof![
-            prop::collection::vec((0..n, -2..=2i32), 2..=n).prop_map(ConstraintSpec::AllDifferent),
-            (0..n, 0..n).prop_map(|(x, y)| ConstraintSpec::LessThan(x, y)),
-            (
-                prop::collection::vec((-3..=3i64, 0..n), 1..=4),
-                prop_oneof![Just(Relation::Eq), Just(Relation::Le), Just(Relation::Ge)],
-                -6..=6i64
-            )
-                .prop_map(|(t, r, c)| ConstraintSpec::Linear(t, r, c)),
-        ];
-        (
-            prop::collection::vec(prop::collection::btree_set(-3..=4i32, 1..=5), n),
-            prop::collection::vec(constraint, 0..=3),
-        )
-            .prop_map(|(domains, constraints)| ModelSpec {
-                domains: domains
-                    .into_iter()
-                    .map(|d| d.into_iter().collect())
-                    .collect(),
-                constraints,
-            })
+    brute::spec::model_spec(Shape {
+        vars: 2..=5,
+        values: (-3..=4i32).boxed(),
+        max_values: 5,
+        constraints: 0..=3,
+        kinds: Kinds::Core,
     })
 }
 
@@ -158,16 +54,12 @@ fn groups_spec() -> impl Strategy<Value = Vec<(Vec<usize>, usize, usize)>> {
 /// that splits its domain, and now and then no decision at all (left to the built-ins).
 #[derive(Debug)]
 struct RandomBrancher {
-    state: u64,
+    rng: brute::Rng,
 }
 
 impl RandomBrancher {
     fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.state ^= self.state >> 12;
-        self.state ^= self.state << 25;
-        self.state ^= self.state >> 27;
-        self.state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        self.rng.next()
     }
 }
 
@@ -200,13 +92,7 @@ impl Brancher for RandomBrancher {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 500,
-        failure_persistence: Some(Box::new(
-            proptest::test_runner::FileFailurePersistence::Direct("proptest-regressions/search_control.txt"),
-        )),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(brute::spec::persisted(500, "proptest-regressions/search_control.txt"))]
 
     /// Any groups, with any orders, find exactly the brute-force solutions, as the default
     /// search does.
@@ -245,7 +131,7 @@ proptest! {
     fn a_random_brancher_keeps_the_solution_set(spec in model_spec(), seed in 1..u64::MAX) {
         let expected = spec.brute_force();
         let (m, vars) = spec.build();
-        let brancher = RandomBrancher { state: seed };
+        let brancher = RandomBrancher { rng: brute::Rng(seed) };
         let config = SearchConfig { check_solutions: true, ..SearchConfig::default() };
         let mut solver = Solver::with_config(m, config).brancher(brancher);
         prop_assert_eq!(solve(&spec, &mut solver, &vars), expected);
@@ -428,4 +314,157 @@ fn a_brancher_works_with_optimisation() {
     assert!(values.len() > 1 && values.windows(2).all(|w| w[0] > w[1]));
     assert!(run.is_optimal());
     assert_eq!(run.best_value(), Some(3));
+}
+
+/// The groups of `spec` bound to the variables `vars`, as `groups_spec` draws them.
+fn bind_groups(spec: &[(Vec<usize>, usize, usize)], vars: &[VarId]) -> Vec<BranchGroup> {
+    spec.iter()
+        .map(|(xs, vo, wo)| BranchGroup {
+            vars: xs
+                .iter()
+                .filter(|&&x| x < vars.len())
+                .map(|&x| vars[x])
+                .collect(),
+            var_order: VAR_ORDERS[*vo],
+            value_order: VALUE_ORDERS[*wo],
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(brute::spec::persisted(150, "proptest-regressions/search_control_parallel.txt"))]
+
+    /// Parallel search with branch groups (named by the variables of another copy of the
+    /// model), and with a random brancher in front of them or not, counts the brute-force
+    /// solutions and finds the brute-force minimum of the first variable, on one thread and
+    /// on three.
+    #[test]
+    fn parallel_search_with_groups_counts_and_optimises(
+        spec in model_spec(),
+        groups in groups_spec(),
+        seed in prop::option::of(1..u64::MAX),
+    ) {
+        let expected = spec.brute_force();
+        let minimum = expected.iter().map(|a| i64::from(a[0])).min();
+        let (_, vars) = spec.build();
+        let groups = bind_groups(&groups, &vars);
+        for threads in [1, 3] {
+            let build = || spec.try_build().map(|(m, _)| m);
+            let mut search = ParallelSearch::new("spec", build)
+                .threads(Some(threads))
+                .per_worker(3)
+                .branch_groups(&groups);
+            if let Some(seed) = seed {
+                search = search.brancher(move |_: &Model| RandomBrancher { rng: brute::Rng(seed) });
+            }
+            let subproblems = search.subproblems().unwrap();
+            let counted = search.count(&subproblems, None, |_, _| {}).unwrap();
+            prop_assert_eq!(counted.solutions, expected.len() as u64, "{} threads", threads);
+            let best = search.minimize(&subproblems, vars[0], None, |_, _| {}).unwrap();
+            prop_assert_eq!(best.value, minimum, "{} threads", threads);
+            prop_assert_eq!(best.optimal, minimum.is_some());
+        }
+    }
+}
+
+/// The workers and the split follow the groups: minimising `x` with a group `[z, x]` that
+/// tries the largest values first, the split expands `z` and each worker then improves `x`
+/// through every value from the largest down, where the default order (smallest domain,
+/// smallest value) finds the minimum at once.
+#[test]
+fn parallel_search_follows_the_groups() {
+    let build = || -> Result<Model, ModelError> {
+        let mut m = Model::new();
+        m.int_var(0..=1)?; // y, the smallest domain: the default order's first choice
+        m.int_var(0..=2)?; // z
+        m.int_var(0..=9)?; // x
+        Ok(m)
+    };
+    let [_, z, x] = <[VarId; 3]>::try_from(build().unwrap().vars()).unwrap();
+    let improvements = |groups: &[BranchGroup]| {
+        let search = ParallelSearch::new("three", build)
+            .threads(Some(1))
+            .per_worker(2)
+            .branch_groups(groups);
+        let subproblems = search.subproblems().unwrap();
+        let seen = Mutex::new(Vec::new());
+        let best = search
+            .minimize(&subproblems, x, None, |_, v| seen.lock().unwrap().push(v))
+            .unwrap();
+        assert_eq!(best.value, Some(0));
+        (subproblems, seen.into_inner().unwrap())
+    };
+    let (_, plain) = improvements(&[]);
+    assert_eq!(plain, [0]);
+    let group = BranchGroup {
+        vars: vec![z, x],
+        var_order: VarOrder::InputOrder,
+        value_order: ValueOrder::Max,
+    };
+    let (subproblems, seen) = improvements(&[group]);
+    // (Split prefixes name unbound variables: compare indices.)
+    assert!(
+        matches!(subproblems[0].decisions[0], Decision::Assign(v, 2) if v.index() == z.index()),
+        "{subproblems:?}"
+    );
+    assert_eq!(seen, (0..=9).rev().collect::<Vec<i64>>());
+    // A group naming a variable the model lacks is an error, not a panic.
+    let far = Model::new().int_vars(5, 0..=1).unwrap()[4];
+    let bad = BranchGroup {
+        vars: vec![far],
+        var_order: VarOrder::InputOrder,
+        value_order: ValueOrder::Min,
+    };
+    let search = ParallelSearch::new("three", build).branch_groups(&[bad]);
+    assert!(search.subproblems().is_err());
+}
+
+/// The first unfixed variable of its list, largest value first.
+#[derive(Debug)]
+struct LargestValue(Vec<VarId>);
+
+impl Brancher for LargestValue {
+    fn decide(&mut self, domains: &Domains<'_>) -> Option<Decision> {
+        let x = self.0.iter().copied().find(|&x| !domains.is_fixed(x))?;
+        Some(Decision::Assign(x, domains.max(x)))
+    }
+}
+
+/// The workers and the split use the brancher, each made for its own copy of the model: as
+/// with the group `[z, x]` above, every value of `x` from the largest down is an improvement.
+#[test]
+fn parallel_search_follows_the_brancher() {
+    let build = || -> Result<Model, ModelError> {
+        let mut m = Model::new();
+        m.int_var(0..=1)?;
+        m.int_var(0..=2)?;
+        m.int_var(0..=9)?;
+        Ok(m)
+    };
+    let x = build().unwrap().vars()[2];
+    let search = ParallelSearch::new("three", build)
+        .threads(Some(1))
+        .per_worker(2)
+        .brancher(|m: &Model| LargestValue(m.vars()[1..].to_vec()));
+    let subproblems = search.subproblems().unwrap();
+    assert!(
+        matches!(subproblems[0].decisions[0], Decision::Assign(v, 2) if v.index() == 1),
+        "{subproblems:?}"
+    );
+    let seen = Mutex::new(Vec::new());
+    let best = search
+        .minimize(&subproblems, x, None, |_, v| seen.lock().unwrap().push(v))
+        .unwrap();
+    assert_eq!(best.value, Some(0));
+    assert_eq!(
+        seen.into_inner().unwrap(),
+        (0..=9).rev().collect::<Vec<i64>>()
+    );
+    assert_eq!(
+        search
+            .count(&subproblems, None, |_, _| {})
+            .unwrap()
+            .solutions,
+        60
+    );
 }

@@ -3,8 +3,9 @@
 //! For random tiny instances every assignment is enumerated and judged by the definition
 //! written here, independently of the engine: the solver's solution set (with solution
 //! checking on) must be exactly that set. Where domain consistency is claimed (lex orderings
-//! and value precedence, on distinct variables), each domain after one `Model::propagate`
-//! must be exactly the values that solutions take.
+//! and value precedence, on distinct variables), each domain after one `Model::propagate`,
+//! and at every node of searches with random decisions (`brute::walk`), must be exactly the
+//! values that solutions take.
 
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
@@ -188,13 +189,13 @@ fn lex_orderings_match_brute_force_and_are_domain_consistent() {
     let mut rng = Rng(0xdead_beef_cafe_f00d);
     for _ in 0..2000 {
         let case = LexCase::random(&mut rng);
-        let expected = brute(&case.domains, &|a| case.holds(a));
-        let (m, _) = case.model();
-        assert_eq!(solve(m), expected, "{case:?}");
-        if case.distinct {
-            let (m, vars) = case.model();
-            assert_domain_consistent(m, &vars, &expected, &case);
-        }
+        check_instance(
+            &case.domains,
+            &|| case.model(),
+            &|a| case.holds(a),
+            case.distinct,
+            &case,
+        );
     }
 }
 
@@ -264,13 +265,13 @@ fn value_precedence_matches_brute_force_and_is_domain_consistent() {
     let mut rng = Rng(0x0bad_5eed_1234_4321);
     for _ in 0..2000 {
         let case = PrecedeCase::random(&mut rng);
-        let expected = brute(&case.domains, &|a| case.holds(a));
-        let (m, _) = case.model();
-        assert_eq!(solve(m), expected, "{case:?}");
-        if case.distinct {
-            let (m, vars) = case.model();
-            assert_domain_consistent(m, &vars, &expected, &case);
-        }
+        check_instance(
+            &case.domains,
+            &|| case.model(),
+            &|a| case.holds(a),
+            case.distinct,
+            &case,
+        );
     }
 }
 
@@ -288,6 +289,22 @@ fn bad_orderings_are_model_errors() {
     ));
     let e = m.value_precede(1, 1, &x).unwrap_err();
     assert!(e.to_string().contains("cannot precede itself"), "{e}");
+    // The public propagator's constructor reports the mismatch too, rather than panicking.
+    let views: Vec<IntView> = x.iter().map(|&v| v.into()).collect();
+    let e =
+        bezzel_core::propagators::Lex::new(views[..2].to_vec(), views.clone(), false).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ModelError::LengthMismatch {
+                expected: 2,
+                found: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(m.num_propagators(), 0);
 }
 
 /// One variable may stand for several successors through views; a pass that pruned used to

@@ -17,7 +17,8 @@
 //! - [`format`](mod@format): the printed forms of a placement (text, board, JSON) and
 //!   [`read_placement`](format::read_placement), which reads any of them back from a
 //!   stream line by line in bounded memory ([`parse_placement`](format::parse_placement)
-//!   from a string), and [`Placements`](format::Placements), which reads many.
+//!   from a string), and [`Placements`](format::Placements), which reads many;
+//! - [`svg`]: placements drawn as SVG pictures, one board or a sheet of several.
 //!
 //! The counters that run long take a cancel flag (`count_parallel_with_cancel`,
 //! `count_subproblem_with_cancel` in [`bitmask`] and [`symmetry_count`]) and look at it
@@ -42,5 +43,6 @@ pub mod construct;
 pub mod counting;
 pub mod format;
 pub mod model;
+pub mod svg;
 pub mod symmetry;
 pub mod symmetry_count;

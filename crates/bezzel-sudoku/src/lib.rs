@@ -7,7 +7,9 @@
 //! - [`model`]: the constraint model on the generic engine (a variable per cell, an
 //!   `all_different` per row, column and box), with solve, count and statistics;
 //! - [`batch`]: answering a stream of puzzles as the `sudoku` program does: on many threads
-//!   in input order, stopped cleanly by a cancel flag, each answer in text, board or JSON form.
+//!   in input order, stopped cleanly by a cancel flag, each answer in text, board or JSON form;
+//! - [`svg`]: grids drawn as SVG pictures, givens set apart from the cells a solution filled;
+//! - [`tree`]: a puzzle's search recorded, and drawn as an HTML page of the search tree.
 #![deny(missing_docs)]
 
 pub mod batch;
@@ -15,3 +17,5 @@ pub mod check;
 pub mod grid;
 pub mod model;
 pub mod reader;
+pub mod svg;
+pub mod tree;

@@ -160,10 +160,11 @@ impl Model {
         self.post(Mod::new(x, y, z))
     }
 
-    /// `m = min(xs)`, bounds consistent: `m` between the smallest minimum and the smallest
-    /// maximum of the `xs`, every `x >= min m`, and the only `x` that can still be as small as
-    /// `max m`, if only one can, at most `max m`. Linear time a run. An empty `xs` is a
-    /// [`ModelError::TooFewVariables`].
+    /// `m = min(xs)`, bounds(Z) consistent (each bound has a support within the other views'
+    /// intervals, not always one that avoids their holes): `m` between the smallest minimum
+    /// and the smallest maximum of the `xs`, every `x >= min m`, and the only `x` that can
+    /// still be as small as `max m`, if only one can, at most `max m`. Linear time a run. An
+    /// empty `xs` is a [`ModelError::TooFewVariables`].
     ///
     /// ```
     /// use bezzel_core::prelude::*;

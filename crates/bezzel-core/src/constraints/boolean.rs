@@ -489,8 +489,9 @@ impl Model {
     /// pruned with the bounds reasoning of [`Model::linear`], and `!=` (the negation of `=`)
     /// prunes once every term but one is fixed. Cost: O(n) a run.
     ///
-    /// Errors as [`Model::linear`], and for `Le` with `constant == i64::MAX` or `Ge` with
-    /// `constant == i64::MIN` (the negation's constant would leave `i64`).
+    /// The sum is exact (as in [`Model::linear`]), so `<= i64::MAX` and `>= i64::MIN` are real
+    /// relations that large coefficients can break; their negations (constants outside
+    /// `i64`) get the same bounds reasoning. Errors as [`Model::linear`].
     ///
     /// ```
     /// use bezzel_core::prelude::*;
@@ -536,14 +537,6 @@ impl Model {
             self.check_view(v)?;
             terms.push((a, v));
         }
-        match Reified::linear(b, mode, terms, relation, constant) {
-            Some(p) => self.post(p),
-            None => Err(ModelError::InvalidArgument {
-                reason: format!(
-                    "linear_reif: the negation of `{relation:?} {constant}` needs a constant \
-                     outside i64"
-                ),
-            }),
-        }
+        self.post(Reified::linear(b, mode, terms, relation, constant))
     }
 }

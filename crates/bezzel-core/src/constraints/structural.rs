@@ -141,7 +141,7 @@ impl Model {
                 found: ys.len(),
             });
         }
-        self.post(Lex::new(xs, ys, strict))
+        self.post(Lex::new(xs, ys, strict)?)
     }
 
     /// Value `s` precedes value `t` in `vars`: wherever a view takes `t`, some earlier view

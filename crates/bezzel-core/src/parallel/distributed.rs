@@ -385,10 +385,12 @@ impl<S, const K: usize> Batch<'_, S, K> {
     }
 }
 
-/// What the coordinator of [`map_round`] sends: a `Task` or `Stop` per request, `Cancel` to
-/// stop early, and `End` in answer to the first request after the last round.
+/// What the coordinator of [`map_round`] sends: `Begin` to start a round (a worker asks for
+/// nothing before it, so that a request cannot reach the round before), a `Task` or `Stop` per
+/// request, `Cancel` to stop early, and `End` instead of `Begin` after the last round.
 #[derive(Debug, Serialize, Deserialize)]
 enum MapToWorker<S> {
+    Begin,
     Task { index: usize, item: S },
     Stop,
     Cancel,
@@ -430,24 +432,14 @@ where
         return map_serve(cluster, threads, cancel, init, answer);
     }
     let size = cluster.size();
+    let start = match items {
+        Some(_) => json(&MapToWorker::<()>::Begin)?,
+        None => json(&MapToWorker::<()>::End)?,
+    };
+    for rank in 1..size {
+        cluster.send(rank, &start)?;
+    }
     let Some(items) = items else {
-        // The end: every worker's next request is answered with `End`.
-        let mut ended = vec![false; size];
-        ended[0] = true;
-        while !ended.iter().all(|&e| e) {
-            match cluster.try_receive()? {
-                Some((from, bytes)) => {
-                    let message: MapToCoordinator<R> = serde_json::from_slice(&bytes)
-                        .map_err(|e| format!("bad message from rank {from}: {e}"))?;
-                    if !matches!(message, MapToCoordinator::Ready { .. }) || from >= size {
-                        return Err(format!("rank {from} sent a result after the last round"));
-                    }
-                    cluster.send(from, &json(&MapToWorker::<()>::End)?)?;
-                    ended[from] = true;
-                }
-                None => std::thread::sleep(POLL),
-            }
-        }
         return Ok(None);
     };
     let next_index = Mutex::new(0..items.len());
@@ -576,6 +568,24 @@ where
                 }
             });
         }
+        // Nothing is asked before rank 0 starts the round (or says there are no more).
+        loop {
+            match cluster.try_receive()? {
+                Some((from, bytes)) => {
+                    let message: MapToWorker<S> = serde_json::from_slice(&bytes)
+                        .map_err(|e| format!("bad message from rank {from}: {e}"))?;
+                    match message {
+                        MapToWorker::Begin => break,
+                        MapToWorker::End => return Ok(None),
+                        MapToWorker::Cancel => cancel.store(true, Ordering::Relaxed),
+                        MapToWorker::Task { .. } | MapToWorker::Stop => {
+                            return Err(format!("rank {from} sent work before a round began"));
+                        }
+                    }
+                }
+                None => std::thread::sleep(POLL),
+            }
+        }
         cluster.send(0, &json(&MapToCoordinator::<()>::Ready { slots: threads })?)?;
         let mut stopped = 0;
         while stopped < threads {
@@ -584,7 +594,10 @@ where
                 idle = false;
                 cluster.send(0, &json(&MapToCoordinator::Done { index, result })?)?;
             }
-            while let Some((from, bytes)) = cluster.try_receive()? {
+            // Not past the last `Stop`: what follows it (the next `Begin`) is the next round's.
+            while stopped < threads
+                && let Some((from, bytes)) = cluster.try_receive()?
+            {
                 idle = false;
                 let message: MapToWorker<S> = serde_json::from_slice(&bytes)
                     .map_err(|e| format!("bad message from rank {from}: {e}"))?;
@@ -594,7 +607,9 @@ where
                     }
                     MapToWorker::Stop => stopped += 1,
                     MapToWorker::Cancel => cancel.store(true, Ordering::Relaxed),
-                    MapToWorker::End => return Ok(None),
+                    MapToWorker::Begin | MapToWorker::End => {
+                        return Err(format!("rank {from} began a round inside a round"));
+                    }
                 }
             }
             if idle {

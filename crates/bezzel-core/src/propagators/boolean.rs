@@ -306,6 +306,13 @@ enum Negation {
     Linear(Box<Linear>),
     /// `Σ aᵢ·xᵢ != c`: pruned once at most one term is free.
     NotEqual,
+    /// `Σ aᵢ·xᵢ <= bound` with `i128` coefficients and bound: the negation of `<= i64::MAX`
+    /// (as `Σ -aᵢ·xᵢ <= -2⁶³`) or of `>= i64::MIN` (`<= -2⁶³ - 1`), whose constant leaves
+    /// `i64`, where [`Linear`] cannot state it. See [`wide_le`].
+    Wide {
+        terms: Vec<(i128, IntView)>,
+        bound: i128,
+    },
 }
 
 /// `Σ aᵢ·xᵢ` bounds, in `i128`.
@@ -318,6 +325,44 @@ fn linear_bounds(ctx: &Context<'_>, terms: &[(i128, IntView)]) -> (i128, i128) {
             (lo + a * mx, hi + a * mn)
         }
     })
+}
+
+/// Enforces `Σ aᵢ·xᵢ <= bound` in `i128` with the bounds reasoning of [`Linear`]: each term
+/// is bounded by `bound` minus the smallest sum of the others, rounded towards the feasible
+/// side, until no bound moves. Only the negations of `<= i64::MAX` and `>= i64::MIN` take
+/// it, so it stays simple rather than fast: `O(n)` a pass.
+fn wide_le(ctx: &mut Context<'_>, terms: &[(i128, IntView)], bound: i128) -> PropResult {
+    // Bounds beyond `i64` are beyond every domain: clamping keeps their effect.
+    let clamp = |v: i128| v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+    loop {
+        let (lo, hi) = linear_bounds(ctx, terms);
+        if lo > bound {
+            return Err(Conflict);
+        }
+        if hi <= bound {
+            return Ok(PropStatus::Subsumed);
+        }
+        let mut changed = false;
+        for &(a, x) in terms {
+            let (min, max) = (i128::from(ctx.min(x)), i128::from(ctx.max(x)));
+            // `a·x <= slack`, the others at their smallest.
+            let slack = bound - (lo - if a > 0 { a * min } else { a * max });
+            if a > 0 {
+                let most = slack.div_euclid(a);
+                if most < max {
+                    changed |= ctx.set_max(x, clamp(most))?;
+                }
+            } else {
+                let least = -slack.div_euclid(-a);
+                if least > min {
+                    changed |= ctx.set_min(x, clamp(least))?;
+                }
+            }
+        }
+        if !changed {
+            return Ok(PropStatus::Fixpoint);
+        }
+    }
 }
 
 /// Enforces `Σ aᵢ·xᵢ != c`: once every term but one is fixed, the value that would make the
@@ -533,6 +578,13 @@ impl Cond {
             ) => n.propagate(ctx),
             (
                 Cond::Linear {
+                    negation: Negation::Wide { terms, bound },
+                    ..
+                },
+                false,
+            ) => wide_le(ctx, terms, *bound),
+            (
+                Cond::Linear {
                     terms, constant, ..
                 },
                 false,
@@ -615,34 +667,40 @@ impl Reified {
         }
     }
 
-    /// `b (mode) Σ aᵢ·xᵢ (relation) constant`; `None` when the negation's constant
-    /// (`constant ± 1`) leaves `i64`. Terms with a zero coefficient are dropped.
+    /// `b (mode) Σ aᵢ·xᵢ (relation) constant`. Terms with a zero coefficient are dropped. The
+    /// sum is exact (`i128`), so `<= i64::MAX` and `>= i64::MIN` are real conditions: with
+    /// large coefficients the sum can pass them.
     pub fn linear(
         b: IntView,
         mode: Reif,
         terms: Vec<(i64, IntView)>,
         relation: Relation,
         constant: i64,
-    ) -> Option<Reified> {
-        let negation = match relation {
-            Relation::Le => Negation::Linear(Box::new(Linear::new(
-                terms.clone(),
-                Relation::Ge,
-                constant.checked_add(1)?,
-            ))),
-            Relation::Ge => Negation::Linear(Box::new(Linear::new(
-                terms.clone(),
-                Relation::Le,
-                constant.checked_sub(1)?,
-            ))),
-            Relation::Eq => Negation::NotEqual,
-        };
-        let wide = terms
+    ) -> Reified {
+        let wide: Vec<(i128, IntView)> = terms
             .iter()
             .filter(|&&(a, _)| a != 0)
             .map(|&(a, x)| (i128::from(a), x))
             .collect();
-        Some(Reified {
+        let negation = match relation {
+            Relation::Le => match constant.checked_add(1) {
+                Some(c) => Negation::Linear(Box::new(Linear::new(terms.clone(), Relation::Ge, c))),
+                // `Σ aᵢ·xᵢ >= 2⁶³` as `Σ -aᵢ·xᵢ <= -2⁶³`.
+                None => Negation::Wide {
+                    terms: wide.iter().map(|&(a, x)| (-a, x)).collect(),
+                    bound: -(i128::from(constant) + 1),
+                },
+            },
+            Relation::Ge => match constant.checked_sub(1) {
+                Some(c) => Negation::Linear(Box::new(Linear::new(terms.clone(), Relation::Le, c))),
+                None => Negation::Wide {
+                    terms: wide.clone(),
+                    bound: i128::from(constant) - 1,
+                },
+            },
+            Relation::Eq => Negation::NotEqual,
+        };
+        Reified {
             b,
             mode,
             cond: Cond::Linear {
@@ -652,7 +710,7 @@ impl Reified {
                 enforce: Box::new(Linear::new(terms, relation, constant)),
                 negation,
             },
-        })
+        }
     }
 }
 

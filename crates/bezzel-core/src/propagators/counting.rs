@@ -10,7 +10,8 @@ use crate::var::IntView;
 /// `n = |{i : xs[i] ∈ values}|`, domain consistent: `n` lies between the number of views that
 /// must take a value of the set and the number that can; when `n` reaches the first, the
 /// undecided views leave the set, and when it reaches the second, they keep only the set.
-/// Each run costs `O(Σ |D(xs[i])| · log |values|)`.
+/// Each run costs `O(Σ min(|D(xs[i])| · log |values|, |values|))` to count, and a domain scan
+/// of the undecided views when they must leave or keep the set.
 #[derive(Debug, Clone)]
 pub struct Among {
     xs: Vec<IntView>,
@@ -47,9 +48,15 @@ impl Propagator for Among {
             let (mut sure, mut possible) = (0i64, 0i64);
             let mut undecided = Vec::new();
             for &x in &self.xs {
-                let values = ctx.values(x);
-                let inside = values.iter().filter(|&&v| self.has(v)).count();
-                if inside == values.len() {
+                // Look up the set's values in the domain when there are fewer of them (count
+                // has one): a run then costs O(|values|) per view, not a scan of the domain.
+                let size = ctx.size(x) as usize;
+                let inside = if self.values.len() < size {
+                    self.values.iter().filter(|&&v| ctx.contains(x, v)).count()
+                } else {
+                    ctx.values(x).iter().filter(|&&v| self.has(v)).count()
+                };
+                if inside == size {
                     sure += 1;
                     possible += 1;
                 } else if inside > 0 {
@@ -67,6 +74,12 @@ impl Propagator for Among {
             };
             if let Some(inside) = keep_inside {
                 for &x in &undecided {
+                    if !inside && self.values.len() < ctx.size(x) as usize {
+                        for &v in &self.values {
+                            changed |= ctx.remove(x, v)?;
+                        }
+                        continue;
+                    }
                     for v in ctx.values(x) {
                         if self.has(v) != inside {
                             changed |= ctx.remove(x, v)?;

@@ -1,6 +1,7 @@
 //! Orderings that break symmetries: lexicographic order between two sequences of views, and
 //! value precedence within one.
 
+use crate::error::ModelError;
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::var::IntView;
@@ -21,14 +22,29 @@ pub struct Lex {
 }
 
 impl Lex {
-    /// `xs <lex ys` when `strict`, else `xs <=lex ys`.
+    /// `xs <lex ys` when `strict`, else `xs <=lex ys`; sequences of different lengths are a
+    /// [`ModelError::LengthMismatch`].
     ///
-    /// # Panics
-    /// If the sequences differ in length ([`Model::lex_less`](crate::Model::lex_less) reports
-    /// that as a [`ModelError`](crate::ModelError) instead).
-    pub fn new(xs: Vec<IntView>, ys: Vec<IntView>, strict: bool) -> Lex {
-        assert_eq!(xs.len(), ys.len(), "lex: sequences of one length");
-        Lex { xs, ys, strict }
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// use bezzel_core::propagators::Lex;
+    /// let mut m = Model::new();
+    /// let x = m.int_vars(3, 0..=1)?;
+    /// let xs: Vec<IntView> = x.iter().map(|&v| v.into()).collect();
+    /// assert!(Lex::new(xs[..1].to_vec(), xs[1..].to_vec(), true).is_err());
+    /// m.post(Lex::new(xs[..1].to_vec(), xs[1..2].to_vec(), true)?)?;
+    /// assert_eq!(Solver::new(m).count(), 2); // x0 = 0, x1 = 1, x2 free
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn new(xs: Vec<IntView>, ys: Vec<IntView>, strict: bool) -> Result<Lex, ModelError> {
+        if xs.len() != ys.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "Lex::new: xs and ys",
+                expected: xs.len(),
+                found: ys.len(),
+            });
+        }
+        Ok(Lex { xs, ys, strict })
     }
 
     /// Whether `xs[k..]` can still be ordered before `ys[k..]` (an over-approximation when

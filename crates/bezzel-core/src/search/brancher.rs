@@ -62,13 +62,25 @@ pub trait Brancher: Send + fmt::Debug {
     fn decide(&mut self, domains: &Domains<'_>) -> Option<Decision>;
 }
 
-/// Read access to the domains at a node of search, for a [`Brancher`].
+/// Read access to the domains at a node of search, for a [`Brancher`] or an
+/// [`Observer`](super::Observer).
 ///
 /// Every method takes a variable of the model being searched and panics on another's.
 pub struct Domains<'a> {
     engine: &'a Engine,
     model: u32,
     num_vars: usize,
+}
+
+impl<'a> Domains<'a> {
+    /// The domains of `engine`'s variables, model number `model`.
+    pub(super) fn new(engine: &'a Engine, model: u32, num_vars: usize) -> Domains<'a> {
+        Domains {
+            engine,
+            model,
+            num_vars,
+        }
+    }
 }
 
 impl Domains<'_> {
@@ -222,12 +234,19 @@ impl Solver {
     /// that breaks the rules makes search panic, naming it.
     ///
     /// Parallel searches ([`ParallelSearch`](crate::parallel::ParallelSearch)) build their own
-    /// solvers and use the built-in branching. The [`Brancher`] docs have an example.
+    /// solvers, each with a brancher of its own: see
+    /// [`ParallelSearch::brancher`](crate::parallel::ParallelSearch::brancher). The
+    /// [`Brancher`] docs have an example.
     ///
     /// Cost: one call of [`Brancher::decide`] per node, and a check that its decision splits
     /// the domain.
-    pub fn brancher(mut self, brancher: impl Brancher + 'static) -> Solver {
-        self.custom = Some(Custom(Box::new(brancher)));
+    pub fn brancher(self, brancher: impl Brancher + 'static) -> Solver {
+        self.boxed_brancher(Box::new(brancher))
+    }
+
+    /// [`brancher`](Solver::brancher) for a brancher boxed already (a parallel worker's).
+    pub(crate) fn boxed_brancher(mut self, brancher: Box<dyn Brancher>) -> Solver {
+        self.custom = Some(Custom(brancher));
         self
     }
 }

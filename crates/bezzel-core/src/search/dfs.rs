@@ -10,9 +10,10 @@
 //! (decide, propagate, mark, restore) and reads domains through it; it keeps only the search
 //! state: the stack, the run's prefix, its statistics and restarts.
 
-use super::brancher::Custom;
+use super::brancher::{Custom, Domains};
 use super::branching::{Branching, Decision};
 use super::config::SearchConfig;
+use super::observe::{Node, Observer};
 use super::optimize::Objective;
 use super::restarts::RestartState;
 use crate::error::ModelError;
@@ -77,6 +78,9 @@ pub struct Solver {
     pub(super) objective: Option<Objective>,
     /// The user's brancher ([`Solver::brancher`]), asked first at each node.
     pub(super) custom: Option<Custom>,
+    /// What sees every node ([`Solver::observe`]); `None`, the default, costs one test per
+    /// solution, not per node (see [`observe`](super::observe)).
+    pub(super) observer: Option<Box<dyn Observer>>,
 }
 
 impl Solver {
@@ -103,6 +107,7 @@ impl Solver {
             checked_values: Vec::new(),
             objective: None,
             custom: None,
+            observer: None,
         }
     }
 
@@ -259,6 +264,18 @@ impl Solver {
 
     /// Runs until the next solution (true) or the end of the run (false).
     pub(super) fn advance(&mut self) -> bool {
+        // Two copies of the loop, so that a run nobody watches tests for an observer once
+        // here and never at a node.
+        if self.observer.is_some() {
+            self.advance_with::<true>()
+        } else {
+            self.advance_with::<false>()
+        }
+    }
+
+    /// [`advance`](Solver::advance), telling the observer of every node when `WATCHED`.
+    #[inline(always)]
+    fn advance_with<const WATCHED: bool>(&mut self) -> bool {
         loop {
             match self.phase {
                 Phase::Start => {
@@ -280,6 +297,9 @@ impl Solver {
                         self.stats.failures += 1;
                         false
                     };
+                    if WATCHED {
+                        self.observe_node(None, !ok);
+                    }
                     self.phase = if ok { Phase::Descend } else { Phase::Done };
                 }
                 Phase::Descend => {
@@ -299,6 +319,9 @@ impl Solver {
                         if self.config.check_solutions {
                             self.check_solution();
                         }
+                        if WATCHED {
+                            self.observe_solution();
+                        }
                         if let Some(objective) = &mut self.objective {
                             let value = self.model.engine().min(objective.var());
                             objective.found(objective.value_of(value));
@@ -315,12 +338,12 @@ impl Solver {
                         right_branch_taken: false,
                     });
                     self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
-                    if self.apply(decision).is_err() {
+                    if self.apply_with::<WATCHED>(decision).is_err() {
                         self.phase = Phase::Backtrack;
                     }
                 }
                 Phase::Backtrack => {
-                    self.phase = if self.backtrack() {
+                    self.phase = if self.backtrack_with::<WATCHED>() {
                         Phase::Descend
                     } else {
                         Phase::Done
@@ -336,6 +359,12 @@ impl Solver {
 
     /// Returns to the deepest open right branch and takes it; false when the tree is done.
     pub(super) fn backtrack(&mut self) -> bool {
+        self.backtrack_with::<false>()
+    }
+
+    /// [`backtrack`](Solver::backtrack), telling the observer when `WATCHED`.
+    #[inline(always)]
+    fn backtrack_with<const WATCHED: bool>(&mut self) -> bool {
         while let Some(frame) = self.stack.last_mut() {
             let (mark, decision) = (frame.mark, frame.decision);
             let right = !frame.right_branch_taken;
@@ -343,7 +372,7 @@ impl Solver {
             self.model.engine_mut().restore(mark);
             if !right {
                 self.stack.pop();
-            } else if self.apply(decision.negate()).is_ok() {
+            } else if self.apply_with::<WATCHED>(decision.negate()).is_ok() {
                 return true;
             }
         }
@@ -399,6 +428,21 @@ impl Solver {
 
     /// Applies a decision as a new node and propagates; counts a failure if it fails.
     pub(super) fn apply(&mut self, decision: Decision) -> Result<(), Conflict> {
+        self.apply_with::<false>(decision)
+    }
+
+    /// [`apply`](Solver::apply), telling the observer of the node when `WATCHED`.
+    #[inline(always)]
+    fn apply_with<const WATCHED: bool>(&mut self, decision: Decision) -> Result<(), Conflict> {
+        let result = self.apply_unwatched(decision);
+        if WATCHED {
+            self.observe_node(Some(decision), result.is_err());
+        }
+        result
+    }
+
+    #[inline(always)]
+    fn apply_unwatched(&mut self, decision: Decision) -> Result<(), Conflict> {
         self.stats.nodes += 1;
         if self.objective.is_some() && self.apply_bound().is_err() {
             self.stats.failures += 1;
@@ -478,6 +522,38 @@ impl Solver {
         let engine = self.model.engine();
         let (model, n) = (self.model.id(), self.model.num_vars());
         self.custom.as_mut()?.decide(engine, model, n)
+    }
+
+    /// Whether the latest run has explored its whole tree: it ended (not paused at a
+    /// solution, as [`first`](Solver::first) and the [`solutions`](Solver::solutions) iterator
+    /// leave it) and no limit stopped it.
+    pub fn is_exhausted(&self) -> bool {
+        self.phase == Phase::Done && self.stats.is_complete()
+    }
+
+    /// Tells the observer of the node just propagated (the root when `decision` is `None`);
+    /// out of line, as only watched runs take it.
+    #[cold]
+    #[inline(never)]
+    fn observe_node(&mut self, decision: Option<Decision>, failed: bool) {
+        let domains = Domains::new(self.model.engine(), self.model.id(), self.model.num_vars());
+        if let Some(observer) = self.observer.as_mut() {
+            observer.node(&Node {
+                depth: self.stack.len(),
+                decision,
+                failed,
+                domains: &domains,
+            });
+        }
+    }
+
+    /// Tells the observer that the node last reported is a solution.
+    #[cold]
+    #[inline(never)]
+    fn observe_solution(&mut self) {
+        if let Some(observer) = self.observer.as_mut() {
+            observer.solution(self.stack.len());
+        }
     }
 
     /// The restorable state of the engine, for tests that check backtracking.

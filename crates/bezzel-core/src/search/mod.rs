@@ -21,21 +21,27 @@
 //!   runs;
 //! * `config` — [`SearchConfig`] and [`Limits`];
 //! * `optimize` — [`Solver::minimize`] and [`Solver::maximize`]: branch and bound, with the
-//!   improving solutions as an iterator ([`Optimize`]) and what it found ([`Optimum`]).
+//!   improving solutions as an iterator ([`Optimize`]) and what it found ([`Optimum`]);
+//! * `observe` — [`Observer`]: what sees every [`Node`] of a run ([`Solver::observe`]), at no
+//!   cost to runs nobody watches;
+//! * [`tree`] — the search tree recorded by an observer (bounded), and drawn as an HTML page.
 
 mod brancher;
 mod branching;
 mod config;
 mod dfs;
+mod observe;
 mod optimize;
 mod restarts;
 mod split;
 #[cfg(test)]
 mod tests;
+pub mod tree;
 
 pub use brancher::{Brancher, Domains};
 pub use branching::{BranchGroup, Decision, ValueOrder, VarOrder};
 pub use config::{Limits, SearchConfig, checks_by_default};
 pub use dfs::{Solutions, Solver};
+pub use observe::{Node, Observer};
 pub use optimize::{Optimize, Optimum, Sense};
 pub use restarts::{Restarts, luby};

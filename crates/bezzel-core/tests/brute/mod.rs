@@ -1,17 +1,37 @@
 //! What the brute-force tests of the constraint catalogue share: a replayable random
 //! generator, random domains and views, the enumeration of every assignment, and the checks of
-//! solution sets and domain consistency against it.
+//! solution sets and of consistency against it.
+//!
+//! Consistency is checked after every propagation, not only the first: [`walk`] searches
+//! with a [`Brancher`] that takes random decisions (`x = v`, `x != v`, `x <= v`, the right
+//! branches being their negations) and records the domains it is shown at each node, that is
+//! after each fixpoint of incremental propagation, past backtracking. Each recorded node is
+//! then judged by brute force over its own domains. That no solution is lost at any node
+//! follows from the solution set being complete: the two branches of a node partition its
+//! solutions, so a solution pruned anywhere is never found.
 
 // Each test binary uses only some of it.
 #![allow(dead_code)]
 
+pub(crate) mod spec;
+
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
 
 /// A small deterministic generator (xorshift), so that failures replay.
+#[derive(Debug, Clone)]
 pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
+    /// A generator from any seed, zero included: splitmix64 spreads the seed's bits, so that
+    /// nearby seeds start far apart.
+    pub(crate) fn seeded(seed: u64) -> Rng {
+        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Rng((z ^ (z >> 31)) | 1)
+    }
     pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
@@ -59,15 +79,45 @@ impl ViewSpec {
             },
         }
     }
-    pub(crate) fn eval(self, a: &[i32]) -> i64 {
-        let v = i64::from(a[self.var]);
+    pub(crate) fn of(var: usize, negated: bool, offset: i32) -> ViewSpec {
+        ViewSpec {
+            var,
+            negated,
+            offset,
+        }
+    }
+    /// A plain view of variable `var`.
+    pub(crate) fn var(var: usize) -> ViewSpec {
+        ViewSpec::of(var, false, 0)
+    }
+    /// The view's value when its variable is `x`.
+    pub(crate) fn at(self, x: i32) -> i64 {
+        let v = i64::from(x);
         (if self.negated { -v } else { v }) + i64::from(self.offset)
+    }
+    pub(crate) fn eval(self, a: &[i32]) -> i64 {
+        self.at(a[self.var])
+    }
+    /// The view's interval when its variable ranges over `[lo, hi]`.
+    pub(crate) fn interval(self, lo: i32, hi: i32) -> (i64, i64) {
+        let (a, b) = (self.at(lo), self.at(hi));
+        (a.min(b), a.max(b))
     }
     pub(crate) fn view(self, vars: &[VarId]) -> IntView {
         let base: IntView = vars[self.var].into();
         let base = if self.negated { base.minus() } else { base };
         base.offset(self.offset)
     }
+}
+
+/// The views of `specs` over `vars`.
+pub(crate) fn views(specs: &[ViewSpec], vars: &[VarId]) -> Vec<IntView> {
+    specs.iter().map(|s| s.view(vars)).collect()
+}
+
+/// The values of the views of `specs` under the assignment `a`.
+pub(crate) fn values(specs: &[ViewSpec], a: &[i32]) -> Vec<i64> {
+    specs.iter().map(|s| s.eval(a)).collect()
 }
 
 /// Every assignment from `domains` that `holds` accepts.
@@ -136,6 +186,176 @@ pub(crate) fn assert_domain_consistent(
                     continue; // a consistent propagator may leave an unsatisfiable model unfailed
                 }
                 assert_eq!(m.domain(x).unwrap(), supported, "var {i} of {case:?}");
+            }
+        }
+    }
+}
+
+/// The whole check of one instance: the solution set is exactly the brute-force set and,
+/// where `domain_consistent`, every domain is exactly the supported values after the first
+/// propagation ([`assert_domain_consistent`]) and at every node of random searches
+/// ([`walk`]).
+pub(crate) fn check_instance(
+    domains: &[Vec<i32>],
+    build: &dyn Fn() -> (Model, Vec<VarId>),
+    holds: &dyn Fn(&[i32]) -> bool,
+    domain_consistent: bool,
+    case: &dyn std::fmt::Debug,
+) {
+    let expected = brute(domains, holds);
+    assert_eq!(solve(build().0), expected, "{case:?}");
+    if domain_consistent {
+        let (m, vars) = build();
+        assert_domain_consistent(m, &vars, &expected, case);
+        let claims = domain_everywhere(domains.len());
+        walk(domains, build, holds, &claims, 2, case);
+    }
+}
+
+/// The consistency that a propagator claims on one variable, checked at every node by
+/// [`walk`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Level {
+    /// The domain is exactly the values that solutions within the node's domains take (and a
+    /// node without such solutions fails).
+    Domain,
+    /// The smallest and the largest value each belong to a solution within the node's
+    /// domains: bounds(D) consistency.
+    Bounds,
+    /// The smallest and the largest value each belong to a solution within the intervals
+    /// spanned by the node's domains, holes filled: bounds(Z) consistency.
+    BoundsZ,
+}
+
+/// Domain consistency claimed on each of `n` variables.
+pub(crate) fn domain_everywhere(n: usize) -> Vec<(usize, Level)> {
+    (0..n).map(|i| (i, Level::Domain)).collect()
+}
+
+/// The domains of every variable at one node of search.
+type Node = Vec<Vec<i32>>;
+
+/// Searches with random decisions and records the domains at each node: see [`walk`].
+#[derive(Debug)]
+struct Walker {
+    rng: Rng,
+    nodes: Arc<Mutex<Vec<Node>>>,
+}
+
+impl Brancher for Walker {
+    fn decide(&mut self, d: &Domains<'_>) -> Option<Decision> {
+        let node: Node = d.vars().map(|x| d.values(x).collect()).collect();
+        self.nodes.lock().unwrap().push(node);
+        let open: Vec<VarId> = d.vars().filter(|&x| !d.is_fixed(x)).collect();
+        if open.is_empty() {
+            return None;
+        }
+        let x = open[self.rng.below(open.len() as u64) as usize];
+        let values: Vec<i32> = d.values(x).collect();
+        let v = values[self.rng.below(values.len() as u64) as usize];
+        Some(match self.rng.below(3) {
+            0 => Decision::Assign(x, v),
+            1 => Decision::Exclude(x, v),
+            // Any split point, holes included.
+            _ => Decision::AtMost(
+                x,
+                self.rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32,
+            ),
+        })
+    }
+}
+
+/// Nodes judged per walk at the most, so that a large tree keeps the test short.
+const NODES_JUDGED: usize = 400;
+
+/// Walks search `walks` times with random decisions over the model that `build` makes (its
+/// variables, in order, those of `domains`) and checks that the solutions found are exactly
+/// those of `holds` among `domains`, and that at every node each `(variable, level)` of
+/// `claims` holds of the domains left by propagation, judged by brute force. `case` names the
+/// instance in failures.
+pub(crate) fn walk(
+    domains: &[Vec<i32>],
+    build: &dyn Fn() -> (Model, Vec<VarId>),
+    holds: &dyn Fn(&[i32]) -> bool,
+    claims: &[(usize, Level)],
+    walks: u64,
+    case: &dyn std::fmt::Debug,
+) {
+    let expected = brute(domains, holds);
+    // Each instance walks its own paths, and replays them.
+    let instance = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        format!("{case:?}").hash(&mut h);
+        h.finish()
+    };
+    for seed in 1..=walks {
+        let (m, vars) = build();
+        let nodes = Arc::new(Mutex::new(Vec::new()));
+        let walker = Walker {
+            rng: Rng::seeded(seed ^ instance),
+            nodes: Arc::clone(&nodes),
+        };
+        let config = SearchConfig {
+            check_solutions: true,
+            ..SearchConfig::default()
+        };
+        let mut solver = Solver::with_config(m, config).brancher(walker);
+        let found: BTreeSet<Vec<i32>> = solver.solutions().map(|s| s.values_of(&vars)).collect();
+        assert_eq!(
+            found, expected,
+            "walk {seed}: solution sets differ on {case:?}"
+        );
+        let nodes = std::mem::take(&mut *nodes.lock().unwrap());
+        for node in nodes.iter().take(NODES_JUDGED) {
+            let node: Node = vars.iter().map(|x| node[x.index()].clone()).collect();
+            judge(&node, holds, claims, case);
+        }
+    }
+}
+
+/// Checks the claims at one node (see [`walk`]).
+fn judge(
+    node: &Node,
+    holds: &dyn Fn(&[i32]) -> bool,
+    claims: &[(usize, Level)],
+    case: &dyn std::fmt::Debug,
+) {
+    let supports = brute(node, holds);
+    let used = |sols: &BTreeSet<Vec<i32>>, i: usize| -> Vec<i32> {
+        sols.iter()
+            .map(|s| s[i])
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    };
+    let hull: Option<BTreeSet<Vec<i32>>> =
+        claims.iter().any(|c| c.1 == Level::BoundsZ).then(|| {
+            let spans: Node = node
+                .iter()
+                .map(|d| (d[0]..=d[d.len() - 1]).collect())
+                .collect();
+            brute(&spans, holds)
+        });
+    for &(i, level) in claims {
+        let d = &node[i];
+        match level {
+            Level::Domain => assert_eq!(
+                d,
+                &used(&supports, i),
+                "x{i} is not domain consistent at node {node:?} of {case:?}"
+            ),
+            Level::Bounds | Level::BoundsZ => {
+                let sols = if level == Level::Bounds {
+                    &supports
+                } else {
+                    hull.as_ref().unwrap()
+                };
+                let u = used(sols, i);
+                assert!(
+                    u.contains(&d[0]) && u.contains(&d[d.len() - 1]),
+                    "x{i}: bounds unsupported ({level:?}) at node {node:?} of {case:?}"
+                );
             }
         }
     }

@@ -1,0 +1,199 @@
+//! The FlatZinc command line and output: search a translated program, print its solutions.
+
+use crate::translate::{FznError, Goal, Program, parse};
+use bezzel_core::prelude::*;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The command line of a FlatZinc solver (the FlatZinc specification's standard flags).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `-a`: every solution (satisfaction) or every improving one (optimisation).
+    pub all: bool,
+    /// `-n N`: stop after this many solutions.
+    pub solutions: Option<u64>,
+    /// `-f`: ignore the search annotations.
+    pub free: bool,
+    /// `-s`: print statistics as `%%%mzn-stat:` lines.
+    pub stats: bool,
+    /// `-t MS`: the time limit in milliseconds.
+    pub time_ms: Option<u64>,
+    /// `-p N`: threads asked for (accepted; the search runs on one).
+    pub threads: usize,
+    /// `-r SEED`: accepted; the search is deterministic.
+    pub seed: Option<u64>,
+    /// The FlatZinc file; standard input when absent.
+    pub file: Option<PathBuf>,
+}
+
+impl Options {
+    /// Reads the flags (without the program name). Unknown flags are an error.
+    pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
+        let mut o = Options {
+            threads: 1,
+            ..Options::default()
+        };
+        let mut args = args.into_iter();
+        while let Some(a) = args.next() {
+            let mut number = |flag: &str| -> Result<u64, String> {
+                let v = args.next().ok_or(format!("{flag} needs a number"))?;
+                v.parse()
+                    .map_err(|_| format!("{flag}: `{v}` is not a number"))
+            };
+            match a.as_str() {
+                "-a" | "--all-solutions" => o.all = true,
+                "-f" | "--free-search" => o.free = true,
+                "-s" | "--statistics" => o.stats = true,
+                "-n" | "--num-solutions" => o.solutions = Some(number("-n")?),
+                "-t" | "--time-limit" => o.time_ms = Some(number("-t")?),
+                "-p" | "--parallel" => o.threads = number("-p")? as usize,
+                "-r" | "--random-seed" => o.seed = Some(number("-r")?),
+                "-h" | "--help" => return Err(USAGE.into()),
+                f if f.starts_with('-') && f.len() > 1 => {
+                    return Err(format!("unknown option `{f}`\n{USAGE}"));
+                }
+                f => {
+                    if o.file.is_some() {
+                        return Err(format!("more than one FlatZinc file (`{f}`)\n{USAGE}"));
+                    }
+                    o.file = Some(PathBuf::from(f));
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// The program's usage line.
+const USAGE: &str = "usage: fzn-bezzel [-a] [-n N] [-f] [-s] [-t MS] [-p N] [-r SEED] [model.fzn]";
+
+/// Reads the FlatZinc file (or standard input) named by `options`, then [`run_text`].
+pub fn run(options: &Options, out: &mut impl Write) -> Result<(), FznError> {
+    let text = match &options.file {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| FznError(format!("cannot read {}: {e}", path.display())))?,
+        None => std::io::read_to_string(std::io::stdin())
+            .map_err(|e| FznError(format!("cannot read standard input: {e}")))?,
+    };
+    run_text(&text, options, out)
+}
+
+/// Translates FlatZinc text, searches it and writes the answers as the FlatZinc
+/// specification asks: each solution followed by `----------`, then `==========` when the
+/// search was complete, or `=====UNSATISFIABLE=====` / `=====UNKNOWN=====` without a solution.
+pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(), FznError> {
+    let start = Instant::now();
+    let Program {
+        model,
+        outputs,
+        goal,
+        groups,
+        restart_scale,
+    } = parse(text)?;
+    let printer = Program {
+        model: Model::new(),
+        outputs,
+        goal,
+        groups: Vec::new(),
+        restart_scale: None,
+    };
+    let mut config = SearchConfig::default();
+    config.limits.time = options.time_ms.map(Duration::from_millis);
+    let io = |e: std::io::Error| FznError(format!("cannot write: {e}"));
+    let mut solver = Solver::with_config(model, config);
+    if !options.free && !groups.is_empty() {
+        solver = solver.branch_groups(&groups)?;
+    }
+    let print = |out: &mut dyn Write, s: &Solution| -> Result<(), FznError> {
+        // One write per solution, so that a watchdog's line never splits one.
+        let text = format!("{}----------\n", printer.format(s));
+        out.write_all(text.as_bytes()).map_err(io)?;
+        out.flush().map_err(io)
+    };
+    let (found, complete, objective, stats) = match goal {
+        Goal::Satisfy
+            if !options.all && options.solutions.unwrap_or(1) == 1 && restart_scale.is_some() =>
+        {
+            // One solution with restarts (`restart_luby`): the engine's `first`.
+            solver.config_mut().restarts = restart_scale.map(|scale| Restarts { scale });
+            let first = solver.first();
+            if let Some(s) = &first {
+                print(out, s)?;
+            }
+            let stats = solver.stats().clone();
+            let complete = first.is_none() && stats.is_complete();
+            (u64::from(first.is_some()), complete, None, stats)
+        }
+        Goal::Satisfy => {
+            let limit = if options.all {
+                options.solutions
+            } else {
+                Some(options.solutions.unwrap_or(1))
+            };
+            solver.config_mut().limits.solutions = limit;
+            let mut found = 0;
+            let mut run = solver.solutions();
+            for s in run.by_ref() {
+                print(out, &s)?;
+                found += 1;
+            }
+            let stats = run.stats().clone();
+            (found, stats.is_complete(), None, stats)
+        }
+        Goal::Minimize(v) | Goal::Maximize(v) => {
+            // -n counts improving solutions when -a prints them; otherwise only the best is
+            // printed, at the end.
+            if options.all {
+                solver.config_mut().limits.solutions = options.solutions;
+            }
+            let mut run = if matches!(goal, Goal::Minimize(_)) {
+                solver.minimize(v)?
+            } else {
+                solver.maximize(v)?
+            };
+            let mut found = 0;
+            for s in run.by_ref() {
+                if options.all {
+                    print(out, &s)?;
+                }
+                found += 1;
+            }
+            let complete = run.is_proven();
+            let best = run.best().cloned();
+            let value = run.best_value();
+            let stats = run.stats().clone();
+            if !options.all
+                && let Some(best) = &best
+            {
+                print(out, best)?;
+            }
+            (found, complete, value, stats)
+        }
+    };
+    match (found, complete) {
+        (0, true) => writeln!(out, "=====UNSATISFIABLE=====").map_err(io)?,
+        (0, false) => writeln!(out, "=====UNKNOWN=====").map_err(io)?,
+        (_, true) => writeln!(out, "==========").map_err(io)?,
+        (_, false) => {}
+    }
+    if options.stats {
+        let mut lines = vec![
+            format!("nodes={}", stats.nodes),
+            format!("failures={}", stats.failures),
+            format!("propagations={}", stats.propagations),
+            format!("peakDepth={}", stats.max_depth),
+            format!("solutions={found}"),
+            format!("solveTime={:.3}", stats.elapsed.as_secs_f64()),
+            format!("time={:.3}", start.elapsed().as_secs_f64()),
+        ];
+        if let Some(v) = objective {
+            lines.push(format!("objective={v}"));
+        }
+        for l in lines {
+            writeln!(out, "%%%mzn-stat: {l}").map_err(io)?;
+        }
+        writeln!(out, "%%%mzn-stat-end").map_err(io)?;
+    }
+    out.flush().map_err(io)
+}

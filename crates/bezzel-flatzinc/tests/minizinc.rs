@@ -1,0 +1,184 @@
+//! The conformance suite: every model of `tests/models` compiled by MiniZinc for Bezzel (its
+//! `mznlib`) and solved by `fzn-bezzel`, through `minizinc` as a user runs it. Each model's
+//! `% expect:` line gives the answer, which does not come from Bezzel (a published count, a
+//! count by hand, or Gecode's count); and each printed solution (the first, one in the middle,
+//! the last) is handed back to MiniZinc as data and solved with Gecode, which must accept it.
+//!
+//! Needs `minizinc` (Debian's package, 2.6). Without it the tests say so and pass, unless
+//! `BEZZEL_REQUIRE_MINIZINC=1` (set by `.ci/run`), where they fail.
+
+use bezzel_flatzinc::SUPPORTED;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn minizinc_present() -> bool {
+    let found = Command::new("minizinc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        if std::env::var_os("BEZZEL_REQUIRE_MINIZINC").is_some_and(|v| v == "1") {
+            panic!("BEZZEL_REQUIRE_MINIZINC=1 but `minizinc` cannot be run");
+        }
+        eprintln!("skipped: `minizinc` is not installed (apt-get install minizinc flatzinc)");
+    }
+    found
+}
+
+fn gecode_present() -> bool {
+    let out = Command::new("minizinc").arg("--solvers").output();
+    let found = out.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("org.gecode.gecode"));
+    if !found {
+        if std::env::var_os("BEZZEL_REQUIRE_MINIZINC").is_some_and(|v| v == "1") {
+            panic!("BEZZEL_REQUIRE_MINIZINC=1 but MiniZinc has no Gecode to check solutions with");
+        }
+        eprintln!("solutions not checked: MiniZinc has no Gecode (apt-get install flatzinc)");
+    }
+    found
+}
+
+/// A solver configuration naming this build's `fzn-bezzel` and the crate's `mznlib`.
+fn solver_config(dir: &Path) -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = format!(
+        r#"{{ "id": "org.bezzel.test", "name": "Bezzel (test)", "version": "0.1.0",
+  "mznlib": {:?}, "executable": {:?}, "tags": ["cp", "int"],
+  "stdFlags": ["-a", "-f", "-n", "-p", "-r", "-s", "-t"],
+  "supportsMzn": false, "supportsFzn": true, "needsSolns2Out": true,
+  "needsMznExecutable": false, "needsStdlibDir": false, "isGUIApplication": false }}"#,
+        manifest.join("mznlib"),
+        env!("CARGO_BIN_EXE_fzn-bezzel"),
+    );
+    let path = dir.join("bezzel-test.msc");
+    std::fs::write(&path, config).unwrap();
+    path
+}
+
+fn models() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mzn"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+#[test]
+fn conformance_models_give_the_expected_answers() {
+    if !minizinc_present() {
+        return;
+    }
+    let check_with_gecode = gecode_present();
+    let dir = tempfile::tempdir().unwrap();
+    let msc = solver_config(dir.path());
+    let mut failures = Vec::new();
+    for model in models() {
+        let name = model.file_name().unwrap().to_string_lossy().into_owned();
+        let source = std::fs::read_to_string(&model).unwrap();
+        let expect = source
+            .lines()
+            .find_map(|l| l.strip_prefix("% expect: "))
+            .unwrap_or_else(|| panic!("{name}: no `% expect:` line"));
+        let expect = expect.split_whitespace().next().unwrap();
+        let out = Command::new("minizinc")
+            .arg("--solver")
+            .arg(&msc)
+            .args(["-a", "--output-mode", "dzn", "--output-objective"])
+            .arg(&model)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let solutions: Vec<&str> = stdout
+            .split("----------\n")
+            .filter(|s| s.contains(" = "))
+            .collect();
+        let complete = stdout.contains("==========");
+        let ok = match expect.split_once('=') {
+            Some(("solutions", n)) => complete && solutions.len() == n.parse::<usize>().unwrap(),
+            Some(("optimum", v)) => {
+                complete
+                    && solutions
+                        .last()
+                        .is_some_and(|s| s.contains(&format!("_objective = {v};")))
+            }
+            _ if expect == "unsat" => stdout.contains("=====UNSATISFIABLE====="),
+            _ if expect == "error" => {
+                !out.status.success() && text(&out).contains("=====ERROR=====")
+            }
+            _ => panic!("{name}: unknown expectation {expect}"),
+        };
+        if !ok {
+            failures.push(format!("{name}: expected {expect}, got\n{}", text(&out)));
+            continue;
+        }
+        if !check_with_gecode || solutions.is_empty() {
+            continue;
+        }
+        // The solution as data: MiniZinc then only has to check it.
+        let picks = [0, solutions.len() / 2, solutions.len() - 1];
+        for &i in &picks {
+            let data: String = solutions[i]
+                .lines()
+                .filter(|l| !l.starts_with("_objective") && !l.starts_with('%'))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let dzn = dir.path().join("solution.dzn");
+            std::fs::write(&dzn, &data).unwrap();
+            let check = Command::new("minizinc")
+                .args(["--solver", "gecode", "-G", "std"])
+                .arg(&model)
+                .arg(&dzn)
+                .output()
+                .unwrap();
+            let verdict = String::from_utf8_lossy(&check.stdout);
+            if !check.status.success() || !verdict.contains("----------") {
+                failures.push(format!(
+                    "{name}: Gecode rejects solution {i}:\n{data}{}",
+                    text(&check)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_global_of_the_mznlib_is_exercised() {
+    if !minizinc_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let msc = solver_config(dir.path());
+    let mut flat = String::new();
+    for model in models().iter().filter(|m| !m.ends_with("conf_float.mzn")) {
+        let fzn = dir.path().join("model.fzn");
+        let out = Command::new("minizinc")
+            .arg("--solver")
+            .arg(&msc)
+            .arg("-c")
+            .arg(model)
+            .arg("--fzn")
+            .arg(&fzn)
+            .arg("--ozn") // else it lands beside the model
+            .arg(dir.path().join("model.ozn"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}: {}", model.display(), text(&out));
+        flat += &std::fs::read_to_string(&fzn).unwrap();
+    }
+    for name in SUPPORTED
+        .iter()
+        .filter(|n| n.starts_with("fzn_") || n.starts_with("bezzel_"))
+    {
+        assert!(
+            flat.contains(&format!("constraint {name}(")),
+            "no model posts {name}"
+        );
+    }
+}

@@ -1,0 +1,187 @@
+//! Grids drawn as SVG pictures, 4x4 to 25x25.
+//!
+//! [`grid`] draws a puzzle, and over it a solution when one is given: the givens in bold on a
+//! grey ground, the cells the solution filled in blue, so the two are told apart at a
+//! glance; box lines are heavier than cell lines. [`sheet`] stacks several grids (and answers
+//! without one, as a caption alone) in one document, which is what `sudoku --format svg`
+//! prints. The text is well-formed XML that browsers open as it is.
+
+use crate::grid::{Alphabet, Grid};
+
+/// The side of a cell, in pixels.
+const CELL: f64 = 36.0;
+const MARGIN: f64 = 4.0;
+/// Height of a caption in a [`sheet`].
+const CAPTION: f64 = 22.0;
+
+/// One entry of a [`sheet`]: a caption, and the puzzle with its solution when there are
+/// grids to draw.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
+    /// Drawn above the grid (escaped).
+    pub caption: &'a str,
+    /// The puzzle, if there is one to draw.
+    pub puzzle: Option<&'a Grid>,
+    /// Its solution, drawn over the puzzle's empty cells.
+    pub solution: Option<&'a Grid>,
+    /// The symbols the values are written in.
+    pub alphabet: Alphabet,
+}
+
+/// `puzzle` as an SVG document, with `solution` (a grid of the same size) filling its empty
+/// cells when given; values in `alphabet`.
+pub fn grid(puzzle: &Grid, solution: Option<&Grid>, alphabet: Alphabet) -> String {
+    let side = puzzle.size() as f64 * CELL + 2.0 * MARGIN;
+    let mut s = header(side, side);
+    draw(&mut s, puzzle, solution, alphabet, MARGIN, MARGIN);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Several entries as one SVG document, one under another.
+pub fn sheet(entries: &[Entry<'_>]) -> String {
+    let height_of = |e: &Entry<'_>| {
+        CAPTION
+            + e.puzzle
+                .map_or(0.0, |p| p.size() as f64 * CELL + 2.0 * MARGIN)
+    };
+    let width = entries
+        .iter()
+        .map(|e| e.puzzle.map_or(0.0, |p| p.size() as f64 * CELL))
+        .fold(320.0_f64, f64::max)
+        + 2.0 * MARGIN;
+    let height: f64 = entries.iter().map(height_of).sum();
+    let mut s = header(width, height.max(1.0));
+    let mut y = 0.0;
+    for e in entries {
+        s += &format!(
+            "<text x=\"{MARGIN}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"14\">{}</text>\n",
+            y + 16.0,
+            escape(e.caption)
+        );
+        if let Some(p) = e.puzzle {
+            draw(&mut s, p, e.solution, e.alphabet, MARGIN, y + CAPTION);
+        }
+        y += height_of(e);
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn header(width: f64, height: f64) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" \
+         width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">\n"
+    )
+}
+
+/// One grid with its top-left corner at `(x, y)`.
+fn draw(
+    s: &mut String,
+    puzzle: &Grid,
+    solution: Option<&Grid>,
+    alphabet: Alphabet,
+    x: f64,
+    y: f64,
+) {
+    let n = puzzle.size();
+    let b = puzzle.box_size();
+    let side = n as f64 * CELL;
+    // A solution of another size is not this puzzle's: draw the puzzle alone.
+    let solution = solution.filter(|g| g.size() == n);
+    s.push_str(&format!("<g transform=\"translate({x} {y})\">\n"));
+    s.push_str(&format!(
+        "<rect width=\"{side}\" height=\"{side}\" fill=\"#fff\"/>\n"
+    ));
+    let font = CELL * 0.55;
+    for row in 0..n {
+        for col in 0..n {
+            let (cx, cy) = (col as f64 * CELL, row as f64 * CELL);
+            let given = puzzle.get(row, col);
+            let (value, class) = match (given, solution) {
+                (0, Some(g)) => (g.get(row, col), "filled"),
+                (0, None) => (0, ""),
+                (v, _) => (v, "given"),
+            };
+            if class == "given" {
+                s.push_str(&format!(
+                    "<rect x=\"{cx}\" y=\"{cy}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#e4e4e4\"/>\n"
+                ));
+            }
+            let Some(symbol) = alphabet.symbol(value).filter(|_| value != 0) else {
+                continue;
+            };
+            let (weight, colour) = if class == "given" {
+                ("bold", "#000")
+            } else {
+                ("normal", "#1f5fbf")
+            };
+            s.push_str(&format!(
+                "<text class=\"{class}\" x=\"{}\" y=\"{}\" font-family=\"sans-serif\" \
+                 font-size=\"{font}\" font-weight=\"{weight}\" fill=\"{colour}\" \
+                 text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>\n",
+                cx + CELL / 2.0,
+                cy + CELL / 2.0,
+                escape(&symbol.to_string())
+            ));
+        }
+    }
+    // Thin lines between cells, heavy ones between boxes and around the grid.
+    let (mut thin, mut heavy) = (String::new(), String::new());
+    for i in 0..=n {
+        let p = i as f64 * CELL;
+        let line = format!("M{p} 0V{side}M0 {p}H{side}");
+        if i % b == 0 { &mut heavy } else { &mut thin }.push_str(&line);
+    }
+    s.push_str(&format!(
+        "<path d=\"{thin}\" stroke=\"#999\" stroke-width=\"1\" fill=\"none\"/>\n"
+    ));
+    s.push_str(&format!(
+        "<path d=\"{heavy}\" stroke=\"#000\" stroke-width=\"3\" fill=\"none\" stroke-linecap=\"square\"/>\n"
+    ));
+    s.push_str("</g>\n");
+}
+
+/// `text` with the five characters XML gives a meaning escaped, and control characters
+/// (which XML 1.0 forbids) dropped.
+fn escape(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => s.push_str("&amp;"),
+            '<' => s.push_str("&lt;"),
+            '>' => s.push_str("&gt;"),
+            '"' => s.push_str("&quot;"),
+            '\'' => s.push_str("&apos;"),
+            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => {}
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn givens_and_filled_cells_are_told_apart() {
+        let puzzle = Grid::parse_line("1.......2.......").unwrap();
+        let mut solved = puzzle.clone();
+        solved.set(0, 1, 2);
+        let svg = grid(&puzzle, Some(&solved), Alphabet::FromOne);
+        assert_eq!(svg.matches("class=\"given\"").count(), 2);
+        assert_eq!(svg.matches("class=\"filled\"").count(), 1);
+    }
+
+    #[test]
+    fn captions_are_escaped() {
+        let e = Entry {
+            caption: "a<b&c",
+            puzzle: None,
+            solution: None,
+            alphabet: Alphabet::FromOne,
+        };
+        assert!(sheet(&[e]).contains("a&lt;b&amp;c"));
+    }
+}
