@@ -21,6 +21,7 @@
 //! when `--time-limit` stopped the work and 130 when Ctrl-C did (after saying how far it
 //! got; a second Ctrl-C quits at once), 141 (quietly) when the reader of the output went away.
 
+use bezzel_cli::cluster::{self, Mpi, MpiFlag};
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree};
 use bezzel_cli::{Failure, Progress, Stop, options, status};
 use bezzel_core::parallel::{ParallelError, RunError, RunReport};
@@ -214,6 +215,8 @@ struct RunOptions {
     checkpoint: Option<PathBuf>,
     #[command(flatten)]
     long: LongRun,
+    #[command(flatten)]
+    mpi: MpiFlag,
 }
 
 /// `--consistency` of the model's all-different constraints.
@@ -333,6 +336,12 @@ fn print_count(
 
 impl CountCommand {
     fn run(self) -> Result<u8, Failure> {
+        let mpi = self.run.mpi.start()?;
+        let result = self.count(mpi.as_ref());
+        cluster::end("queens", mpi, result)
+    }
+
+    fn count(self, mpi: Option<&Mpi>) -> Result<u8, Failure> {
         let n = parse_n(&self.board.n)?;
         let model_options = self.order.is_some() || self.consistency.consistency.is_some();
         let engine = match self.engine {
@@ -356,10 +365,21 @@ impl CountCommand {
         let (start, run, format) = (Instant::now(), &self.run, self.format.format);
         let stop = run.long.stop();
         if self.tree.tree.is_some() {
+            if mpi.is_some() {
+                return Err(Failure::input(
+                    "--tree draws the search of one process: leave out --mpi",
+                ));
+            }
             return self.count_drawn(n, &stop);
         }
-        let report = run_count(n, engine, run, &stop, format == Summary::Json)?;
-        let threads = run.threads.count();
+        let report = run_count(n, engine, run, &stop, mpi, format == Summary::Json)?;
+        if cluster::is_worker(mpi) {
+            return Ok(0);
+        }
+        let threads = match mpi {
+            Some(mpi) => format!("{} x {} ranks", run.threads.count(), mpi.size()),
+            None => run.threads.count().to_string(),
+        };
         if let Engine::Model { .. } = engine {
             let mut s = report.stats.clone();
             s.solutions = report.counts[0];
@@ -427,12 +447,14 @@ fn run_count(
     engine: Engine,
     run: &RunOptions,
     stop: &Stop,
+    mpi: Option<&Mpi>,
     json: bool,
 ) -> Result<RunReport<2>, Failure> {
     let options = counting::Options {
         threads: run.threads.threads,
         checkpoint: run.checkpoint.as_deref(),
         cancel: Some(stop.flag()),
+        cluster: mpi.map(|m| m as &dyn bezzel_core::parallel::Cluster),
     };
     // The bar is made when the runner says how many subproblems there are.
     let bar = OnceLock::new();
@@ -608,6 +630,12 @@ impl FirstCommand {
 
 impl UniqueCommand {
     fn run(self) -> Result<u8, Failure> {
+        let mpi = self.run.mpi.start()?;
+        let result = self.count(mpi.as_ref());
+        cluster::end("queens", mpi, result)
+    }
+
+    fn count(self, mpi: Option<&Mpi>) -> Result<u8, Failure> {
         let n = parse_n(&self.board.n)?;
         let format = self.format.format;
         if matches!(format, Format::Board | Format::Svg) && !self.list {
@@ -618,7 +646,10 @@ impl UniqueCommand {
         let start = Instant::now();
         let stop = self.run.long.stop();
         let json = format == Format::Json;
-        let [total, unique] = run_count(n, Engine::Symmetry, &self.run, &stop, json)?.counts;
+        let [total, unique] = run_count(n, Engine::Symmetry, &self.run, &stop, mpi, json)?.counts;
+        if cluster::is_worker(mpi) {
+            return Ok(0);
+        }
         if self.list {
             let limit = self.limit.unwrap_or(u64::MAX);
             let mut out = Output::new(stdout(), &self.format)?;

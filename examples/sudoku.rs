@@ -82,12 +82,14 @@
 //! one-line message and status 2; a reader that went away (`sudoku big.txt | head`) ends the
 //! run quietly with status 141, what a shell reports for a program killed by a broken pipe.
 
+use bezzel_cli::cluster::{self, Mpi, MpiFlag};
 use bezzel_cli::input::{Input, check_inputs, io_reason};
 use bezzel_cli::options::positive_number;
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree, consistency};
 use bezzel_cli::{Failure, Progress, Stop};
+use bezzel_core::parallel::distributed::map_round;
 use bezzel_core::{Consistency, Restarts, SearchConfig};
-use bezzel_sudoku::batch::{Answer, Batch, Mode, Settings, Summary, location};
+use bezzel_sudoku::batch::{Answer, Batch, Mode, Settings, Solvers, Summary, location};
 use bezzel_sudoku::grid::{Alphabet, Grid, ParseError};
 use bezzel_sudoku::model::Status;
 use bezzel_sudoku::reader::{Chunk, Form, Puzzle, ReadOptions, read_in_background};
@@ -166,6 +168,8 @@ struct Cli {
     /// `--tree`: one puzzle's search, drawn.
     #[command(flatten)]
     tree: Tree,
+    #[command(flatten)]
+    mpi: MpiFlag,
 }
 
 /// The alphabet option.
@@ -221,7 +225,63 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    bezzel_cli::exit("sudoku", run(&cli))
+    let result = cli.mpi.start().and_then(|mpi| {
+        let result = match &mpi {
+            Some(m) if m.rank() > 0 => serve(&cli, m),
+            _ => run(&cli, mpi.as_ref()),
+        };
+        cluster::end("sudoku", mpi, result)
+    });
+    bezzel_cli::exit("sudoku", result)
+}
+
+/// An MPI rank above 0: answers the puzzles rank 0 hands out, round after round, and prints
+/// nothing.
+fn serve(cli: &Cli, mpi: &Mpi) -> Result<u8, Failure> {
+    let (settings, stop) = (cli.settings(), Stop::install(cli.time_limit.time_limit));
+    let flag = stop.flag();
+    while map_round(
+        mpi,
+        cli.threads.count(),
+        flag,
+        None,
+        Solvers::default,
+        |solvers, grid: &Grid| solvers.answer_grid(&settings, Some(flag), grid),
+    )
+    .map_err(Failure::input)?
+    .is_some()
+    {}
+    Ok(0)
+}
+
+/// Answers `chunk` on the ranks of the MPI job (rank 0 included), in order.
+fn answer_on(
+    mpi: &Mpi,
+    cli: &Cli,
+    settings: &Settings,
+    stop: &Stop,
+    chunk: &[Puzzle],
+) -> Result<Vec<Answer>, Failure> {
+    let grids: Vec<Grid> = chunk.iter().filter_map(|p| p.grid.clone().ok()).collect();
+    let flag = stop.flag();
+    let mut answers = map_round(
+        mpi,
+        cli.threads.count(),
+        flag,
+        Some(&grids),
+        Solvers::default,
+        |solvers, grid: &Grid| solvers.answer_grid(settings, Some(flag), grid),
+    )
+    .map_err(Failure::input)?
+    .unwrap_or_default()
+    .into_iter();
+    Ok(chunk
+        .iter()
+        .map(|p| match &p.grid {
+            Err(e) => Answer::Error(e.to_string()),
+            Ok(_) => answers.next().flatten().unwrap_or(Answer::NotStarted),
+        })
+        .collect())
 }
 
 /// Where the answers go, and what has been said so far.
@@ -244,7 +304,14 @@ struct Picture {
     alphabet: Alphabet,
 }
 
-fn run(cli: &Cli) -> Result<u8, Failure> {
+fn run(cli: &Cli, mpi: Option<&Mpi>) -> Result<u8, Failure> {
+    // On an MPI job of several ranks, rank 0 hands its chunks out.
+    let mpi = mpi.filter(|m| m.size() > 1);
+    if cli.tree.tree.is_some() && mpi.is_some() {
+        return Err(Failure::input(
+            "--tree draws the search of one process: leave out --mpi",
+        ));
+    }
     let inputs = check_inputs(&cli.files).map_err(Failure::input)?;
     let mut batch = Batch::new(cli.settings(), cli.threads.count())
         .map_err(|e| Failure::input(format!("cannot start threads: {e}")))?;
@@ -307,7 +374,10 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
                     ));
                 }
             } else {
-                let answers = batch.answer(&chunk);
+                let answers = match mpi {
+                    Some(mpi) => answer_on(mpi, cli, batch.settings(), &stop, &chunk)?,
+                    None => batch.answer(&chunk),
+                };
                 // After a stop, the answers end before the first puzzle not started: the ones
                 // after it were not looked at, or (on several threads) only some of them.
                 let shown = answers
@@ -331,6 +401,19 @@ fn run(cli: &Cli) -> Result<u8, Failure> {
                 break;
             }
         }
+    }
+    if let Some(mpi) = mpi {
+        // No more rounds: the other ranks stop.
+        let settings = batch.settings();
+        let no_more = map_round(
+            mpi,
+            1,
+            stop.flag(),
+            None,
+            Solvers::default,
+            |s, g: &Grid| s.answer_grid(settings, None, g),
+        );
+        no_more.map_err(Failure::input)?;
     }
     let tree = if cli.tree.tree.is_some() && !stop.is_raised() {
         answer_with_tree(&mut printer, &batch, tree_input, &stop)

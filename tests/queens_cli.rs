@@ -956,3 +956,19 @@ fn each_command_lists_only_its_options() {
         }
     }
 }
+
+/// Without the `mpi` feature, `--mpi` is a clear error, not a count on one process.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_feature_says_how_to_get_it() {
+    for args in [
+        &["count", "8", "--mpi"][..],
+        &["count", "8", "--engine", "model", "--mpi"][..],
+        &["unique", "8", "--mpi"][..],
+    ] {
+        let o = queens(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+        assert!(stderr(&o).contains("--features mpi"), "{}", stderr(&o));
+    }
+}

@@ -943,3 +943,13 @@ fn absurd_thread_counts_are_refused() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_solves(UNIQUE_4X4, stdout(&o).trim());
 }
+
+/// Without the `mpi` feature, `--mpi` is a clear error.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_feature_says_how_to_get_it() {
+    let o = common::run("sudoku", &["--mpi"], Some("1234\n"));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(common::stdout(&o), "");
+    assert!(common::stderr(&o).contains("--features mpi"));
+}

@@ -10,10 +10,12 @@
 //!   both programs; [`parse_args`] turns clap's errors into such a line;
 //! - [`Stop`]: Ctrl-C and the time limit as one flag that the library's searches watch;
 //! - [`Progress`]: a progress bar on stderr, only when a person is watching;
+//! - [`cluster`]: `--mpi`, a count on the ranks of an MPI job;
 //! - [`input`]: input files named on the command line, checked up front and opened in turn.
 
 #![deny(missing_docs)]
 
+pub mod cluster;
 mod failure;
 pub mod input;
 pub mod options;

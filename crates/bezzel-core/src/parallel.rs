@@ -27,9 +27,11 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+pub mod distributed;
 mod optimize;
 pub mod runner;
 
+pub use distributed::Cluster;
 pub use runner::{Batch, RunError, RunReport, Runner, Solved};
 
 /// One piece of a split search tree.
@@ -122,9 +124,11 @@ impl From<RunError<ParallelError>> for ParallelError {
     fn from(e: RunError<ParallelError>) -> ParallelError {
         match e {
             RunError::Split(e) | RunError::Solve { error: e, .. } => e,
-            RunError::Checkpoint(e) => ParallelError::Model(ModelError::InvalidArgument {
-                reason: e.to_string(),
-            }),
+            e @ (RunError::Checkpoint(_) | RunError::Remote { .. } | RunError::Cluster(_)) => {
+                ParallelError::Model(ModelError::InvalidArgument {
+                    reason: e.to_string(),
+                })
+            }
             RunError::Overflow { .. } => ParallelError::Overflow,
             RunError::ZeroThreads => ParallelError::ZeroThreads,
             RunError::ThreadPool(e) => ParallelError::ThreadPool(e),
@@ -314,7 +318,12 @@ where
 
     /// Splits the tree into about `per_worker` subproblems per worker.
     pub fn subproblems(&self) -> Result<Vec<Subproblem>, ParallelError> {
-        let target = self.workers()? * self.per_worker;
+        self.split_for(self.workers()?)
+    }
+
+    /// Splits the tree into about `per_worker` subproblems for each of `workers`.
+    fn split_for(&self, workers: usize) -> Result<Vec<Subproblem>, ParallelError> {
+        let target = workers * self.per_worker;
         let mut solver = self.solver()?;
         if let Some(flag) = &self.cancel {
             solver.set_cancel_flag(flag.clone());
@@ -404,17 +413,46 @@ where
         cancel: Option<Arc<AtomicBool>>,
         progress: impl Fn(usize, usize) + Sync,
     ) -> Result<RunReport<1>, RunError<ParallelError>> {
+        self.count_on(None, checkpoint, cancel, progress)
+    }
+
+    /// [`count_resumable`](ParallelSearch::count_resumable) on the processes of a
+    /// [`Cluster`] (MPI ranks, with the `bezzel-mpi` crate): every process calls it with the
+    /// same arguments; rank 0 splits the tree for every thread of every rank, keeps the
+    /// checkpoint and returns the totals, the other ranks solve the subproblems it hands out
+    /// and return an empty report (see [`Batch::run_distributed`]).
+    pub fn count_distributed(
+        &self,
+        cluster: &dyn Cluster,
+        checkpoint: Option<&std::path::Path>,
+        cancel: Option<Arc<AtomicBool>>,
+        progress: impl Fn(usize, usize) + Sync,
+    ) -> Result<RunReport<1>, RunError<ParallelError>> {
+        self.count_on(Some(cluster), checkpoint, cancel, progress)
+    }
+
+    fn count_on(
+        &self,
+        cluster: Option<&dyn Cluster>,
+        checkpoint: Option<&std::path::Path>,
+        cancel: Option<Arc<AtomicBool>>,
+        progress: impl Fn(usize, usize) + Sync,
+    ) -> Result<RunReport<1>, RunError<ParallelError>> {
         (self.build)().map_err(|e| RunError::Split(e.into()))?;
         let cancel = cancel.unwrap_or_default();
         let threads = self.workers().map_err(RunError::Split)?;
         let mut runner = Runner::new().threads(Some(threads)).cancel(&cancel);
+        if let Some(cluster) = cluster {
+            runner = runner.cluster(cluster);
+        }
         if let Some(path) = checkpoint {
             runner = runner.checkpoint(path, self.identity.clone());
         }
-        let batch = runner.open(|| self.subproblems())?;
+        let ranks = runner.total_threads() / threads;
+        let batch = runner.open(|| self.split_for(threads * ranks))?;
         // A recorded split is checked before any of it is solved.
         check_subproblems(&self.identity, batch.subproblems()).map_err(RunError::Split)?;
-        batch.run(
+        batch.run_distributed(
             || self.worker(&cancel),
             |solver, sub, _| solve_subproblem(worker(solver)?, sub),
             progress,

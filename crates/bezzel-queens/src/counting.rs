@@ -7,7 +7,7 @@
 //! use bezzel_queens::counting::{self, Engine, Options};
 //!
 //! let path = std::env::temp_dir().join(format!("queens-doc-{}.ckpt", std::process::id()));
-//! let options = Options { threads: Some(2), checkpoint: Some(&path), cancel: None };
+//! let options = Options { threads: Some(2), checkpoint: Some(&path), ..Options::default() };
 //! let report = counting::count(10, Engine::Symmetry, &options, |_done, _total| {})?;
 //! assert!(report.is_complete());
 //! assert_eq!(report.counts, [724, 92]); // solutions, and unique ones
@@ -19,7 +19,7 @@ use crate::bitmask::{self, BitmaskError, Counter};
 use crate::model::{self, QueensError};
 use crate::symmetry_count;
 use bezzel_core::parallel::{
-    ParallelError, ParallelSearch, RunError, RunReport, Runner, Solved, check_subproblems,
+    Cluster, ParallelError, ParallelSearch, RunError, RunReport, Runner, Solved, check_subproblems,
     solve_subproblem,
 };
 use bezzel_core::{Consistency, ModelError, SearchConfig, Solver, VarOrder};
@@ -84,6 +84,10 @@ pub struct Options<'a> {
     /// Raising this flag stops the count within milliseconds (the report then says how far it
     /// got).
     pub cancel: Option<&'a Arc<AtomicBool>>,
+    /// Runs on the processes of this cluster (MPI ranks, with the `bezzel-mpi` crate), each
+    /// with `threads` threads: every process calls [`count`] with the same options; rank 0
+    /// keeps the checkpoint and gets the totals, the others an empty report.
+    pub cluster: Option<&'a dyn Cluster>,
 }
 
 /// Why a count failed.
@@ -133,6 +137,9 @@ pub fn count(
     if let Some(path) = options.checkpoint {
         runner = runner.checkpoint(path, engine.checkpoint_name(n));
     }
+    if let Some(cluster) = options.cluster {
+        runner = runner.cluster(cluster);
+    }
     let bitmask_solved = |counted: Result<[u64; 2], BitmaskError>| match counted {
         Ok(counts) => Ok(Some(Solved::new(counts))),
         Err(BitmaskError::Cancelled) => Ok(None),
@@ -141,28 +148,32 @@ pub fn count(
     match engine {
         Engine::Symmetry => {
             let split = symmetry_count::subproblems(n).map_err(CountError::Bitmask);
-            runner.open_fixed(split.map_err(RunError::Split)?)?.run(
-                || (),
-                |_, piece, cancel| {
-                    bitmask_solved(
-                        symmetry_count::count_subproblem_with_cancel(n, piece, cancel)
-                            .map(|c| [c.total, c.unique]),
-                    )
-                },
-                progress,
-            )
+            runner
+                .open_fixed(split.map_err(RunError::Split)?)?
+                .run_distributed(
+                    || (),
+                    |_, piece, cancel| {
+                        bitmask_solved(
+                            symmetry_count::count_subproblem_with_cancel(n, piece, cancel)
+                                .map(|c| [c.total, c.unique]),
+                        )
+                    },
+                    progress,
+                )
         }
         Engine::Bitmask => {
             let split = bitmask::subproblems(n).map_err(CountError::Bitmask);
-            runner.open_fixed(split.map_err(RunError::Split)?)?.run(
-                || (),
-                |_, piece, cancel| {
-                    bitmask_solved(
-                        bitmask::count_subproblem_with_cancel(n, piece, cancel).map(|c| [c, 0]),
-                    )
-                },
-                progress,
-            )
+            runner
+                .open_fixed(split.map_err(RunError::Split)?)?
+                .run_distributed(
+                    || (),
+                    |_, piece, cancel| {
+                        bitmask_solved(
+                            bitmask::count_subproblem_with_cancel(n, piece, cancel).map(|c| [c, 0]),
+                        )
+                    },
+                    progress,
+                )
         }
         Engine::Model { consistency, order } => {
             let build = move || model::build_with(n, consistency).map(|(m, _)| m);
@@ -173,7 +184,10 @@ pub fn count(
                 var_order: order,
                 ..SearchConfig::default()
             };
-            if runner.thread_count() == 1 && options.checkpoint.is_none() {
+            if runner.thread_count() == 1
+                && options.checkpoint.is_none()
+                && options.cluster.is_none()
+            {
                 // One thread and nothing to resume: plain depth-first search, one piece of
                 // work, whose tree and node count are those of Gecode's example with the same
                 // heuristic (a split would add the prefixes' propagation to them).
@@ -199,14 +213,14 @@ pub fn count(
                 })
             })
             .config(config)
-            .threads(Some(runner.thread_count()))
+            .threads(Some(runner.total_threads()))
             .cancel_flag(cancel.clone());
             let batch = runner.open(|| search.subproblems().map_err(CountError::Parallel))?;
             // A recorded split is the one check left to the split itself: another model's
             // subproblems, or one twice, would give a wrong total.
             check_subproblems(search.identity(), batch.subproblems())
                 .map_err(|e| RunError::Split(CountError::UnusableSplit(e)))?;
-            batch.run(
+            batch.run_distributed(
                 || {
                     let mut solver = Solver::with_config(
                         build().expect("the same model was built above"),

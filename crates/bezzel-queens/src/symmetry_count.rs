@@ -37,10 +37,11 @@
 //! loops test no more than they must. Searching only for representatives
 //! visits about 45% of the nodes that the mirror-only counter of
 //! [`bitmask`] visits. The placements of the first
-//! [`SPLIT_ROWS`] rows that can start a representative are the
+//! [`split_rows`] rows that can start a representative are the
 //! subproblems ([`FirstRows`]), which are independent and are what the
 //! parallel counter hands to bezzel-core's runner (see
-//! [`counting`](crate::counting)).
+//! [`counting`](crate::counting)); larger boards fix more rows, so that
+//! there are many more subproblems than the workers of a cluster.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -49,8 +50,23 @@ use serde::{Deserialize, Serialize};
 use crate::bitmask::{self, BitmaskError, Flag, Lines, Never, Poll};
 use crate::symmetry::UniqueCount;
 
-/// How many rows each [`FirstRows`] from [`subproblems`] fixes.
+/// How many rows each [`FirstRows`] from [`subproblems`] fixes on boards up to 15 columns
+/// (see [`split_rows`]).
 pub const SPLIT_ROWS: usize = 3;
+
+/// How many rows each [`FirstRows`] from [`subproblems`] fixes on an `n`-column board: 3 up
+/// to 15 columns, 4 from 16 to 19, 5 from 20. Each row more multiplies the subproblems by
+/// several times and cuts the largest one down about as much: 16 columns have 6,778 (a
+/// second's work, which two threads share evenly), 21 have 298,867, over 70 for each of the
+/// 4,096 threads of 128 ranks of 32 cores (see `docs/distributed.md`). The depth depends on
+/// `n` alone, as a checkpoint's split must.
+pub fn split_rows(n: usize) -> usize {
+    match n {
+        ..=15 => SPLIT_ROWS,
+        16..=19 => SPLIT_ROWS + 1,
+        _ => SPLIT_ROWS + 2,
+    }
+}
 
 /// Every row index is masked with this, which lets the compiler see that it
 /// stays inside the per-row arrays and drop the bounds checks.
@@ -842,11 +858,17 @@ fn count_prefix(
     }
 }
 
-/// Appends to `out` every extension of `prefix` to [`SPLIT_ROWS`] rows that
-/// `rules` allow.
-fn split(rules: &Rules, prefix: &mut Vec<usize>, lines: Lines, out: &mut Vec<FirstRows>) {
+/// Appends to `out` every extension of `prefix` to `rows` rows that `rules`
+/// allow.
+fn split(
+    rules: &Rules,
+    rows: usize,
+    prefix: &mut Vec<usize>,
+    lines: Lines,
+    out: &mut Vec<FirstRows>,
+) {
     let row = prefix.len();
-    if row == SPLIT_ROWS {
+    if row == rows {
         out.push(FirstRows {
             prefix: prefix.clone(),
         });
@@ -857,17 +879,23 @@ fn split(rules: &Rules, prefix: &mut Vec<usize>, lines: Lines, out: &mut Vec<Fir
         let bit = avail & avail.wrapping_neg();
         avail ^= bit;
         prefix.push(bit.trailing_zeros() as usize);
-        split(rules, prefix, lines.place(bit), out);
+        split(rules, rows, prefix, lines.place(bit), out);
         prefix.pop();
     }
 }
 
 /// The split of the symmetry-reduced `n`-queens search into independent
-/// pieces, in a fixed order: every placement of the first [`SPLIT_ROWS`]
+/// pieces, in a fixed order: every placement of the first [`split_rows`]
 /// rows that can start a representative. Count them one by one (say, to
 /// show progress or to record them in a checkpoint) with
 /// [`count_subproblem`].
 pub fn subproblems(n: usize) -> Result<Vec<FirstRows>, BitmaskError> {
+    subproblems_at(n, split_rows(n))
+}
+
+/// [`subproblems`], fixing `rows` rows (at least 2, as a corner shape is
+/// set by its second row; shorter boards fix them all), to compare splits.
+pub fn subproblems_at(n: usize, rows: usize) -> Result<Vec<FirstRows>, BitmaskError> {
     bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
     if n < SMALLEST_SEARCHED {
         // Only the 1x1 board has a solution: its one queen.
@@ -881,6 +909,7 @@ pub fn subproblems(n: usize) -> Result<Vec<FirstRows>, BitmaskError> {
     for shape in Shape::all(n) {
         split(
             &Rules::new(n, shape),
+            rows.clamp(2, n),
             &mut Vec::new(),
             Lines::EMPTY,
             &mut pieces,
@@ -1116,6 +1145,19 @@ mod tests {
     }
 
     #[test]
+    fn deeper_splits_sum_to_the_count() {
+        for n in 4..=12 {
+            for rows in 0..=7 {
+                let pieces = subproblems_at(n, rows).unwrap();
+                assert_eq!(sum(n, &pieces), count(n).unwrap(), "n = {n}, rows = {rows}");
+            }
+        }
+        // The depth grows with the board, never shrinks.
+        assert!((1..=32).all(|n| split_rows(n) <= split_rows(n + 1)));
+        assert_eq!((split_rows(15), split_rows(16), split_rows(20)), (3, 4, 5));
+    }
+
+    #[test]
     fn subproblems_sum_to_the_count() {
         for n in 1..=14 {
             let pieces = subproblems(n).unwrap();
@@ -1123,7 +1165,7 @@ mod tests {
             assert!(
                 pieces
                     .iter()
-                    .all(|piece| piece.prefix.len() == SPLIT_ROWS.min(n)),
+                    .all(|piece| piece.prefix.len() == split_rows(n).min(n)),
                 "n = {n}"
             );
         }

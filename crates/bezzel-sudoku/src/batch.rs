@@ -31,12 +31,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::grid::Alphabet;
+use crate::grid::{Alphabet, Grid};
 use crate::model::{DEFAULT_CONSISTENCY, Outcome, Status, SudokuSolver};
 use crate::reader::Puzzle;
 use bezzel_core::{Consistency, SearchConfig, Statistics, StopReason};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,8 +75,9 @@ impl Default for Settings {
     }
 }
 
-/// The answer to one puzzle.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The answer to one puzzle (serde, to come back from another process of a distributed
+/// batch).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Answer {
     /// The puzzle could not be read, or its givens clash: why.
     Error(String),
@@ -358,9 +359,10 @@ impl Summary {
     }
 }
 
-/// Solvers for the grid sizes met so far, one model per size, reused across puzzles.
+/// Solvers for the grid sizes met so far, one model per size, reused across puzzles: the state
+/// of one thread.
 #[derive(Debug, Default)]
-struct Solvers(Vec<SudokuSolver>);
+pub struct Solvers(Vec<SudokuSolver>);
 
 impl Solvers {
     /// Answers one puzzle with the solver of its size, built on first use.
@@ -370,10 +372,21 @@ impl Solvers {
         cancel: Option<&Arc<AtomicBool>>,
         puzzle: &Puzzle,
     ) -> Answer {
-        let grid = match &puzzle.grid {
-            Ok(grid) => grid,
-            Err(e) => return Answer::Error(e.to_string()),
-        };
+        match &puzzle.grid {
+            Ok(grid) => self.answer_grid(settings, cancel, grid),
+            Err(e) => Answer::Error(e.to_string()),
+        }
+    }
+
+    /// Answers the puzzle `grid` as `settings` ask, with the solver of its size (built on
+    /// first use, then kept), stopping when `cancel` is raised: what each thread of a
+    /// distributed batch does with the grids it is handed.
+    pub fn answer_grid(
+        &mut self,
+        settings: &Settings,
+        cancel: Option<&Arc<AtomicBool>>,
+        grid: &Grid,
+    ) -> Answer {
         // Once the flag is up, no new search starts: each would stop at its first node anyway,
         // but building a solver for a new size would not.
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {

@@ -30,7 +30,7 @@
 
 use crate::grid::{Clash, Grid};
 use bezzel_core::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Why a Sudoku model could not be built.
@@ -269,7 +269,7 @@ impl fmt::Display for Status {
 }
 
 /// The answer of one run: the first solution, how many were found, and the run's statistics.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The first solution found, if any.
     pub solution: Option<Grid>,

@@ -51,6 +51,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::distributed::Cluster;
 use crate::checkpoint::{Checkpoint, CheckpointError};
 use crate::stats::{Statistics, StopReason};
 use rayon::prelude::*;
@@ -144,6 +145,19 @@ pub enum RunError<E> {
     ZeroThreads,
     /// The thread pool could not be started.
     ThreadPool(String),
+    /// A worker of a distributed run could not solve a subproblem (see
+    /// [`Batch::run_distributed`]); the run was stopped. A rerun would meet the same error.
+    Remote {
+        /// The subproblem's position in the split.
+        index: usize,
+        /// The worker's rank.
+        rank: usize,
+        /// What the worker said.
+        message: String,
+    },
+    /// The processes of a distributed run could not talk to each other (a message that was
+    /// not sent, or not understood).
+    Cluster(String),
 }
 
 impl<E: fmt::Display> fmt::Display for RunError<E> {
@@ -155,6 +169,12 @@ impl<E: fmt::Display> fmt::Display for RunError<E> {
             RunError::Overflow { .. } => write!(f, "the count is larger than {}", u64::MAX),
             RunError::ZeroThreads => f.write_str("the thread count must be at least 1"),
             RunError::ThreadPool(e) => write!(f, "cannot start threads: {e}"),
+            RunError::Remote {
+                index,
+                rank,
+                message,
+            } => write!(f, "subproblem {index} (on rank {rank}): {message}"),
+            RunError::Cluster(e) => write!(f, "distributed run: {e}"),
         }
     }
 }
@@ -180,6 +200,16 @@ impl<E> RunError<E> {
             RunError::Overflow { index } => RunError::Overflow { index },
             RunError::ZeroThreads => RunError::ZeroThreads,
             RunError::ThreadPool(e) => RunError::ThreadPool(e),
+            RunError::Remote {
+                index,
+                rank,
+                message,
+            } => RunError::Remote {
+                index,
+                rank,
+                message,
+            },
+            RunError::Cluster(e) => RunError::Cluster(e),
         }
     }
 }
@@ -191,6 +221,7 @@ pub struct Runner<'a> {
     threads: Option<usize>,
     cancel: Option<&'a AtomicBool>,
     checkpoint: Option<(PathBuf, String)>,
+    cluster: Option<&'a dyn Cluster>,
 }
 
 impl<'a> Runner<'a> {
@@ -220,6 +251,28 @@ impl<'a> Runner<'a> {
         self
     }
 
+    /// Runs on the processes of `cluster` (MPI ranks, say) with
+    /// [`Batch::run_distributed`]: the coordinator (rank 0) splits the work, keeps the
+    /// checkpoint and hands out subproblems; on the other ranks [`Runner::open`] makes neither
+    /// split nor checkpoint, as their subproblems come from the coordinator.
+    pub fn cluster(mut self, cluster: &'a dyn Cluster) -> Runner<'a> {
+        self.cluster = Some(cluster);
+        self
+    }
+
+    /// Whether this process is a worker of a cluster (rank above 0), which neither splits
+    /// the work nor keeps the checkpoint, and whose run reports nothing.
+    pub fn is_cluster_worker(&self) -> bool {
+        self.cluster.is_some_and(|c| c.rank() > 0)
+    }
+
+    /// The worker threads of the whole run: [`Runner::thread_count`] on each process of the
+    /// cluster (every rank is assumed to start as many), for a split that must give each of
+    /// them enough subproblems.
+    pub fn total_threads(&self) -> usize {
+        self.thread_count() * self.cluster.map_or(1, |c| c.size().max(1))
+    }
+
     /// The checkpoint file, if any.
     pub fn checkpoint_path(&self) -> Option<&Path> {
         self.checkpoint.as_ref().map(|(path, _)| path.as_path())
@@ -242,6 +295,9 @@ impl<'a> Runner<'a> {
     where
         S: Serialize + DeserializeOwned,
     {
+        if self.is_cluster_worker() {
+            return Ok(self.batch(None, Vec::new()));
+        }
         let (checkpoint, subproblems) = match &self.checkpoint {
             Some((path, model)) => {
                 let (checkpoint, subproblems) =
@@ -262,6 +318,9 @@ impl<'a> Runner<'a> {
     where
         S: Serialize + DeserializeOwned,
     {
+        if self.is_cluster_worker() {
+            return Ok(self.batch(None, Vec::new()));
+        }
         let (checkpoint, subproblems) = match &self.checkpoint {
             Some((path, model)) => {
                 let (checkpoint, subproblems) = Checkpoint::open_fixed(path, model, K, split)?;
@@ -288,6 +347,7 @@ impl<'a> Runner<'a> {
             checkpoint,
             threads: self.threads,
             cancel: self.cancel,
+            cluster: self.cluster,
         }
     }
 }
@@ -295,21 +355,22 @@ impl<'a> Runner<'a> {
 /// Subproblems to solve, with the checkpoint that records them; made by [`Runner::open`].
 #[derive(Debug)]
 pub struct Batch<'a, S, const K: usize> {
-    subproblems: Vec<S>,
-    checkpoint: Option<Checkpoint>,
-    threads: Option<usize>,
-    cancel: Option<&'a AtomicBool>,
+    pub(super) subproblems: Vec<S>,
+    pub(super) checkpoint: Option<Checkpoint>,
+    pub(super) threads: Option<usize>,
+    pub(super) cancel: Option<&'a AtomicBool>,
+    pub(super) cluster: Option<&'a dyn Cluster>,
 }
 
 /// What the workers share: one lock per finished subproblem, which is little next to solving
 /// it, and keeps the checkpoint's journal, the totals and the progress in one order.
-struct Shared<E, const K: usize> {
-    checkpoint: Option<Checkpoint>,
+pub(super) struct Shared<E, const K: usize> {
+    pub(super) checkpoint: Option<Checkpoint>,
     counts: [u64; K],
-    done: usize,
+    pub(super) done: usize,
     solutions: u64,
     stats: Statistics,
-    error: Option<RunError<E>>,
+    pub(super) error: Option<RunError<E>>,
 }
 
 impl<'a, S, const K: usize> Batch<'a, S, K> {
@@ -364,18 +425,7 @@ impl<'a, S, const K: usize> Batch<'a, S, K> {
             .filter(|&i| self.checkpoint.as_ref().is_none_or(|c| !c.is_done(i)))
             .collect();
         let resumed = total - todo.len();
-        let mut counts = [0; K];
-        if let Some(c) = &self.checkpoint {
-            counts.copy_from_slice(c.totals());
-        }
-        let shared = Mutex::new(Shared {
-            checkpoint: self.checkpoint,
-            counts,
-            done: resumed,
-            solutions: 0,
-            stats: Statistics::default(),
-            error: None,
-        });
+        let shared = Mutex::new(Shared::<E, K>::new(self.checkpoint, resumed));
         // A worker that panicked while holding the lock left nothing half-written that
         // matters more than reporting the rest.
         let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
@@ -401,47 +451,83 @@ impl<'a, S, const K: usize> Batch<'a, S, K> {
                         Err(error) => return fail(RunError::Solve { index, error }),
                     };
                     let mut s = lock();
-                    let mut sums = s.counts;
-                    if sums
-                        .iter_mut()
-                        .zip(solved.counts)
-                        .any(|(sum, c)| sum.checked_add(c).map(|new| *sum = new).is_none())
-                    {
+                    if let Err(e) = s.add(index, solved) {
                         drop(s);
-                        return fail(RunError::Overflow { index });
+                        return fail(e);
                     }
-                    if let Some(c) = s.checkpoint.as_mut()
-                        && let Err(e) = c.record(index, &solved.counts)
-                    {
-                        drop(s);
-                        return fail(RunError::Checkpoint(e));
-                    }
-                    s.counts = sums;
-                    s.done += 1;
-                    s.solutions = s
-                        .solutions
-                        .saturating_add(solved.counts.first().copied().unwrap_or(0));
-                    s.stats += solved.stats;
                     progress(s.done, total);
                 });
             });
         }
-        let mut s = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-        if let Some(c) = s.checkpoint.as_mut()
+        shared
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .finish(started, total, resumed)
+    }
+}
+
+impl<E, const K: usize> Shared<E, K> {
+    /// The run's state before any subproblem of this run is finished.
+    pub(super) fn new(checkpoint: Option<Checkpoint>, resumed: usize) -> Shared<E, K> {
+        let mut counts = [0; K];
+        if let Some(c) = &checkpoint {
+            counts.copy_from_slice(c.totals());
+        }
+        Shared {
+            checkpoint,
+            counts,
+            done: resumed,
+            solutions: 0,
+            stats: Statistics::default(),
+            error: None,
+        }
+    }
+
+    /// Adds a finished subproblem to the totals, after recording it in the checkpoint; an
+    /// error (which must stop the run) leaves the totals as they were.
+    pub(super) fn add(&mut self, index: usize, solved: Solved<K>) -> Result<(), RunError<E>> {
+        let mut sums = self.counts;
+        if sums
+            .iter_mut()
+            .zip(solved.counts)
+            .any(|(sum, c)| sum.checked_add(c).map(|new| *sum = new).is_none())
+        {
+            return Err(RunError::Overflow { index });
+        }
+        if let Some(c) = self.checkpoint.as_mut() {
+            c.record(index, &solved.counts)?;
+        }
+        self.counts = sums;
+        self.done += 1;
+        self.solutions = self
+            .solutions
+            .saturating_add(solved.counts.first().copied().unwrap_or(0));
+        self.stats += solved.stats;
+        Ok(())
+    }
+
+    /// The run's report, once every worker has stopped (or its first error).
+    pub(super) fn finish(
+        mut self,
+        started: Instant,
+        total: usize,
+        resumed: usize,
+    ) -> Result<RunReport<K>, RunError<E>> {
+        if let Some(c) = self.checkpoint.as_mut()
             && let Err(e) = c.sync()
         {
-            s.error.get_or_insert(RunError::Checkpoint(e));
+            self.error.get_or_insert(RunError::Checkpoint(e));
         }
-        if let Some(e) = s.error {
+        if let Some(e) = self.error {
             return Err(e);
         }
-        let mut stats = s.stats;
+        let mut stats = self.stats;
         stats.elapsed = started.elapsed();
-        stats.solutions = s.solutions;
-        stats.stopped = (s.done < total).then_some(StopReason::Cancelled);
+        stats.solutions = self.solutions;
+        stats.stopped = (self.done < total).then_some(StopReason::Cancelled);
         Ok(RunReport {
-            counts: s.counts,
-            done: s.done,
+            counts: self.counts,
+            done: self.done,
             total,
             resumed,
             stats,

@@ -1,0 +1,621 @@
+//! The runner on many processes: a [`Batch`] whose subproblems are handed out, one at a time
+//! and on request, to the ranks of a [`Cluster`] (MPI ranks, through the `bezzel-mpi` crate).
+//!
+//! Every process runs the same program and makes the same [`Runner`](super::Runner) with the
+//! same cluster. Rank 0, the coordinator, splits the work, keeps the checkpoint, and answers
+//! each request of a worker with the next unfinished subproblem (serialised as JSON, so it is
+//! the thread pool's own subproblem), while threads of its own solve subproblems too. Each
+//! other rank asks for as many subproblems as it has threads, solves them, and sends back each
+//! one's counts and statistics, which is also its request for the next. So fast and slow ranks
+//! finish together, and the coordinator records every finished subproblem in the checkpoint as
+//! it arrives: a job killed at any point is rerun with the same command and resumes, counting
+//! nothing twice (a subproblem is recorded once, by the one process that writes the file).
+//!
+//! The transport is a small trait, so that the protocol is the same, and tested, without MPI
+//! (see the tests, which run ranks as threads over channels).
+
+use super::runner::{Batch, RunError, RunReport, Shared, Solved};
+use crate::stats::Statistics;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+/// The processes of a distributed run, as the runner needs them: a rank, a size, and
+/// messages between rank 0 and the others.
+pub trait Cluster: fmt::Debug {
+    /// This process's rank: 0 for the coordinator.
+    fn rank(&self) -> usize;
+
+    /// How many processes there are.
+    fn size(&self) -> usize;
+
+    /// Sends `message` to the process of rank `to`.
+    fn send(&self, to: usize, message: &[u8]) -> Result<(), String>;
+
+    /// A message that has arrived for this process, with its sender's rank, or `None` when
+    /// none is waiting (it must not block: the runner polls).
+    fn try_receive(&self) -> Result<Option<(usize, Vec<u8>)>, String>;
+}
+
+/// How long a process waits before looking for messages again when there were none: short
+/// next to any subproblem worth sending to another machine, long enough to cost no CPU.
+const POLL: Duration = Duration::from_micros(200);
+
+/// What a worker sends to the coordinator.
+#[derive(Debug, Serialize, Deserialize)]
+enum ToCoordinator {
+    /// The worker's first message: it asks for `slots` subproblems (one per thread).
+    Ready { slots: usize },
+    /// A subproblem is finished (and one more is asked for).
+    Done { index: usize, outcome: Outcome },
+}
+
+/// How a subproblem ended on a worker.
+#[derive(Debug, Serialize, Deserialize)]
+enum Outcome {
+    /// Solved: its counts and statistics.
+    Solved { counts: Vec<u64>, stats: Statistics },
+    /// Stopped by the cancel flag: not counted.
+    Cancelled,
+    /// Could not be solved: the worker's error.
+    Failed(String),
+}
+
+/// What the coordinator sends to a worker: one `Task` or `Stop` per request, and `Cancel`
+/// whenever the run must stop early.
+#[derive(Debug, Serialize, Deserialize)]
+enum ToWorker<S> {
+    /// Solve this subproblem.
+    Task { index: usize, subproblem: S },
+    /// Nothing more for this request: one of the worker's threads is done.
+    Stop,
+    /// Stop solving now (the coordinator was cancelled, or a worker failed).
+    Cancel,
+}
+
+fn encode<T: Serialize, E>(message: &T) -> Result<Vec<u8>, RunError<E>> {
+    serde_json::to_vec(message).map_err(|e| RunError::Cluster(format!("cannot encode: {e}")))
+}
+
+fn decode<T: DeserializeOwned, E>(from: usize, bytes: &[u8]) -> Result<T, RunError<E>> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| RunError::Cluster(format!("bad message from rank {from}: {e}")))
+}
+
+/// A worker's bookkeeping on the coordinator.
+#[derive(Debug, Default, Clone, Copy)]
+struct Peer {
+    /// The requests it said it will make (its threads), once it said so.
+    slots: Option<usize>,
+    /// The requests answered with `Stop`.
+    stopped: usize,
+}
+
+impl Peer {
+    fn finished(&self) -> bool {
+        self.slots == Some(self.stopped)
+    }
+}
+
+impl<S, const K: usize> Batch<'_, S, K> {
+    /// [`Batch::run`] on the processes of the [`Cluster`] the runner was given (without one,
+    /// or on a cluster of one process, it is [`Batch::run`]); see the
+    /// [module docs](super::distributed). Every process calls it: on the coordinator it
+    /// returns the run's report, with the exact totals; on a worker, an empty report (no
+    /// counts, no subproblems), as only the coordinator knows the totals. `progress` is
+    /// called on the coordinator only. A worker's error stops the run with
+    /// [`RunError::Remote`].
+    pub fn run_distributed<T, E, I, F, P>(
+        self,
+        init: I,
+        solve: F,
+        progress: P,
+    ) -> Result<RunReport<K>, RunError<E>>
+    where
+        S: Serialize + DeserializeOwned + Sync + Send,
+        E: Send + fmt::Display,
+        I: Fn() -> T + Sync + Send,
+        F: Fn(&mut T, &S, &AtomicBool) -> Result<Option<Solved<K>>, E> + Sync + Send,
+        P: Fn(usize, usize) + Sync,
+    {
+        match self.cluster {
+            Some(cluster) if cluster.size() > 1 => {
+                let threads = match self.threads {
+                    Some(0) => return Err(RunError::ZeroThreads),
+                    Some(t) => t,
+                    None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                };
+                if cluster.rank() == 0 {
+                    self.coordinate(cluster, threads, init, solve, progress)
+                } else {
+                    self.serve(cluster, threads, init, solve)
+                }
+            }
+            _ => self.run(init, solve, progress),
+        }
+    }
+
+    /// Rank 0: hands out subproblems to the workers' requests and to threads of its own,
+    /// records what comes back, and stops every worker at the end.
+    fn coordinate<T, E, I, F, P>(
+        self,
+        cluster: &dyn Cluster,
+        threads: usize,
+        init: I,
+        solve: F,
+        progress: P,
+    ) -> Result<RunReport<K>, RunError<E>>
+    where
+        S: Serialize + Sync,
+        E: Send + fmt::Display,
+        I: Fn() -> T + Sync + Send,
+        F: Fn(&mut T, &S, &AtomicBool) -> Result<Option<Solved<K>>, E> + Sync + Send,
+        P: Fn(usize, usize) + Sync,
+    {
+        let started = Instant::now();
+        let own_flag = AtomicBool::new(false);
+        let cancel = self.cancel.unwrap_or(&own_flag);
+        let total = self.subproblems.len();
+        let todo: VecDeque<usize> = (0..total)
+            .filter(|&i| self.checkpoint.as_ref().is_none_or(|c| !c.is_done(i)))
+            .collect();
+        let resumed = total - todo.len();
+        let todo = Mutex::new(todo);
+        let next = || {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            todo.lock().unwrap_or_else(|e| e.into_inner()).pop_front()
+        };
+        let shared = Mutex::new(Shared::<E, K>::new(self.checkpoint, resumed));
+        let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
+        let fail = |error: RunError<E>| {
+            lock().error.get_or_insert(error);
+            cancel.store(true, Ordering::Relaxed);
+        };
+        let finish = |index: usize, solved: Solved<K>| {
+            let mut s = lock();
+            match s.add(index, solved) {
+                Ok(()) => progress(s.done, total),
+                Err(e) => {
+                    drop(s);
+                    fail(e);
+                }
+            }
+        };
+        progress(resumed, total);
+        let subproblems = &self.subproblems;
+        let mut peers = vec![Peer::default(); cluster.size()];
+        peers[0].slots = Some(0); // the coordinator's own threads take no messages
+        std::thread::scope(|scope| {
+            let local: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut state = init();
+                        while let Some(index) = next() {
+                            match solve(&mut state, &subproblems[index], cancel) {
+                                Ok(Some(solved)) => finish(index, solved),
+                                Ok(None) => {}
+                                Err(error) => fail(RunError::Solve { index, error }),
+                            }
+                        }
+                    })
+                })
+                .collect();
+            // Answers one request of worker `to`: the next subproblem, or `Stop`.
+            let answer = |to: usize, peers: &mut [Peer]| -> Result<(), RunError<E>> {
+                let message = match next() {
+                    Some(index) => encode(&ToWorker::Task {
+                        index,
+                        subproblem: &subproblems[index],
+                    })?,
+                    None => {
+                        peers[to].stopped += 1;
+                        encode(&ToWorker::<()>::Stop)?
+                    }
+                };
+                cluster.send(to, &message).map_err(RunError::Cluster)
+            };
+            let mut cancel_sent = false;
+            let mut serve = || -> Result<(), RunError<E>> {
+                loop {
+                    let mut idle = true;
+                    while let Some((from, bytes)) =
+                        cluster.try_receive().map_err(RunError::Cluster)?
+                    {
+                        idle = false;
+                        if from == 0 || from >= peers.len() {
+                            return Err(RunError::Cluster(format!("message from rank {from}")));
+                        }
+                        match decode(from, &bytes)? {
+                            ToCoordinator::Ready { slots } => {
+                                peers[from].slots = Some(slots);
+                                for _ in 0..slots {
+                                    answer(from, &mut peers)?;
+                                }
+                            }
+                            ToCoordinator::Done { index, outcome } => {
+                                if index >= total {
+                                    return Err(RunError::Cluster(format!(
+                                        "rank {from} finished subproblem {index} of {total}"
+                                    )));
+                                }
+                                match outcome {
+                                    Outcome::Solved { counts, stats } => {
+                                        let counts = <[u64; K]>::try_from(counts).map_err(|c| {
+                                            RunError::Cluster(format!(
+                                                "rank {from} sent {} counts, not {K}",
+                                                c.len()
+                                            ))
+                                        })?;
+                                        finish(index, Solved { counts, stats });
+                                    }
+                                    Outcome::Cancelled => {}
+                                    Outcome::Failed(message) => fail(RunError::Remote {
+                                        index,
+                                        rank: from,
+                                        message,
+                                    }),
+                                }
+                                answer(from, &mut peers)?;
+                            }
+                        }
+                    }
+                    if cancel.load(Ordering::Relaxed) && !cancel_sent {
+                        cancel_sent = true;
+                        let message = encode(&ToWorker::<()>::Cancel)?;
+                        for (rank, _) in peers.iter().enumerate().filter(|(_, p)| !p.finished()) {
+                            cluster.send(rank, &message).map_err(RunError::Cluster)?;
+                        }
+                    }
+                    if peers.iter().all(Peer::finished) && local.iter().all(|h| h.is_finished()) {
+                        return Ok(());
+                    }
+                    if idle {
+                        std::thread::sleep(POLL);
+                    }
+                }
+            };
+            if let Err(e) = serve() {
+                // The workers cannot be reached in order: stop the local threads, and report.
+                fail(e);
+            }
+        });
+        shared
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .finish(started, total, resumed)
+    }
+
+    /// A rank above 0: asks for a subproblem per thread, solves what comes, sends back each
+    /// result (and so asks for more), until every thread was told `Stop`.
+    fn serve<T, E, I, F>(
+        self,
+        cluster: &dyn Cluster,
+        threads: usize,
+        init: I,
+        solve: F,
+    ) -> Result<RunReport<K>, RunError<E>>
+    where
+        S: DeserializeOwned + Send,
+        E: Send + fmt::Display,
+        I: Fn() -> T + Sync + Send,
+        F: Fn(&mut T, &S, &AtomicBool) -> Result<Option<Solved<K>>, E> + Sync + Send,
+    {
+        let started = Instant::now();
+        let own_flag = AtomicBool::new(false);
+        let cancel = self.cancel.unwrap_or(&own_flag);
+        let (task_tx, task_rx) = mpsc::channel::<(usize, S)>();
+        let task_rx = Mutex::new(task_rx);
+        let (done_tx, done_rx) = mpsc::channel::<(usize, Outcome)>();
+        let result = std::thread::scope(|scope| -> Result<(), RunError<E>> {
+            // Dropped when this closure returns, before the scope waits for the threads: that
+            // ends them, whatever made the loop below end.
+            let task_tx = task_tx;
+            for _ in 0..threads {
+                let done_tx = done_tx.clone();
+                let (task_rx, init, solve) = (&task_rx, &init, &solve);
+                scope.spawn(move || {
+                    let mut state = None;
+                    loop {
+                        let task = task_rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                        let Ok((index, subproblem)) = task else {
+                            return;
+                        };
+                        let state = state.get_or_insert_with(init);
+                        let outcome = match solve(state, &subproblem, cancel) {
+                            Ok(Some(s)) => Outcome::Solved {
+                                counts: s.counts.to_vec(),
+                                stats: s.stats,
+                            },
+                            Ok(None) => Outcome::Cancelled,
+                            Err(e) => Outcome::Failed(e.to_string()),
+                        };
+                        if done_tx.send((index, outcome)).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            let send = |message: &ToCoordinator| -> Result<(), RunError<E>> {
+                cluster
+                    .send(0, &encode(message)?)
+                    .map_err(RunError::Cluster)
+            };
+            send(&ToCoordinator::Ready { slots: threads })?;
+            let mut stopped = 0;
+            while stopped < threads {
+                let mut idle = true;
+                while let Ok((index, outcome)) = done_rx.try_recv() {
+                    idle = false;
+                    send(&ToCoordinator::Done { index, outcome })?;
+                }
+                while let Some((from, bytes)) = cluster.try_receive().map_err(RunError::Cluster)? {
+                    idle = false;
+                    match decode::<ToWorker<S>, E>(from, &bytes)? {
+                        ToWorker::Task { index, subproblem } => {
+                            // The threads outlive this loop, so the channel is open.
+                            let _ = task_tx.send((index, subproblem));
+                        }
+                        ToWorker::Stop => stopped += 1,
+                        ToWorker::Cancel => cancel.store(true, Ordering::Relaxed),
+                    }
+                }
+                if idle {
+                    std::thread::sleep(POLL);
+                }
+            }
+            Ok(())
+        });
+        result?;
+        Ok(RunReport {
+            counts: [0; K],
+            done: 0,
+            total: 0,
+            resumed: 0,
+            stats: Statistics {
+                elapsed: started.elapsed(),
+                ..Statistics::default()
+            },
+        })
+    }
+}
+
+/// What the coordinator of [`map_round`] sends: `Begin` to start a round (a worker asks for
+/// nothing before it, so that a request cannot reach the round before), a `Task` or `Stop` per
+/// request, `Cancel` to stop early, and `End` instead of `Begin` after the last round.
+#[derive(Debug, Serialize, Deserialize)]
+enum MapToWorker<S> {
+    Begin,
+    Task { index: usize, item: S },
+    Stop,
+    Cancel,
+    End,
+}
+
+/// What a worker of [`map_round`] sends: its first request, then one result (and request) at a
+/// time.
+#[derive(Debug, Serialize, Deserialize)]
+enum MapToCoordinator<R> {
+    Ready { slots: usize },
+    Done { index: usize, result: R },
+}
+
+/// One round of a job that answers a stream of items (the puzzles of a batch, a chunk at a
+/// time) on the ranks of `cluster`, each rank with `threads` threads that make their state
+/// with `init` and answer an item with `answer`.
+///
+/// Every rank calls it, round after round. Rank 0 calls it with `Some(items)` for each chunk
+/// and gets `Some(answers)`, in the items' order (`None` for an item not answered because
+/// `cancel` was raised first), then once with `None` when there are no more, which ends the
+/// workers' rounds and returns `None`. A worker calls it (its `items` are not looked at) until
+/// it returns `None`; it answers what rank 0 hands out and gets `Some(vec![])` from each round.
+#[allow(clippy::type_complexity)]
+pub fn map_round<S, R, T>(
+    cluster: &dyn Cluster,
+    threads: usize,
+    cancel: &AtomicBool,
+    items: Option<&[S]>,
+    init: impl Fn() -> T + Sync,
+    answer: impl Fn(&mut T, &S) -> R + Sync,
+) -> Result<Option<Vec<Option<R>>>, String>
+where
+    S: Serialize + DeserializeOwned + Sync + Send,
+    R: Serialize + DeserializeOwned + Send,
+{
+    let threads = threads.max(1);
+    if cluster.rank() > 0 {
+        return map_serve(cluster, threads, cancel, init, answer);
+    }
+    let size = cluster.size();
+    let start = match items {
+        Some(_) => json(&MapToWorker::<()>::Begin)?,
+        None => json(&MapToWorker::<()>::End)?,
+    };
+    for rank in 1..size {
+        cluster.send(rank, &start)?;
+    }
+    let Some(items) = items else {
+        return Ok(None);
+    };
+    let next_index = Mutex::new(0..items.len());
+    let next = || {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        next_index.lock().unwrap_or_else(|e| e.into_inner()).next()
+    };
+    let answers: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    let put = |index: usize, result: R| {
+        answers.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(result);
+    };
+    let mut peers = vec![Peer::default(); size];
+    peers[0].slots = Some(0);
+    let served = std::thread::scope(|scope| -> Result<(), String> {
+        let local: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut state = None;
+                    while let Some(index) = next() {
+                        let state = state.get_or_insert_with(&init);
+                        put(index, answer(state, &items[index]));
+                    }
+                })
+            })
+            .collect();
+        let reply = |to: usize, peers: &mut [Peer]| -> Result<(), String> {
+            let message = match next() {
+                Some(index) => json(&MapToWorker::Task {
+                    index,
+                    item: &items[index],
+                })?,
+                None => {
+                    peers[to].stopped += 1;
+                    json(&MapToWorker::<()>::Stop)?
+                }
+            };
+            cluster.send(to, &message)
+        };
+        let mut cancel_sent = false;
+        loop {
+            let mut idle = true;
+            while let Some((from, bytes)) = cluster.try_receive()? {
+                idle = false;
+                if from == 0 || from >= size {
+                    return Err(format!("message from rank {from}"));
+                }
+                let message: MapToCoordinator<R> = serde_json::from_slice(&bytes)
+                    .map_err(|e| format!("bad message from rank {from}: {e}"))?;
+                match message {
+                    MapToCoordinator::Ready { slots } => {
+                        peers[from].slots = Some(slots);
+                        for _ in 0..slots {
+                            reply(from, &mut peers)?;
+                        }
+                    }
+                    MapToCoordinator::Done { index, result } => {
+                        if index >= items.len() {
+                            return Err(format!("rank {from} answered item {index}"));
+                        }
+                        put(index, result);
+                        reply(from, &mut peers)?;
+                    }
+                }
+            }
+            if cancel.load(Ordering::Relaxed) && !cancel_sent {
+                cancel_sent = true;
+                let message = json(&MapToWorker::<()>::Cancel)?;
+                for (rank, _) in peers.iter().enumerate().filter(|(_, p)| !p.finished()) {
+                    cluster.send(rank, &message)?;
+                }
+            }
+            if peers.iter().all(Peer::finished) && local.iter().all(|h| h.is_finished()) {
+                return Ok(());
+            }
+            if idle {
+                std::thread::sleep(POLL);
+            }
+        }
+    });
+    if served.is_err() {
+        cancel.store(true, Ordering::Relaxed);
+    }
+    served?;
+    Ok(Some(
+        answers.into_inner().unwrap_or_else(|e| e.into_inner()),
+    ))
+}
+
+fn json<T: Serialize>(message: &T) -> Result<Vec<u8>, String> {
+    serde_json::to_vec(message).map_err(|e| format!("cannot encode: {e}"))
+}
+
+/// A worker's side of [`map_round`].
+#[allow(clippy::type_complexity)]
+fn map_serve<S, R, T>(
+    cluster: &dyn Cluster,
+    threads: usize,
+    cancel: &AtomicBool,
+    init: impl Fn() -> T + Sync,
+    answer: impl Fn(&mut T, &S) -> R + Sync,
+) -> Result<Option<Vec<Option<R>>>, String>
+where
+    S: DeserializeOwned + Send,
+    R: Serialize + Send,
+{
+    let (task_tx, task_rx) = mpsc::channel::<(usize, S)>();
+    let task_rx = Mutex::new(task_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        // Dropped when this closure returns, which ends the threads.
+        let task_tx = task_tx;
+        for _ in 0..threads {
+            let done_tx = done_tx.clone();
+            let (task_rx, init, answer) = (&task_rx, &init, &answer);
+            scope.spawn(move || {
+                let mut state = None;
+                while let Ok((index, item)) =
+                    task_rx.lock().unwrap_or_else(|e| e.into_inner()).recv()
+                {
+                    let state = state.get_or_insert_with(init);
+                    if done_tx.send((index, answer(state, &item))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        // Nothing is asked before rank 0 starts the round (or says there are no more).
+        loop {
+            match cluster.try_receive()? {
+                Some((from, bytes)) => {
+                    let message: MapToWorker<S> = serde_json::from_slice(&bytes)
+                        .map_err(|e| format!("bad message from rank {from}: {e}"))?;
+                    match message {
+                        MapToWorker::Begin => break,
+                        MapToWorker::End => return Ok(None),
+                        MapToWorker::Cancel => cancel.store(true, Ordering::Relaxed),
+                        MapToWorker::Task { .. } | MapToWorker::Stop => {
+                            return Err(format!("rank {from} sent work before a round began"));
+                        }
+                    }
+                }
+                None => std::thread::sleep(POLL),
+            }
+        }
+        cluster.send(0, &json(&MapToCoordinator::<()>::Ready { slots: threads })?)?;
+        let mut stopped = 0;
+        while stopped < threads {
+            let mut idle = true;
+            while let Ok((index, result)) = done_rx.try_recv() {
+                idle = false;
+                cluster.send(0, &json(&MapToCoordinator::Done { index, result })?)?;
+            }
+            // Not past the last `Stop`: what follows it (the next `Begin`) is the next round's.
+            while stopped < threads
+                && let Some((from, bytes)) = cluster.try_receive()?
+            {
+                idle = false;
+                let message: MapToWorker<S> = serde_json::from_slice(&bytes)
+                    .map_err(|e| format!("bad message from rank {from}: {e}"))?;
+                match message {
+                    MapToWorker::Task { index, item } => {
+                        let _ = task_tx.send((index, item));
+                    }
+                    MapToWorker::Stop => stopped += 1,
+                    MapToWorker::Cancel => cancel.store(true, Ordering::Relaxed),
+                    MapToWorker::Begin | MapToWorker::End => {
+                        return Err(format!("rank {from} began a round inside a round"));
+                    }
+                }
+            }
+            if idle {
+                std::thread::sleep(POLL);
+            }
+        }
+        Ok(Some(Vec::new()))
+    })
+}

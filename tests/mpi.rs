@@ -1,0 +1,203 @@
+//! Counts on three local MPI ranks (`mpirun --oversubscribe -np 3`), with the `mpi` feature
+//! only (`cargo test --release --features mpi --test mpi`; `.ci/run` installs Open MPI for
+//! it). Ground truth: OEIS A000170 and A002562, and the thread pool's own count.
+//!
+//! As root, Open MPI wants `OMPI_ALLOW_RUN_AS_ROOT=1` and `OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1`;
+//! the tests set them for the `mpirun` they start.
+#![cfg(all(feature = "mpi", unix))]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `mpirun --oversubscribe -np ranks PROGRAM ARGS`, for an example program.
+fn mpirun(ranks: usize, example: &str, args: &[&str]) -> Command {
+    let mut c = Command::new("mpirun");
+    c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .args(["--oversubscribe", "-np", &ranks.to_string()])
+        .arg(common::example(example))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
+fn output(mut c: Command) -> Output {
+    c.output().expect("mpirun starts (is Open MPI installed?)")
+}
+
+/// The count printed on stdout by a run that must succeed: one line, from rank 0 only.
+fn count_of(o: &Output) -> String {
+    let (out, err) = (common::stdout(o), common::stderr(o));
+    assert!(o.status.success(), "status {:?}: {err}", o.status);
+    assert_eq!(out.lines().count(), 1, "only rank 0 prints: {out:?}");
+    out.trim().to_string()
+}
+
+/// A000170.
+const TOTALS: [(usize, u64); 4] = [(6, 4), (8, 92), (10, 724), (12, 14200)];
+
+#[test]
+fn every_engine_counts_a000170_on_three_ranks() {
+    for engine in ["symmetry", "bitmask", "model"] {
+        for (n, expected) in TOTALS {
+            let o = output(mpirun(
+                3,
+                "queens",
+                &[
+                    "count",
+                    &n.to_string(),
+                    "--engine",
+                    engine,
+                    "--mpi",
+                    "--threads",
+                    "1",
+                ],
+            ));
+            assert_eq!(count_of(&o), expected.to_string(), "{engine}, n = {n}");
+        }
+    }
+    // Two threads a rank, and the unique count (A002562: 92 for n = 10).
+    let o = output(mpirun(
+        3,
+        "queens",
+        &["unique", "10", "--mpi", "--threads", "2"],
+    ));
+    assert_eq!(count_of(&o), "92 unique solutions (724 in total)");
+}
+
+#[test]
+fn the_model_counts_on_ranks_what_it_counts_on_threads() {
+    let threads = common::run(
+        "queens",
+        &["count", "11", "--engine", "model", "--threads", "2"],
+        None,
+    );
+    let ranks = output(mpirun(
+        3,
+        "queens",
+        &[
+            "count",
+            "11",
+            "--engine",
+            "model",
+            "--mpi",
+            "--threads",
+            "1",
+        ],
+    ));
+    assert_eq!(count_of(&ranks), common::stdout(&threads).trim());
+    assert_eq!(count_of(&ranks), "2680");
+    // The library's entry point, for a model of its own.
+    let library = output(mpirun(3, "distributed_count", &["11"]));
+    assert_eq!(count_of(&library), "2680");
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("bezzel-mpi-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Lines in the checkpoint: its header and one per finished subproblem.
+fn lines(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| t.lines().count())
+}
+
+/// Kills the whole job (SIGKILL to mpirun, which takes its ranks down with it).
+fn kill(child: &mut Child) {
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Runs `example` with `args` (where `CKPT` stands for a checkpoint file), kills the job
+/// midway, reruns it, and expects `expected`.
+fn resume_after_kill(example: &str, args: &[&str], expected: &str) {
+    let dir = TempDir::new(example);
+    let checkpoint = dir.0.join("run.ckpt");
+    let path = checkpoint.to_str().unwrap();
+    let args: Vec<&str> = args
+        .iter()
+        .map(|&a| if a == "CKPT" { path } else { a })
+        .collect();
+    let mut job = mpirun(3, example, &args).spawn().expect("mpirun starts");
+    // Killed once some subproblems are recorded, well before the end.
+    let started = Instant::now();
+    while lines(&checkpoint) < 12 {
+        assert!(
+            job.try_wait().unwrap().is_none(),
+            "{example} {args:?} finished before it could be killed: make it longer"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    kill(&mut job);
+    let recorded = lines(&checkpoint);
+    // The ranks notice that mpirun is gone and stop; until then the checkpoint is locked.
+    let started = Instant::now();
+    let o = loop {
+        let o = output(mpirun(3, example, &args));
+        let err = common::stderr(&o);
+        if o.status.success() || !err.contains("in use") || started.elapsed().as_secs() > 30 {
+            break o;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    assert_eq!(count_of(&o), expected, "{example} {args:?}");
+    assert!(
+        lines(&checkpoint) > recorded,
+        "the rerun resumed and finished the rest"
+    );
+}
+
+#[test]
+fn a_killed_job_resumes_and_counts_nothing_twice() {
+    // A000170(17): long enough on three ranks to be killed midway.
+    resume_after_kill(
+        "queens",
+        &[
+            "count",
+            "17",
+            "--mpi",
+            "--threads",
+            "1",
+            "--checkpoint",
+            "CKPT",
+        ],
+        "95815104",
+    );
+    // The library's entry point, on the generic model (A000170(13)).
+    resume_after_kill("distributed_count", &["13", "CKPT"], "73712");
+}
+
+#[test]
+fn sudoku_answers_a_batch_on_three_ranks_as_on_threads() {
+    for file in ["sudoku17_sample.txt", "top1465_sample.txt"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(file);
+        let path = path.to_str().unwrap();
+        let threads = common::run("sudoku", &[path, "--threads", "2"], None);
+        assert!(threads.status.success());
+        let ranks = output(mpirun(3, "sudoku", &[path, "--mpi", "--threads", "1"]));
+        assert!(ranks.status.success(), "{}", common::stderr(&ranks));
+        // Every answer, in input order, printed once (by rank 0).
+        assert_eq!(common::stdout(&ranks), common::stdout(&threads), "{file}");
+        assert_eq!(common::stderr(&ranks).lines().count(), 1, "one summary");
+    }
+}
