@@ -117,6 +117,7 @@ impl<S, const K: usize> Batch<'_, S, K> {
     ) -> Result<RunReport<K>, RunError<E>>
     where
         S: Serialize + DeserializeOwned + Sync + Send,
+        T: Send,
         E: Send + fmt::Display,
         I: Fn() -> T + Sync + Send,
         F: Fn(&mut T, &S, &AtomicBool) -> Result<Option<Solved<K>>, E> + Sync + Send,
