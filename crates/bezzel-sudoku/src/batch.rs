@@ -38,8 +38,8 @@ use bezzel_core::{Consistency, SearchConfig, Statistics, StopReason};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::io;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// What is asked of each puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -431,6 +431,9 @@ pub struct Batch {
     pool: Option<rayon::ThreadPool>,
     /// The solvers of the one-thread batch, kept across chunks.
     serial: Solvers,
+    /// The solvers of each pool thread (by its index in the pool), kept across chunks. Only
+    /// that thread locks its own, so no lock ever waits.
+    workers: Vec<Mutex<Solvers>>,
     cancel: Option<Arc<AtomicBool>>,
 }
 
@@ -447,10 +450,17 @@ impl Batch {
                 .map_err(io::Error::other)?;
             Some(pool)
         };
+        let workers = match &pool {
+            Some(pool) => (0..pool.current_num_threads())
+                .map(|_| Mutex::new(Solvers::default()))
+                .collect(),
+            None => Vec::new(),
+        };
         Ok(Batch {
             settings,
             pool,
             serial: Solvers::default(),
+            workers,
             cancel: None,
         })
     }
@@ -480,14 +490,24 @@ impl Batch {
                 .iter()
                 .map(|p| self.serial.answer(settings, cancel, p))
                 .collect(),
-            Some(pool) => pool.install(|| {
-                chunk
-                    .par_iter()
-                    .map_init(Solvers::default, |solvers, p| {
-                        solvers.answer(settings, cancel, p)
-                    })
-                    .collect()
-            }),
+            // Each puzzle is a task of its own (`with_max_len(1)`), so that an idle thread can
+            // always steal one: rayon's default leaves runs of puzzles on one thread while the
+            // other idles at the end of every chunk (and `map_init` made new solvers per run).
+            Some(pool) => {
+                let workers = &self.workers;
+                pool.install(|| {
+                    chunk
+                        .par_iter()
+                        .with_max_len(1)
+                        .map(|p| {
+                            let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
+                            let mut solvers =
+                                workers[slot].lock().unwrap_or_else(|e| e.into_inner());
+                            solvers.answer(settings, cancel, p)
+                        })
+                        .collect()
+                })
+            }
         }
     }
 }
