@@ -15,7 +15,7 @@ is limited by rank 0. Prints, for each rank count, the predicted wall time and
 the efficiency (total work / (workers x wall time)).
 
     benches/simulate_queue.py TIMES.txt [--ranks 16,128,1024] [--cores 1] [--scale 1.0]
-                              [--latency 0.0001]
+                              [--latency 0.00002] [--spare 1]
 """
 
 import argparse
@@ -72,6 +72,44 @@ def makespan(times, workers, latency):
     return end
 
 
+def makespan_with_spares(times, ranks, cores, latency, spare):
+    """Like `makespan`, but as the runner now works: each rank asks for CORES + SPARE
+    subproblems at the start and for one more with each result, so a thread that finishes takes
+    its rank's spare at once (no wait for rank 0) while the spare commits that subproblem to the
+    rank early (the tail can be a subproblem longer). Rank 0 still spends `latency` per hand-out."""
+    n, events, coordinator, end = len(times), [], 0.0, 0.0
+    handed = 0
+    waiting = [[] for _ in range(ranks)]  # subproblems that arrived with no thread free
+    idle = [cores] * ranks
+
+    def hand_out(t, rank):
+        nonlocal handed, coordinator
+        if handed < n:
+            coordinator = max(t, coordinator) + latency
+            heapq.heappush(events, (coordinator, 1, rank, times[handed]))
+            handed += 1
+
+    for rank in range(ranks):
+        for _ in range(cores + spare):
+            hand_out(0.0, rank)
+    while events:
+        t, arrival, rank, length = heapq.heappop(events)
+        if arrival:
+            if idle[rank]:
+                idle[rank] -= 1
+                heapq.heappush(events, (t + length, 0, rank, 0.0))
+            else:
+                waiting[rank].append(length)
+            continue
+        end = max(end, t)
+        hand_out(t, rank)  # the result is the request for the next
+        if waiting[rank]:
+            heapq.heappush(events, (t + waiting[rank].pop(0), 0, rank, 0.0))
+        else:
+            idle[rank] += 1
+    return end
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("times")
@@ -79,6 +117,13 @@ def main():
     p.add_argument("--cores", type=int, default=1, help="threads per rank")
     p.add_argument("--scale", type=float, default=1.0, help="multiply every time by this")
     p.add_argument("--latency", type=float, default=2e-5, help="rank 0's seconds per hand-out")
+    p.add_argument(
+        "--spare",
+        type=int,
+        default=None,
+        help="subproblems each rank holds beyond one per thread (the runner: 1); "
+        "without it, every subproblem goes to the first free thread of any rank",
+    )
     a = p.parse_args()
     total, timed = read(a.times)
     times = [t * a.scale for t in fill(total, timed)]
@@ -90,7 +135,10 @@ def main():
     print("ranks  workers  per-worker  wall(s)  efficiency")
     for ranks in (int(r) for r in a.ranks.split(",")):
         workers = ranks * a.cores
-        wall = makespan(times, workers, a.latency)
+        if a.spare is None:
+            wall = makespan(times, workers, a.latency)
+        else:
+            wall = makespan_with_spares(times, ranks, a.cores, a.latency, a.spare)
         eff = work / (workers * wall)
         print(f"{ranks:5d}  {workers:7d}  {total / workers:10.1f}  {wall:7.2f}  {eff:9.1%}")
 

@@ -218,7 +218,7 @@ impl Cli {
 /// small enough that answers appear while a long batch runs (and that a batch of any size
 /// runs in little memory), and that a stop is noticed soon. Someone typing puzzles at a
 /// terminal gets each answer at once.
-const CHUNK: usize = 256;
+const CHUNK: usize = 1024;
 
 fn main() -> ExitCode {
     let cli: Cli = match bezzel_cli::parse_args("sudoku") {

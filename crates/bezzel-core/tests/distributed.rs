@@ -230,3 +230,41 @@ fn rounds_of_items_come_back_in_order_from_every_rank() {
     let squares: Vec<u64> = results[0].iter().map(|a| a.unwrap().0).collect();
     assert_eq!(squares, (0..177u64).map(|x| x * x).collect::<Vec<_>>());
 }
+
+#[test]
+fn thousands_of_tiny_subproblems_are_each_counted_once() {
+    // Subproblems far shorter than a round trip: the workers ask for more requests as their
+    // threads run dry (see `Requests`), and the coordinator must answer every one of them.
+    const TOTAL: usize = 4000;
+    // A request left unanswered hangs the ranks: fail instead of waiting for ever.
+    let finished = std::sync::Arc::new(AtomicBool::new(false));
+    let watched = finished.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(120));
+        if !watched.load(Ordering::Relaxed) {
+            eprintln!("thousands_of_tiny_subproblems: no answer after 120 s (a request was lost)");
+            std::process::exit(101);
+        }
+    });
+    let seen: Vec<AtomicUsize> = (0..TOTAL).map(|_| AtomicUsize::new(0)).collect();
+    let reports = on_ranks(3, |rank| {
+        Runner::new()
+            .threads(Some(2))
+            .cluster(rank)
+            .batch_of::<usize, 1>((0..TOTAL).collect())
+            .run_distributed(
+                || (),
+                |_, &i, _| {
+                    seen[i].fetch_add(1, Ordering::Relaxed);
+                    Ok::<_, String>(Some(Solved::new([i as u64])))
+                },
+                |_, _| {},
+            )
+            .unwrap()
+    });
+    let expected: u64 = (0..TOTAL as u64).sum();
+    assert_eq!(reports[0].counts, [expected]);
+    assert_eq!(reports[0].done, TOTAL);
+    assert!(seen.iter().all(|s| s.load(Ordering::Relaxed) == 1));
+    finished.store(true, Ordering::Relaxed);
+}
