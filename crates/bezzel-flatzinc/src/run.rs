@@ -1,9 +1,13 @@
 //! The FlatZinc command line and output: search a translated program, print its solutions.
 
 use crate::translate::{FznError, Goal, Program, parse};
+use bezzel_core::parallel::{ParallelError, ParallelSearch};
 use bezzel_core::prelude::*;
+use bezzel_core::search::{Optimum, Sense};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// The command line of a FlatZinc solver (the FlatZinc specification's standard flags).
@@ -19,7 +23,8 @@ pub struct Options {
     pub stats: bool,
     /// `-t MS`: the time limit in milliseconds.
     pub time_ms: Option<u64>,
-    /// `-p N`: threads asked for (accepted; the search runs on one).
+    /// `-p N`: threads. Optimisation runs branch and bound on that many, sharing the best
+    /// objective value; satisfaction searches on one.
     pub threads: usize,
     /// `-r SEED`: accepted; the search is deterministic.
     pub seed: Option<u64>,
@@ -143,6 +148,33 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
             let stats = run.stats().clone();
             (found, stats.is_complete(), None, stats)
         }
+        Goal::Minimize(v) | Goal::Maximize(v)
+            if options.threads > 1 && options.solutions.is_none() =>
+        {
+            let sense = if matches!(goal, Goal::Minimize(_)) {
+                Sense::Minimize
+            } else {
+                Sense::Maximize
+            };
+            let groups = if options.free { Vec::new() } else { groups };
+            let (found, optimum) = optimize_in_parallel(text, options, &groups, v, sense, |s| {
+                if options.all {
+                    print(out, s)?;
+                }
+                Ok(())
+            })?;
+            if !options.all
+                && let Some(best) = &optimum.solution
+            {
+                print(out, best)?;
+            }
+            (
+                found,
+                optimum.optimal || optimum.infeasible,
+                optimum.value,
+                optimum.stats,
+            )
+        }
         Goal::Minimize(v) | Goal::Maximize(v) => {
             // -n counts improving solutions when -a prints them; otherwise only the best is
             // printed, at the end.
@@ -209,4 +241,82 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
         writeln!(out, "%%%mzn-stat-end").map_err(io)?;
     }
     out.flush().map_err(io)
+}
+
+/// Branch and bound on `options.threads` threads ([`ParallelSearch::optimize`]): every thread
+/// translates `text` again for its own copy of the model (the translation is deterministic, so
+/// `objective` names the same variable in each). Each improving solution reaches `improved`
+/// on this thread, in order, while the workers search; the time limit cancels the run.
+/// Returns how many improving solutions there were and the optimum.
+fn optimize_in_parallel(
+    text: &str,
+    options: &Options,
+    groups: &[BranchGroup],
+    objective: IntView,
+    sense: Sense,
+    mut improved: impl FnMut(&Solution) -> Result<(), FznError>,
+) -> Result<(u64, Optimum), FznError> {
+    let build = || {
+        parse(text)
+            .map(|p| p.model)
+            .map_err(|e| ModelError::InvalidArgument { reason: e.0 })
+    };
+    let parallel = |e: ParallelError| FznError(e.to_string());
+    let mut search = ParallelSearch::new("fzn", build).threads(Some(options.threads));
+    if !groups.is_empty() {
+        search = search.branch_groups(groups);
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let subproblems = search.subproblems().map_err(parallel)?;
+    let (solutions, arriving) = mpsc::channel::<Solution>();
+    let (finished, done) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        let limit = options.time_ms.map(Duration::from_millis);
+        let timer_cancel = cancel.clone();
+        scope.spawn(move || {
+            // Ends early when the search does (its sender is dropped).
+            if let Some(limit) = limit
+                && done.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout)
+            {
+                timer_cancel.store(true, Ordering::Relaxed);
+            }
+        });
+        let worker = scope.spawn(|| {
+            let solutions = Mutex::new(solutions);
+            let result = search.optimize(
+                &subproblems,
+                objective,
+                sense,
+                Some(cancel.clone()),
+                |s, _| {
+                    let _ = solutions
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .send(s.clone());
+                },
+            );
+            drop(finished);
+            result
+        });
+        let mut found = 0;
+        let mut failed = None;
+        for s in arriving {
+            found += 1;
+            if failed.is_none()
+                && let Err(e) = improved(&s)
+            {
+                // Cannot write: stop searching, and say so once the workers are back.
+                cancel.store(true, Ordering::Relaxed);
+                failed = Some(e);
+            }
+        }
+        let optimum = worker
+            .join()
+            .map_err(|_| FznError("a search thread panicked".into()))?
+            .map_err(parallel)?;
+        match failed {
+            Some(e) => Err(e),
+            None => Ok((found, optimum)),
+        }
+    })
 }

@@ -334,3 +334,61 @@ fn an_unbounded_objective_starts_at_its_best_side() {
     let out = run(text, &Options::default());
     assert!(out.contains("x = 1;\n----------\n"), "{out}");
 }
+
+#[test]
+fn parallel_branch_and_bound_finds_the_brute_force_optimum() {
+    // Five different values in 0..6 with 3a + 5b + 2c + 7d + 4e >= 40, minimising
+    // 4a + 2b + 6c + 3d + 5e (coefficients chosen so that the optimum is not at a corner).
+    let text = "\
+predicate fzn_all_different_int(array [int] of var int: x);
+var 0..6: a :: output_var;
+var 0..6: b :: output_var;
+var 0..6: c :: output_var;
+var 0..6: d :: output_var;
+var 0..6: e :: output_var;
+var 0..200: cost :: output_var;
+constraint fzn_all_different_int([a,b,c,d,e]);
+constraint int_lin_le([-3,-5,-2,-7,-4],[a,b,c,d,e],-40);
+constraint int_lin_eq([4,2,6,3,5,-1],[a,b,c,d,e,cost],0);
+solve :: int_search([a,b,c,d,e], input_order, indomain_max, complete) minimize cost;
+";
+    let mut best = i64::MAX;
+    for code in 0..7i64.pow(5) {
+        let v: Vec<i64> = (0..5).map(|i| code / 7i64.pow(i) % 7).collect();
+        let distinct = (0..5).all(|i| (0..i).all(|j| v[i] != v[j]));
+        if distinct && 3 * v[0] + 5 * v[1] + 2 * v[2] + 7 * v[3] + 4 * v[4] >= 40 {
+            best = best.min(4 * v[0] + 2 * v[1] + 6 * v[2] + 3 * v[3] + 5 * v[4]);
+        }
+    }
+    for threads in [2, 3] {
+        let out = run(
+            text,
+            &Options {
+                all: true,
+                threads,
+                ..Options::default()
+            },
+        );
+        assert!(out.ends_with("----------\n==========\n"), "{out}");
+        let costs: Vec<i64> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("cost = "))
+            .map(|v| v.trim_end_matches(';').parse().unwrap())
+            .collect();
+        assert_eq!(costs.last(), Some(&best), "{threads} threads: {out}");
+        assert!(
+            costs.windows(2).all(|w| w[1] < w[0]),
+            "not improving: {costs:?}"
+        );
+        // Without -a, only the optimum.
+        let out = run(
+            text,
+            &Options {
+                threads,
+                ..Options::default()
+            },
+        );
+        assert_eq!(out.matches("----------").count(), 1, "{out}");
+        assert!(out.contains(&format!("cost = {best};")), "{out}");
+    }
+}

@@ -63,11 +63,17 @@ impl Solver {
     /// `None` when the solver's cancel flag ([`set_cancel_flag`](Solver::set_cancel_flag))
     /// stopped it: splitting a large model takes time of its own, and a part of a split is no
     /// split (its subproblems would miss solutions).
+    ///
+    /// A level stops growing at four times `target` (at least 64): a variable with a wide
+    /// domain (a FlatZinc `var int` of a million values, say) would otherwise be expanded value
+    /// by value into that many subproblems. The nodes left open then become subproblems as
+    /// they are, the last of them holding the values not expanded.
     pub fn split(&mut self, target: usize) -> Option<Vec<Vec<Decision>>> {
+        let cap = target.saturating_mul(4).max(64);
         let mut depth = 1;
         let mut previous = usize::MAX;
         loop {
-            let prefixes = self.prefixes_at(depth)?;
+            let prefixes = self.prefixes_at(depth, cap)?;
             if prefixes.len() >= target || prefixes.len() == previous {
                 self.restart();
                 return Some(prefixes);
@@ -99,9 +105,11 @@ impl Solver {
         level
     }
 
-    /// Every node at `depth` (or a shallower solution), as a decision prefix; `None` when
-    /// the cancel flag stopped it.
-    pub(super) fn prefixes_at(&mut self, depth: usize) -> Option<Vec<Vec<Decision>>> {
+    /// Every node at `depth` (or a shallower solution), as a decision prefix, until there are
+    /// `cap` of them: from then on every open node is taken as it is (its subtree is not
+    /// expanded further), so the prefixes still cover the tree. `None` when the cancel flag
+    /// stopped it.
+    pub(super) fn prefixes_at(&mut self, depth: usize, cap: usize) -> Option<Vec<Vec<Decision>>> {
         self.restart();
         let mut out = Vec::new();
         self.model.engine_mut().schedule_all();
@@ -114,8 +122,8 @@ impl Solver {
                 self.restart();
                 return None;
             }
-            let level = self.split_level(&mut seen);
-            let decision = if level < depth { self.choose() } else { None };
+            let open = out.len() < cap && self.split_level(&mut seen) < depth;
+            let decision = if open { self.choose() } else { None };
             let alive = match decision {
                 None => {
                     out.push(self.current_prefix(&mut seen));

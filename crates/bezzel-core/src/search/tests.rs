@@ -307,3 +307,23 @@ fn decisions_serialize_with_the_variable_as_its_index() {
     let total: u64 = back.iter().map(|p| s.count_in(p).unwrap()).sum();
     assert_eq!(total, 10);
 }
+
+#[test]
+fn a_wide_domain_is_split_into_a_bounded_number_of_pieces() {
+    // x + y = 19_999 in 0..20_000: 20,000 solutions. A level used to expand every value of
+    // x, 20,000 subproblems (a FlatZinc `var int` has millions of values, and hung the split).
+    let mut m = Model::new();
+    let x = m.int_var(0..20_000).unwrap();
+    let y = m.int_var(0..20_000).unwrap();
+    m.linear(&[1, 1], &[x, y], Relation::Eq, 19_999).unwrap();
+    let mut s = Solver::new(m);
+    let split = s.split(8).expect("no cancel flag");
+    assert!(
+        split.len() >= 8 && split.len() <= 4 * 64 + 2,
+        "{} pieces",
+        split.len()
+    );
+    // The pieces partition the solutions: the last holds the values not expanded.
+    let total: u64 = split.iter().map(|p| s.count_in(p).unwrap()).sum();
+    assert_eq!(total, 20_000);
+}
