@@ -66,6 +66,7 @@ pub mod domain;
 mod engine;
 pub mod error;
 mod event;
+pub mod markup;
 pub mod matrix;
 pub mod model;
 pub mod parallel;

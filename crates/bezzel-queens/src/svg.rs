@@ -7,6 +7,7 @@
 //! shaded, and queens that attack another are drawn in red, so a wrong placement shows where
 //! it is wrong. The text is well-formed XML that browsers open as it is.
 
+use bezzel_core::markup::escape;
 use std::io;
 
 /// How a board is drawn.
@@ -263,25 +264,6 @@ fn attacked_queens(placement: &[usize]) -> Vec<bool> {
         .enumerate()
         .map(|(r, &c)| on_board(c) && (cols[c] > 1 || downs[r + n - c] > 1 || ups[r + c] > 1))
         .collect()
-}
-
-/// `text` with the five characters XML gives a meaning escaped, and the characters XML 1.0
-/// forbids (control characters, U+FFFE and U+FFFF) dropped.
-fn escape(text: &str) -> String {
-    let mut s = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => s.push_str("&amp;"),
-            '<' => s.push_str("&lt;"),
-            '>' => s.push_str("&gt;"),
-            '"' => s.push_str("&quot;"),
-            '\'' => s.push_str("&apos;"),
-            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => {}
-            '\u{FFFE}' | '\u{FFFF}' => {}
-            c => s.push(c),
-        }
-    }
-    s
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! prints. The text is well-formed XML that browsers open as it is.
 
 use crate::grid::{Alphabet, Grid};
+use bezzel_core::markup::escape;
 
 /// The side of a cell, in pixels.
 const CELL: f64 = 36.0;
@@ -156,25 +157,6 @@ fn draw(
         "<path d=\"{heavy}\" stroke=\"#000\" stroke-width=\"3\" fill=\"none\" stroke-linecap=\"square\"/>\n"
     ));
     s.push_str("</g>\n");
-}
-
-/// `text` with the five characters XML gives a meaning escaped, and the characters XML 1.0
-/// forbids (control characters, U+FFFE and U+FFFF) dropped.
-fn escape(text: &str) -> String {
-    let mut s = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => s.push_str("&amp;"),
-            '<' => s.push_str("&lt;"),
-            '>' => s.push_str("&gt;"),
-            '"' => s.push_str("&quot;"),
-            '\'' => s.push_str("&apos;"),
-            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => {}
-            '\u{FFFE}' | '\u{FFFF}' => {}
-            c => s.push(c),
-        }
-    }
-    s
 }
 
 #[cfg(test)]

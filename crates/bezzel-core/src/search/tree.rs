@@ -480,7 +480,7 @@ fn page(tree: &SearchTree, options: &PageOptions) -> String {
     // followed by `<script` would make the parser swallow the page's own script. `<` occurs
     // only inside JSON strings, where `\u003c` reads back as `<`.
     let json = json.replace('<', "\\u003c");
-    let title = escape_html(if options.title.is_empty() {
+    let title = crate::markup::escape(if options.title.is_empty() {
         "Search tree"
     } else {
         &options.title
@@ -492,12 +492,4 @@ fn page(tree: &SearchTree, options: &PageOptions) -> String {
     html.push_str(&json);
     html.push_str(&after.replace("/*TITLE*/", &title));
     html
-}
-
-/// `text` with the characters HTML gives a meaning escaped.
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
