@@ -54,6 +54,8 @@ pub(in crate::propagators) struct AllDifferentFamily {
     all_units: u64,
     /// Per cell, its mask as read at the start of a run.
     orig: Vec<u64>,
+    /// Per cell, the mask its slots in `masks` hold (0 before the first run).
+    synced: Vec<u64>,
     /// Per slot, its cell's current mask: copied into every slot of the cell, so that a unit
     /// reads its masks in one sweep.
     masks: Vec<u64>,
@@ -113,6 +115,7 @@ impl AllDifferentFamily {
             cell_slots,
             all_units: u64::MAX >> (64 - units.len().max(1)),
             orig: vec![0; n],
+            synced: vec![0; n],
             masks: vec![0; flat],
             cache: vec![0; flat],
             mates: vec![NO_VALUE; flat],
@@ -232,24 +235,21 @@ impl AllDifferentFamily {
         self.cache[range.clone()].copy_from_slice(&self.masks[range]);
         Ok(touched)
     }
-}
 
-impl Propagator for AllDifferentFamily {
-    fn setup(&mut self, s: &mut Setup<'_>) {
-        for (&v, &units) in self.cells.iter().zip(&self.cell_units) {
-            s.subscribe_advised(v, Event::Domain, units);
-        }
-        let (_, slots) = super::super::word_views(s, &self.cells)
-            .expect("the model forms families over one window of 64 values");
-        self.slots = slots;
-    }
-
-    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+    /// One run: the cheap rules and the matchings to a fixpoint, then the write-back.
+    fn run(&mut self, ctx: &mut Context<'_>) -> Result<(), Conflict> {
+        // The slots keep the masks of the last run's end: only the cells changed since
+        // (by search, backtracking or other propagators) are copied again.
         for (c, &w) in self.slots.iter().enumerate() {
-            self.orig[c] = ctx.word(w);
-        }
-        for (slot, &c) in self.unit_cells.iter().enumerate() {
-            self.masks[slot] = self.orig[c as usize];
+            let m = ctx.word(w);
+            self.orig[c] = m;
+            if m != self.synced[c] {
+                self.synced[c] = m;
+                let cell = self.cell_slot_start[c]..self.cell_slot_start[c + 1];
+                for &slot in &self.cell_slots[cell] {
+                    self.masks[slot as usize] = m;
+                }
+            }
         }
         // Units whose cells did not change since the last run were left domain consistent.
         let mut dirty = ctx.advice() & self.all_units;
@@ -284,10 +284,31 @@ impl Propagator for AllDifferentFamily {
         for (c, &start) in self.cell_slot_start[..self.slots.len()].iter().enumerate() {
             let m = self.masks[self.cell_slots[start] as usize];
             if m != self.orig[c] {
+                self.synced[c] = m;
                 ctx.keep_word(self.slots[c], m)?;
             }
         }
-        Ok(PropStatus::Fixpoint)
+        Ok(())
+    }
+}
+
+impl Propagator for AllDifferentFamily {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        for (&v, &units) in self.cells.iter().zip(&self.cell_units) {
+            s.subscribe_advised(v, Event::Domain, units);
+        }
+        let (_, slots) = super::super::word_views(s, &self.cells)
+            .expect("the model forms families over one window of 64 values");
+        self.slots = slots;
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        let result = self.run(ctx);
+        if result.is_err() {
+            // A failed run leaves slots narrowed that the store never saw.
+            self.synced.fill(0);
+        }
+        result.map(|()| PropStatus::Fixpoint)
     }
 
     fn priority(&self) -> Priority {
