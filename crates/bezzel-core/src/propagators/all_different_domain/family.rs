@@ -157,40 +157,42 @@ impl AllDifferentFamily {
         if (fixed & twice) | (hidden & !fixed) == 0 {
             return Ok((0, false));
         }
+        // Without a branch per cell (which cells change is data): the new masks go to the
+        // unit's slots, and the changed cells are noted as bits, to reach their other slots.
+        let mut changed = 0u64;
+        let (mut again, mut bad) = (false, false);
+        for (i, m) in masks[start..end].iter_mut().enumerate() {
+            let old = *m;
+            let single = old & old.wrapping_sub(1) == 0;
+            let new = if single { old } else { old & !fixed };
+            let h = new & hidden;
+            // The one cell left for two values that must both be used.
+            bad |= h & h.wrapping_sub(1) != 0;
+            let new = if h != 0 { h } else { new };
+            bad |= new == 0;
+            // A newly fixed cell's value must leave the others (a hidden single's
+            // removals may make more hidden singles), so `u` runs again; a cell that
+            // only lost fixed values changes nothing more here.
+            let change = new != old;
+            again |= change & (new & new.wrapping_sub(1) == 0);
+            changed |= u64::from(change) << i;
+            *m = new;
+        }
+        if bad {
+            return Err(Conflict);
+        }
         let (unit_cells, cell_units): (&[u32], &[u64]) = (&self.unit_cells, &self.cell_units);
         let (cell_slot_start, cell_slots): (&[usize], &[u32]) =
             (&self.cell_slot_start, &self.cell_slots);
         let mut touched = 0;
-        let mut again = false;
-        for slot in start..end {
-            let m = masks[slot];
-            let mut new = if m & m.wrapping_sub(1) == 0 {
-                m
-            } else {
-                m & !fixed
-            };
-            let h = new & hidden;
-            if h != 0 {
-                // The one cell left for two values that must both be used.
-                if h & (h - 1) != 0 {
-                    return Err(Conflict);
-                }
-                new = h;
+        while changed != 0 {
+            let slot = start + changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let (c, new) = (unit_cells[slot] as usize, masks[slot]);
+            for &other in &cell_slots[cell_slot_start[c]..cell_slot_start[c + 1]] {
+                masks[other as usize] = new;
             }
-            if new != m {
-                if new == 0 {
-                    return Err(Conflict);
-                }
-                // A newly fixed cell's value must leave the others (a hidden single's
-                // removals may make more hidden singles), so `u` runs again; a cell that
-                // only lost fixed values changes nothing more here.
-                again |= new & (new - 1) == 0;
-                let c = unit_cells[slot] as usize;
-                for &other in &cell_slots[cell_slot_start[c]..cell_slot_start[c + 1]] {
-                    masks[other as usize] = new;
-                }
-                touched |= cell_units[c];
-            }
+            touched |= cell_units[c];
         }
         Ok((touched, again))
     }
