@@ -95,6 +95,25 @@ impl Engine {
         self.failures.push(0);
     }
 
+    /// Retires propagator `p`, which subscribed to (some of) `vars`: another one posted in its
+    /// place does its work. It never runs again and wakes for nothing, but it still checks
+    /// assignments ([`violated`](Engine::violated)) and counts in the degrees of its variables.
+    pub(crate) fn retire(&mut self, p: usize, vars: &[u32]) {
+        let placeholder: Box<dyn Propagator> = Box::new(Retired(None));
+        let inner = std::mem::replace(&mut self.props[p], placeholder);
+        self.props[p] = Box::new(Retired(Some(inner)));
+        self.store.retire(p as u32);
+        for &x in vars {
+            self.queue.unsubscribe(x, p as u32);
+        }
+    }
+
+    /// Forgets one retired propagator's subscription to `x` in its degree: see
+    /// [`Queue::forget_ghost`].
+    pub(crate) fn forget_ghost(&mut self, x: u32) {
+        self.queue.forget_ghost(x);
+    }
+
     /// Number of posted propagators.
     pub(crate) fn num_propagators(&self) -> usize {
         self.props.len()
@@ -248,13 +267,15 @@ impl Engine {
 
     /// The weighted degree of `x` for dom/wdeg: each propagator listening to it weighs 1 plus
     /// the number of times it failed; at least 1, so that a variable no propagator listens to
-    /// still has a ratio.
+    /// still has a ratio. A retired propagator (see [`retire`](Engine::retire)) weighs 1.
     #[inline]
     pub(crate) fn weighted_degree(&self, x: u32) -> u64 {
+        let ghosts = self.queue.ghosts(x) as u64;
         self.queue
             .subscribers(x)
             .map(|p| 1 + self.failures[p as usize])
             .sum::<u64>()
+            .saturating_add(ghosts)
             .max(1)
     }
 
@@ -280,5 +301,25 @@ impl Engine {
     #[cfg(test)]
     pub(crate) fn state(&self) -> crate::store::StoreState {
         self.store.state()
+    }
+}
+
+/// A propagator retired in favour of another that does its work (see [`Engine::retire`]): it
+/// prunes nothing, and checks assignments as the one it wraps did.
+struct Retired(Option<Box<dyn Propagator>>);
+
+impl Propagator for Retired {
+    fn setup(&mut self, _: &mut Setup<'_>) {}
+
+    fn propagate(&mut self, _: &mut Context<'_>) -> crate::propagator::PropResult {
+        Ok(PropStatus::Subsumed)
+    }
+
+    fn is_satisfied(&self, assignment: &Assignment<'_>) -> bool {
+        self.0.as_ref().is_none_or(|p| p.is_satisfied(assignment))
+    }
+
+    fn name(&self) -> &'static str {
+        self.0.as_ref().map_or("retired", |p| p.name())
     }
 }

@@ -41,6 +41,9 @@ pub struct Model {
     /// Shared with the solutions a solver reports, so that each can print itself by name for
     /// the cost of a reference count; copied only if a name changes while one is alive.
     names: Arc<Vec<String>>,
+    /// The domain-level all-differents posted since families were last formed that may join
+    /// one (see [`form_families`](Model::form_families)): their propagator and their views.
+    family_units: Vec<(usize, Vec<IntView>)>,
 }
 
 impl Default for Model {
@@ -65,6 +68,7 @@ impl Model {
             id: Model::next_id(),
             engine: Engine::new(),
             names: Arc::default(),
+            family_units: Vec::new(),
         }
     }
 
@@ -217,7 +221,9 @@ impl Model {
     /// Number of propagators that listen to `x` (its degree). One constraint may post more than
     /// one propagator: a bounds-level `all_different` counts twice (see
     /// [`all_different_with`](Model::all_different_with)), which the degree-based variable
-    /// orders see too.
+    /// orders see too. Domain-level all-differents that form a family (see
+    /// [`all_different_with`](Model::all_different_with)) count once per unit, as when each
+    /// runs on its own.
     pub fn degree(&self, x: VarId) -> Result<usize, ModelError> {
         self.check_var(x)?;
         Ok(self.engine.degree(x.index))
@@ -335,9 +341,110 @@ impl Model {
     /// # Ok::<(), ModelError>(())
     /// ```
     pub fn propagate(&mut self) -> Result<(), Conflict> {
+        self.form_families();
         self.engine.schedule_all();
         let mut runs = 0;
         self.engine.propagate(&mut runs)
+    }
+
+    /// Posts a domain-level all-different on `views` (at least three), noting it as a unit
+    /// that may join a family when its views qualify: at most 64 distinct variables (no
+    /// offsets, no negation), each declared over at most 64 values.
+    pub(crate) fn post_all_different_domain(
+        &mut self,
+        views: Vec<IntView>,
+    ) -> Result<(), ModelError> {
+        let qualifies = views.len() <= 64
+            && views.iter().all(|v| v.offset == 0 && !v.negated)
+            && views.iter().all(|v| {
+                let (lo, hi) = self.engine.declared_bounds(v.var.index);
+                i64::from(hi) - i64::from(lo) < 64
+            })
+            && {
+                let mut vars: Vec<u32> = views.iter().map(|v| v.var.index).collect();
+                vars.sort_unstable();
+                vars.windows(2).all(|w| w[0] != w[1])
+            };
+        let p = self.engine.num_propagators();
+        self.post(crate::propagators::AllDifferentDomain::new(views.clone()))?;
+        if qualifies {
+            self.family_units.push((p, views));
+        }
+        Ok(())
+    }
+
+    /// Forms families of the domain-level all-differents noted since the last call: units
+    /// that share variables (connected components), whose variables' declared values fit one
+    /// window of 64, go to one propagator (in groups of at most 64 units) that does their
+    /// work in fewer runs and reaches the same fixpoint; their own propagators are retired.
+    /// A unit alone keeps its propagator. Called when search or propagation starts, so that a
+    /// model is stated without any special call.
+    pub(crate) fn form_families(&mut self) {
+        let units = std::mem::take(&mut self.family_units);
+        if units.len() < 2 {
+            return;
+        }
+        // Connected components of units sharing variables, by union-find.
+        let mut parent: Vec<usize> = (0..units.len()).collect();
+        fn root(parent: &mut [usize], mut u: usize) -> usize {
+            while parent[u] != u {
+                parent[u] = parent[parent[u]];
+                u = parent[u];
+            }
+            u
+        }
+        let mut owner = std::collections::HashMap::new();
+        for (u, (_, views)) in units.iter().enumerate() {
+            for v in views {
+                let first = *owner.entry(v.var.index).or_insert(u);
+                let (a, b) = (root(&mut parent, first), root(&mut parent, u));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut group_of = std::collections::HashMap::new();
+        for u in 0..units.len() {
+            let r = root(&mut parent, u);
+            let g = *group_of.entry(r).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[g].push(u);
+        }
+        for group in groups.iter().filter(|g| g.len() > 1) {
+            let vars = |chunk: &[usize]| {
+                let mut vars: Vec<u32> = chunk
+                    .iter()
+                    .flat_map(|&u| units[u].1.iter().map(|v| v.var.index))
+                    .collect();
+                vars.sort_unstable();
+                vars.dedup();
+                vars
+            };
+            let all = vars(group);
+            let lo = all.iter().map(|&x| self.engine.declared_bounds(x).0).min();
+            let hi = all.iter().map(|&x| self.engine.declared_bounds(x).1).max();
+            if let (Some(lo), Some(hi)) = (lo, hi)
+                && i64::from(hi) - i64::from(lo) >= 64
+            {
+                continue;
+            }
+            for chunk in group.chunks(64).filter(|c| c.len() > 1) {
+                let chunk_vars = vars(chunk);
+                let views: Vec<Vec<IntView>> = chunk.iter().map(|&u| units[u].1.clone()).collect();
+                for &u in chunk {
+                    let unit_vars: Vec<u32> = units[u].1.iter().map(|v| v.var.index).collect();
+                    self.engine.retire(units[u].0, &unit_vars);
+                }
+                let mut family = crate::propagators::all_different_family(&views);
+                let subscriptions = self.engine.setup(family.as_mut());
+                self.engine.add_propagator(family, subscriptions);
+                // The family's own subscription stands for one of the units' in the degree.
+                for &x in &chunk_vars {
+                    self.engine.forget_ghost(x);
+                }
+            }
+        }
     }
 
     /// The engine, to read domains.

@@ -109,6 +109,9 @@ pub(crate) struct Queue {
     /// Per variable, the weakest event any subscriber waits for (`None`: nobody listens), so
     /// that most changes are dismissed without walking the list.
     weakest: Vec<Option<Event>>,
+    /// Per variable, the subscriptions of retired propagators, which its degree still counts
+    /// (see [`unsubscribe`](Queue::unsubscribe)).
+    ghosts: Vec<usize>,
     buckets: [Ring; BUCKETS],
     queued: Vec<bool>,
     /// Per propagator, the tokens of the subscriptions that woke it since it last ran. Only
@@ -135,6 +138,7 @@ impl Queue {
     pub(crate) fn add_var(&mut self) {
         self.subscriptions.push(Vec::new());
         self.weakest.push(None);
+        self.ghosts.push(0);
     }
 
     /// Adds a propagator that events wake into the bucket of `priority`, except `Fixed`
@@ -170,9 +174,32 @@ impl Queue {
         }
     }
 
-    /// Number of propagators listening to `var`.
+    /// Number of propagators listening to `var`, counting those retired in favour of one
+    /// that does their work (a family of all-differents counts once per unit).
     pub(crate) fn degree(&self, var: u32) -> usize {
-        self.subscriptions[var as usize].len()
+        self.subscriptions[var as usize].len() + self.ghosts[var as usize]
+    }
+
+    /// The subscriptions of retired propagators to `var`, which its degree counts.
+    pub(crate) fn ghosts(&self, var: u32) -> usize {
+        self.ghosts[var as usize]
+    }
+
+    /// Removes the subscription of `prop` to `var`, if any, leaving it in the degree of `var`
+    /// as a ghost: `prop` is retired, another propagator does its work.
+    pub(crate) fn unsubscribe(&mut self, var: u32, prop: u32) {
+        let subs = &mut self.subscriptions[var as usize];
+        let before = subs.len();
+        subs.retain(|s| s.prop != prop);
+        self.ghosts[var as usize] += before - subs.len();
+        self.weakest[var as usize] = subs.iter().map(|s| s.event).min();
+    }
+
+    /// Forgets one ghost of `var`: the propagator that took over the retired ones subscribes
+    /// to it itself.
+    pub(crate) fn forget_ghost(&mut self, var: u32) {
+        let ghosts = &mut self.ghosts[var as usize];
+        *ghosts = ghosts.saturating_sub(1);
     }
 
     /// The propagators listening to `var`.

@@ -590,6 +590,13 @@ impl Store {
         }
     }
 
+    /// Switches a propagator off for good, without a trail entry: no backtracking turns it on
+    /// again (unless it was switched off by a subsumption since a mark, which restoring that
+    /// mark undoes; a retired propagator is subsumed at once then).
+    pub(crate) fn retire(&mut self, prop: u32) {
+        self.active[prop as usize] = false;
+    }
+
     /// A mark of the current position, to [`restore`](Store::restore) to.
     #[inline]
     pub(crate) fn mark(&mut self) -> Mark {

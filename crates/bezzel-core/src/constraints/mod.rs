@@ -8,8 +8,8 @@
 use crate::error::ModelError;
 use crate::model::Model;
 use crate::propagators::{
-    AllDifferentBounds, AllDifferentDomain, AllDifferentValue, Check, Equal, LessEq, Linear,
-    MAX_LINEAR_TERMS, NotEqual, Relation, UnitSum,
+    AllDifferentBounds, AllDifferentValue, Check, Equal, LessEq, Linear, MAX_LINEAR_TERMS,
+    NotEqual, Relation, UnitSum,
 };
 use crate::var::IntView;
 use serde::{Deserialize, Serialize};
@@ -73,6 +73,14 @@ impl Model {
     /// At the bounds level this posts two propagators: a value-consistent one, which runs
     /// first, and the bounds one, which then sees a batch of changes.
     ///
+    /// At the domain level, all-differents over plain variables (no offset, no negation)
+    /// declared over at most 64 values, which share variables with each other (Sudoku's
+    /// rows, columns and boxes, a Latin square's rows and columns), are propagated as one
+    /// *family* once search or [`propagate`](Model::propagate) starts: one run applies
+    /// naked and hidden singles across all of them and the matching only where those
+    /// leave a unit changed, reaching the same domains as the constraints one by one in
+    /// fewer, cheaper runs. Nothing is asked of the user.
+    ///
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
@@ -105,7 +113,9 @@ impl Model {
                 self.post(AllDifferentValue::new(views.clone()))?;
                 self.post(AllDifferentBounds::after_value_pass(views))
             }
-            Consistency::Domain => self.post(AllDifferentDomain::new(views)),
+            // Units that share variables may end up in one family propagator (see
+            // `Model::form_families`), which reaches the same fixpoint in fewer runs.
+            Consistency::Domain => self.post_all_different_domain(views),
         }
     }
 

@@ -31,6 +31,13 @@ pub use ordering::{Lex, ValuePrecede};
 pub use regular::{Dfa, Regular};
 pub use table::Table;
 
+/// The propagator of a family of domain-level all-differents (the `units`, at most 64, each
+/// of at most 64 variables whose declared values all fit one window of 64), for the model to
+/// post in place of the units' own propagators: see `all_different_domain/family.rs`.
+pub(crate) fn all_different_family(units: &[Vec<crate::IntView>]) -> Box<dyn crate::Propagator> {
+    Box::new(all_different_domain::AllDifferentFamily::new(units))
+}
+
 /// Whether the views take pairwise different values: the plain definition of all-different,
 /// for [`Propagator::is_satisfied`](crate::Propagator::is_satisfied).
 fn pairwise_different(views: &[crate::IntView], a: &crate::Assignment<'_>) -> bool {
@@ -105,6 +112,10 @@ mod tests {
             (
                 "all_different_domain/matching_small.rs",
                 include_str!("all_different_domain/matching_small.rs"),
+            ),
+            (
+                "all_different_domain/family.rs",
+                include_str!("all_different_domain/family.rs"),
             ),
             ("binary.rs", include_str!("binary.rs")),
             ("boolean.rs", include_str!("boolean.rs")),

@@ -91,7 +91,8 @@ impl Solver {
     }
 
     /// A solver with the given heuristics and limits.
-    pub fn with_config(model: Model, config: SearchConfig) -> Solver {
+    pub fn with_config(mut model: Model, config: SearchConfig) -> Solver {
+        model.form_families();
         let branching = Branching::new(model.engine(), model.id(), model.num_vars() as u32);
         Solver {
             model,

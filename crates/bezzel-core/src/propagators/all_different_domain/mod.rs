@@ -32,8 +32,11 @@
 //! which stays sound; after pruning such a constraint the propagator reports
 //! [`NoFixpoint`](PropStatus::NoFixpoint) so that it runs again on what it changed.
 
+mod family;
 mod matching;
 mod matching_small;
+
+pub(in crate::propagators) use family::AllDifferentFamily;
 
 use super::value_pass::{Fixed, MaskViews, value_pass, value_pass_masks};
 use crate::event::Event;
