@@ -163,17 +163,18 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
                 }
                 Ok(())
             })?;
-            if !options.all
-                && let Some(best) = &optimum.solution
-            {
-                print(out, best)?;
+            match optimum {
+                Some(optimum) => {
+                    if !options.all
+                        && let Some(best) = &optimum.solution
+                    {
+                        print(out, best)?;
+                    }
+                    let complete = optimum.optimal || optimum.infeasible;
+                    (found, complete, optimum.value, optimum.stats)
+                }
+                None => (0, false, None, Statistics::default()),
             }
-            (
-                found,
-                optimum.optimal || optimum.infeasible,
-                optimum.value,
-                optimum.stats,
-            )
         }
         Goal::Minimize(v) | Goal::Maximize(v) => {
             // -n counts improving solutions when -a prints them; otherwise only the best is
@@ -247,7 +248,8 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
 /// translates `text` again for its own copy of the model (the translation is deterministic, so
 /// `objective` names the same variable in each). Each improving solution reaches `improved`
 /// on this thread, in order, while the workers search; the time limit cancels the run.
-/// Returns how many improving solutions there were and the optimum.
+/// Returns how many improving solutions there were and the optimum (`None` when the time
+/// limit came while the search was still being split).
 fn optimize_in_parallel(
     text: &str,
     options: &Options,
@@ -255,19 +257,22 @@ fn optimize_in_parallel(
     objective: IntView,
     sense: Sense,
     mut improved: impl FnMut(&Solution) -> Result<(), FznError>,
-) -> Result<(u64, Optimum), FznError> {
+) -> Result<(u64, Option<Optimum>), FznError> {
     let build = || {
         parse(text)
             .map(|p| p.model)
             .map_err(|e| ModelError::InvalidArgument { reason: e.0 })
     };
     let parallel = |e: ParallelError| FznError(e.to_string());
-    let mut search = ParallelSearch::new("fzn", build).threads(Some(options.threads));
+    // More threads than cores only add splitting and copies of the model.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut search = ParallelSearch::new("fzn", build)
+        .threads(Some(options.threads.clamp(1, cores.max(1))))
+        .cancel_flag(cancel.clone());
     if !groups.is_empty() {
         search = search.branch_groups(groups);
     }
-    let cancel = Arc::new(AtomicBool::new(false));
-    let subproblems = search.subproblems().map_err(parallel)?;
     let (solutions, arriving) = mpsc::channel::<Solution>();
     let (finished, done) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
@@ -282,6 +287,15 @@ fn optimize_in_parallel(
             }
         });
         let worker = scope.spawn(|| {
+            // Split under the time limit too: the timer above is already running.
+            let subproblems = match search.subproblems() {
+                Ok(s) => s,
+                Err(ParallelError::Cancelled) => {
+                    drop(finished);
+                    return Ok(None);
+                }
+                Err(e) => return Err(e),
+            };
             let solutions = Mutex::new(solutions);
             let result = search.optimize(
                 &subproblems,
@@ -296,7 +310,7 @@ fn optimize_in_parallel(
                 },
             );
             drop(finished);
-            result
+            result.map(Some)
         });
         let mut found = 0;
         let mut failed = None;

@@ -9,6 +9,12 @@
 use super::branching::Decision;
 use super::dfs::{Frame, Solver};
 
+/// The most values of one variable that [`Solver::split`] expands one by one at a node; the
+/// rest stay together in one subproblem. Far above the domains that are split value by value
+/// for balance (queens, sudoku: tens of values), far below the wide domains of models read
+/// from FlatZinc.
+const MAX_SPLIT_CHAIN: usize = 256;
+
 impl Solver {
     /// Decisions that lead from the root to the current node, with the same solutions below,
     /// on unbound variables (see [`Decision`]): a prefix is meant for other copies of the model.
@@ -64,16 +70,14 @@ impl Solver {
     /// stopped it: splitting a large model takes time of its own, and a part of a split is no
     /// split (its subproblems would miss solutions).
     ///
-    /// A level stops growing at four times `target` (at least 64): a variable with a wide
-    /// domain (a FlatZinc `var int` of a million values, say) would otherwise be expanded value
-    /// by value into that many subproblems. The nodes left open then become subproblems as
-    /// they are, the last of them holding the values not expanded.
+    /// A variable's values are expanded one by one only up to 256 of them at a node: a variable with a wide domain (a FlatZinc `var int` of two million values, say)
+    /// would otherwise become that many subproblems, and each one's prefix as long. The node
+    /// left after that many becomes one subproblem holding the values not expanded.
     pub fn split(&mut self, target: usize) -> Option<Vec<Vec<Decision>>> {
-        let cap = target.saturating_mul(4).max(64);
         let mut depth = 1;
         let mut previous = usize::MAX;
         loop {
-            let prefixes = self.prefixes_at(depth, cap)?;
+            let prefixes = self.prefixes_at(depth)?;
             if prefixes.len() >= target || prefixes.len() == previous {
                 self.restart();
                 return Some(prefixes);
@@ -105,11 +109,23 @@ impl Solver {
         level
     }
 
-    /// Every node at `depth` (or a shallower solution), as a decision prefix, until there are
-    /// `cap` of them: from then on every open node is taken as it is (its subtree is not
-    /// expanded further), so the prefixes still cover the tree. `None` when the cancel flag
-    /// stopped it.
-    pub(super) fn prefixes_at(&mut self, depth: usize, cap: usize) -> Option<Vec<Vec<Decision>>> {
+    /// How many right branches on one variable end the stack (`x != 0`, `x != 1`, ...).
+    fn right_chain(&self) -> usize {
+        let Some(top) = self.stack.last() else {
+            return 0;
+        };
+        let var = top.decision.var().index;
+        self.stack
+            .iter()
+            .rev()
+            .take_while(|f| f.right_branch_taken && f.decision.var().index == var)
+            .count()
+    }
+
+    /// Every node at `depth` (or a shallower solution), as a decision prefix; a node after
+    /// [`MAX_SPLIT_CHAIN`] right branches on one variable is taken as it is (see
+    /// [`split`](Solver::split)). `None` when the cancel flag stopped it.
+    pub(super) fn prefixes_at(&mut self, depth: usize) -> Option<Vec<Vec<Decision>>> {
         self.restart();
         let mut out = Vec::new();
         self.model.engine_mut().schedule_all();
@@ -122,7 +138,7 @@ impl Solver {
                 self.restart();
                 return None;
             }
-            let open = out.len() < cap && self.split_level(&mut seen) < depth;
+            let open = self.right_chain() < MAX_SPLIT_CHAIN && self.split_level(&mut seen) < depth;
             let decision = if open { self.choose() } else { None };
             let alive = match decision {
                 None => {
