@@ -159,11 +159,16 @@ impl Queue {
         let weakest = &mut self.weakest[var as usize];
         *weakest = Some(weakest.map_or(event, |w| w.min(event)));
         let subs = &mut self.subscriptions[var as usize];
-        // One subscription per (variable, propagator), at the weakest event asked for.
-        if let Some(s) = subs.iter_mut().find(|s| s.prop == prop) {
+        // One subscription per (variable, propagator), at the weakest event asked for. A
+        // propagator subscribes all at once when it is added, after every older one, so an
+        // earlier subscription of `prop` to `var` can only be the last: no scan of the list
+        // (a FlatZinc queens 100 has 300 propagators on each variable, and the scans were
+        // half of its reading time).
+        if let Some(s) = subs.last_mut().filter(|s| s.prop == prop) {
             s.event = s.event.min(event);
             s.token |= token;
         } else {
+            debug_assert!(subs.iter().all(|s| s.prop != prop));
             subs.push(Subscription {
                 prop,
                 event,
