@@ -87,9 +87,11 @@ use bezzel_cli::input::{Input, check_inputs, io_reason};
 use bezzel_cli::options::positive_number;
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree, consistency};
 use bezzel_cli::{Failure, Progress, Stop};
-use bezzel_core::parallel::distributed::map_round;
 use bezzel_core::{Consistency, Restarts, SearchConfig};
-use bezzel_sudoku::batch::{Answer, Batch, Mode, Settings, Solvers, Summary, location};
+use bezzel_sudoku::batch::{
+    Answer, Batch, Mode, Settings, Summary, answer_on_cluster, finish_cluster, location,
+    serve_cluster,
+};
 use bezzel_sudoku::grid::{Alphabet, Grid, ParseError};
 use bezzel_sudoku::model::Status;
 use bezzel_sudoku::reader::{Chunk, Form, Puzzle, ReadOptions, read_in_background};
@@ -245,49 +247,8 @@ fn main() -> ExitCode {
 /// nothing.
 fn serve(cli: &Cli, mpi: &Mpi) -> Result<u8, Failure> {
     let (settings, stop) = (cli.settings(), Stop::install(cli.time_limit.time_limit));
-    let flag = stop.flag();
-    while map_round(
-        mpi,
-        cli.threads.count(),
-        flag,
-        None,
-        Solvers::default,
-        |solvers, grid: &Grid| solvers.answer_grid(&settings, Some(flag), grid),
-    )
-    .map_err(Failure::input)?
-    .is_some()
-    {}
+    serve_cluster(mpi, cli.threads.count(), &settings, stop.flag()).map_err(Failure::input)?;
     Ok(0)
-}
-
-/// Answers `chunk` on the ranks of the MPI job (rank 0 included), in order.
-fn answer_on(
-    mpi: &Mpi,
-    cli: &Cli,
-    settings: &Settings,
-    stop: &Stop,
-    chunk: &[Puzzle],
-) -> Result<Vec<Answer>, Failure> {
-    let grids: Vec<Grid> = chunk.iter().filter_map(|p| p.grid.clone().ok()).collect();
-    let flag = stop.flag();
-    let mut answers = map_round(
-        mpi,
-        cli.threads.count(),
-        flag,
-        Some(&grids),
-        Solvers::default,
-        |solvers, grid: &Grid| solvers.answer_grid(settings, Some(flag), grid),
-    )
-    .map_err(Failure::input)?
-    .unwrap_or_default()
-    .into_iter();
-    Ok(chunk
-        .iter()
-        .map(|p| match &p.grid {
-            Err(e) => Answer::Error(e.to_string()),
-            Ok(_) => answers.next().flatten().unwrap_or(Answer::NotStarted),
-        })
-        .collect())
 }
 
 /// Where the answers go, and what has been said so far.
@@ -385,7 +346,14 @@ fn run(cli: &Cli, mpi: Option<&Mpi>) -> Result<u8, Failure> {
                 }
             } else {
                 let answers = match mpi {
-                    Some(mpi) => answer_on(mpi, cli, batch.settings(), &stop, &chunk)?,
+                    Some(mpi) => answer_on_cluster(
+                        mpi,
+                        cli.threads.count(),
+                        batch.settings(),
+                        stop.flag(),
+                        &chunk,
+                    )
+                    .map_err(Failure::input)?,
                     None => batch.answer(&chunk),
                 };
                 // After a stop, the answers end before the first puzzle not started: the ones
@@ -414,16 +382,7 @@ fn run(cli: &Cli, mpi: Option<&Mpi>) -> Result<u8, Failure> {
     }
     if let Some(mpi) = mpi {
         // No more rounds: the other ranks stop.
-        let settings = batch.settings();
-        let no_more = map_round(
-            mpi,
-            1,
-            stop.flag(),
-            None,
-            Solvers::default,
-            |s, g: &Grid| s.answer_grid(settings, None, g),
-        );
-        no_more.map_err(Failure::input)?;
+        finish_cluster(mpi, stop.flag()).map_err(Failure::input)?;
     }
     let tree = if cli.tree.tree.is_some() && !stop.is_raised() {
         answer_with_tree(&mut printer, &batch, tree_input, &stop)

@@ -34,6 +34,8 @@
 use crate::grid::{Alphabet, Grid};
 use crate::model::{DEFAULT_CONSISTENCY, Outcome, Status, SudokuSolver};
 use crate::reader::Puzzle;
+use bezzel_core::parallel::Cluster;
+use bezzel_core::parallel::distributed::map_round;
 use bezzel_core::{Consistency, SearchConfig, Statistics, StopReason};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -575,4 +577,72 @@ mod tests {
             assert_eq!(text(a), text(b));
         }
     }
+}
+
+/// Answers `chunk` on the processes of `cluster` (rank 0 included, each with `threads`
+/// threads), in order, as [`Batch::answer`] does on one: rank 0 calls it for each chunk while
+/// every other rank runs [`serve_cluster`]. Puzzles that failed to read are answered with
+/// their error, and puzzles not started before `stop` was raised with
+/// [`Answer::NotStarted`]. Fails with the cluster's message when a rank cannot be reached.
+pub fn answer_on_cluster(
+    cluster: &dyn Cluster,
+    threads: usize,
+    settings: &Settings,
+    stop: &Arc<AtomicBool>,
+    chunk: &[Puzzle],
+) -> Result<Vec<Answer>, String> {
+    let grids: Vec<Grid> = chunk.iter().filter_map(|p| p.grid.clone().ok()).collect();
+    let mut answers = map_round(
+        cluster,
+        threads,
+        stop,
+        Some(&grids),
+        Solvers::default,
+        |solvers, grid: &Grid| solvers.answer_grid(settings, Some(stop), grid),
+    )?
+    .unwrap_or_default()
+    .into_iter();
+    Ok(chunk
+        .iter()
+        .map(|p| match &p.grid {
+            Err(e) => Answer::Error(e.to_string()),
+            Ok(_) => answers.next().flatten().unwrap_or(Answer::NotStarted),
+        })
+        .collect())
+}
+
+/// A rank above 0 of [`answer_on_cluster`]: answers the puzzles rank 0 hands out, round after
+/// round, until rank 0 says there are no more.
+pub fn serve_cluster(
+    cluster: &dyn Cluster,
+    threads: usize,
+    settings: &Settings,
+    stop: &Arc<AtomicBool>,
+) -> Result<(), String> {
+    while map_round(
+        cluster,
+        threads,
+        stop,
+        None,
+        Solvers::default,
+        |solvers, grid: &Grid| solvers.answer_grid(settings, Some(stop), grid),
+    )?
+    .is_some()
+    {}
+    Ok(())
+}
+
+/// Rank 0, after its last [`answer_on_cluster`]: tells the ranks serving in
+/// [`serve_cluster`] that there are no more puzzles, which ends their loops.
+pub fn finish_cluster(cluster: &dyn Cluster, stop: &Arc<AtomicBool>) -> Result<(), String> {
+    let settings = Settings::default();
+    map_round(
+        cluster,
+        1,
+        stop,
+        None,
+        Solvers::default,
+        |solvers, grid: &Grid| solvers.answer_grid(&settings, None, grid),
+    )
+    .map(|_| ())
 }
