@@ -514,71 +514,6 @@ impl Batch {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::reader::PuzzleReader;
-
-    fn read(text: &str) -> Vec<Puzzle> {
-        PuzzleReader::new(text.as_bytes())
-            .collect::<Result<_, _>>()
-            .unwrap()
-    }
-
-    const UNIQUE_4X4: &str = "....3..2..4....3";
-
-    #[test]
-    fn a_raised_flag_gives_unknown_never_a_conclusion() {
-        let puzzles = read(&format!("{UNIQUE_4X4}\n{}\n1234\n", ".".repeat(81)));
-        for mode in [Mode::Unique, Mode::First, Mode::Count(100)] {
-            for threads in [1, 2] {
-                let settings = Settings {
-                    mode,
-                    ..Settings::default()
-                };
-                let mut batch = Batch::new(settings, threads).unwrap();
-                let flag = Arc::new(AtomicBool::new(true));
-                batch.set_cancel_flag(flag);
-                let answers = batch.answer(&puzzles);
-                assert_eq!(answers[0], Answer::NotStarted);
-                assert_eq!(
-                    answers[0].text(mode, Alphabet::FromOne, "line 1"),
-                    "unknown"
-                );
-                assert!(!answers[1].is_known());
-                // A line that cannot be read is an error, whatever the flag.
-                assert!(matches!(answers[2], Answer::Error(_)));
-            }
-        }
-    }
-
-    #[test]
-    fn a_cut_short_outcome_is_unknown_and_a_first_solution_is_kept() {
-        let puzzle = crate::grid::Grid::parse_line(UNIQUE_4X4).unwrap();
-        let mut o = crate::model::count(&puzzle, 2).unwrap();
-        assert!(Answer::from_outcome(Mode::Unique, o.clone()).is_known());
-        // One solution, then the flag: neither unique nor a count.
-        o.exact = false;
-        o.stats.stopped = Some(StopReason::Cancelled);
-        assert!(!Answer::from_outcome(Mode::Unique, o.clone()).is_known());
-        assert!(!Answer::from_outcome(Mode::Count(5), o.clone()).is_known());
-        assert!(Answer::from_outcome(Mode::First, o).is_known());
-    }
-
-    #[test]
-    fn answers_come_in_input_order_on_any_number_of_threads() {
-        let text = format!("{UNIQUE_4X4}\n1...3.........2.\n").repeat(50);
-        let puzzles = read(&text);
-        let one = Batch::new(Settings::default(), 1).unwrap().answer(&puzzles);
-        let four = Batch::new(Settings::default(), 4).unwrap().answer(&puzzles);
-        assert_eq!(one.len(), 100);
-        for (a, b) in one.iter().zip(&four) {
-            let text = |x: &Answer| x.text(Mode::Unique, Alphabet::FromOne, "");
-            assert_eq!(text(a), text(b));
-        }
-    }
-}
-
 /// Answers `chunk` on the processes of `cluster` (rank 0 included, each with `threads`
 /// threads), in order, as [`Batch::answer`] does on one: rank 0 calls it for each chunk while
 /// every other rank runs [`serve_cluster`]. Puzzles that failed to read are answered with
@@ -645,4 +580,69 @@ pub fn finish_cluster(cluster: &dyn Cluster, stop: &Arc<AtomicBool>) -> Result<(
         |solvers, grid: &Grid| solvers.answer_grid(&settings, None, grid),
     )
     .map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reader::PuzzleReader;
+
+    fn read(text: &str) -> Vec<Puzzle> {
+        PuzzleReader::new(text.as_bytes())
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    const UNIQUE_4X4: &str = "....3..2..4....3";
+
+    #[test]
+    fn a_raised_flag_gives_unknown_never_a_conclusion() {
+        let puzzles = read(&format!("{UNIQUE_4X4}\n{}\n1234\n", ".".repeat(81)));
+        for mode in [Mode::Unique, Mode::First, Mode::Count(100)] {
+            for threads in [1, 2] {
+                let settings = Settings {
+                    mode,
+                    ..Settings::default()
+                };
+                let mut batch = Batch::new(settings, threads).unwrap();
+                let flag = Arc::new(AtomicBool::new(true));
+                batch.set_cancel_flag(flag);
+                let answers = batch.answer(&puzzles);
+                assert_eq!(answers[0], Answer::NotStarted);
+                assert_eq!(
+                    answers[0].text(mode, Alphabet::FromOne, "line 1"),
+                    "unknown"
+                );
+                assert!(!answers[1].is_known());
+                // A line that cannot be read is an error, whatever the flag.
+                assert!(matches!(answers[2], Answer::Error(_)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_cut_short_outcome_is_unknown_and_a_first_solution_is_kept() {
+        let puzzle = crate::grid::Grid::parse_line(UNIQUE_4X4).unwrap();
+        let mut o = crate::model::count(&puzzle, 2).unwrap();
+        assert!(Answer::from_outcome(Mode::Unique, o.clone()).is_known());
+        // One solution, then the flag: neither unique nor a count.
+        o.exact = false;
+        o.stats.stopped = Some(StopReason::Cancelled);
+        assert!(!Answer::from_outcome(Mode::Unique, o.clone()).is_known());
+        assert!(!Answer::from_outcome(Mode::Count(5), o.clone()).is_known());
+        assert!(Answer::from_outcome(Mode::First, o).is_known());
+    }
+
+    #[test]
+    fn answers_come_in_input_order_on_any_number_of_threads() {
+        let text = format!("{UNIQUE_4X4}\n1...3.........2.\n").repeat(50);
+        let puzzles = read(&text);
+        let one = Batch::new(Settings::default(), 1).unwrap().answer(&puzzles);
+        let four = Batch::new(Settings::default(), 4).unwrap().answer(&puzzles);
+        assert_eq!(one.len(), 100);
+        for (a, b) in one.iter().zip(&four) {
+            let text = |x: &Answer| x.text(Mode::Unique, Alphabet::FromOne, "");
+            assert_eq!(text(a), text(b));
+        }
+    }
 }
