@@ -68,6 +68,7 @@ workloads = [
     queens(13, "val", 73712),
     queens(14, "val", 365596),
     queens(12, "dom", 14200),
+    queens(14, "dom", 365596),
     sudoku("top1465", "puzzles3_magictour_top1465", "dom"),
     sudoku("17clue", "puzzles2_17_clue", "dom"),
     golomb(10, 55),                                        # OEIS A003022

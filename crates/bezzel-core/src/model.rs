@@ -44,6 +44,9 @@ pub struct Model {
     /// The domain-level all-differents posted since families were last formed that may join
     /// one (see [`form_families`](Model::form_families)): their propagator and their views.
     family_units: Vec<(usize, Vec<IntView>)>,
+    /// The same for value-level all-differents (see
+    /// [`form_value_families`](Model::form_value_families)).
+    value_units: Vec<(usize, Vec<IntView>)>,
 }
 
 impl Default for Model {
@@ -69,6 +72,7 @@ impl Model {
             engine: Engine::new(),
             names: Arc::default(),
             family_units: Vec::new(),
+            value_units: Vec::new(),
         }
     }
 
@@ -380,6 +384,7 @@ impl Model {
     /// A unit alone keeps its propagator. Called when search or propagation starts, so that a
     /// model is stated without any special call.
     pub(crate) fn form_families(&mut self) {
+        self.form_value_families();
         let units = std::mem::take(&mut self.family_units);
         if units.len() < 2 {
             return;
@@ -443,6 +448,93 @@ impl Model {
                 for &x in &chunk_vars {
                     self.engine.forget_ghost(x);
                 }
+            }
+        }
+    }
+
+    /// Posts a value-level all-different on `views` (at least three), noting it as a unit that
+    /// may join a family of value-level units (see
+    /// [`form_value_families`](Model::form_value_families)) when it qualifies: at most 64
+    /// views `x + c` over distinct variables, whose declared values fit one window of 64.
+    pub(crate) fn post_all_different_value(
+        &mut self,
+        views: Vec<IntView>,
+    ) -> Result<(), ModelError> {
+        let qualifies = views.len() <= 64
+            && views.iter().all(|v| !v.negated)
+            && {
+                let bounds = views.iter().map(|v| {
+                    let (lo, hi) = self.engine.declared_bounds(v.var.index);
+                    (i64::from(lo) + v.offset, i64::from(hi) + v.offset)
+                });
+                let lo = bounds.clone().map(|b| b.0).min().unwrap_or(0);
+                let hi = bounds.map(|b| b.1).max().unwrap_or(0);
+                hi - lo < 64
+            }
+            && {
+                let mut vars: Vec<u32> = views.iter().map(|v| v.var.index).collect();
+                vars.sort_unstable();
+                vars.windows(2).all(|w| w[0] != w[1])
+            };
+        let p = self.engine.num_propagators();
+        self.post(crate::propagators::AllDifferentValue::new(views.clone()))?;
+        if qualifies {
+            self.value_units.push((p, views));
+        }
+        Ok(())
+    }
+
+    /// Forms families of the value-level all-differents noted since the last call: units
+    /// that share variables (connected components) over at most 64 variables in all, at most
+    /// 64 units, go to one propagator that removes the values fixed in all of them in one
+    /// run per wake-up and reaches the same fixpoint (N-Queens' `q`, `q + i`, `q - i`); their
+    /// own propagators are retired. A unit alone, or a component too large, keeps its own.
+    fn form_value_families(&mut self) {
+        let units = std::mem::take(&mut self.value_units);
+        if units.len() < 2 {
+            return;
+        }
+        let mut parent: Vec<usize> = (0..units.len()).collect();
+        fn root(parent: &mut [usize], mut u: usize) -> usize {
+            while parent[u] != u {
+                parent[u] = parent[parent[u]];
+                u = parent[u];
+            }
+            u
+        }
+        let mut owner = std::collections::HashMap::new();
+        for (u, (_, views)) in units.iter().enumerate() {
+            for v in views {
+                let first = *owner.entry(v.var.index).or_insert(u);
+                let (a, b) = (root(&mut parent, first), root(&mut parent, u));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+        let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+        for u in 0..units.len() {
+            groups.entry(root(&mut parent, u)).or_default().push(u);
+        }
+        for group in groups.values().filter(|g| g.len() > 1 && g.len() <= 64) {
+            let mut vars: Vec<u32> = group
+                .iter()
+                .flat_map(|&u| units[u].1.iter().map(|v| v.var.index))
+                .collect();
+            vars.sort_unstable();
+            vars.dedup();
+            if vars.len() > 64 {
+                continue;
+            }
+            for &u in group {
+                let unit_vars: Vec<u32> = units[u].1.iter().map(|v| v.var.index).collect();
+                self.engine.retire(units[u].0, &unit_vars);
+            }
+            let views: Vec<Vec<IntView>> = group.iter().map(|&u| units[u].1.clone()).collect();
+            let mut family = crate::propagators::all_different_value_family(&views);
+            let subscriptions = self.engine.setup(family.as_mut());
+            self.engine.add_propagator(family, subscriptions);
+            // The family's own subscription stands for one of the units' in the degree.
+            for &x in &vars {
+                self.engine.forget_ghost(x);
             }
         }
     }

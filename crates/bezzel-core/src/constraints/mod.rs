@@ -102,7 +102,9 @@ impl Model {
             _ if views.len() <= 1 => Ok(()),
             // For two views, `!=` already prunes every unsupported value.
             _ if views.len() == 2 => self.post(NotEqual::new(views[0], views[1])),
-            Consistency::Value => self.post(AllDifferentValue::new(views)),
+            // Units that share variables may end up in one family propagator (see
+            // `Model::form_families`), which reaches the same fixpoint in fewer runs.
+            Consistency::Value => self.post_all_different_value(views),
             // Cheapest first: at the bounds level a value-consistent propagator over the same
             // views runs before the Hall-interval one (it has a cheaper priority), so that
             // fixings cascade at their low cost and each bounds run sees a batch of changes

@@ -9,6 +9,7 @@
 mod all_different;
 mod all_different_bounds;
 mod all_different_domain;
+mod all_different_value_family;
 mod binary;
 mod boolean;
 mod check;
@@ -36,6 +37,18 @@ pub use table::Table;
 /// post in place of the units' own propagators: see `all_different_domain/family.rs`.
 pub(crate) fn all_different_family(units: &[Vec<crate::IntView>]) -> Box<dyn crate::Propagator> {
     Box::new(all_different_domain::AllDifferentFamily::new(units))
+}
+
+/// The propagator of a family of value-level all-differents (the `units`, at most 64, over
+/// at most 64 variables, each unit's views `x + c` over distinct variables with values in one
+/// window of 64), for the model to post in place of the units' own propagators: see
+/// `all_different_value_family.rs`.
+pub(crate) fn all_different_value_family(
+    units: &[Vec<crate::IntView>],
+) -> Box<dyn crate::Propagator> {
+    Box::new(all_different_value_family::AllDifferentValueFamily::new(
+        units,
+    ))
 }
 
 /// Whether the views take pairwise different values: the plain definition of all-different,
@@ -116,6 +129,10 @@ mod tests {
             (
                 "all_different_domain/family.rs",
                 include_str!("all_different_domain/family.rs"),
+            ),
+            (
+                "all_different_value_family.rs",
+                include_str!("all_different_value_family.rs"),
             ),
             ("binary.rs", include_str!("binary.rs")),
             ("boolean.rs", include_str!("boolean.rs")),
