@@ -47,6 +47,9 @@ pub struct Model {
     /// The same for value-level all-differents (see
     /// [`form_value_families`](Model::form_value_families)).
     value_units: Vec<(usize, Vec<IntView>)>,
+    /// The domain-level all-differents that may join a family over offset views (see
+    /// [`form_offset_families`](Model::form_offset_families)).
+    offset_units: Vec<(usize, Vec<IntView>)>,
 }
 
 impl Default for Model {
@@ -73,6 +76,7 @@ impl Model {
             names: Arc::default(),
             family_units: Vec::new(),
             value_units: Vec::new(),
+            offset_units: Vec::new(),
         }
     }
 
@@ -371,6 +375,9 @@ impl Model {
             };
         let p = self.engine.num_propagators();
         self.post(crate::propagators::AllDifferentDomain::new(views.clone()))?;
+        if self.fits_one_window(&views) {
+            self.offset_units.push((p, views.clone()));
+        }
         if qualifies {
             self.family_units.push((p, views));
         }
@@ -385,6 +392,8 @@ impl Model {
     /// model is stated without any special call.
     pub(crate) fn form_families(&mut self) {
         self.form_value_families();
+        let taken = self.form_offset_families();
+        self.family_units.retain(|(p, _)| !taken.contains(p));
         let units = std::mem::take(&mut self.family_units);
         if units.len() < 2 {
             return;
@@ -460,7 +469,18 @@ impl Model {
         &mut self,
         views: Vec<IntView>,
     ) -> Result<(), ModelError> {
-        let qualifies = views.len() <= 64
+        let p = self.engine.num_propagators();
+        self.post(crate::propagators::AllDifferentValue::new(views.clone()))?;
+        if self.fits_one_window(&views) {
+            self.value_units.push((p, views));
+        }
+        Ok(())
+    }
+
+    /// Whether a unit may join a family over offset views: at most 64 views `x + c` over
+    /// distinct variables, whose declared values fit one window of 64.
+    fn fits_one_window(&self, views: &[IntView]) -> bool {
+        views.len() <= 64
             && views.iter().all(|v| !v.negated)
             && {
                 let bounds = views.iter().map(|v| {
@@ -475,25 +495,13 @@ impl Model {
                 let mut vars: Vec<u32> = views.iter().map(|v| v.var.index).collect();
                 vars.sort_unstable();
                 vars.windows(2).all(|w| w[0] != w[1])
-            };
-        let p = self.engine.num_propagators();
-        self.post(crate::propagators::AllDifferentValue::new(views.clone()))?;
-        if qualifies {
-            self.value_units.push((p, views));
-        }
-        Ok(())
+            }
     }
 
-    /// Forms families of the value-level all-differents noted since the last call: units
-    /// that share variables (connected components) over at most 64 variables in all, at most
-    /// 64 units, go to one propagator that removes the values fixed in all of them in one
-    /// run per wake-up and reaches the same fixpoint (N-Queens' `q`, `q + i`, `q - i`); their
-    /// own propagators are retired. A unit alone, or a component too large, keeps its own.
-    fn form_value_families(&mut self) {
-        let units = std::mem::take(&mut self.value_units);
-        if units.len() < 2 {
-            return;
-        }
+    /// The connected components (units sharing variables) of `units` with at least two units,
+    /// at most 64 units and at most 64 variables, as positions in `units`, with their
+    /// variables.
+    fn offset_groups(units: &[(usize, Vec<IntView>)]) -> Vec<(Vec<usize>, Vec<u32>)> {
         let mut parent: Vec<usize> = (0..units.len()).collect();
         fn root(parent: &mut [usize], mut u: usize) -> usize {
             while parent[u] != u {
@@ -514,28 +522,75 @@ impl Model {
         for u in 0..units.len() {
             groups.entry(root(&mut parent, u)).or_default().push(u);
         }
-        for group in groups.values().filter(|g| g.len() > 1 && g.len() <= 64) {
-            let mut vars: Vec<u32> = group
+        groups
+            .into_values()
+            .filter(|g| g.len() > 1 && g.len() <= 64)
+            .filter_map(|group| {
+                let mut vars: Vec<u32> = group
+                    .iter()
+                    .flat_map(|&u| units[u].1.iter().map(|v| v.var.index))
+                    .collect();
+                vars.sort_unstable();
+                vars.dedup();
+                (vars.len() <= 64).then_some((group, vars))
+            })
+            .collect()
+    }
+
+    /// Posts `family` in place of the units `group` of `units`, over the variables `vars`.
+    fn replace_units(
+        &mut self,
+        units: &[(usize, Vec<IntView>)],
+        group: &[usize],
+        vars: &[u32],
+        mut family: Box<dyn Propagator>,
+    ) {
+        for &u in group {
+            let unit_vars: Vec<u32> = units[u].1.iter().map(|v| v.var.index).collect();
+            self.engine.retire(units[u].0, &unit_vars);
+        }
+        let subscriptions = self.engine.setup(family.as_mut());
+        self.engine.add_propagator(family, subscriptions);
+        // The family's own subscription stands for one of the units' in the degree.
+        for &x in vars {
+            self.engine.forget_ghost(x);
+        }
+    }
+
+    /// Forms families of the domain-level all-differents noted since the last call whose
+    /// units share variables and include offset views (N-Queens' `q`, `q + i`, `q - i`; units
+    /// of plain views alone are left to [`form_families`](Model::form_families)): at most 64
+    /// units over at most 64 variables go to one propagator, which reaches the same fixpoint
+    /// with one run per wake-up. Returns the propagators it retired.
+    fn form_offset_families(&mut self) -> Vec<usize> {
+        let units = std::mem::take(&mut self.offset_units);
+        let mut taken = Vec::new();
+        for (group, vars) in Model::offset_groups(&units) {
+            if group
                 .iter()
-                .flat_map(|&u| units[u].1.iter().map(|v| v.var.index))
-                .collect();
-            vars.sort_unstable();
-            vars.dedup();
-            if vars.len() > 64 {
+                .all(|&u| units[u].1.iter().all(|v| v.offset == 0))
+            {
                 continue;
             }
-            for &u in group {
-                let unit_vars: Vec<u32> = units[u].1.iter().map(|v| v.var.index).collect();
-                self.engine.retire(units[u].0, &unit_vars);
-            }
             let views: Vec<Vec<IntView>> = group.iter().map(|&u| units[u].1.clone()).collect();
-            let mut family = crate::propagators::all_different_value_family(&views);
-            let subscriptions = self.engine.setup(family.as_mut());
-            self.engine.add_propagator(family, subscriptions);
-            // The family's own subscription stands for one of the units' in the degree.
-            for &x in &vars {
-                self.engine.forget_ghost(x);
-            }
+            let family = crate::propagators::all_different_offset_family(&views);
+            self.replace_units(&units, &group, &vars, family);
+            taken.extend(group.iter().map(|&u| units[u].0));
+        }
+        taken
+    }
+
+    /// Forms families of the value-level all-differents noted since the last call: units
+    /// that share variables (connected components) over at most 64 variables in all, at most
+    /// 64 units, go to one propagator that removes the values fixed in all of them in one
+    /// run per wake-up and reaches the same fixpoint (N-Queens' `q`, `q + i`, `q - i`); their
+    /// own propagators are retired. A unit alone, or a component too large, keeps its own.
+    fn form_value_families(&mut self) {
+        let units = std::mem::take(&mut self.value_units);
+        for (group, vars) in Model::offset_groups(&units) {
+            let views: Vec<Vec<IntView>> = group.iter().map(|&u| units[u].1.clone()).collect();
+            let family = crate::propagators::all_different_value_family(&views);
+            self.replace_units(&units, &group, &vars, family);
         }
     }
 

@@ -39,6 +39,16 @@ pub(crate) fn all_different_family(units: &[Vec<crate::IntView>]) -> Box<dyn cra
     Box::new(all_different_domain::AllDifferentFamily::new(units))
 }
 
+/// The propagator of a family of domain-level all-differents over offset views (the `units`,
+/// at most 64, over at most 64 variables, each unit's views `x + c` over distinct variables
+/// with values in one window of 64), for the model to post in place of the units' own
+/// propagators: see `all_different_domain/offset_family.rs`.
+pub(crate) fn all_different_offset_family(
+    units: &[Vec<crate::IntView>],
+) -> Box<dyn crate::Propagator> {
+    Box::new(all_different_domain::OffsetFamily::new(units))
+}
+
 /// The propagator of a family of value-level all-differents (the `units`, at most 64, over
 /// at most 64 variables, each unit's views `x + c` over distinct variables with values in one
 /// window of 64), for the model to post in place of the units' own propagators: see
@@ -129,6 +139,10 @@ mod tests {
             (
                 "all_different_domain/family.rs",
                 include_str!("all_different_domain/family.rs"),
+            ),
+            (
+                "all_different_domain/offset_family.rs",
+                include_str!("all_different_domain/offset_family.rs"),
             ),
             (
                 "all_different_value_family.rs",

@@ -35,8 +35,10 @@
 mod family;
 mod matching;
 mod matching_small;
+mod offset_family;
 
 pub(in crate::propagators) use family::AllDifferentFamily;
+pub(in crate::propagators) use offset_family::OffsetFamily;
 
 use super::value_pass::{Fixed, MaskViews, value_pass, value_pass_masks};
 use crate::event::Event;

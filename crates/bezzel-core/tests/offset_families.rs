@@ -1,17 +1,18 @@
-//! Families of value-level all-differents: `all_different`s over offset views (`x + c`) of
-//! shared variables, which the model propagates as one propagator, against the same units
-//! posted one by one (each its own `AllDifferentValue`, which no family takes in).
+//! Families of all-differents over offset views (`x + c`) of shared variables, at the value
+//! and at the domain level, which the model propagates as one propagator, against the same
+//! units posted one by one (each its own `AllDifferentValue` or `AllDifferentDomain`, which
+//! no family takes in).
 //!
-//! Both reach the unique common fixpoint of the units' value passes, so they must show the
+//! Both reach the unique common fixpoint of the units at their level, so they must show the
 //! same domains at every node: searches with random decisions record the domains at each node
 //! and must agree node for node, their solutions must be brute force's, and the built-in
 //! heuristics must count the same nodes and failures. Instances are random units with random
-//! offsets over shared variables (families where every variable lies in every unit take a
-//! path of their own, so some are made that way), and N-Queens' `q`, `q + i`, `q - i`, whose
-//! solution counts are published (OEIS A000170).
+//! offsets over shared variables (value-level families where every variable lies in every
+//! unit take a path of their own, so some are made that way), and N-Queens' `q`, `q + i`,
+//! `q - i`, whose solution counts are published (OEIS A000170).
 
 use bezzel_core::prelude::*;
-use bezzel_core::propagators::AllDifferentValue;
+use bezzel_core::propagators::{AllDifferentDomain, AllDifferentValue};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
@@ -27,16 +28,19 @@ struct Case {
 }
 
 impl Case {
-    /// The model, with the units posted through `all_different_with` (a family forms) or as
-    /// one `AllDifferentValue` each.
-    fn build(&self, family: bool) -> (Model, Vec<VarId>) {
+    /// The model, with the units posted at `level` (value or domain) through
+    /// `all_different_with` (a family forms) or as one `AllDifferentValue` or
+    /// `AllDifferentDomain` each.
+    fn build(&self, level: Consistency, family: bool) -> (Model, Vec<VarId>) {
         let (mut m, vars) = brute::model(&self.domains);
         for unit in &self.units {
             let views: Vec<IntView> = unit.iter().map(|&(i, c)| vars[i].offset(c)).collect();
             if family {
-                m.all_different_with(&views, Consistency::Value).unwrap();
-            } else {
+                m.all_different_with(&views, level).unwrap();
+            } else if level == Consistency::Value {
                 m.post(AllDifferentValue::new(views)).unwrap();
+            } else {
+                m.post(AllDifferentDomain::new(views)).unwrap();
             }
         }
         (m, vars)
@@ -128,8 +132,13 @@ fn checked() -> SearchConfig {
 
 /// The nodes and solutions of a search with the random decisions of `seed`, stopped after
 /// 2,000 nodes, and whether it went through the whole tree.
-fn walk(case: &Case, family: bool, seed: u64) -> (Vec<Node>, BTreeSet<Vec<i32>>, bool) {
-    let (m, vars) = case.build(family);
+fn walk(
+    case: &Case,
+    level: Consistency,
+    family: bool,
+    seed: u64,
+) -> (Vec<Node>, BTreeSet<Vec<i32>>, bool) {
+    let (m, vars) = case.build(level, family);
     let mut config = checked();
     config.limits.nodes = Some(2_000);
     let nodes = Arc::new(Mutex::new(Vec::new()));
@@ -144,8 +153,13 @@ fn walk(case: &Case, family: bool, seed: u64) -> (Vec<Node>, BTreeSet<Vec<i32>>,
 }
 
 /// The statistics of a search with the built-in heuristic `order`, and the solutions found.
-fn search(case: &Case, family: bool, order: VarOrder) -> (Statistics, Vec<Vec<i32>>) {
-    let (m, vars) = case.build(family);
+fn search(
+    case: &Case,
+    level: Consistency,
+    family: bool,
+    order: VarOrder,
+) -> (Statistics, Vec<Vec<i32>>) {
+    let (m, vars) = case.build(level, family);
     let mut config = checked();
     config.var_order = order;
     let mut solver = Solver::with_config(m, config);
@@ -157,33 +171,50 @@ fn search(case: &Case, family: bool, order: VarOrder) -> (Statistics, Vec<Vec<i3
 /// searches, and node counts under the built-in heuristics (identical but for dom/wdeg,
 /// whose failure weights go to the family as a whole; it must find the same solutions).
 fn agree(case: &Case, walks: u64, expected: Option<&BTreeSet<Vec<i32>>>) {
-    let (mut a, vars) = case.build(true);
-    let (mut b, vars_b) = case.build(false);
+    for level in [Consistency::Value, Consistency::Domain] {
+        agree_at(case, level, walks, expected);
+    }
+}
+
+fn agree_at(case: &Case, level: Consistency, walks: u64, expected: Option<&BTreeSet<Vec<i32>>>) {
+    let (mut a, vars) = case.build(level, true);
+    let (mut b, vars_b) = case.build(level, false);
     let (ra, rb) = (a.propagate(), b.propagate());
-    assert_eq!(ra.is_ok(), rb.is_ok(), "root propagation on {case:?}");
+    assert_eq!(
+        ra.is_ok(),
+        rb.is_ok(),
+        "root propagation at {level:?} on {case:?}"
+    );
     if ra.is_ok() {
         for (&x, &y) in vars.iter().zip(&vars_b) {
-            assert_eq!(a.domain(x), b.domain(y), "root domain of {x:?} on {case:?}");
+            assert_eq!(
+                a.domain(x),
+                b.domain(y),
+                "root domain of {x:?} at {level:?} on {case:?}"
+            );
         }
     }
     // The units are connected: one family takes them all in.
     assert_eq!(
         a.num_propagators(),
         case.units.len() + 1,
-        "no family formed on {case:?}"
+        "no family formed at {level:?} on {case:?}"
     );
     for seed in 1..=walks {
-        let (nodes_a, found_a, complete) = walk(case, true, seed);
-        let (nodes_b, found_b, _) = walk(case, false, seed);
-        assert_eq!(nodes_a, nodes_b, "walk {seed}: nodes differ on {case:?}");
+        let (nodes_a, found_a, complete) = walk(case, level, true, seed);
+        let (nodes_b, found_b, _) = walk(case, level, false, seed);
+        assert_eq!(
+            nodes_a, nodes_b,
+            "walk {seed}: nodes differ at {level:?} on {case:?}"
+        );
         assert_eq!(
             found_a, found_b,
-            "walk {seed}: solutions differ on {case:?}"
+            "walk {seed}: solutions differ at {level:?} on {case:?}"
         );
         if let Some(expected) = expected.filter(|_| complete) {
             assert_eq!(
                 &found_a, expected,
-                "walk {seed}: not brute force's on {case:?}"
+                "walk {seed}: not brute force's at {level:?} on {case:?}"
             );
         }
     }
@@ -192,19 +223,25 @@ fn agree(case: &Case, walks: u64, expected: Option<&BTreeSet<Vec<i32>>>) {
         VarOrder::InputOrder,
         VarOrder::SmallestDomainMaxDegree,
     ] {
-        let (sa, fa) = search(case, true, order);
-        let (sb, fb) = search(case, false, order);
-        assert_eq!(fa, fb, "{order:?}: solutions differ on {case:?}");
+        let (sa, fa) = search(case, level, true, order);
+        let (sb, fb) = search(case, level, false, order);
+        assert_eq!(
+            fa, fb,
+            "{order:?}: solutions differ at {level:?} on {case:?}"
+        );
         assert_eq!(
             (sa.nodes, sa.failures, sa.solutions),
             (sb.nodes, sb.failures, sb.solutions),
-            "{order:?}: search trees differ on {case:?}"
+            "{order:?}: search trees differ at {level:?} on {case:?}"
         );
     }
-    let (_, fa) = search(case, true, VarOrder::DomWDeg);
-    let (_, fb) = search(case, false, VarOrder::DomWDeg);
+    let (_, fa) = search(case, level, true, VarOrder::DomWDeg);
+    let (_, fb) = search(case, level, false, VarOrder::DomWDeg);
     let (fa, fb): (BTreeSet<_>, BTreeSet<_>) = (fa.into_iter().collect(), fb.into_iter().collect());
-    assert_eq!(fa, fb, "dom/wdeg: solutions differ on {case:?}");
+    assert_eq!(
+        fa, fb,
+        "dom/wdeg: solutions differ at {level:?} on {case:?}"
+    );
 }
 
 #[test]
@@ -227,36 +264,42 @@ fn queens_agree_with_one_by_one_and_published_counts() {
         let case = queens(n);
         let expected = (n <= 6).then(|| brute::brute(&case.domains, &|a| case.holds(a)));
         agree(&case, 2, expected.as_ref());
-        let (stats, _) = search(&case, true, VarOrder::SmallestDomain);
-        assert_eq!(stats.solutions, published[n - 1], "queens {n}");
+        for level in [Consistency::Value, Consistency::Domain] {
+            let (stats, _) = search(&case, level, true, VarOrder::SmallestDomain);
+            assert_eq!(stats.solutions, published[n - 1], "queens {n} at {level:?}");
+        }
     }
 }
 
 #[test]
 fn a_family_checks_assignments_by_its_units() {
-    let case = queens(4);
-    let (mut m, _) = case.build(true);
-    m.propagate().unwrap();
-    assert_eq!(m.num_propagators(), 4);
-    assert!(m.check_assignment(&[1, 3, 0, 2]).is_ok());
-    // A column twice, then a diagonal.
-    assert!(m.check_assignment(&[1, 3, 1, 2]).is_err());
-    assert!(m.check_assignment(&[0, 1, 3, 2]).is_err());
+    for level in [Consistency::Value, Consistency::Domain] {
+        let case = queens(4);
+        let (mut m, _) = case.build(level, true);
+        m.propagate().unwrap();
+        assert_eq!(m.num_propagators(), 4);
+        assert!(m.check_assignment(&[1, 3, 0, 2]).is_ok());
+        // A column twice, then a diagonal.
+        assert!(m.check_assignment(&[1, 3, 1, 2]).is_err());
+        assert!(m.check_assignment(&[0, 1, 3, 2]).is_err());
+    }
 }
 
 #[test]
 fn units_that_do_not_fit_one_window_keep_their_own_propagators() {
-    // Offsets spread two units' values over more than 64: the third has no partner.
-    let mut case = queens(4);
-    case.units[1][3].1 = 100;
-    case.units[2][0].1 = -100;
-    let (mut m, _) = case.build(true);
-    m.propagate().ok();
-    assert_eq!(m.num_propagators(), 3);
-    // A unit that fits no window: the other three still form one.
-    let mut case = queens(5);
-    case.units.push(vec![(0, 0), (1, 70), (2, 0)]);
-    let (mut m, _) = case.build(true);
-    m.propagate().ok();
-    assert_eq!(m.num_propagators(), 5);
+    for level in [Consistency::Value, Consistency::Domain] {
+        // Offsets spread two units' values over more than 64: the third has no partner.
+        let mut case = queens(4);
+        case.units[1][3].1 = 100;
+        case.units[2][0].1 = -100;
+        let (mut m, _) = case.build(level, true);
+        m.propagate().ok();
+        assert_eq!(m.num_propagators(), 3);
+        // A unit that fits no window: the other three still form one.
+        let mut case = queens(5);
+        case.units.push(vec![(0, 0), (1, 70), (2, 0)]);
+        let (mut m, _) = case.build(level, true);
+        m.propagate().ok();
+        assert_eq!(m.num_propagators(), 5);
+    }
 }
