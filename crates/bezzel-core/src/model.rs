@@ -229,7 +229,7 @@ impl Model {
     /// Number of propagators that listen to `x` (its degree). One constraint may post more than
     /// one propagator: a bounds-level `all_different` counts twice (see
     /// [`all_different_with`](Model::all_different_with)), which the degree-based variable
-    /// orders see too. Domain-level all-differents that form a family (see
+    /// orders see too. All-differents that form a family (see
     /// [`all_different_with`](Model::all_different_with)) count once per unit, as when each
     /// runs on its own.
     pub fn degree(&self, x: VarId) -> Result<usize, ModelError> {

@@ -194,6 +194,14 @@ fn agree_at(case: &Case, level: Consistency, walks: u64, expected: Option<&BTree
             );
         }
     }
+    // Degrees count each unit, as when they run one by one.
+    for (&x, &y) in vars.iter().zip(&vars_b) {
+        assert_eq!(
+            a.degree(x),
+            b.degree(y),
+            "degree of {x:?} at {level:?} on {case:?}"
+        );
+    }
     // The units are connected: one family takes them all in.
     assert_eq!(
         a.num_propagators(),

@@ -81,6 +81,13 @@ impl Model {
     /// leave a unit changed, reaching the same domains as the constraints one by one in
     /// fewer, cheaper runs. Nothing is asked of the user.
     ///
+    /// Likewise, at the value and the domain level, all-differents over views `x + c` of
+    /// shared variables (at the domain level, with an offset somewhere), each with its values
+    /// in one window of 64 and at most 64 variables in all, form a family over offset views
+    /// (N-Queens' `q`, `q + i`, `q - i`): one run removes the values fixed in every unit at
+    /// once, and at the domain level runs the matching of each unit whose variables changed,
+    /// again to the same domains as the constraints one by one.
+    ///
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
