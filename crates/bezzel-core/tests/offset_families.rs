@@ -311,3 +311,31 @@ fn units_that_do_not_fit_one_window_keep_their_own_propagators() {
         assert_eq!(m.num_propagators(), 5);
     }
 }
+
+#[test]
+fn queens_at_the_edge_of_one_window() {
+    // Up to n = 32 the diagonals' 2n - 1 values fit one window of 64; from 33 on they keep
+    // their own propagators. Either way the first solution takes the same search.
+    for n in [31, 32, 33] {
+        for level in [Consistency::Value, Consistency::Domain] {
+            let case = queens(n);
+            let first = |family: bool| {
+                let (m, vars) = case.build(level, family);
+                let mut config = checked();
+                config.limits.solutions = Some(1);
+                let mut solver = Solver::with_config(m, config);
+                let found: Vec<Vec<i32>> = solver.solutions().map(|s| s.values_of(&vars)).collect();
+                let stats = solver.stats().clone();
+                (found, stats.nodes, stats.failures)
+            };
+            let (a, b) = (first(true), first(false));
+            assert_eq!(a, b, "queens {n} at {level:?}");
+            assert_eq!(a.0.len(), 1, "queens {n} at {level:?}");
+            assert!(case.holds(&a.0[0]));
+            let (mut m, _) = case.build(level, true);
+            m.propagate().unwrap();
+            let props = if n <= 32 { 4 } else { 3 };
+            assert_eq!(m.num_propagators(), props, "queens {n} at {level:?}");
+        }
+    }
+}
