@@ -75,6 +75,9 @@ pub(in crate::propagators) struct OffsetFamily {
     /// of the unit's window matched to the slot's variable by the unit's last matching.
     shifts: Vec<u32>,
     matched: Vec<i64>,
+    /// When every slot lies in every unit (N-Queens), the shifts slot by slot in unit order,
+    /// for a value pass with the units' masks in registers; else empty.
+    complete: Vec<u32>,
     all_units: u64,
     /// The bitmask of slots not yet fixed (whose values have not left the others yet).
     live: Option<TrailedInt>,
@@ -105,6 +108,7 @@ impl OffsetFamily {
             units_of: Vec::new(),
             shifts: Vec::new(),
             matched: Vec::new(),
+            complete: Vec::new(),
             all_units: u64::MAX >> (64 - units.len().max(1)),
             live: None,
             scratch: Box::new(Scratch {
@@ -115,6 +119,48 @@ impl OffsetFamily {
                 mates: [NO_VALUE; 64],
             }),
         }
+    }
+
+    /// One round of the joint value pass: the values of the slots `found` leave the slots
+    /// `live` in `sc.dom`. Returns the slots narrowed, those this fixed, and whether it
+    /// failed (two slots of a unit fixed to one value, or an empty domain).
+    #[inline(always)]
+    fn round(
+        links: &[Link],
+        per_slot: usize,
+        units: usize,
+        sc: &mut Scratch,
+        live: u64,
+        found: u64,
+    ) -> (u64, u64, bool) {
+        let mut clash = 0;
+        for j in bits(found) {
+            let w = sc.dom[j];
+            for l in &links[j * per_slot..(j + 1) * per_slot] {
+                let v = (w << l.shift) & l.mask;
+                let f = &mut sc.fixed[l.unit & 63];
+                clash |= *f & v;
+                *f |= v;
+            }
+        }
+        let mut narrowed = 0u64;
+        let mut next = 0u64;
+        let mut empty = false;
+        for j in bits(live) {
+            let mut r = 0;
+            for l in &links[j * per_slot..(j + 1) * per_slot] {
+                r |= (sc.fixed[l.unit & 63] >> l.shift) & l.mask;
+            }
+            let d = sc.dom[j];
+            let nd = d & !r;
+            sc.dom[j] = nd;
+            let hit = u64::from(nd != d);
+            narrowed |= hit << j;
+            next |= (hit & u64::from(nd & nd.wrapping_sub(1) == 0)) << j;
+            empty |= nd == 0;
+        }
+        sc.fixed[..units].fill(0);
+        (narrowed, next, clash != 0 || empty)
     }
 
     /// One run from the live slots `live`, with `dirty` the units that may not be domain
@@ -130,35 +176,16 @@ impl OffsetFamily {
         loop {
             // The value pass of all units, in rounds.
             while found != 0 {
-                let mut clash = 0;
-                for j in bits(found) {
-                    let w = sc.dom[j];
-                    for l in &self.links[j * self.per_slot..(j + 1) * self.per_slot] {
-                        let v = (w << l.shift) & l.mask;
-                        let f = &mut sc.fixed[l.unit & 63];
-                        clash |= *f & v;
-                        *f |= v;
-                    }
-                }
                 live &= !found;
-                let mut narrowed = 0u64;
-                let mut next = 0u64;
-                let mut empty = false;
-                for j in bits(live) {
-                    let mut r = 0;
-                    for l in &self.links[j * self.per_slot..(j + 1) * self.per_slot] {
-                        r |= (sc.fixed[l.unit & 63] >> l.shift) & l.mask;
+                let (narrowed, next, bad) = match (self.complete.is_empty(), self.units.len()) {
+                    (false, 2) => round::<2>(&self.complete, &mut sc.dom, live, found),
+                    (false, 3) => round::<3>(&self.complete, &mut sc.dom, live, found),
+                    (false, 4) => round::<4>(&self.complete, &mut sc.dom, live, found),
+                    (_, units) => {
+                        OffsetFamily::round(&self.links, self.per_slot, units, sc, live, found)
                     }
-                    let d = sc.dom[j];
-                    let nd = d & !r;
-                    sc.dom[j] = nd;
-                    let hit = u64::from(nd != d);
-                    narrowed |= hit << j;
-                    next |= (hit & u64::from(nd & nd.wrapping_sub(1) == 0)) << j;
-                    empty |= nd == 0;
-                }
-                sc.fixed[..self.units.len()].fill(0);
-                if clash != 0 || empty {
+                };
+                if bad {
                     return Err(Conflict);
                 }
                 for j in bits(narrowed) {
@@ -203,6 +230,47 @@ impl OffsetFamily {
     }
 }
 
+/// [`OffsetFamily::round`] for a family of `K` units that each hold every slot: `shifts`
+/// holds `K` shifts per slot, and the units' round masks live in registers.
+#[inline(always)]
+fn round<const K: usize>(
+    shifts: &[u32],
+    dom: &mut [u64; 64],
+    live: u64,
+    found: u64,
+) -> (u64, u64, bool) {
+    let (shifts, _) = shifts.as_chunks::<K>();
+    let mut fixed = [0u64; K];
+    let mut clash = 0;
+    for j in bits(found) {
+        let w = dom[j];
+        let s = &shifts[j];
+        for k in 0..K {
+            let v = w << s[k];
+            clash |= fixed[k] & v;
+            fixed[k] |= v;
+        }
+    }
+    let mut narrowed = 0u64;
+    let mut next = 0u64;
+    let mut empty = false;
+    for j in bits(live) {
+        let s = &shifts[j];
+        let mut r = 0;
+        for k in 0..K {
+            r |= fixed[k] >> s[k];
+        }
+        let d = dom[j];
+        let nd = d & !r;
+        dom[j] = nd;
+        let hit = u64::from(nd != d);
+        narrowed |= hit << j;
+        next |= (hit & u64::from(nd & nd.wrapping_sub(1) == 0)) << j;
+        empty |= nd == 0;
+    }
+    (narrowed, next, clash != 0 || empty)
+}
+
 impl Propagator for OffsetFamily {
     fn setup(&mut self, s: &mut Setup<'_>) {
         let n = self.vars.len();
@@ -238,6 +306,12 @@ impl Propagator for OffsetFamily {
             }
         }
         self.per_slot = links.iter().map(Vec::len).max().unwrap_or(0);
+        let complete = links.iter().all(|l| {
+            l.len() == self.units.len() && l.iter().enumerate().all(|(u, link)| link.unit == u)
+        });
+        if complete {
+            self.complete = links.iter().flatten().map(|l| l.shift).collect();
+        }
         self.links = links
             .into_iter()
             .flat_map(|mut l| {
