@@ -339,3 +339,33 @@ fn queens_at_the_edge_of_one_window() {
         }
     }
 }
+
+#[test]
+fn latin_squares_with_random_givens_agree() {
+    // Many units over many variables, each variable in two: the general path, where only
+    // the cells sharing a unit with a fixed one are scanned.
+    let mut rng = Rng::seeded(5);
+    for _ in 0..6 {
+        for n in [4, 5, 6] {
+            let domains = (0..n * n)
+                .map(|i| {
+                    if rng.chance(25) {
+                        vec![((i / n + i % n) % n) as i32]
+                    } else {
+                        (0..n as i32).collect()
+                    }
+                })
+                .collect();
+            let units = (0..n)
+                .flat_map(|r| {
+                    [
+                        (0..n).map(|c| (r * n + c, 0)).collect(),
+                        (0..n).map(|c| (c * n + r, 0)).collect(),
+                    ]
+                })
+                .collect();
+            let case = Case { domains, units };
+            agree_at(&case, Consistency::Value, 2, None);
+        }
+    }
+}

@@ -56,6 +56,8 @@ pub(in crate::propagators) struct AllDifferentValueFamily {
     /// order (`units_len` per slot), for a path with the units' masks in registers; else
     /// empty.
     shifts: Vec<u32>,
+    /// Per slot, the slots that share a unit with it.
+    peers: Vec<u64>,
     /// The bitmask of slots not yet fixed.
     live: Option<TrailedInt>,
 }
@@ -83,6 +85,7 @@ impl AllDifferentValueFamily {
             fixed: [0; 64],
             units_len: units.len(),
             shifts: Vec::new(),
+            peers: Vec::new(),
             live: None,
         }
     }
@@ -120,8 +123,9 @@ impl AllDifferentValueFamily {
 
     /// The rounds of the value pass from the slots of `found` (fixed since the last run), on
     /// the live slots `live`. Returns the live slots left. The round masks are empty before
-    /// and after, failure or not.
-    #[inline(always)]
+    /// and after, failure or not. Kept out of line, so that the complete path in
+    /// `propagate` stays as compiled without it.
+    #[inline(never)]
     fn run(&mut self, ctx: &mut Context<'_>, live: u64, found: u64) -> Result<u64, Conflict> {
         let result = self.rounds(ctx, live, found);
         if result.is_err() {
@@ -139,18 +143,21 @@ impl AllDifferentValueFamily {
     ) -> Result<u64, Conflict> {
         while found != 0 {
             let mut clash = 0;
+            let mut scope = 0;
             for j in bits(found) {
                 let w = ctx.word(self.words[j]);
                 self.note(j, w, &mut clash);
+                scope |= self.peers[j];
             }
             if clash != 0 {
                 return Err(Conflict);
             }
             live &= !found;
             // Which live slots lose a value, as a bitmask without a branch per slot; only
-            // real removals branch.
+            // real removals branch. Only the slots sharing a unit with a fixed one can (in a
+            // Latin square, a row and a column of the grid).
             let mut hits = 0u64;
-            for j in bits(live) {
+            for j in bits(live & scope) {
                 hits |= u64::from(ctx.word(self.words[j]) & self.removed_from(j) != 0) << j;
             }
             found = 0;
@@ -238,6 +245,15 @@ impl Propagator for AllDifferentValueFamily {
             }
         }
         self.per_slot = links.iter().map(Vec::len).max().unwrap_or(0);
+        let members: Vec<u64> = self
+            .units
+            .iter()
+            .map(|unit| unit.iter().fold(0, |m, &v| m | 1 << slot_of(v)))
+            .collect();
+        self.peers = links
+            .iter()
+            .map(|l| l.iter().fold(0, |p, link| p | members[link.unit]))
+            .collect();
         let complete = links.iter().all(|l| {
             l.len() == self.units_len && l.iter().enumerate().all(|(u, link)| link.unit == u)
         });

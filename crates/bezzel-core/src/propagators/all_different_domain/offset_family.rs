@@ -68,9 +68,11 @@ pub(in crate::propagators) struct OffsetFamily {
     /// Per slot, `per_slot` links (the value pass).
     links: Vec<Link>,
     per_slot: usize,
-    /// Per unit, its slots as bits; per slot, its units as bits.
+    /// Per unit, its slots as bits; per slot, its units as bits, and the slots that share
+    /// a unit with it.
     members: Vec<u64>,
     units_of: Vec<u64>,
+    peers: Vec<u64>,
     /// Per unit and slot (`unit * 64 + slot`): the shift into the unit's window, and the bit
     /// of the unit's window matched to the slot's variable by the unit's last matching.
     shifts: Vec<u32>,
@@ -106,6 +108,7 @@ impl OffsetFamily {
             per_slot: 0,
             members: Vec::new(),
             units_of: Vec::new(),
+            peers: Vec::new(),
             shifts: Vec::new(),
             matched: Vec::new(),
             complete: Vec::new(),
@@ -126,15 +129,15 @@ impl OffsetFamily {
     /// failed (two slots of a unit fixed to one value, or an empty domain).
     #[inline(always)]
     fn round(
-        links: &[Link],
-        per_slot: usize,
-        units: usize,
+        (links, per_slot, peers, units): (&[Link], usize, &[u64], usize),
         sc: &mut Scratch,
         live: u64,
         found: u64,
     ) -> (u64, u64, bool) {
         let mut clash = 0;
+        let mut scope = 0;
         for j in bits(found) {
+            scope |= peers[j];
             let w = sc.dom[j];
             for l in &links[j * per_slot..(j + 1) * per_slot] {
                 let v = (w << l.shift) & l.mask;
@@ -146,7 +149,8 @@ impl OffsetFamily {
         let mut narrowed = 0u64;
         let mut next = 0u64;
         let mut empty = false;
-        for j in bits(live) {
+        // Only the slots sharing a unit with a fixed one can lose a value.
+        for j in bits(live & scope) {
             let mut r = 0;
             for l in &links[j * per_slot..(j + 1) * per_slot] {
                 r |= (sc.fixed[l.unit & 63] >> l.shift) & l.mask;
@@ -181,9 +185,12 @@ impl OffsetFamily {
                     (false, 2) => round::<2>(&self.complete, &mut sc.dom, live, found),
                     (false, 3) => round::<3>(&self.complete, &mut sc.dom, live, found),
                     (false, 4) => round::<4>(&self.complete, &mut sc.dom, live, found),
-                    (_, units) => {
-                        OffsetFamily::round(&self.links, self.per_slot, units, sc, live, found)
-                    }
+                    _ => OffsetFamily::round(
+                        (&self.links, self.per_slot, &self.peers, self.units.len()),
+                        sc,
+                        live,
+                        found,
+                    ),
                 };
                 if bad {
                     return Err(Conflict);
@@ -306,6 +313,11 @@ impl Propagator for OffsetFamily {
             }
         }
         self.per_slot = links.iter().map(Vec::len).max().unwrap_or(0);
+        self.peers = self
+            .units_of
+            .iter()
+            .map(|&units| bits(units).fold(0, |p, u| p | self.members[u]))
+            .collect();
         let complete = links.iter().all(|l| {
             l.len() == self.units.len() && l.iter().enumerate().all(|(u, link)| link.unit == u)
         });
