@@ -52,6 +52,9 @@ pub(in crate::propagators) struct AllDifferentFamily {
     cell_slots: Vec<u32>,
     /// Every unit, as bits.
     all_units: u64,
+    /// Per unit, the values its cells can ever take if they are as many as its cells (then
+    /// every one of them is used), else 0; made at setup.
+    exact_values: Vec<u64>,
     /// Per cell, its mask as read at the start of a run.
     orig: Vec<u64>,
     /// Per cell, the mask its slots in `masks` hold (0 before the first run).
@@ -66,8 +69,8 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// The matching's buffers, and the unfixed cells of the unit being matched: their slots
     /// and their matched values.
     small: Box<Small>,
-    picked: Vec<usize>,
-    picked_mates: Vec<i64>,
+    picked: [u32; 64],
+    picked_mates: [i64; 64],
 }
 
 impl AllDifferentFamily {
@@ -114,14 +117,15 @@ impl AllDifferentFamily {
             cell_slot_start,
             cell_slots,
             all_units: u64::MAX >> (64 - units.len().max(1)),
+            exact_values: vec![0; units.len()],
             orig: vec![0; n],
             synced: vec![0; n],
             masks: vec![0; flat],
             cache: vec![0; flat],
             mates: vec![NO_VALUE; flat],
             small: Box::new(Small::new()),
-            picked: Vec::with_capacity(64),
-            picked_mates: Vec::with_capacity(64),
+            picked: [0; 64],
+            picked_mates: [NO_VALUE; 64],
         }
     }
 
@@ -134,24 +138,33 @@ impl AllDifferentFamily {
         // stores into them.
         let masks: &mut [u64] = &mut self.masks;
         let (start, end) = (self.unit_start[u], self.unit_start[u + 1]);
-        let (mut once, mut twice, mut fixed, mut singles) = (0u64, 0u64, 0u64, 0u32);
+        let (mut once, mut twice, mut fixed, mut clash) = (0u64, 0u64, 0u64, 0u64);
         for &m in &masks[start..end] {
-            let single = m & m.wrapping_sub(1) == 0;
-            singles += u32::from(single);
-            fixed |= if single { m } else { 0 };
+            let fixed_value = if m & m.wrapping_sub(1) == 0 { m } else { 0 };
+            clash |= fixed & fixed_value;
+            fixed |= fixed_value;
             twice |= once & m;
             once |= m;
         }
+        // With as many values as cells, every value is used: a unit that can only take
+        // fewer fails, and a value only one cell can take fixes it.
+        let exact = self.exact_values[u];
+        let (short, hidden) = if exact != 0 {
+            // No count needed: the unit's values are known.
+            (once != exact, exact & !twice)
+        } else {
+            let values = once.count_ones() as usize;
+            let hidden = if values == end - start {
+                once & !twice
+            } else {
+                0
+            };
+            (values < end - start, hidden)
+        };
         // Two fixed cells with one value, or fewer values than cells.
-        if fixed.count_ones() < singles || (once.count_ones() as usize) < end - start {
+        if clash != 0 || short {
             return Err(Conflict);
         }
-        // With as many values as cells, every value is used.
-        let hidden = if once.count_ones() as usize == end - start {
-            once & !twice
-        } else {
-            0
-        };
         // Nothing to do when every fixed value is held by its cell alone and every hidden
         // value by a fixed cell: the usual case, after a decision elsewhere.
         if (fixed & twice) | (hidden & !fixed) == 0 {
@@ -201,27 +214,25 @@ impl AllDifferentFamily {
     /// returns the units of the cells it narrowed.
     fn matching(&mut self, u: usize) -> Result<u64, Conflict> {
         let range = self.unit_start[u]..self.unit_start[u + 1];
-        if self.masks[range.clone()] == self.cache[range.clone()] {
+        let (masks, cache) = (&self.masks[range.clone()], &self.cache[range.clone()]);
+        if masks.iter().zip(cache).all(|(m, c)| m == c) {
             return Ok(0);
         }
         // Only the unfixed cells: the cheap rules took the fixed values out of them.
-        self.picked.clear();
-        self.picked_mates.clear();
-        for slot in range.clone() {
-            let m = self.masks[slot];
-            if m & m.wrapping_sub(1) != 0 {
-                self.small.cur[self.picked.len()] = m;
-                self.picked.push(slot);
-                self.picked_mates.push(self.mates[slot]);
-            }
+        let mut k = 0;
+        for (slot, &m) in range.clone().zip(masks) {
+            // Written whatever the cell, counted only if unfixed: no branch on the data.
+            self.small.cur[k] = m;
+            self.picked[k] = slot as u32;
+            self.picked_mates[k] = self.mates[slot];
+            k += usize::from(m & m.wrapping_sub(1) != 0);
         }
-        let k = self.picked.len();
         let mut touched = 0;
         if k > 1 {
             // Values are bit positions: the window's first value is 0 here.
-            self.small.regin(&mut self.picked_mates, 0)?;
+            self.small.regin(&mut self.picked_mates[..k], 0)?;
             for j in 0..k {
-                let slot = self.picked[j];
+                let slot = self.picked[j] as usize;
                 self.mates[slot] = self.picked_mates[j];
                 let m = self.small.cur[j];
                 if m != self.masks[slot] {
@@ -278,6 +289,12 @@ impl AllDifferentFamily {
                 // to do there.
                 dirty |= self.matching(u)? & !(1 << u);
                 unmatched |= dirty;
+                if dirty != 0 {
+                    // Back to the cheap rules, before more matchings: they are cheaper, and
+                    // what they do the matchings need not find.
+                    unmatched |= todo;
+                    break;
+                }
             }
             if dirty == 0 && unmatched == 0 {
                 break;
@@ -299,9 +316,27 @@ impl Propagator for AllDifferentFamily {
         for (&v, &units) in self.cells.iter().zip(&self.cell_units) {
             s.subscribe_advised(v, Event::Domain, units);
         }
-        let (_, slots) = super::super::word_views(s, &self.cells)
+        let (base, slots) = super::super::word_views(s, &self.cells)
             .expect("the model forms families over one window of 64 values");
         self.slots = slots;
+        // The window holds every declared value, so each cell's range is a run of its bits.
+        let ranges: Vec<u64> = self
+            .cells
+            .iter()
+            .map(|&v| {
+                let (lo, hi) = (s.declared_min(v) - base, s.declared_max(v) - base);
+                (u64::MAX >> (63 - (hi - lo))) << lo
+            })
+            .collect();
+        for (u, exact) in self.exact_values.iter_mut().enumerate() {
+            let cells = &self.unit_cells[self.unit_start[u]..self.unit_start[u + 1]];
+            let values = cells.iter().fold(0, |all, &c| all | ranges[c as usize]);
+            *exact = if values.count_ones() as usize == cells.len() {
+                values
+            } else {
+                0
+            };
+        }
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {

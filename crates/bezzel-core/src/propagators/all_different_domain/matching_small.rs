@@ -95,22 +95,27 @@ impl Small {
         // less than building the transpose (measured: a byte-tile transpose, 4.5 M more
         // instructions on Sudoku, and a bit matrix with its transpose, 33 M more).
         let free = union & !matched;
-        // Views with a free value: every edge into them starts an alternating path from a
-        // free value (each view on the path moves to the next one's value).
-        let direct = self.meeting(m, free);
-        if direct == matched {
-            // Every edge ends on such a path: nothing to prune.
-            return Ok(());
-        }
-        // All views that reach a free value: rounds of the views whose domain meets a free
-        // value or the value of a view found so far.
-        let mut reach_free = direct;
-        loop {
-            let next = self.meeting(m, free | reach_free);
-            if next == reach_free {
-                break;
+        // All views that reach a free value (none when the views use every value, as in
+        // Sudoku's units: that case skips the rounds).
+        let mut reach_free = 0;
+        if free != 0 {
+            // Views with a free value: every edge into them starts an alternating path from
+            // a free value (each view on the path moves to the next one's value).
+            let direct = self.meeting(m, free);
+            if direct == matched {
+                // Every edge ends on such a path: nothing to prune.
+                return Ok(());
             }
-            reach_free = next;
+            // Rounds of the views whose domain meets a free value or the value of a view
+            // found so far.
+            reach_free = direct;
+            loop {
+                let next = self.meeting(m, free | reach_free);
+                if next == reach_free {
+                    break;
+                }
+                reach_free = next;
+            }
         }
         let common = free | reach_free;
         for b in bits(reach_free) {
