@@ -308,6 +308,29 @@ proptest! {
     }
 
     #[test]
+    fn among_stays_domain_consistent_in_search(
+        (k, d, v) in (1..=4usize).prop_flat_map(|k| (Just(k), domains(k + 1, -2, 3), distinct_views(k + 1))),
+        set in prop::collection::vec(-2..=2i64, 1..=3),
+    ) {
+        // Among keeps its counts across nodes (trailed, updated from its advice): at every
+        // node of a search with random decisions it must still be domain consistent.
+        let (xs, n) = (&v[..k], v[k]);
+        let holds = |a: &[i32]| values(xs, a).iter().filter(|v| set.contains(v)).count() as i64 == n.eval(a);
+        brute::walk(
+            &d,
+            &|| {
+                let (mut m, x) = brute::model(&d);
+                m.among(&views(xs, &x), &set, n.view(&x)).unwrap();
+                (m, x)
+            },
+            &holds,
+            &brute::domain_everywhere(d.len()),
+            2,
+            &(&d, &v, &set),
+        );
+    }
+
+    #[test]
     fn count_on_shared_variables(
         (k, d, v) in (1..=3usize).prop_flat_map(|k| (Just(k), domains(3, -1, 3), shared_views(k + 1, 3))),
         value in -1..=2i64,
@@ -561,5 +584,34 @@ fn element_is_domain_consistent_at_every_node() {
         let holds = |a: &[i32]| at(a).is_some_and(|i| a[2 + i] == a[1]);
         let claims = [(0, Level::Domain), (1, Level::Domain)];
         brute::walk(&d, &|| build(&d, &post), &holds, &claims, 3, &d);
+    }
+}
+
+/// The number of ways to choose `k` of `n`, by Pascal's rule.
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
+}
+
+#[test]
+fn count_over_more_views_than_advice_bits_is_exact() {
+    // Views beyond 64 share advice bits (view `i` and `i + 64`): the counts must stay exact
+    // through search. Ground truth: choosing which views take the value, C(views, n).
+    for (views, n) in [(66, 3), (70, 2), (130, 2)] {
+        let mut m = Model::new();
+        let xs: Vec<IntView> = (0..views)
+            .map(|_| m.int_var(0..=1).unwrap().into())
+            .collect();
+        let count = m.int_var(n..=n).unwrap();
+        m.count(&xs, 1, count).unwrap();
+        let config = SearchConfig {
+            check_solutions: true,
+            ..SearchConfig::default()
+        };
+        let found = Solver::with_config(m, config).count();
+        assert_eq!(
+            found,
+            binomial(views as u64, n as u64),
+            "{views} views, {n} ones"
+        );
     }
 }

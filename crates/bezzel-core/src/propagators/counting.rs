@@ -4,21 +4,39 @@
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::queue::Priority;
-use crate::store::Conflict;
+use crate::store::{Conflict, TrailedInt};
 use crate::var::IntView;
 
 /// `n = |{i : xs[i] ∈ values}|`, domain consistent: `n` lies between the number of views that
 /// must take a value of the set and the number that can; when `n` reaches the first, the
 /// undecided views leave the set, and when it reaches the second, they keep only the set.
-/// Each run costs `O(Σ min(|D(xs[i])| · log |values|, |values|))` to count, and a domain scan
-/// of the undecided views when they must leave or keep the set.
+///
+/// Incremental: each view's standing (must, may, cannot take a value of the set) and the two
+/// counts are trailed, and a run looks again only at the views its advice names (view `i`
+/// carries token bit `i % 64`), so that a run woken by one view of many costs `O(1)` views
+/// rather than all of them (`magicseq`: a hundred `count`s over the same hundred variables,
+/// each woken by every event). Looking at a view costs `O(min(|D(x)| · log |values|,
+/// |values|))`. Everything is looked at again on the first run of a branch, on a run without
+/// an event, and after the run narrows a view itself (views may share variables).
 #[derive(Debug, Clone)]
 pub struct Among {
     xs: Vec<IntView>,
     /// Sorted, without repeats.
     values: Vec<i64>,
     n: IntView,
+    /// Per view, its standing as of the last look: [`OUT`], [`MAYBE`] or [`IN`]; made at setup.
+    standing: Vec<TrailedInt>,
+    /// The views that must take a value of the set, and those that can; and whether the
+    /// standings were computed on this branch (1) or not (0).
+    sure: Option<TrailedInt>,
+    possible: Option<TrailedInt>,
+    ready: Option<TrailedInt>,
 }
+
+/// A view's standing: it cannot take a value of the set, it may, or it must.
+const OUT: i64 = 0;
+const MAYBE: i64 = 1;
+const IN: i64 = 2;
 
 impl Among {
     /// The propagator for `n = |{i : xs[i] ∈ values}|`; `values` may be in any order and
@@ -26,54 +44,103 @@ impl Among {
     pub fn new(xs: Vec<IntView>, mut values: Vec<i64>, n: IntView) -> Among {
         values.sort_unstable();
         values.dedup();
-        Among { xs, values, n }
+        Among {
+            xs,
+            values,
+            n,
+            standing: Vec::new(),
+            sure: None,
+            possible: None,
+            ready: None,
+        }
     }
 
     fn has(&self, v: i64) -> bool {
         self.values.binary_search(&v).is_ok()
     }
+
+    /// Whether `x` must, may or cannot take a value of the set, now.
+    fn standing_of(&self, ctx: &Context<'_>, x: IntView) -> i64 {
+        // Look up the set's values in the domain when there are fewer of them (count has
+        // one): a look then costs O(|values|), not a scan of the domain.
+        let size = ctx.size(x) as usize;
+        let inside = if self.values.len() < size {
+            self.values.iter().filter(|&&v| ctx.contains(x, v)).count()
+        } else {
+            ctx.values(x).iter().filter(|&&v| self.has(v)).count()
+        };
+        if inside == size {
+            IN
+        } else if inside > 0 {
+            MAYBE
+        } else {
+            OUT
+        }
+    }
+
+    /// Looks again at view `i`, updating its standing and the counts.
+    fn look(&self, ctx: &mut Context<'_>, i: usize, counts: &mut (i64, i64)) {
+        let now = self.standing_of(ctx, self.xs[i]);
+        let before = ctx.int(self.standing[i]);
+        if now != before {
+            counts.0 += i64::from(now == IN) - i64::from(before == IN);
+            counts.1 += i64::from(now != OUT) - i64::from(before != OUT);
+            ctx.set_int(self.standing[i], now);
+        }
+    }
 }
 
 impl Propagator for Among {
     fn setup(&mut self, s: &mut Setup<'_>) {
-        for &x in &self.xs {
-            s.subscribe(x, Event::Domain);
+        for (i, &x) in self.xs.iter().enumerate() {
+            s.subscribe_advised(x, Event::Domain, 1 << (i % 64));
         }
         s.subscribe(self.n, Event::Bounds);
+        // Standings start as "may" for every view, counted as such.
+        self.standing = self.xs.iter().map(|_| s.trailed_int(MAYBE)).collect();
+        self.sure = Some(s.trailed_int(0));
+        self.possible = Some(s.trailed_int(self.xs.len() as i64));
+        self.ready = Some(s.trailed_int(0));
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
-        // Repeats because the views may share variables.
+        let (Some(sure), Some(possible), Some(ready)) = (self.sure, self.possible, self.ready)
+        else {
+            unreachable!("set up before it runs");
+        };
+        let mut counts = (ctx.int(sure), ctx.int(possible));
+        let mut everything = ctx.int(ready) == 0 || ctx.advice() == u64::MAX;
+        let mut advice = ctx.advice();
         loop {
-            let (mut sure, mut possible) = (0i64, 0i64);
-            let mut undecided = Vec::new();
-            for &x in &self.xs {
-                // Look up the set's values in the domain when there are fewer of them (count
-                // has one): a run then costs O(|values|) per view, not a scan of the domain.
-                let size = ctx.size(x) as usize;
-                let inside = if self.values.len() < size {
-                    self.values.iter().filter(|&&v| ctx.contains(x, v)).count()
-                } else {
-                    ctx.values(x).iter().filter(|&&v| self.has(v)).count()
-                };
-                if inside == size {
-                    sure += 1;
-                    possible += 1;
-                } else if inside > 0 {
-                    possible += 1;
-                    undecided.push(x);
+            if everything {
+                for i in 0..self.xs.len() {
+                    self.look(ctx, i, &mut counts);
+                }
+            } else {
+                while advice != 0 {
+                    let b = advice.trailing_zeros() as usize;
+                    advice &= advice - 1;
+                    for i in (b..self.xs.len()).step_by(64) {
+                        self.look(ctx, i, &mut counts);
+                    }
                 }
             }
-            let mut changed = ctx.set_min(self.n, sure)? | ctx.set_max(self.n, possible)?;
-            let keep_inside = if ctx.max(self.n) == sure {
+            let (sure_now, possible_now) = counts;
+            let mut changed = ctx.set_min(self.n, sure_now)? | ctx.set_max(self.n, possible_now)?;
+            let keep_inside = if ctx.max(self.n) == sure_now {
                 Some(false)
-            } else if ctx.min(self.n) == possible {
+            } else if ctx.min(self.n) == possible_now {
                 Some(true)
             } else {
                 None
             };
-            if let Some(inside) = keep_inside {
-                for &x in &undecided {
+            if let Some(inside) = keep_inside
+                && sure_now < possible_now
+            {
+                for (i, &x) in self.xs.iter().enumerate() {
+                    if ctx.int(self.standing[i]) != MAYBE {
+                        continue;
+                    }
                     if !inside && self.values.len() < ctx.size(x) as usize {
                         for &v in &self.values {
                             changed |= ctx.remove(x, v)?;
@@ -88,13 +155,25 @@ impl Propagator for Among {
                 }
             }
             if !changed {
-                return Ok(if undecided.is_empty() {
-                    PropStatus::Subsumed
-                } else {
-                    PropStatus::Fixpoint
-                });
+                break;
             }
+            // What this run narrowed wakes no advice of its own (and the views may share
+            // variables, `n` among them): look at everything again.
+            everything = true;
         }
+        // Written only when they moved: every write is a trail entry.
+        if counts != (ctx.int(sure), ctx.int(possible)) {
+            ctx.set_int(sure, counts.0);
+            ctx.set_int(possible, counts.1);
+        }
+        if ctx.int(ready) == 0 {
+            ctx.set_int(ready, 1);
+        }
+        Ok(if counts.0 == counts.1 {
+            PropStatus::Subsumed
+        } else {
+            PropStatus::Fixpoint
+        })
     }
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
