@@ -55,8 +55,9 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// Per unit, the values its cells can ever take if they are as many as its cells (then
     /// every one of them is used), else 0; made at setup.
     exact_values: Vec<u64>,
-    /// Per cell, its mask as read at the start of a run.
-    orig: Vec<u64>,
+    /// The cells this run narrowed, as bits (word `c / 64`, bit `c % 64`): the write-back
+    /// visits only those.
+    narrowed: Vec<u64>,
     /// Per cell, the mask its slots in `masks` hold (0 before the first run).
     synced: Vec<u64>,
     /// Per slot, its cell's current mask: copied into every slot of the cell, so that a unit
@@ -118,7 +119,7 @@ impl AllDifferentFamily {
             cell_slots,
             all_units: u64::MAX >> (64 - units.len().max(1)),
             exact_values: vec![0; units.len()],
-            orig: vec![0; n],
+            narrowed: vec![0; n.div_ceil(64)],
             synced: vec![0; n],
             masks: vec![0; flat],
             cache: vec![0; flat],
@@ -197,6 +198,7 @@ impl AllDifferentFamily {
         let (unit_cells, cell_units): (&[u32], &[u64]) = (&self.unit_cells, &self.cell_units);
         let (cell_slot_start, cell_slots): (&[usize], &[u32]) =
             (&self.cell_slot_start, &self.cell_slots);
+        let narrowed: &mut [u64] = &mut self.narrowed;
         let mut touched = 0;
         while changed != 0 {
             let slot = start + changed.trailing_zeros() as usize;
@@ -206,6 +208,7 @@ impl AllDifferentFamily {
                 masks[other as usize] = new;
             }
             touched |= cell_units[c];
+            narrowed[c / 64] |= 1 << (c % 64);
         }
         Ok((touched, again))
     }
@@ -242,6 +245,7 @@ impl AllDifferentFamily {
                         self.masks[other as usize] = m;
                     }
                     touched |= self.cell_units[c];
+                    self.narrowed[c / 64] |= 1 << (c % 64);
                 }
             }
         }
@@ -255,7 +259,6 @@ impl AllDifferentFamily {
         // (by search, backtracking or other propagators) are copied again.
         for (c, &w) in self.slots.iter().enumerate() {
             let m = ctx.word(w);
-            self.orig[c] = m;
             if m != self.synced[c] {
                 self.synced[c] = m;
                 let cell = self.cell_slot_start[c]..self.cell_slot_start[c + 1];
@@ -300,9 +303,13 @@ impl AllDifferentFamily {
                 break;
             }
         }
-        for (c, &start) in self.cell_slot_start[..self.slots.len()].iter().enumerate() {
-            let m = self.masks[self.cell_slots[start] as usize];
-            if m != self.orig[c] {
+        // Masks only narrow within a run: every cell noted differs from the store.
+        for w in 0..self.narrowed.len() {
+            let mut bits = std::mem::take(&mut self.narrowed[w]);
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let m = self.masks[self.cell_slots[self.cell_slot_start[c]] as usize];
                 self.synced[c] = m;
                 ctx.keep_word(self.slots[c], m)?;
             }
@@ -344,6 +351,7 @@ impl Propagator for AllDifferentFamily {
         if result.is_err() {
             // A failed run leaves slots narrowed that the store never saw.
             self.synced.fill(0);
+            self.narrowed.fill(0);
         }
         result.map(|()| PropStatus::Fixpoint)
     }
