@@ -38,6 +38,7 @@ pub(crate) struct Engine {
 /// advice token) and the bucket its `Fixed` events wake it into, if not that of its priority.
 pub(crate) struct Subscriptions {
     pub(crate) views: Vec<(IntView, Event, u64)>,
+    pub(crate) watches: Vec<(IntView, i64, u64)>,
     pub(crate) fixed_priority: Option<Priority>,
 }
 
@@ -68,11 +69,13 @@ impl Engine {
         let mut setup = Setup {
             store: &mut self.store,
             subscriptions: Vec::new(),
+            watches: Vec::new(),
             fixed_priority: None,
         };
         propagator.setup(&mut setup);
         Subscriptions {
             views: setup.subscriptions,
+            watches: setup.watches,
             fixed_priority: setup.fixed_priority,
         }
     }
@@ -90,6 +93,15 @@ impl Engine {
         debug_assert_eq!(id, queue_id);
         for (view, event, token) in subscriptions.views {
             self.queue.subscribe(view.var.index, id, event, token);
+        }
+        for (view, value, token) in subscriptions.watches {
+            match i32::try_from(view.to_var(value)) {
+                Ok(value) => self.queue.watch(view.var.index, id, value, token),
+                // A value the variable can never take: every change may matter.
+                Err(_) => self
+                    .queue
+                    .subscribe(view.var.index, id, Event::Domain, token),
+            }
         }
         self.props.push(propagator);
         self.failures.push(0);
@@ -182,6 +194,11 @@ impl Engine {
         match change {
             Ok(Some(event)) => {
                 self.queue.notify(x, event);
+                if self.queue.has_watches(x) {
+                    let store = &self.store;
+                    let open = |v: i32| store.size(x) > 1 && store.contains(x, i64::from(v));
+                    self.queue.wake_watches(x, event, open);
+                }
                 Ok(())
             }
             Ok(None) => Ok(()),

@@ -326,7 +326,13 @@ impl Model {
     /// [`post`](Model::post) for a propagator that is boxed already.
     pub fn post_boxed(&mut self, mut propagator: Box<dyn Propagator>) -> Result<(), ModelError> {
         let subscriptions = self.engine.setup(propagator.as_mut());
-        for (view, _, _) in &subscriptions.views {
+        let watched = subscriptions.watches.iter().map(|(view, _, _)| view);
+        for view in subscriptions
+            .views
+            .iter()
+            .map(|(view, _, _)| view)
+            .chain(watched)
+        {
             self.check_view(*view)?;
         }
         self.engine.add_propagator(propagator, subscriptions);

@@ -147,6 +147,8 @@ pub struct Setup<'a> {
     pub(crate) store: &'a mut Store,
     /// (view, event, token): see [`Setup::subscribe_advised`].
     pub(crate) subscriptions: Vec<(IntView, Event, u64)>,
+    /// (view, value, token): see [`Setup::subscribe_watching`].
+    pub(crate) watches: Vec<(IntView, i64, u64)>,
     /// The bucket that `Fixed` events wake the propagator into, when not that of its
     /// priority: see [`Setup::fixed_wakes_at`].
     pub(crate) fixed_priority: Option<Priority>,
@@ -204,6 +206,54 @@ impl Setup<'_> {
     #[inline]
     pub fn subscribe_advised(&mut self, view: impl Into<IntView>, event: Event, token: u64) {
         self.subscriptions.push((view.into(), event, token));
+    }
+
+    /// [`subscribe_advised`](Setup::subscribe_advised) at [`Event::Domain`], but woken only by
+    /// the changes that take `value` from `view` or leave it nothing else: those that can
+    /// change whether the view takes `value` for sure, may take it, or cannot (what a count of
+    /// `value` looks at). A propagator that only counts one value then sleeps through the
+    /// other changes of its views, as with Gecode's advisors. Each call is a subscription of
+    /// its own (they do not merge), so views may share variables.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// static RUNS: AtomicUsize = AtomicUsize::new(0);
+    ///
+    /// /// Watches whether `x` can still take 5; does nothing else.
+    /// #[derive(Debug)]
+    /// struct WatchFive(IntView);
+    ///
+    /// impl Propagator for WatchFive {
+    ///     fn setup(&mut self, s: &mut Setup<'_>) {
+    ///         s.subscribe_watching(self.0, 5, 1);
+    ///     }
+    ///     fn propagate(&mut self, _: &mut Context<'_>) -> PropResult {
+    ///         RUNS.fetch_add(1, Ordering::Relaxed);
+    ///         Ok(PropStatus::Fixpoint)
+    ///     }
+    ///     fn is_satisfied(&self, _: &Assignment<'_>) -> bool {
+    ///         true
+    ///     }
+    /// }
+    ///
+    /// let mut m = Model::new();
+    /// let (x, seven) = (m.int_var(0..=9)?, m.int_var(0..=7)?);
+    /// m.post(WatchFive(x.into()))?;
+    /// // x <= 7 keeps 5 and other values: only the first run.
+    /// m.less_eq(x, seven)?;
+    /// m.propagate().unwrap();
+    /// assert_eq!(RUNS.load(Ordering::Relaxed), 1);
+    /// // x <= 4 takes 5 away: a second run.
+    /// let four = m.int_var(0..=4)?;
+    /// m.less_eq(x, four)?;
+    /// m.propagate().unwrap();
+    /// assert_eq!(RUNS.load(Ordering::Relaxed), 2);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn subscribe_watching(&mut self, view: impl Into<IntView>, value: i64, token: u64) {
+        self.watches.push((view.into(), value, token));
     }
 
     /// Makes the propagator staged: `Fixed` events wake it into the bucket of `priority`, a
@@ -588,16 +638,28 @@ impl Context<'_> {
     pub fn keep_word(&mut self, w: WordView, mask: u64) -> Result<Option<Event>, Conflict> {
         let change = self.store.keep_small(w.var, mask >> w.shift)?;
         if let Some(event) = change {
-            self.queue.notify(w.var, event);
+            self.notify(w.var, event);
         }
         Ok(change)
+    }
+
+    /// Wakes what `event` on variable `x` concerns: its subscribers, and its watches of
+    /// values it can no longer take or is now fixed to.
+    #[inline(always)]
+    fn notify(&mut self, x: u32, event: Event) {
+        self.queue.notify(x, event);
+        if self.queue.has_watches(x) {
+            let store = &*self.store;
+            let open = |v: i32| store.size(x) > 1 && store.contains(x, i64::from(v));
+            self.queue.wake_watches(x, event, open);
+        }
     }
 
     #[inline(always)]
     fn report(&mut self, v: IntView, change: crate::store::Change) -> Result<bool, Conflict> {
         match change? {
             Some(event) => {
-                self.queue.notify(v.var.index, event);
+                self.notify(v.var.index, event);
                 Ok(true)
             }
             None => Ok(false),
@@ -640,7 +702,7 @@ impl Context<'_> {
     pub fn remove_event(&mut self, v: IntView, value: i64) -> Result<Option<Event>, Conflict> {
         let change = self.store.remove(v.var.index, v.to_var(value))?;
         if let Some(event) = change {
-            self.queue.notify(v.var.index, event);
+            self.notify(v.var.index, event);
         }
         Ok(change)
     }

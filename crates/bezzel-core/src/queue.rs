@@ -54,6 +54,17 @@ struct Subscription {
     token: u64,
 }
 
+/// A subscription that wakes its propagator only when the variable can no longer take
+/// `value`, or can take nothing else: see [`Queue::watch`].
+#[derive(Debug, Clone, Copy)]
+struct Watch {
+    prop: u32,
+    value: i32,
+    priority: Priority,
+    fixed_priority: Priority,
+    token: u64,
+}
+
 /// The waiting propagators of one priority, first in first out. As a propagator waits at most
 /// once, a ring of more slots than there are propagators never fills, so pushing needs no
 /// growth check.
@@ -106,6 +117,9 @@ impl Ring {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Queue {
     subscriptions: Vec<Vec<Subscription>>,
+    /// Per variable, the subscriptions that watch one value (see [`watch`](Queue::watch)),
+    /// apart so that the loop over the others stays as it was.
+    watches: Vec<Vec<Watch>>,
     /// Per variable, the weakest event any subscriber waits for (`None`: nobody listens), so
     /// that most changes are dismissed without walking the list.
     weakest: Vec<Option<Event>>,
@@ -137,6 +151,7 @@ impl Queue {
 
     pub(crate) fn add_var(&mut self) {
         self.subscriptions.push(Vec::new());
+        self.watches.push(Vec::new());
         self.weakest.push(None);
         self.ghosts.push(0);
     }
@@ -179,10 +194,62 @@ impl Queue {
         }
     }
 
+    /// Subscribes `prop` to `var` for changes that take `value` away from it or leave it
+    /// nothing else: the changes that can alter whether `var` takes `value` for sure, may
+    /// take it, or cannot (what a `count` of `value` looks at). Other changes do not wake it,
+    /// nor add `token` to its advice.
+    pub(crate) fn watch(&mut self, var: u32, prop: u32, value: i32, token: u64) {
+        self.watches[var as usize].push(Watch {
+            prop,
+            value,
+            priority: self.priority[prop as usize],
+            fixed_priority: self.fixed_priority[prop as usize],
+            token,
+        });
+    }
+
+    /// Whether some subscription watches a value of `var`.
+    #[inline(always)]
+    pub(crate) fn has_watches(&self, var: u32) -> bool {
+        !self.watches[var as usize].is_empty()
+    }
+
+    /// After `event` on `var`, wakes the watches whose value `var` can no longer take or is
+    /// now fixed to; `open(value)` tells whether `var` may still take `value` and another.
+    pub(crate) fn wake_watches(&mut self, var: u32, event: Event, open: impl Fn(i32) -> bool) {
+        let Queue {
+            watches,
+            buckets,
+            queued,
+            advice,
+            running,
+            len,
+            ..
+        } = self;
+        for w in &watches[var as usize] {
+            let p = w.prop as usize;
+            if w.prop != *running && !open(w.value) {
+                advice[p] |= w.token;
+                if !queued[p] {
+                    queued[p] = true;
+                    let bucket = if event == Event::Fixed {
+                        w.fixed_priority
+                    } else {
+                        w.priority
+                    };
+                    buckets[bucket as usize].push(w.prop);
+                    *len += 1;
+                }
+            }
+        }
+    }
+
     /// Number of propagators listening to `var`, counting those retired in favour of one
     /// that does their work (a family of all-differents counts once per unit).
     pub(crate) fn degree(&self, var: u32) -> usize {
-        self.subscriptions[var as usize].len() + self.ghosts[var as usize]
+        self.subscriptions[var as usize].len()
+            + self.watches[var as usize].len()
+            + self.ghosts[var as usize]
     }
 
     /// The subscriptions of retired propagators to `var`, which its degree counts.
@@ -197,6 +264,10 @@ impl Queue {
         let before = subs.len();
         subs.retain(|s| s.prop != prop);
         self.ghosts[var as usize] += before - subs.len();
+        let watches = &mut self.watches[var as usize];
+        let before = watches.len();
+        watches.retain(|w| w.prop != prop);
+        self.ghosts[var as usize] += before - watches.len();
         self.weakest[var as usize] = subs.iter().map(|s| s.event).min();
     }
 
@@ -209,7 +280,11 @@ impl Queue {
 
     /// The propagators listening to `var`.
     pub(crate) fn subscribers(&self, var: u32) -> impl Iterator<Item = u32> + '_ {
-        self.subscriptions[var as usize].iter().map(|s| s.prop)
+        let watching = self.watches[var as usize].iter().map(|w| w.prop);
+        self.subscriptions[var as usize]
+            .iter()
+            .map(|s| s.prop)
+            .chain(watching)
     }
 
     /// Wakes the subscribers of `var` that care about `event`.

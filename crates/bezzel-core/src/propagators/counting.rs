@@ -5,7 +5,7 @@ use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::queue::Priority;
 use crate::store::{Conflict, TrailedInt};
-use crate::var::IntView;
+use crate::var::{IntView, VarId};
 
 /// `n = |{i : xs[i] ∈ values}|`, domain consistent: `n` lies between the number of views that
 /// must take a value of the set and the number that can; when `n` reaches the first, the
@@ -31,6 +31,10 @@ pub struct Among {
     sure: Option<TrailedInt>,
     possible: Option<TrailedInt>,
     ready: Option<TrailedInt>,
+    /// Whether two views share a variable, and the views over `n`'s variable (made at
+    /// setup): what a narrowing of this run's own can change besides the view narrowed.
+    shared: bool,
+    over_n: Vec<usize>,
 }
 
 /// A view's standing: it cannot take a value of the set, it may, or it must.
@@ -52,6 +56,8 @@ impl Among {
             sure: None,
             possible: None,
             ready: None,
+            shared: false,
+            over_n: Vec::new(),
         }
     }
 
@@ -64,7 +70,9 @@ impl Among {
         // Look up the set's values in the domain when there are fewer of them (count has
         // one): a look then costs O(|values|), not a scan of the domain.
         let size = ctx.size(x) as usize;
-        let inside = if self.values.len() < size {
+        let inside = if size == 1 {
+            usize::from(self.has(ctx.min(x)))
+        } else if self.values.len() < size {
             self.values.iter().filter(|&&v| ctx.contains(x, v)).count()
         } else {
             ctx.values(x).iter().filter(|&&v| self.has(v)).count()
@@ -93,7 +101,12 @@ impl Among {
 impl Propagator for Among {
     fn setup(&mut self, s: &mut Setup<'_>) {
         for (i, &x) in self.xs.iter().enumerate() {
-            s.subscribe_advised(x, Event::Domain, 1 << (i % 64));
+            match self.values[..] {
+                // A count of one value sleeps through the changes that keep that value and
+                // another: they change no standing.
+                [value] => s.subscribe_watching(x, value, 1 << (i % 64)),
+                _ => s.subscribe_advised(x, Event::Domain, 1 << (i % 64)),
+            }
         }
         s.subscribe(self.n, Event::Bounds);
         // Standings start as "may" for every view, counted as such.
@@ -101,6 +114,12 @@ impl Propagator for Among {
         self.sure = Some(s.trailed_int(0));
         self.possible = Some(s.trailed_int(self.xs.len() as i64));
         self.ready = Some(s.trailed_int(0));
+        let mut vars: Vec<VarId> = self.xs.iter().map(|x| x.var()).collect();
+        self.over_n = (0..vars.len())
+            .filter(|&i| vars[i] == self.n.var())
+            .collect();
+        vars.sort_unstable();
+        self.shared = vars.windows(2).any(|w| w[0] == w[1]);
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
@@ -111,9 +130,15 @@ impl Propagator for Among {
         let mut counts = (ctx.int(sure), ctx.int(possible));
         let mut everything = ctx.int(ready) == 0 || ctx.advice() == u64::MAX;
         let mut advice = ctx.advice();
+        let mut narrowed: Vec<usize> = Vec::new();
         loop {
             if everything {
+                narrowed.clear();
                 for i in 0..self.xs.len() {
+                    self.look(ctx, i, &mut counts);
+                }
+            } else if !narrowed.is_empty() {
+                for i in std::mem::take(&mut narrowed) {
                     self.look(ctx, i, &mut counts);
                 }
             } else {
@@ -126,7 +151,8 @@ impl Propagator for Among {
                 }
             }
             let (sure_now, possible_now) = counts;
-            let mut changed = ctx.set_min(self.n, sure_now)? | ctx.set_max(self.n, possible_now)?;
+            let n_changed = ctx.set_min(self.n, sure_now)? | ctx.set_max(self.n, possible_now)?;
+            let mut changed = n_changed;
             let keep_inside = if ctx.max(self.n) == sure_now {
                 Some(false)
             } else if ctx.min(self.n) == possible_now {
@@ -141,25 +167,37 @@ impl Propagator for Among {
                     if ctx.int(self.standing[i]) != MAYBE {
                         continue;
                     }
+                    let mut this = false;
                     if !inside && self.values.len() < ctx.size(x) as usize {
                         for &v in &self.values {
-                            changed |= ctx.remove(x, v)?;
+                            this |= ctx.remove(x, v)?;
                         }
-                        continue;
-                    }
-                    for v in ctx.values(x) {
-                        if self.has(v) != inside {
-                            changed |= ctx.remove(x, v)?;
+                    } else {
+                        for v in ctx.values(x) {
+                            if self.has(v) != inside {
+                                this |= ctx.remove(x, v)?;
+                            }
                         }
                     }
+                    if this {
+                        narrowed.push(i);
+                    }
+                    changed |= this;
                 }
             }
             if !changed {
                 break;
             }
-            // What this run narrowed wakes no advice of its own (and the views may share
-            // variables, `n` among them): look at everything again.
-            everything = true;
+            // What this run narrowed wakes no advice of its own: look again at the views it
+            // narrowed and, if it moved `n`, those over `n`'s variable; at everything when
+            // views share variables.
+            if n_changed {
+                narrowed.extend_from_slice(&self.over_n);
+            }
+            everything = self.shared;
+            if narrowed.is_empty() {
+                break;
+            }
         }
         // Written only when they moved: every write is a trail entry.
         if counts != (ctx.int(sure), ctx.int(possible)) {
