@@ -695,3 +695,101 @@ fn propagating_the_model_then_posting_more_then_solving() {
         check_runs(&build, &expected, seed, &case);
     }
 }
+
+#[test]
+fn values_far_outside_every_domain_count_for_nothing() {
+    // Values at the ends of i64 and just past i32 (which would alias small values if they
+    // were cut to 32 bits) next to ordinary ones, with negated and shifted views, so that
+    // both ways of looking at a view (the set's values in the domain, the domain's values in
+    // the set) meet them.
+    let far = [
+        i64::MIN,
+        i64::MIN + 1,
+        -(1 << 32) + 1,
+        (1 << 32) + 1,
+        i64::MAX,
+    ];
+    for seed in 0..60u64 {
+        let mut rng = Rng::seeded(80_000 + seed);
+        let nvars = 3;
+        let domains: Vec<Vec<i32>> = (0..nvars).map(|_| brute::domain(&mut rng, -2, 3)).collect();
+        let k = 1 + rng.below(5) as usize;
+        let xs: Vec<ViewSpec> = (0..k).map(|_| random_view(&mut rng, nvars)).collect();
+        let mut set = random_values(&mut rng, -2, 2);
+        set.extend(far.iter().filter(|_| rng.chance(60)));
+        let n = random_view(&mut rng, nvars);
+        let build = || {
+            let (mut m, x) = brute::model(&domains);
+            m.among(&views(&xs, &x), &set, n.view(&x)).unwrap();
+            (m, x)
+        };
+        let holds = |a: &[i32]| among_holds(&xs, &set, n, a);
+        let expected = brute::brute(&domains, &holds);
+        let case = format!("seed {seed}: {domains:?} {xs:?} {set:?} n = {n:?}");
+        assert_eq!(brute::solve(build().0), expected, "{case}");
+        let (m, vars) = build();
+        let mut s = Solver::with_config(m, checked()).brancher(RandomDecisions(Rng::seeded(seed)));
+        assert_eq!(set_of(&mut s, &vars), expected, "{case}: random decisions");
+    }
+}
+
+#[test]
+fn parallel_branch_and_bound_over_a_count() {
+    // Workers share the best bound: a node is narrowed by another worker's solution, from
+    // outside the among's own variables' changes.
+    for seed in 0..12u64 {
+        let mut rng = Rng::seeded(90_000 + seed);
+        let nvars = 5;
+        let domains: Vec<Vec<i32>> = (0..nvars).map(|_| brute::domain(&mut rng, -2, 2)).collect();
+        let k = 4 + rng.below(6) as usize;
+        let xs: Vec<ViewSpec> = (0..k).map(|_| random_view(&mut rng, nvars)).collect();
+        let ys: Vec<ViewSpec> = (0..k).map(|_| random_view(&mut rng, nvars)).collect();
+        let set = random_values(&mut rng, -2, 2);
+        let set2 = random_values(&mut rng, -2, 2);
+        let mut doms = domains.clone();
+        doms.push((0..=k as i32).collect());
+        doms.push((0..=k as i32).collect());
+        let (n, n2) = (ViewSpec::var(nvars), ViewSpec::var(nvars + 1));
+        let build = {
+            let (doms, xs, ys, set, set2) = (
+                doms.clone(),
+                xs.clone(),
+                ys.clone(),
+                set.clone(),
+                set2.clone(),
+            );
+            move || -> Result<Model, ModelError> {
+                let (mut m, x) = brute::model(&doms);
+                m.among(&views(&xs, &x), &set, n.view(&x))?;
+                m.among(&views(&ys, &x), &set2, n2.view(&x))?;
+                m.linear(&[1, -1], &[x[nvars], x[nvars + 1]], Relation::Le, 1)?;
+                Ok(m)
+            }
+        };
+        let holds = |a: &[i32]| {
+            among_holds(&xs, &set, n, a)
+                && among_holds(&ys, &set2, n2, a)
+                && a[nvars] - a[nvars + 1] <= 1
+        };
+        let expected = brute::brute(&doms, &holds);
+        let target = build().unwrap().vars()[nvars];
+        let search = ParallelSearch::new(format!("bnb {seed}"), build)
+            .config(checked())
+            .threads(Some(2))
+            .per_worker(6);
+        let subproblems = search.subproblems().unwrap();
+        for sense in [Sense::Minimize, Sense::Maximize] {
+            let best = search
+                .optimize(&subproblems, target.into(), sense, None, |_, _| {})
+                .unwrap();
+            let want = match sense {
+                Sense::Minimize => expected.iter().map(|a| a[nvars]).min(),
+                Sense::Maximize => expected.iter().map(|a| a[nvars]).max(),
+            };
+            assert_eq!(best.value, want.map(i64::from), "seed {seed}: {sense:?}");
+            assert!(best.optimal, "seed {seed}");
+        }
+        let count = search.count(&subproblems, None, |_, _| {}).unwrap();
+        assert_eq!(count.solutions, expected.len() as u64, "seed {seed}: count");
+    }
+}
