@@ -193,8 +193,7 @@ impl Engine {
         };
         match change {
             Ok(Some(event)) => {
-                self.queue.notify(x, event);
-                if self.queue.has_watches(x) {
+                if self.queue.notify(x, event) {
                     let store = &self.store;
                     let open = |v: i32| store.size(x) > 1 && store.contains(x, i64::from(v));
                     self.queue.wake_watches(x, event, open);

@@ -647,8 +647,7 @@ impl Context<'_> {
     /// values it can no longer take or is now fixed to.
     #[inline(always)]
     fn notify(&mut self, x: u32, event: Event) {
-        self.queue.notify(x, event);
-        if self.queue.has_watches(x) {
+        if self.queue.notify(x, event) {
             let store = &*self.store;
             let open = |v: i32| store.size(x) > 1 && store.contains(x, i64::from(v));
             self.queue.wake_watches(x, event, open);

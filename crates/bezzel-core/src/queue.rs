@@ -54,6 +54,14 @@ struct Subscription {
     token: u64,
 }
 
+/// What a change of one variable must look at: the weakest event any subscriber waits for
+/// (`None`: nobody listens), and whether some subscription watches one of its values.
+#[derive(Debug, Clone, Copy, Default)]
+struct Gate {
+    weakest: Option<Event>,
+    watched: bool,
+}
+
 /// A subscription that wakes its propagator only when the variable can no longer take
 /// `value`, or can take nothing else: see [`Queue::watch`].
 #[derive(Debug, Clone, Copy)]
@@ -121,8 +129,10 @@ pub(crate) struct Queue {
     /// apart so that the loop over the others stays as it was.
     watches: Vec<Vec<Watch>>,
     /// Per variable, the weakest event any subscriber waits for (`None`: nobody listens), so
-    /// that most changes are dismissed without walking the list.
-    weakest: Vec<Option<Event>>,
+    /// that most changes are dismissed without walking the list, and whether some
+    /// subscription watches one of its values: side by side, so that a change reads one
+    /// word for both (this is the hottest path).
+    gates: Vec<Gate>,
     /// Per variable, the subscriptions of retired propagators, which its degree still counts
     /// (see [`unsubscribe`](Queue::unsubscribe)).
     ghosts: Vec<usize>,
@@ -152,7 +162,7 @@ impl Queue {
     pub(crate) fn add_var(&mut self) {
         self.subscriptions.push(Vec::new());
         self.watches.push(Vec::new());
-        self.weakest.push(None);
+        self.gates.push(Gate::default());
         self.ghosts.push(0);
     }
 
@@ -171,7 +181,7 @@ impl Queue {
     }
 
     pub(crate) fn subscribe(&mut self, var: u32, prop: u32, event: Event, token: u64) {
-        let weakest = &mut self.weakest[var as usize];
+        let weakest = &mut self.gates[var as usize].weakest;
         *weakest = Some(weakest.map_or(event, |w| w.min(event)));
         let subs = &mut self.subscriptions[var as usize];
         // One subscription per (variable, propagator), at the weakest event asked for. A
@@ -199,6 +209,7 @@ impl Queue {
     /// take it, or cannot (what a `count` of `value` looks at). Other changes do not wake it,
     /// nor add `token` to its advice.
     pub(crate) fn watch(&mut self, var: u32, prop: u32, value: i32, token: u64) {
+        self.gates[var as usize].watched = true;
         self.watches[var as usize].push(Watch {
             prop,
             value,
@@ -206,12 +217,6 @@ impl Queue {
             fixed_priority: self.fixed_priority[prop as usize],
             token,
         });
-    }
-
-    /// Whether some subscription watches a value of `var`.
-    #[inline(always)]
-    pub(crate) fn has_watches(&self, var: u32) -> bool {
-        !self.watches[var as usize].is_empty()
     }
 
     /// After `event` on `var`, wakes the watches whose value `var` can no longer take or is
@@ -268,7 +273,8 @@ impl Queue {
         let before = watches.len();
         watches.retain(|w| w.prop != prop);
         self.ghosts[var as usize] += before - watches.len();
-        self.weakest[var as usize] = subs.iter().map(|s| s.event).min();
+        self.gates[var as usize].watched = !watches.is_empty();
+        self.gates[var as usize].weakest = subs.iter().map(|s| s.event).min();
     }
 
     /// Forgets one ghost of `var`: the propagator that took over the retired ones subscribes
@@ -287,12 +293,16 @@ impl Queue {
             .chain(watching)
     }
 
-    /// Wakes the subscribers of `var` that care about `event`.
+    /// Wakes the subscribers of `var` that care about `event`; returns whether some
+    /// subscriptions watch values of `var`, for the caller (who can read the domain) to
+    /// [`wake_watches`](Queue::wake_watches).
     #[inline(always)]
-    pub(crate) fn notify(&mut self, var: u32, event: Event) {
-        if self.weakest[var as usize].is_some_and(|w| event.wakes(w)) {
+    pub(crate) fn notify(&mut self, var: u32, event: Event) -> bool {
+        let gate = self.gates[var as usize];
+        if gate.weakest.is_some_and(|w| event.wakes(w)) {
             self.wake(var, event);
         }
+        gate.watched
     }
 
     #[inline(always)]
