@@ -157,19 +157,27 @@ def main():
         if worse(n, o, sense):
             note.append("WORSE ANSWER")
         timed_out = o["status"] in ("-", "sol") and sense or o["status"] == "-"
-        if timed_out and o["nodes"] and n["nodes"]:
-            # Both ran to the limit: throughput is the comparison, not time.
-            ratio = (n["nodes"] / tn) / (o["nodes"] / to)
-            note.append("to limit: nodes/s new/old %.2f" % ratio)
+        if timed_out and all(r["nodes"] for r in runs["old"] + runs["new"]):
+            # Both ran to the limit: throughput is the comparison, not time, and the node
+            # counts differ only by where the limit cut (a tree change cannot be told here:
+            # compare propagations per node, or instruction counts per node under callgrind).
+            rate = {k: statistics.median(r["nodes"] / r["wall"] for r in runs[k]) for k in runs}
+            ratio = rate["new"] / rate["old"]
+            note.append("to limit: nodes/s new/old %.2f (old %s, new %s)" % (
+                ratio, "/".join(str(r["nodes"]) for r in runs["old"]),
+                "/".join(str(r["nodes"]) for r in runs["new"])))
             if ratio < 1 / 1.1:
                 note.append("SLOWER (nodes/s)")
-        elif tn > 1.1 * to and tn - to > 0.005:
-            note.append("SLOWER")
-        if o["nodes"] != n["nodes"]:
-            note.append("tree changed")
-        if o["propagations"] != n["propagations"]:
-            # Fewer propagator runs for the same nodes: a family formed.
-            note.append("propagations %s -> %s" % (o["propagations"], n["propagations"]))
+            ppn = {k: statistics.median(r["propagations"] / r["nodes"] for r in runs[k]) for k in runs}
+            note.append("propagations/node %.1f -> %.1f" % (ppn["old"], ppn["new"]))
+        else:
+            if tn > 1.1 * to and tn - to > 0.005:
+                note.append("SLOWER")
+            if o["nodes"] != n["nodes"]:
+                note.append("tree changed")
+            if o["propagations"] != n["propagations"]:
+                # Fewer propagator runs for the same nodes: a family formed.
+                note.append("propagations %s -> %s" % (o["propagations"], n["propagations"]))
         if any(k in " ".join(note) for k in ("SLOWER", "WORSE")):
             flagged.append(name)
         print("%-32s %3d %-3s %-14s %-14s %8.3f %8.3f %6.2f %10s %10s %s [%d runs]" % (
