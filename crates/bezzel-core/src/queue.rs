@@ -66,11 +66,38 @@ struct Gate {
 /// `value`, or can take nothing else: see [`Queue::watch`].
 #[derive(Debug, Clone, Copy)]
 struct Watch {
-    prop: u32,
+    /// The subscription woken (at [`Event::Domain`]), when the change concerns `value`.
+    sub: Subscription,
     value: i32,
-    priority: Priority,
-    fixed_priority: Priority,
-    token: u64,
+}
+
+/// Queues the propagator of `s` for `event` with its token, unless it is running: what both
+/// kinds of subscription do once they are concerned.
+#[inline(always)]
+fn wake_one(
+    s: &Subscription,
+    event: Event,
+    running: u32,
+    buckets: &mut [Ring; BUCKETS],
+    queued: &mut [bool],
+    advice: &mut [u64],
+    len: &mut usize,
+) {
+    let p = s.prop as usize;
+    if s.prop == running {
+        return;
+    }
+    advice[p] |= s.token;
+    if !queued[p] {
+        queued[p] = true;
+        let bucket = if event == Event::Fixed {
+            s.fixed_priority
+        } else {
+            s.priority
+        };
+        buckets[bucket as usize].push(s.prop);
+        *len += 1;
+    }
 }
 
 /// The waiting propagators of one priority, first in first out. As a propagator waits at most
@@ -211,11 +238,14 @@ impl Queue {
     pub(crate) fn watch(&mut self, var: u32, prop: u32, value: i32, token: u64) {
         self.gates[var as usize].watched = true;
         self.watches[var as usize].push(Watch {
-            prop,
+            sub: Subscription {
+                prop,
+                event: Event::Domain,
+                priority: self.priority[prop as usize],
+                fixed_priority: self.fixed_priority[prop as usize],
+                token,
+            },
             value,
-            priority: self.priority[prop as usize],
-            fixed_priority: self.fixed_priority[prop as usize],
-            token,
         });
     }
 
@@ -232,19 +262,8 @@ impl Queue {
             ..
         } = self;
         for w in &watches[var as usize] {
-            let p = w.prop as usize;
-            if w.prop != *running && !open(w.value) {
-                advice[p] |= w.token;
-                if !queued[p] {
-                    queued[p] = true;
-                    let bucket = if event == Event::Fixed {
-                        w.fixed_priority
-                    } else {
-                        w.priority
-                    };
-                    buckets[bucket as usize].push(w.prop);
-                    *len += 1;
-                }
+            if !open(w.value) {
+                wake_one(&w.sub, event, *running, buckets, queued, advice, len);
             }
         }
     }
@@ -271,7 +290,7 @@ impl Queue {
         self.ghosts[var as usize] += before - subs.len();
         let watches = &mut self.watches[var as usize];
         let before = watches.len();
-        watches.retain(|w| w.prop != prop);
+        watches.retain(|w| w.sub.prop != prop);
         self.ghosts[var as usize] += before - watches.len();
         self.gates[var as usize].watched = !watches.is_empty();
         self.gates[var as usize].weakest = subs.iter().map(|s| s.event).min();
@@ -286,7 +305,7 @@ impl Queue {
 
     /// The propagators listening to `var`.
     pub(crate) fn subscribers(&self, var: u32) -> impl Iterator<Item = u32> + '_ {
-        let watching = self.watches[var as usize].iter().map(|w| w.prop);
+        let watching = self.watches[var as usize].iter().map(|w| w.sub.prop);
         self.subscriptions[var as usize]
             .iter()
             .map(|s| s.prop)
@@ -317,19 +336,8 @@ impl Queue {
             ..
         } = self;
         for s in &subscriptions[var as usize] {
-            let p = s.prop as usize;
-            if event.wakes(s.event) && s.prop != *running {
-                advice[p] |= s.token;
-                if !queued[p] {
-                    queued[p] = true;
-                    let bucket = if event == Event::Fixed {
-                        s.fixed_priority
-                    } else {
-                        s.priority
-                    };
-                    buckets[bucket as usize].push(s.prop);
-                    *len += 1;
-                }
+            if event.wakes(s.event) {
+                wake_one(s, event, *running, buckets, queued, advice, len);
             }
         }
     }
