@@ -191,6 +191,24 @@ fn check_optimum(build: Build<'_>, expected: &BTreeSet<Vec<i32>>, case: &str) {
     }
 }
 
+/// The solution set of `holds` over `domains` (brute force) through every kind of run
+/// ([`check_runs`]), and through optimisation ([`check_optimum`]) on every `optimum_every`-th
+/// seed.
+fn check_case(
+    domains: &[Vec<i32>],
+    build: Build<'_>,
+    holds: &dyn Fn(&[i32]) -> bool,
+    seed: u64,
+    case: &str,
+    optimum_every: u64,
+) {
+    let expected = brute::brute(domains, holds);
+    check_runs(build, &expected, seed, case);
+    if seed.is_multiple_of(optimum_every) {
+        check_optimum(build, &expected, case);
+    }
+}
+
 /// A random view over `vars` variables, negated and shifted often.
 fn random_view(rng: &mut Rng, vars: usize) -> ViewSpec {
     ViewSpec::of(
@@ -226,12 +244,14 @@ fn among_over_shared_and_negated_views_with_n_among_them() {
             (m, x)
         };
         let holds = |a: &[i32]| among_holds(&xs, &set, n, a);
-        let expected = brute::brute(&domains, &holds);
-        let case = format!("seed {seed}: {domains:?} {xs:?} {set:?} n = {n:?}");
-        check_runs(&build, &expected, seed, &case);
-        if seed % 5 == 0 {
-            check_optimum(&build, &expected, &case);
-        }
+        check_case(
+            &domains,
+            &build,
+            &holds,
+            seed,
+            &format!("seed {seed}: {domains:?} {xs:?} {set:?} n = {n:?}"),
+            5,
+        );
     }
 }
 
@@ -266,12 +286,14 @@ fn several_amongs_on_the_same_views() {
                 .iter()
                 .all(|(xs, set, n)| among_holds(xs, set, *n, a))
         };
-        let expected = brute::brute(&domains, &holds);
-        let case = format!("seed {seed}: {domains:?} {amongs:?}");
-        check_runs(&build, &expected, seed, &case);
-        if seed % 4 == 0 {
-            check_optimum(&build, &expected, &case);
-        }
+        check_case(
+            &domains,
+            &build,
+            &holds,
+            seed,
+            &format!("seed {seed}: {domains:?} {amongs:?}"),
+            4,
+        );
     }
 }
 
@@ -310,12 +332,14 @@ fn many_views_sharing_advice_bits_with_other_constraints() {
                 }
                 && a[..4].iter().sum::<i32>() <= 7
         };
-        let expected = brute::brute(&domains, &holds);
-        let case = format!("seed {seed}: {domains:?}, {k} views, {set:?}, n = {n:?}");
-        check_runs(&build, &expected, seed, &case);
-        if seed % 8 == 0 {
-            check_optimum(&build, &expected, &case);
-        }
+        check_case(
+            &domains,
+            &build,
+            &holds,
+            seed,
+            &format!("seed {seed}: {domains:?}, {k} views, {set:?}, n = {n:?}"),
+            8,
+        );
     }
 }
 
@@ -484,12 +508,14 @@ fn global_cardinality_with_counts_over_shared_variables() {
                 .zip(&counts)
                 .all(|(v, c)| got.iter().filter(|g| *g == v).count() as i64 == c.eval(a))
         };
-        let expected = brute::brute(&domains, &holds);
-        let case = format!("seed {seed}: {domains:?} {xs:?} {vals:?} {counts:?}");
-        check_runs(&build, &expected, seed, &case);
-        if seed % 6 == 0 {
-            check_optimum(&build, &expected, &case);
-        }
+        check_case(
+            &domains,
+            &build,
+            &holds,
+            seed,
+            &format!("seed {seed}: {domains:?} {xs:?} {vals:?} {counts:?}"),
+            6,
+        );
     }
 }
 
@@ -646,12 +672,14 @@ fn reified_membership_as_among_of_one_view_with_a_boolean_count() {
                 i64::from(set.contains(&view.eval(a))) == i64::from(a[nx + i])
             }) && among_holds(&bools, &[1], n, a)
         };
-        let expected = brute::brute(&domains, &holds);
-        let case = format!("seed {seed}: {domains:?} {reifs:?} n = {n:?}");
-        check_runs(&build, &expected, seed, &case);
-        if seed % 10 == 0 {
-            check_optimum(&build, &expected, &case);
-        }
+        check_case(
+            &domains,
+            &build,
+            &holds,
+            seed,
+            &format!("seed {seed}: {domains:?} {reifs:?} n = {n:?}"),
+            10,
+        );
     }
 }
 
