@@ -193,11 +193,7 @@ impl Engine {
         };
         match change {
             Ok(Some(event)) => {
-                if self.queue.notify(x, event) {
-                    let store = &self.store;
-                    let open = |v: i32| store.size(x) > 1 && store.contains(x, i64::from(v));
-                    self.queue.wake_watches(x, event, open);
-                }
+                crate::propagator::notify(&mut self.queue, &self.store, x, event);
                 Ok(())
             }
             Ok(None) => Ok(()),

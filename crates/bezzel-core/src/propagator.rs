@@ -154,6 +154,17 @@ pub struct Setup<'a> {
     pub(crate) fixed_priority: Option<Priority>,
 }
 
+/// Wakes what `event` on variable `x` concerns: its subscribers, and the watches of values
+/// that `x` can no longer take or is now fixed to (see [`Setup::subscribe_watching`]). The
+/// one place both propagators' changes and search decisions go through.
+#[inline(always)]
+pub(crate) fn notify(queue: &mut Queue, store: &Store, x: u32, event: Event) {
+    if queue.notify(x, event) {
+        let open = |v: i32| store.size(x) > 1 && store.contains(x, i64::from(v));
+        queue.wake_watches(x, event, open);
+    }
+}
+
 impl Setup<'_> {
     /// Runs the propagator whenever `view` undergoes a change at least as strong as `event`.
     pub fn subscribe(&mut self, view: impl Into<IntView>, event: Event) {
@@ -643,15 +654,9 @@ impl Context<'_> {
         Ok(change)
     }
 
-    /// Wakes what `event` on variable `x` concerns: its subscribers, and its watches of
-    /// values it can no longer take or is now fixed to.
     #[inline(always)]
     fn notify(&mut self, x: u32, event: Event) {
-        if self.queue.notify(x, event) {
-            let store = &*self.store;
-            let open = |v: i32| store.size(x) > 1 && store.contains(x, i64::from(v));
-            self.queue.wake_watches(x, event, open);
-        }
+        notify(self.queue, self.store, x, event);
     }
 
     #[inline(always)]

@@ -14,10 +14,12 @@ use crate::var::{IntView, VarId};
 /// Incremental: each view's standing (must, may, cannot take a value of the set) and the two
 /// counts are trailed, and a run looks again only at the views its advice names (view `i`
 /// carries token bit `i % 64`), so that a run woken by one view of many costs `O(1)` views
-/// rather than all of them (`magicseq`: a hundred `count`s over the same hundred variables,
-/// each woken by every event). Looking at a view costs `O(min(|D(x)| · log |values|,
-/// |values|))`. Everything is looked at again on the first run of a branch, on a run without
-/// an event, and after the run narrows a view itself (views may share variables).
+/// rather than all of them (`magicseq`: a hundred `count`s over the same hundred variables).
+/// A count of one value [watches](Setup::subscribe_watching) it, so that changes which keep
+/// it and another value do not wake it at all. Looking at a view costs `O(min(|D(x)| · log
+/// |values|, |values|))`. Everything is looked at on the first run of a branch and on a run
+/// without an event; after the run narrows views itself, those views (and the ones over
+/// `n`'s variable) are looked at again, or everything when views share variables.
 #[derive(Debug, Clone)]
 pub struct Among {
     xs: Vec<IntView>,
