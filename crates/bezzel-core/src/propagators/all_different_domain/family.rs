@@ -230,7 +230,24 @@ impl AllDifferentFamily {
             k += usize::from(m & m.wrapping_sub(1) != 0);
         }
         let mut touched = 0;
-        if k > 1 {
+        // At the cheap rules' fixpoint, in a unit with as many values as cells, each open value
+        // lies in two open cells or more and each open cell holds two values or more. Régin
+        // prunes or fails only where `s` open cells hold `s` values (a Hall set), with `s`
+        // from 2 to `k - 2`: 1 and `k - 1` are the singles the cheap rules took. Up to `k` =
+        // 5 that is two cells with one pair of values, or two values confined to one pair of
+        // cells (the complement of a Hall set of 3): without those the unit is domain
+        // consistent as it is.
+        let settled = self.exact_values[u] != 0
+            && match k {
+                0..=3 => true,
+                4 => !equal_pair(&self.small.cur[..4]),
+                5 => {
+                    !equal_pair(&self.small.cur[..5])
+                        && !equal_pair(&cells_per_value(&self.small.cur[..5]))
+                }
+                _ => false,
+            };
+        if k > 1 && !settled {
             // Values are bit positions: the window's first value is 0 here.
             self.small.regin(&mut self.picked_mates[..k], 0)?;
             for j in 0..k {
@@ -417,4 +434,34 @@ fn update(masks: &mut [u64], fixed: u64, hidden: u64) -> (u64, bool, bool) {
         *m = new;
     }
     (changed, again, bad)
+}
+
+/// Whether two of `masks` are one and the same pair of bits (each mask has two bits or more).
+#[inline(always)]
+fn equal_pair(masks: &[u64]) -> bool {
+    let mut found = false;
+    for (i, &m) in masks.iter().enumerate() {
+        let rest = m & m.wrapping_sub(1);
+        let two = rest & rest.wrapping_sub(1) == 0;
+        for &other in &masks[i + 1..] {
+            found |= two & (other == m);
+        }
+    }
+    found
+}
+
+/// The transpose of five open cells' masks over their five values: per value (in order of
+/// its bit), the cells that hold it, as bits.
+#[inline(always)]
+fn cells_per_value(masks: &[u64]) -> [u64; 5] {
+    let mut values = masks.iter().fold(0, |all, &m| all | m);
+    let mut cells = [0u64; 5];
+    for holders in &mut cells {
+        let v = values.trailing_zeros();
+        values &= values.wrapping_sub(1);
+        for (i, &m) in masks.iter().enumerate() {
+            *holders |= ((m >> v) & 1) << i;
+        }
+    }
+    cells
 }
