@@ -78,8 +78,13 @@ impl Model {
     /// rows, columns and boxes, a Latin square's rows and columns), are propagated as one
     /// *family* once search or [`propagate`](Model::propagate) starts: one run applies
     /// naked and hidden singles across all of them and the matching only where those
-    /// leave a unit changed, reaching the same domains as the constraints one by one in
-    /// fewer, cheaper runs. Nothing is asked of the user.
+    /// leave a unit changed, reaching the domains of the constraints one by one in fewer,
+    /// cheaper runs. Two units that must both take every value of one set (as many values as
+    /// cells) and share two cells or more, as a Sudoku row and a box it crosses, also prune
+    /// each other ("locked candidates": a value that one cannot take outside the shared cells
+    /// leaves the other's cells outside them), which the constraints one by one do not: the
+    /// same solutions, with domains as narrow or narrower after the same decisions. Nothing
+    /// is asked of the user.
     ///
     /// Likewise, at the value and the domain level, all-differents over views `x + c` of
     /// shared variables (at the domain level, with an offset somewhere), each with its values

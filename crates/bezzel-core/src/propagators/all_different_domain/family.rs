@@ -14,8 +14,16 @@
 //!   (hidden singles).
 //!
 //! Each unit ends domain consistent (the matching's result, or unchanged since it was), so the
-//! run reaches the same fixpoint as the units posted one by one at the domain level: the same
-//! domains at every node, hence the same search tree.
+//! run reaches at least the fixpoint of the units posted one by one at the domain level. It
+//! goes further where two units must both take every value of one set (as many values as
+//! cells) and share two cells or more, as a Sudoku row and a box it crosses: the values the
+//! first takes outside the shared cells are those the second takes outside them, so a value
+//! the first cannot take outside them leaves the second's other cells, and the other way
+//! round ("locked candidates", a rule of the pair that no single unit sees). Without such
+//! pairs (Latin squares, units over different values) the domains are those of the units one
+//! by one at every node, hence the same search tree; with them, the same solutions with
+//! domains as narrow or narrower after the same decisions (Sudoku, first-fail: a quarter
+//! fewer nodes on top1465, 44 % fewer on the 17-clue puzzles, 15 % on the hardest).
 //!
 //! A unit's cached masks are those its last matching left (domain consistent by themselves):
 //! a unit whose masks equal them needs no matching. The cache is not trailed; after
@@ -70,6 +78,12 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// The matching's buffers, and the unfixed cells of the unit being matched: their slots
     /// and their matched values.
     small: Box<Small>,
+    /// Pairs of units over the same values sharing two cells or more, as unit bits, and per
+    /// pair the bounds in `pair_slots` of the slots of the first outside the second, then of
+    /// the second outside the first.
+    pair_units: Vec<u64>,
+    pair_bounds: Vec<[u32; 3]>,
+    pair_slots: Vec<u32>,
     picked: [u32; 64],
     picked_mates: [i64; 64],
 }
@@ -125,6 +139,9 @@ impl AllDifferentFamily {
             cache: vec![0; flat],
             mates: vec![NO_VALUE; flat],
             small: Box::new(Small::new()),
+            pair_units: Vec::new(),
+            pair_bounds: Vec::new(),
+            pair_slots: Vec::new(),
             picked: [0; 64],
             picked_mates: [NO_VALUE; 64],
         }
@@ -276,6 +293,87 @@ impl AllDifferentFamily {
         Ok(touched)
     }
 
+    /// Finds the pairs of units for [`locked`](Self::locked): two units that must both take
+    /// every value of one set (as many values as cells) and share two cells or more, neither
+    /// inside the other (Sudoku: a row or column and a box it crosses).
+    fn pair_up(&mut self) {
+        // Anew on every setup (a copy of the model is set up again).
+        self.pair_units.clear();
+        self.pair_bounds.clear();
+        self.pair_slots.clear();
+        let units = self.exact_values.len();
+        let unit_cells = |u: usize| &self.unit_cells[self.unit_start[u]..self.unit_start[u + 1]];
+        let mut pairs = Vec::new();
+        for a in 0..units {
+            for b in a + 1..units {
+                let values = self.exact_values[a];
+                if values == 0 || values != self.exact_values[b] {
+                    continue;
+                }
+                let (ca, cb) = (unit_cells(a), unit_cells(b));
+                let shared = ca.iter().filter(|c| cb.contains(c)).count();
+                if shared >= 2 && shared < ca.len() && shared < cb.len() {
+                    pairs.push((a, b));
+                }
+            }
+        }
+        for (a, b) in pairs {
+            let start = self.pair_slots.len() as u32;
+            for (first, second) in [(a, b), (b, a)] {
+                let others = unit_cells(second).to_vec();
+                let outside = (self.unit_start[first]..self.unit_start[first + 1])
+                    .filter(|&slot| !others.contains(&self.unit_cells[slot]));
+                self.pair_slots.extend(outside.map(|slot| slot as u32));
+                if first == a {
+                    self.pair_bounds
+                        .push([start, self.pair_slots.len() as u32, 0]);
+                }
+            }
+            self.pair_bounds.last_mut().expect("pushed above")[2] = self.pair_slots.len() as u32;
+            self.pair_units.push((1 << a) | (1 << b));
+        }
+    }
+
+    /// Locked candidates on the pairs that touch `units`: the cells of one unit outside the
+    /// other keep only the values the other's cells outside the first can take.
+    fn locked(&mut self, units: u64) -> Result<u64, Conflict> {
+        let mut touched = 0;
+        let masks: &mut [u64] = &mut self.masks;
+        let pair_slots: &[u32] = &self.pair_slots;
+        for (&pair, &[a, mid, end]) in self.pair_units.iter().zip(&self.pair_bounds) {
+            if pair & units == 0 {
+                continue;
+            }
+            let (first, second) = (
+                &pair_slots[a as usize..mid as usize],
+                &pair_slots[mid as usize..end as usize],
+            );
+            let (va, vb) = (values_of(masks, first), values_of(masks, second));
+            if va == vb {
+                continue;
+            }
+            for (rest, keep) in [(second, va), (first, vb)] {
+                for &slot in rest {
+                    let old = masks[slot as usize];
+                    let new = old & keep;
+                    if new != old {
+                        if new == 0 {
+                            return Err(Conflict);
+                        }
+                        let c = self.unit_cells[slot as usize] as usize;
+                        let cell = self.cell_slot_start[c]..self.cell_slot_start[c + 1];
+                        for &other in &self.cell_slots[cell] {
+                            masks[other as usize] = new;
+                        }
+                        touched |= self.cell_units[c];
+                        self.narrowed[c / 64] |= 1 << (c % 64);
+                    }
+                }
+            }
+        }
+        Ok(touched)
+    }
+
     /// One run: the cheap rules and the matchings to a fixpoint, then the write-back.
     fn run(&mut self, ctx: &mut Context<'_>) -> Result<(), Conflict> {
         // The slots keep the masks of the last run's end: only the cells changed since
@@ -294,6 +392,7 @@ impl AllDifferentFamily {
         // Units whose cells did not change since the last run were left domain consistent.
         let mut dirty = ctx.advice() & self.all_units;
         let mut unmatched = dirty;
+        let mut unlocked = dirty;
         loop {
             // In sweeps: a unit that several cells of a sweep touch runs once for all of them.
             while dirty != 0 {
@@ -306,6 +405,7 @@ impl AllDifferentFamily {
                     // Units still to come in this sweep see the changes anyway.
                     dirty |= next & !sweep;
                     unmatched |= touched;
+                    unlocked |= touched;
                 }
             }
             let mut todo = std::mem::take(&mut unmatched);
@@ -314,7 +414,9 @@ impl AllDifferentFamily {
                 todo &= todo - 1;
                 // The unit itself is left domain consistent: the cheap rules have nothing
                 // to do there.
-                dirty |= self.matching(u)? & !(1 << u);
+                let touched = self.matching(u)?;
+                unlocked |= touched;
+                dirty |= touched & !(1 << u);
                 unmatched |= dirty;
                 if dirty != 0 {
                     // Back to the cheap rules, before more matchings: they are cheaper, and
@@ -324,6 +426,18 @@ impl AllDifferentFamily {
                 }
             }
             if dirty == 0 && unmatched == 0 {
+                // The pairs last: at the fixpoint of the rest they prune most often, and
+                // most runs get there only once (measured: fewer instructions on the forum's
+                // hardest puzzles than before the matchings, about as many elsewhere).
+                if unlocked != 0 && !self.pair_units.is_empty() {
+                    let touched = self.locked(std::mem::take(&mut unlocked))?;
+                    if touched != 0 {
+                        dirty |= touched;
+                        unmatched |= touched;
+                        unlocked |= touched;
+                        continue;
+                    }
+                }
                 break;
             }
         }
@@ -368,6 +482,7 @@ impl Propagator for AllDifferentFamily {
                 0
             };
         }
+        self.pair_up();
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
@@ -472,4 +587,14 @@ fn cells_per_value(masks: &[u64]) -> [u64; 5] {
         }
     }
     cells
+}
+
+/// The values the `slots` can take together; six slots (Sudoku's: a row or box outside a box
+/// or row it crosses) as an unrolled loop.
+#[inline(always)]
+fn values_of(masks: &[u64], slots: &[u32]) -> u64 {
+    match <&[u32; 6]>::try_from(slots) {
+        Ok(six) => six.iter().fold(0, |all, &s| all | masks[s as usize]),
+        Err(_) => slots.iter().fold(0, |all, &s| all | masks[s as usize]),
+    }
 }
