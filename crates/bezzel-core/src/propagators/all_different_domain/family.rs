@@ -317,19 +317,21 @@ impl AllDifferentFamily {
                 }
             }
         }
+        // The slots of `first` whose cells are not in `second`.
+        let outside = |first: usize, second: usize| -> Vec<u32> {
+            let others = unit_cells(second);
+            (self.unit_start[first]..self.unit_start[first + 1])
+                .filter(|&slot| !others.contains(&self.unit_cells[slot]))
+                .map(|slot| slot as u32)
+                .collect()
+        };
         for (a, b) in pairs {
+            let (first, second) = (outside(a, b), outside(b, a));
             let start = self.pair_slots.len() as u32;
-            for (first, second) in [(a, b), (b, a)] {
-                let others = unit_cells(second).to_vec();
-                let outside = (self.unit_start[first]..self.unit_start[first + 1])
-                    .filter(|&slot| !others.contains(&self.unit_cells[slot]));
-                self.pair_slots.extend(outside.map(|slot| slot as u32));
-                if first == a {
-                    self.pair_bounds
-                        .push([start, self.pair_slots.len() as u32, 0]);
-                }
-            }
-            self.pair_bounds.last_mut().expect("pushed above")[2] = self.pair_slots.len() as u32;
+            let mid = start + first.len() as u32;
+            let end = mid + second.len() as u32;
+            self.pair_slots.extend(first.into_iter().chain(second));
+            self.pair_bounds.push([start, mid, end]);
             self.pair_units.push((1 << a) | (1 << b));
         }
     }
