@@ -1,7 +1,8 @@
 //! The sudoku command: solve Sudoku puzzles of any box size (4x4, 9x9, 16x16, 25x25) on the
 //! generic engine, one answer per puzzle. The work is the library's
-//! (`bezzel_sudoku::reader` reads, `bezzel_sudoku::batch` answers and formats); this program
-//! parses the options, feeds inputs through and prints.
+//! (`bezzel_sudoku::reader` reads, `bezzel_sudoku::batch` answers, `bezzel_sudoku::output`
+//! writes, and `bezzel_cli::sudoku` runs them over the inputs with the stop, the spinner and
+//! the summary); this program parses the options and hands them over.
 //!
 //! ```text
 //! cargo run --release --example sudoku -- tests/data/top1465_sample.txt  # one answer per line
@@ -82,26 +83,18 @@
 //! one-line message and status 2; a reader that went away (`sudoku big.txt | head`) ends the
 //! run quietly with status 141, what a shell reports for a program killed by a broken pipe.
 
-use bezzel_cli::cluster::{self, Mpi, MpiFlag};
-use bezzel_cli::input::{Input, check_inputs, io_reason};
+use bezzel_cli::cluster::MpiFlag;
 use bezzel_cli::options::positive_number;
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree, consistency};
-use bezzel_cli::{Failure, Progress, Stop};
+use bezzel_cli::sudoku::{self, Run};
 use bezzel_core::{Consistency, Restarts, SearchConfig};
-use bezzel_sudoku::batch::{
-    Answer, Batch, Mode, Settings, Summary, answer_on_cluster, finish_cluster, location,
-    serve_cluster,
-};
-use bezzel_sudoku::grid::{Alphabet, Grid, ParseError};
-use bezzel_sudoku::model::Status;
-use bezzel_sudoku::reader::{Chunk, Form, Puzzle, ReadOptions, read_in_background};
-use bezzel_sudoku::svg::{self, Entry};
+use bezzel_sudoku::batch::{Mode, Settings};
+use bezzel_sudoku::grid::Alphabet;
+use bezzel_sudoku::output::Style;
+use bezzel_sudoku::reader::{Form, ReadOptions};
 use clap::{Parser, ValueEnum};
-use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -216,356 +209,37 @@ impl Cli {
     }
 }
 
-/// Puzzles of a file solved between two writes of the output: big enough to keep every
-/// thread busy (each chunk ends with threads waiting on its last puzzle and one thread writing:
-/// 1,024 rather than 256 took two threads on the 17-clue file from 1.84x to 1.90x of one),
-/// small enough that answers appear while a long batch runs (and that a batch of any size
-/// runs in little memory), and that a stop is noticed soon.
-const CHUNK: usize = 1024;
-
-/// Puzzles piped into stdin solved between two writes: a program feeding puzzles as it makes
-/// them gets answers after this many, while it keeps the pipe open. Someone typing puzzles at a
-/// terminal gets each answer at once.
-const STREAM_CHUNK: usize = 256;
+impl Cli {
+    /// The run the options ask for.
+    fn run(&self) -> Run<'_> {
+        Run {
+            files: &self.files,
+            read: self.read_options(),
+            settings: self.settings(),
+            threads: self.threads.count(),
+            style: match self.format {
+                Format::Text => Style::Text,
+                Format::Board => Style::Board,
+                Format::Json => Style::Json,
+                Format::Svg => Style::Svg,
+            },
+            tree: &self.tree,
+            time_limit: self.time_limit.time_limit,
+            quiet: self.quiet.quiet,
+            stats: self.stats.stats,
+        }
+    }
+}
 
 fn main() -> ExitCode {
     let cli: Cli = match bezzel_cli::parse_args("sudoku") {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    let result = cli.mpi.start().and_then(|mpi| {
-        let result = match &mpi {
-            Some(m) if m.rank() > 0 => serve(&cli, m),
-            _ => run(&cli, mpi.as_ref()),
-        };
-        cluster::end("sudoku", mpi, result)
+    let run = cli.run();
+    let result = cli.mpi.run("sudoku", |mpi| match mpi {
+        Some(m) if m.rank() > 0 => sudoku::serve(&run, m),
+        _ => sudoku::run(&run, mpi),
     });
     bezzel_cli::exit("sudoku", result)
-}
-
-/// An MPI rank above 0: answers the puzzles rank 0 hands out, round after round, and prints
-/// nothing.
-fn serve(cli: &Cli, mpi: &Mpi) -> Result<u8, Failure> {
-    let (settings, stop) = (cli.settings(), Stop::install(cli.time_limit.time_limit));
-    serve_cluster(mpi, cli.threads.count(), &settings, stop.flag()).map_err(Failure::input)?;
-    Ok(0)
-}
-
-/// Where the answers go, and what has been said so far.
-struct Printer<'a> {
-    cli: &'a Cli,
-    mode: Mode,
-    out: BufWriter<io::StdoutLock<'static>>,
-    sum: Summary,
-    progress: Progress,
-    /// With `--format svg`: every answer, drawn as one picture at the end.
-    pictures: Vec<Picture>,
-}
-
-/// One answer as `--format svg` draws it: the board format's header line, the puzzle, and the
-/// solution when there is one to show.
-struct Picture {
-    caption: String,
-    puzzle: Option<Grid>,
-    solution: Option<Grid>,
-    alphabet: Alphabet,
-}
-
-fn run(cli: &Cli, mpi: Option<&Mpi>) -> Result<u8, Failure> {
-    // On an MPI job of several ranks, rank 0 hands its chunks out.
-    let mpi = mpi.filter(|m| m.size() > 1);
-    if cli.tree.tree.is_some() && mpi.is_some() {
-        return Err(Failure::input(
-            "--tree draws the search of one process: leave out --mpi",
-        ));
-    }
-    let inputs = check_inputs(&cli.files).map_err(Failure::input)?;
-    let mut batch = Batch::new(cli.settings(), cli.threads.count())
-        .map_err(|e| Failure::input(format!("cannot start threads: {e}")))?;
-    let stop = Stop::install(cli.time_limit.time_limit);
-    batch.set_cancel_flag(stop.flag().clone());
-    // Someone typing puzzles at a terminal sees each answer at once: no spinner for them.
-    let typing = inputs.contains(&Input::Stdin) && io::stdin().is_terminal();
-    let mut printer = Printer {
-        cli,
-        mode: batch.settings().mode,
-        out: BufWriter::with_capacity(1 << 16, io::stdout().lock()),
-        sum: Summary::default(),
-        progress: Progress::new(None, "puzzles", cli.quiet.quiet || typing),
-        pictures: Vec::new(),
-    };
-    // With `--tree`: the one puzzle, answered once the input is read, and its file's name.
-    let mut tree_input: Vec<(Puzzle, Option<String>)> = Vec::new();
-    let start = Instant::now();
-    let named = inputs.len() > 1;
-    // A read error part way stops the run there: what was read before it is answered, the
-    // summary still comes, and the status is 2.
-    let mut unreadable = false;
-    'inputs: for input in &inputs {
-        let name = input.name();
-        let file = named.then_some(name.as_str());
-        // Read on a thread of its own, so that Ctrl-C and the time limit are seen while the
-        // input keeps us waiting (a slow pipe, a terminal, a FIFO with no writer yet).
-        let input = input.clone();
-        // Files keep full chunks (and so every thread busy) wherever stdin is.
-        let chunk = match input {
-            Input::Stdin => STREAM_CHUNK,
-            Input::File(_) => CHUNK,
-        };
-        let open = move || {
-            input
-                .open()
-                .map(|(r, typing)| (r, if typing { 1 } else { chunk }))
-        };
-        let chunks = read_in_background(open, cli.read_options());
-        loop {
-            let Some(read) = next(&chunks, &stop) else {
-                break 'inputs;
-            };
-            let (chunk, failed, last) = match read {
-                Chunk::CannotOpen(message) => {
-                    let message = format!("sudoku: {}", bezzel_cli::escape(&message));
-                    printer.progress.suspend(|| bezzel_cli::warn(&message));
-                    unreadable = true;
-                    break 'inputs;
-                }
-                Chunk::Puzzles {
-                    puzzles,
-                    failed,
-                    last,
-                } => (puzzles, failed, last),
-            };
-            if cli.tree.tree.is_some() {
-                // The one puzzle is searched once the input is read, so that more than one is
-                // refused before anything is solved.
-                tree_input.extend(chunk.into_iter().map(|p| (p, file.map(String::from))));
-                if tree_input.len() > 1 {
-                    return Err(Failure::input(
-                        "--tree draws the search of one puzzle: the input holds more than one",
-                    ));
-                }
-            } else {
-                let answers = match mpi {
-                    Some(mpi) => answer_on_cluster(
-                        mpi,
-                        cli.threads.count(),
-                        batch.settings(),
-                        stop.flag(),
-                        &chunk,
-                    )
-                    .map_err(Failure::input)?,
-                    None => batch.answer(&chunk),
-                };
-                // After a stop, the answers end before the first puzzle not started: the ones
-                // after it were not looked at, or (on several threads) only some of them.
-                let shown = answers
-                    .iter()
-                    .position(|a| !a.is_started())
-                    .unwrap_or(answers.len());
-                printer.print(&chunk[..shown], answers, file)?;
-            }
-            if stop.is_raised() {
-                break 'inputs;
-            }
-            if let Some(e) = failed {
-                let (line, reason) = (e.line, io_reason(&e.error));
-                let message = format!("sudoku: cannot read {name} at line {line}: {reason}");
-                let message = bezzel_cli::escape(&message);
-                printer.progress.suspend(|| bezzel_cli::warn(&message));
-                unreadable = true;
-                break 'inputs;
-            }
-            if last {
-                break;
-            }
-        }
-    }
-    if let Some(mpi) = mpi {
-        // No more rounds: the other ranks stop.
-        finish_cluster(mpi, stop.flag()).map_err(Failure::input)?;
-    }
-    let tree = if cli.tree.tree.is_some() && !stop.is_raised() {
-        answer_with_tree(&mut printer, &batch, tree_input, &stop)
-    } else {
-        Ok(())
-    };
-    if cli.format == Format::Svg {
-        let entries: Vec<Entry<'_>> = printer
-            .pictures
-            .iter()
-            .map(|p| Entry {
-                caption: &p.caption,
-                puzzle: p.puzzle.as_ref(),
-                solution: p.solution.as_ref(),
-                alphabet: p.alphabet,
-            })
-            .collect();
-        let picture = svg::sheet(&entries);
-        printer
-            .out
-            .write_all(picture.as_bytes())
-            .map_err(write_failure)?;
-    }
-    printer.out.flush().map_err(write_failure)?;
-    printer.progress.finish();
-    tree?;
-    let summary = printer
-        .sum
-        .line(start.elapsed().as_secs_f64(), cli.stats.stats);
-    if stop.is_raised() {
-        return Err(stop.failure(&summary));
-    }
-    // --stats asks for the summary, which --quiet alone leaves out.
-    if !cli.quiet.quiet || cli.stats.stats {
-        bezzel_cli::warn(&summary);
-    }
-    Ok(if printer.sum.errors > 0 || unreadable {
-        2
-    } else {
-        0
-    })
-}
-
-impl Printer<'_> {
-    /// Writes the answers of `puzzles` (the first of `answers`) in order, repeating the bad
-    /// lines on stderr, and counts them; `file` names the input when there are several.
-    fn print(
-        &mut self,
-        puzzles: &[Puzzle],
-        answers: Vec<Answer>,
-        file: Option<&str>,
-    ) -> Result<(), Failure> {
-        let Printer {
-            cli,
-            mode,
-            out,
-            sum,
-            progress,
-            pictures,
-        } = self;
-        progress
-            .suspend(|| {
-                for (p, mut answer) in puzzles.iter().zip(answers) {
-                    // The library knows no options; the program names the one that settles it.
-                    if let (Err(e @ ParseError::AmbiguousAlphabet), Answer::Error(_)) =
-                        (&p.grid, &answer)
-                    {
-                        answer = Answer::Error(format!("{e} (--alphabet 1 or --alphabet 0)"));
-                    }
-                    let where_ = location(file.map(bezzel_cli::escape).as_deref(), p.line);
-                    if let Answer::Error(e) = &answer {
-                        bezzel_cli::warn(&format!("sudoku: {where_}: {e}"));
-                    }
-                    sum.add(&answer);
-                    match cli.format {
-                        Format::Text => {
-                            writeln!(out, "{}", answer.text(*mode, p.alphabet, &where_))
-                        }
-                        Format::Board => {
-                            write!(out, "{}", answer.board(*mode, p.alphabet, &where_))
-                        }
-                        Format::Json => {
-                            let json = serde_json::to_string(&answer.json(file, p))
-                                .map_err(io::Error::other)?;
-                            writeln!(out, "{json}")
-                        }
-                        Format::Svg => {
-                            pictures.push(picture(&answer, *mode, p, &where_));
-                            Ok(())
-                        }
-                    }?;
-                }
-                out.flush()
-            })
-            .map_err(write_failure)?;
-        progress.inc(puzzles.len() as u64);
-        Ok(())
-    }
-}
-
-/// `--tree`: answers the one puzzle with a recorder watching (the search whose answer is
-/// printed, so the page and the answer agree, also when Ctrl-C or the time limit cuts it
-/// short), and writes the page of what was searched.
-fn answer_with_tree(
-    printer: &mut Printer<'_>,
-    batch: &Batch,
-    input: Vec<(Puzzle, Option<String>)>,
-    stop: &Stop,
-) -> Result<(), Failure> {
-    let cli = printer.cli;
-    let Some((puzzle, file)) = input.into_iter().next() else {
-        return Err(Failure::input(
-            "--tree draws the search of one puzzle: the input holds none",
-        ));
-    };
-    let file = file.as_deref();
-    let one = std::slice::from_ref(&puzzle);
-    let grid = match &puzzle.grid {
-        Ok(grid) => grid,
-        Err(e) => {
-            printer.print(one, vec![Answer::Error(e.to_string())], file)?;
-            return Err(Failure::input(
-                "--tree: the puzzle could not be read, so nothing was searched",
-            ));
-        }
-    };
-    let recorded = bezzel_sudoku::tree::record(
-        batch.settings(),
-        grid,
-        cli.tree.limit(),
-        Some(stop.flag().clone()),
-    );
-    let (answer, tree) = match recorded {
-        Ok(recorded) => recorded,
-        Err(e) => {
-            printer.print(one, vec![Answer::Error(e.to_string())], file)?;
-            return Err(Failure::input(format!("--tree: {e}")));
-        }
-    };
-    printer.print(one, vec![answer], file)?;
-    let title = format!("sudoku, line {}", puzzle.line);
-    let options = bezzel_sudoku::tree::page_options(grid, puzzle.alphabet, &title);
-    cli.tree
-        .write(&tree.to_html(&options))
-        .map_err(Failure::input)
-}
-
-/// What `--format svg` draws of an answer: the header of `--format board` as its caption,
-/// the puzzle (when it could be read) and the solution it shows.
-fn picture(answer: &Answer, mode: Mode, puzzle: &Puzzle, location: &str) -> Picture {
-    let header = answer.board(mode, puzzle.alphabet, location);
-    let caption = header.lines().next().unwrap_or("");
-    let solution = match answer {
-        Answer::Done(o) if matches!(o.status(), Status::Unique | Status::Solved) => {
-            o.solution.clone()
-        }
-        _ => None,
-    };
-    Picture {
-        caption: caption.trim_start_matches("# ").to_string(),
-        puzzle: puzzle.grid.as_ref().ok().cloned(),
-        solution,
-        alphabet: puzzle.alphabet,
-    }
-}
-
-/// Output that cannot be written: quiet status 141 when the reader went away, else a message
-/// without Rust's "(os error N)" and status 2.
-fn write_failure(e: io::Error) -> Failure {
-    match e.kind() {
-        io::ErrorKind::BrokenPipe => Failure::from(e),
-        _ => Failure::input(format!("cannot write output: {}", io_reason(&e))),
-    }
-}
-
-/// The next chunk, or `None` once the stop flag is up (or the reader is gone): waits for
-/// input and watches the flag at the same time.
-fn next(chunks: &mpsc::Receiver<Chunk>, stop: &Stop) -> Option<Chunk> {
-    loop {
-        match chunks.recv_timeout(Duration::from_millis(20)) {
-            Ok(read) => return Some(read),
-            Err(mpsc::RecvTimeoutError::Timeout) if !stop.is_raised() => continue,
-            Err(_) => return None,
-        }
-    }
 }

@@ -972,3 +972,29 @@ fn mpi_without_the_feature_says_how_to_get_it() {
         assert!(stderr(&o).contains("--features mpi"), "{}", stderr(&o));
     }
 }
+
+/// A repeated `-q` is one `--quiet` (as in many programs): accepted, and as quiet.
+#[test]
+fn a_repeated_quiet_is_one_quiet() {
+    // 92 solutions of 8 queens, 12 unique ones (OEIS A000170, A002562).
+    for (args, out) in [
+        (&["count", "8", "-q", "-q"][..], "92\n"),
+        (
+            &["count", "8", "--quiet", "-q", "--engine", "bitmask"],
+            "92\n",
+        ),
+        (
+            &["unique", "8", "-qq"],
+            "12 unique solutions (92 in total)\n",
+        ),
+        (
+            &["all", "4", "-q", "-q"],
+            "NO.1: 1 3 0 2\nNO.2: 2 0 3 1\n2 solutions\n",
+        ),
+    ] {
+        let o = queens(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), out, "{args:?}");
+        assert_eq!(stderr(&o), "", "{args:?}");
+    }
+}

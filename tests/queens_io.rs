@@ -879,3 +879,24 @@ fn a_stdout_on_dev_null_read_write_is_a_normal_run() {
         }
     }
 }
+
+/// `queens 3 | queens check`: a board without solutions (3 queens have none, OEIS A000170)
+/// prints a list of none, which checks as such: nothing is malformed, and the status is 0.
+/// Empty input stays a missing placement (`malformed_placements_are_refused_in_one_line`).
+#[test]
+fn a_board_without_solutions_checks_as_a_list_of_none() {
+    for args in [&["3"][..], &["all", "2"], &["unique", "3", "--list"]] {
+        let printed = stdout(&queens(args));
+        let o = run("queens", &["check"], Some(&printed));
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "0 placements checked\n", "{args:?}");
+        assert_eq!(stderr(&o), "", "{args:?}");
+        let o = run("queens", &["check", "--format", "json"], Some(&printed));
+        assert_eq!(o.status.code(), Some(0), "{args:?} json: {}", stderr(&o));
+        assert_eq!(
+            stdout(&o),
+            "{\"checked\":0,\"not_solutions\":0,\"malformed\":0}\n",
+            "{args:?}"
+        );
+    }
+}

@@ -953,3 +953,14 @@ fn mpi_without_the_feature_says_how_to_get_it() {
     assert_eq!(common::stdout(&o), "");
     assert!(common::stderr(&o).contains("--features mpi"));
 }
+
+/// A repeated `-q` is one `--quiet` (as in many programs): accepted, and no summary either.
+#[test]
+fn a_repeated_quiet_is_one_quiet() {
+    for args in [&["-q", "-q"][..], &["-qq"], &["--quiet", "-q"]] {
+        let o = sudoku(args, &format!("{WIKIPEDIA}\n"));
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), format!("{WIKIPEDIA_SOLUTION}\n"), "{args:?}");
+        assert_eq!(stderr(&o), "", "{args:?}: the summary is left out");
+    }
+}

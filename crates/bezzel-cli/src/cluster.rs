@@ -30,6 +30,19 @@ impl MpiFlag {
     }
 }
 
+impl MpiFlag {
+    /// Runs `command` with MPI started when the flag is given, and ends it as [`end`] says.
+    pub fn run(
+        &self,
+        program: &str,
+        command: impl FnOnce(Option<&Mpi>) -> Result<u8, Failure>,
+    ) -> Result<u8, Failure> {
+        let mpi = self.start()?;
+        let result = command(mpi.as_ref());
+        end(program, mpi, result)
+    }
+}
+
 /// Whether this process is an MPI worker (rank above 0), which prints nothing.
 pub fn is_worker(mpi: Option<&Mpi>) -> bool {
     mpi.is_some_and(|m| m.rank() > 0)

@@ -11,16 +11,24 @@
 //! - [`Stop`]: Ctrl-C and the time limit as one flag that the library's searches watch;
 //! - [`Progress`]: a progress bar on stderr, only when a person is watching;
 //! - [`cluster`]: `--mpi`, a count on the ranks of an MPI job;
+//! - [`count`](mod@count): a queens count with progress, stop, checkpoint and MPI, and its
+//!   failures as messages;
+//! - [`queens`]: the `queens` program's option groups with what they do, and its commands
+//!   whose work is more than one call into `bezzel_queens`;
+//! - [`sudoku`]: the `sudoku` program's run, from the inputs to the summary;
 //! - [`input`]: input files named on the command line, checked up front and opened in turn.
 
 #![deny(missing_docs)]
 
 pub mod cluster;
+pub mod count;
 mod failure;
 pub mod input;
 pub mod options;
 mod progress;
+pub mod queens;
 mod stop;
+pub mod sudoku;
 
 pub use failure::{Failure, clap_message, escape, exit, io_reason, parse_args, status, warn};
 pub use progress::Progress;

@@ -50,7 +50,8 @@ pub struct Stats {
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
 pub struct Quiet {
     /// No progress bar and no summary on stderr (errors are still reported).
-    #[arg(long, short)]
+    // Given twice (`-q -q`, as scripts and other programs' habits have it) it means the same.
+    #[arg(long, short, overrides_with = "quiet")]
     pub quiet: bool,
 }
 
@@ -304,6 +305,26 @@ mod tests {
                 .contains("too large")
         );
         assert!(board_size(&"x".repeat(60)).unwrap_err().contains("..."));
+    }
+
+    #[test]
+    fn quiet_may_be_given_more_than_once() {
+        use clap::Parser;
+        #[derive(Parser, Debug)]
+        struct Program {
+            #[command(flatten)]
+            quiet: Quiet,
+        }
+        for args in [
+            &["p"][..],
+            &["p", "-q"],
+            &["p", "-q", "-q"],
+            &["p", "--quiet", "-q"],
+        ] {
+            let parsed = Program::try_parse_from(args).expect("accepted");
+            assert_eq!(parsed.quiet.quiet, args.len() > 1, "{args:?}");
+        }
+        assert!(Program::try_parse_from(["p", "-qq"]).is_ok_and(|p| p.quiet.quiet));
     }
 
     #[test]

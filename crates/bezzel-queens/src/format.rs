@@ -195,6 +195,11 @@ pub struct Checked {
 /// solutions`, or in JSON `{"checked":92,"not_solutions":0,"malformed":0}`. A placement that
 /// cannot be read is handed to `malformed` with its number (`None` when it is the only one),
 /// after `w` is flushed, so that a message on another stream comes in order.
+///
+/// Input without any placement is [`ParseError::Empty`], handed to `malformed`, unless it is
+/// what the program prints for a board without solutions (`queens 3` prints `0 solutions`;
+/// see [`Placements::said_none`]): that is a list of none, all of them solutions, answered
+/// `0 placements checked` (JSON: `{"checked":0,"not_solutions":0,"malformed":0}`).
 pub fn check_placements(
     input: impl io::BufRead,
     w: &mut impl io::Write,
@@ -203,7 +208,16 @@ pub fn check_placements(
     mut malformed: impl FnMut(Option<u64>, ParseError),
 ) -> io::Result<Checked> {
     let mut placements = Placements::new(input);
-    let first = placements.next().unwrap_or(Err(ParseError::Empty));
+    let first = placements.next();
+    if first.is_none() && placements.said_none() {
+        if json {
+            writeln!(w, "{{\"checked\":0,\"not_solutions\":0,\"malformed\":0}}")?;
+        } else {
+            writeln!(w, "0 placements checked")?;
+        }
+        return Ok(Checked::default());
+    }
+    let first = first.unwrap_or(Err(ParseError::Empty));
     let second = placements.next();
     let several = second.is_some();
     let mut found = Checked::default();
@@ -539,6 +553,7 @@ impl<R: io::BufRead> Placements<R> {
                 current: None,
                 stream: true,
                 seen_one: false,
+                said_none: false,
             },
             buf: Vec::new(),
             line: 0,
@@ -550,6 +565,13 @@ impl<R: io::BufRead> Placements<R> {
     /// The number of the last line read (from 1).
     pub fn line(&self) -> usize {
         self.line
+    }
+
+    /// Whether the input so far held the summary the program prints for a board without
+    /// solutions (`0 solutions`, `0 unique solutions (0 in total)`): with no placement
+    /// read, the input is then a list of none rather than no input at all.
+    pub fn said_none(&self) -> bool {
+        self.reader.said_none
     }
 
     /// The next placement as read, not yet checked against its board.
@@ -672,6 +694,8 @@ struct Reader {
     stream: bool,
     /// Whether a placement was finished.
     seen_one: bool,
+    /// Whether a summary said that the board has no solutions ([`says_none`]).
+    said_none: bool,
 }
 
 impl Reader {
@@ -710,6 +734,7 @@ impl Reader {
     /// Takes in one line of the input, the `line`th.
     fn line(&mut self, raw: &str, line: usize) -> Result<(), ParseError> {
         let trimmed = raw.trim();
+        self.said_none |= says_none(trimmed);
         if trimmed.is_empty() || is_summary(trimmed) {
             // What separates placements in the printed forms: `1 3 0 2`, a blank line and
             // `2 0 3 1` are two placements, not one of 8 queens.
@@ -786,6 +811,21 @@ impl Reader {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether `line` is the summary printed for a board without solutions: `0 solutions`
+/// (`queens 3`) or `0 unique solutions (0 in total)` (`queens unique 3 --list`). Not
+/// `0 solutions shown (limit 0)`, which says nothing of the board.
+fn says_none(line: &str) -> bool {
+    let zero = |s: &str| !s.is_empty() && s.bytes().all(|b| b == b'0');
+    let words: Vec<&str> = line.split_whitespace().take(7).collect();
+    match words.as_slice() {
+        [count, "solutions"] => zero(count),
+        [unique, "unique", "solutions", total, "in", "total)"] => {
+            zero(unique) && total.strip_prefix('(').is_some_and(zero)
+        }
+        _ => false,
     }
 }
 
@@ -1317,5 +1357,45 @@ mod tests {
                 Err(_) => prop_assert!(streamed.is_empty() || streamed.iter().any(Result::is_err)),
             }
         }
+    }
+
+    /// What `check_placements` says of `input`, and what it handed to `malformed`.
+    fn checked(input: &str, json: bool) -> (Checked, String, Vec<ParseError>) {
+        let mut out = Vec::new();
+        let mut refused = Vec::new();
+        let found = check_placements(input.as_bytes(), &mut out, 100, json, |_, e| {
+            refused.push(e)
+        })
+        .expect("written");
+        (found, String::from_utf8(out).expect("UTF-8"), refused)
+    }
+
+    #[test]
+    fn a_board_without_solutions_is_a_list_of_none() {
+        // What `queens 3` and `queens unique 3 --list` print: no placement, and a summary
+        // that says there is none (3 queens have no solution: OEIS A000170).
+        for input in ["0 solutions\n", "\n0 unique solutions (0 in total)\n"] {
+            let (found, text, refused) = checked(input, false);
+            assert_eq!(found, Checked::default(), "{input:?}");
+            assert_eq!(text, "0 placements checked\n", "{input:?}");
+            assert!(refused.is_empty(), "{input:?}");
+        }
+        let (_, text, _) = checked("0 solutions\n", true);
+        assert_eq!(
+            text,
+            "{\"checked\":0,\"not_solutions\":0,\"malformed\":0}\n"
+        );
+        // No input at all, a summary of solutions that are not there, or a limit of 0 say
+        // nothing of the board: still no placement given.
+        for input in ["", "\n", "92 solutions\n", "0 solutions shown (limit 0)\n"] {
+            let (found, text, refused) = checked(input, false);
+            assert_eq!(found.malformed, 1, "{input:?}");
+            assert_eq!(text, "", "{input:?}");
+            assert_eq!(refused, [ParseError::Empty], "{input:?}");
+        }
+        // A placement after the summary is checked as one.
+        let (found, text, _) = checked("0 solutions\n1 3 0 2\n", false);
+        assert_eq!(found.checked, 1);
+        assert!(text.starts_with("solution"), "{text}");
     }
 }

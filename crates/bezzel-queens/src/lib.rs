@@ -18,7 +18,10 @@
 //!   [`read_placement`](format::read_placement), which reads any of them back from a
 //!   stream line by line in bounded memory ([`parse_placement`](format::parse_placement)
 //!   from a string), and [`Placements`](format::Placements), which reads many;
-//! - [`svg`]: placements drawn as SVG pictures, one board or a sheet of several.
+//! - [`svg`]: placements drawn as SVG pictures, one board or a sheet of several;
+//! - [`listing`]: solutions, or one representative per symmetry class, listed up to a limit
+//!   into an [`Output`](listing::Output) that writes each form above or draws one picture;
+//! - [`tree`]: a search of the model recorded, and drawn as an HTML page of the search tree.
 //!
 //! The counters that run long take a cancel flag (`count_parallel_with_cancel`,
 //! `count_subproblem_with_cancel` in [`bitmask`] and [`symmetry_count`]) and look at it
@@ -42,7 +45,9 @@ pub mod check;
 pub mod construct;
 pub mod counting;
 pub mod format;
+pub mod listing;
 pub mod model;
 pub mod svg;
 pub mod symmetry;
 pub mod symmetry_count;
+pub mod tree;

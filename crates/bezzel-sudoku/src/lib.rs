@@ -8,6 +8,8 @@
 //!   `all_different` per row, column and box), with solve, count and statistics;
 //! - [`batch`]: answering a stream of puzzles as the `sudoku` program does: on many threads
 //!   in input order, stopped cleanly by a cancel flag, each answer in text, board or JSON form;
+//! - [`output`]: answers written one after another in the program's text, board or JSON
+//!   form, or all drawn as one SVG picture;
 //! - [`svg`]: grids drawn as SVG pictures, givens set apart from the cells a solution filled;
 //! - [`tree`]: a puzzle's search recorded, and drawn as an HTML page of the search tree.
 #![deny(missing_docs)]
@@ -16,6 +18,7 @@ pub mod batch;
 pub mod check;
 pub mod grid;
 pub mod model;
+pub mod output;
 pub mod reader;
 pub mod svg;
 pub mod tree;
