@@ -32,6 +32,10 @@ pub(crate) struct Engine {
     props: Vec<Box<dyn Propagator>>,
     /// How often each propagator failed, over the engine's life: the weights of dom/wdeg.
     failures: Vec<u64>,
+    /// How often each variable was named by a failed propagator's
+    /// [`blame`](Propagator::blame) (indexed by variable; grown on demand): weights of
+    /// dom/wdeg charged to part of a propagator.
+    blamed: Vec<u64>,
 }
 
 /// What a propagator's [`setup`](Propagator::setup) asked for: its subscriptions (view, event,
@@ -50,6 +54,7 @@ impl Engine {
             queue: Queue::new(),
             props: Vec::new(),
             failures: Vec::new(),
+            blamed: Vec::new(),
         }
     }
 
@@ -171,7 +176,17 @@ impl Engine {
                 Ok(PropStatus::Subsumed) => self.store.deactivate(p),
                 Err(conflict) => {
                     self.queue.clear();
-                    self.failures[p as usize] += 1;
+                    let blamed = &mut self.blamed;
+                    let charged = self.props[p as usize].blame(&mut |x| {
+                        let x = x.index as usize;
+                        if blamed.len() <= x {
+                            blamed.resize(x + 1, 0);
+                        }
+                        blamed[x] += 1;
+                    });
+                    if !charged {
+                        self.failures[p as usize] += 1;
+                    }
                     return Err(conflict);
                 }
             }
@@ -288,6 +303,7 @@ impl Engine {
             .map(|p| 1 + self.failures[p as usize])
             .sum::<u64>()
             .saturating_add(ghosts)
+            .saturating_add(self.blamed.get(x as usize).copied().unwrap_or(0))
             .max(1)
     }
 
@@ -306,7 +322,7 @@ impl Engine {
     /// Whether some propagator failed at least once (its dom/wdeg weight grew).
     #[cfg(test)]
     pub(crate) fn has_failed(&self) -> bool {
-        self.failures.iter().any(|&f| f > 0)
+        self.failures.iter().chain(&self.blamed).any(|&f| f > 0)
     }
 
     /// The restorable state, for tests that check backtracking.

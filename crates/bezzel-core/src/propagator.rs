@@ -68,7 +68,7 @@
 use crate::event::Event;
 use crate::queue::{Priority, Queue};
 use crate::store::{Conflict, Store, TrailedInt};
-use crate::var::IntView;
+use crate::var::{IntView, VarId};
 use smallvec::SmallVec;
 
 /// What a propagator reports after running.
@@ -108,6 +108,18 @@ pub trait Propagator: Send {
     /// A short name for diagnostics.
     fn name(&self) -> &'static str {
         "propagator"
+    }
+
+    /// For dom/wdeg ([`VarOrder::DomWDeg`](crate::VarOrder::DomWDeg)), after a run that
+    /// failed: names, through `charge`, the variables of the part of the constraint that
+    /// failed, and returns `true`; each of them then weighs one more. The default charges
+    /// nothing and returns `false`: the failure weighs on the propagator as a whole, that is
+    /// on every variable it listens to. A propagator that stands for several constraints (as
+    /// a family of all-differents does) names the variables of the one that failed, so that
+    /// the heuristic still learns which of them are hard.
+    fn blame(&self, charge: &mut dyn FnMut(VarId)) -> bool {
+        let _ = charge;
+        false
     }
 }
 

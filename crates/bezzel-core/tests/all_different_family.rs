@@ -214,7 +214,8 @@ fn search(
 
 /// The family and the units one by one agree on `case`. Without pairs: root domains, every
 /// node of random searches, and node counts under the built-in heuristics (identical but for
-/// dom/wdeg, whose failure weights go to the family as a whole; it must find the same
+/// dom/wdeg, whose failure weights go to the unit in which the family found the failure,
+/// not always the one whose propagator fails first one by one; it must find the same
 /// solutions). With pairs: root domains within the units', locked candidates at the root,
 /// the same solutions, and no more nodes in input order.
 fn agree(case: &Case, walks: u64, limit: Option<u64>, expected: Option<&BTreeSet<Vec<i32>>>) {

@@ -347,3 +347,29 @@ fn a_split_has_no_piece_holding_a_large_share_of_the_tree() {
         );
     }
 }
+
+#[test]
+fn a_family_charges_dom_wdeg_to_the_unit_that_failed() {
+    // Two units sharing `s` form one family; the first cannot hold three variables over two
+    // values. By dom/wdeg's definition, as if the units had been posted one by one: the
+    // first weighs 2 (1 + its failure), the second 1, and a variable sums the weights of its
+    // units.
+    let mut m = Model::new();
+    let xs: Vec<VarId> = (0..3).map(|_| m.int_var(1..=2).unwrap()).collect();
+    let s = m.int_var(1..=5).unwrap();
+    let y = m.int_var(1..=5).unwrap();
+    let z = m.int_var(1..=5).unwrap();
+    let first: Vec<IntView> = xs.iter().chain([&s]).map(|&v| v.into()).collect();
+    let second: [IntView; 3] = [s.into(), y.into(), z.into()];
+    m.all_different_with(&first, crate::Consistency::Domain)
+        .unwrap();
+    m.all_different_with(&second, crate::Consistency::Domain)
+        .unwrap();
+    assert!(m.propagate().is_err());
+    // The two units, retired, and the family.
+    assert_eq!(m.num_propagators(), 3, "one family");
+    let weight = |v: VarId| m.engine().weighted_degree(v.index);
+    assert_eq!(weight(xs[0]), 2, "a variable of the failed unit");
+    assert_eq!(weight(s), 3, "the shared variable");
+    assert_eq!(weight(y), 1, "a variable of the other unit only");
+}

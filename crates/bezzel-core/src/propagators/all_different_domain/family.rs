@@ -86,6 +86,9 @@ pub(in crate::propagators) struct AllDifferentFamily {
     pair_slots: Vec<u32>,
     picked: [u32; 64],
     picked_mates: [i64; 64],
+    /// The units of the rule that failed in the last run, as bits: what
+    /// [`blame`](Propagator::blame) charges, for dom/wdeg.
+    failed: u64,
 }
 
 impl AllDifferentFamily {
@@ -144,6 +147,7 @@ impl AllDifferentFamily {
             pair_slots: Vec::new(),
             picked: [0; 64],
             picked_mates: [NO_VALUE; 64],
+            failed: 0,
         }
     }
 
@@ -360,6 +364,7 @@ impl AllDifferentFamily {
                     let new = old & keep;
                     if new != old {
                         if new == 0 {
+                            self.failed = pair;
                             return Err(Conflict);
                         }
                         let c = self.unit_cells[slot as usize] as usize;
@@ -378,6 +383,7 @@ impl AllDifferentFamily {
 
     /// One run: the cheap rules and the matchings to a fixpoint, then the write-back.
     fn run(&mut self, ctx: &mut Context<'_>) -> Result<(), Conflict> {
+        self.failed = 0;
         // The slots keep the masks of the last run's end: only the cells changed since
         // (by search, backtracking or other propagators) are copied again.
         let (masks, cell_slots): (&mut [u64], &[u32]) = (&mut self.masks, &self.cell_slots);
@@ -402,7 +408,7 @@ impl AllDifferentFamily {
                 while sweep != 0 {
                     let u = sweep.trailing_zeros() as usize;
                     sweep &= sweep - 1;
-                    let (touched, again) = self.cheap(u)?;
+                    let (touched, again) = self.cheap(u).inspect_err(|_| self.failed = 1 << u)?;
                     let next = touched & !(u64::from(!again) << u);
                     // Units still to come in this sweep see the changes anyway.
                     dirty |= next & !sweep;
@@ -416,7 +422,7 @@ impl AllDifferentFamily {
                 todo &= todo - 1;
                 // The unit itself is left domain consistent: the cheap rules have nothing
                 // to do there.
-                let touched = self.matching(u)?;
+                let touched = self.matching(u).inspect_err(|_| self.failed = 1 << u)?;
                 unlocked |= touched;
                 dirty |= touched & !(1 << u);
                 unmatched |= dirty;
@@ -516,6 +522,17 @@ impl Propagator for AllDifferentFamily {
 
     fn name(&self) -> &'static str {
         "all_different(domain) family"
+    }
+
+    fn blame(&self, charge: &mut dyn FnMut(crate::VarId)) -> bool {
+        // The cells of the units whose rule failed, each once: as if those units, posted
+        // one by one, had failed.
+        for (c, &units) in self.cells.iter().zip(&self.cell_units) {
+            if units & self.failed != 0 {
+                charge(c.var());
+            }
+        }
+        self.failed != 0
     }
 }
 
