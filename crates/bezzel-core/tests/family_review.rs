@@ -20,6 +20,8 @@ use bezzel_core::parallel::ParallelSearch;
 use bezzel_core::prelude::*;
 use bezzel_core::propagators::AllDifferentDomain;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 mod brute;
 
@@ -328,36 +330,96 @@ fn root(case: &Case, post: Post, solutions: &BTreeSet<Vec<i32>>) {
                 s[i]
             );
         }
-        if rb.is_ok() {
-            let db = b.domain(vars_b[i]).unwrap();
-            if pairs.is_empty() {
-                assert_eq!(*d, db, "{post:?}: root domain of x{i} on {case:?}");
-            } else {
-                assert!(
-                    d.iter().all(|v| db.contains(v)),
-                    "{post:?}: root domain {d:?} of x{i} not within {db:?} on {case:?}"
-                );
-            }
-        }
-    }
-    units_consistent(case, &domains, &format!("{post:?} at the root of {case:?}"));
-    // Locked candidates (one family only: two batches pair within each batch).
-    if post == Post::Family {
-        for &(p, q) in &pairs {
-            let outside = |one: &[usize], other: &[usize]| -> BTreeSet<i32> {
-                one.iter()
-                    .filter(|i| !other.contains(i))
-                    .flat_map(|&i| domains[i].iter().copied())
-                    .collect()
-            };
-            let (up, uq) = (&case.units[p], &case.units[q]);
-            assert_eq!(
-                outside(up, uq),
-                outside(uq, up),
-                "units {p} and {q} not locked at the root of {case:?}"
+        let db = b.domain(vars_b[i]).unwrap();
+        if pairs.is_empty() {
+            assert_eq!(*d, db, "{post:?}: root domain of x{i} on {case:?}");
+        } else {
+            assert!(
+                d.iter().all(|v| db.contains(v)),
+                "{post:?}: root domain {d:?} of x{i} not within {db:?} on {case:?}"
             );
         }
     }
+    let what = format!("{post:?} at the root of {case:?}");
+    units_consistent(case, &domains, &what);
+    // Locked candidates (one family only: two batches pair within each batch).
+    if post == Post::Family {
+        locked(case, &pairs, &domains, &what);
+    }
+}
+
+/// Every pair is locked over `domains`: the values its first unit can take outside the
+/// shared cells are those its second can take outside them.
+fn locked(case: &Case, pairs: &[(usize, usize)], domains: &[Vec<i32>], what: &str) {
+    for &(p, q) in pairs {
+        let outside = |one: &[usize], other: &[usize]| -> BTreeSet<i32> {
+            one.iter()
+                .filter(|i| !other.contains(i))
+                .flat_map(|&i| domains[i].iter().copied())
+                .collect()
+        };
+        let (up, uq) = (&case.units[p], &case.units[q]);
+        assert_eq!(
+            outside(up, uq),
+            outside(uq, up),
+            "{what}: units {p} and {q} not locked"
+        );
+    }
+}
+
+/// Random decisions that first audit the node they are shown: after every propagation, past
+/// backtracking, failures and the family's stale caches, each unit must be domain consistent
+/// and each pair locked (the units in one family).
+#[derive(Debug)]
+struct Auditor {
+    case: Case,
+    pairs: Vec<(usize, usize)>,
+    random: RandomDecisions,
+    nodes: Arc<AtomicU64>,
+}
+
+impl Brancher for Auditor {
+    fn decide(&mut self, d: &Domains<'_>) -> Option<Decision> {
+        let domains: Vec<Vec<i32>> = d.vars().map(|x| d.values(x).collect()).collect();
+        let what = format!("a node {domains:?} of {:?}", self.case);
+        units_consistent(&self.case, &domains, &what);
+        locked(&self.case, &self.pairs, &domains, &what);
+        self.nodes.fetch_add(1, Ordering::Relaxed);
+        self.random.decide(d)
+    }
+}
+
+/// Random searches over the family's model whose every node is audited, each finding
+/// exactly `expected` (when given and the search is complete); returns the nodes audited.
+fn audit(case: &Case, walks: u64, nodes: u64, expected: Option<&BTreeSet<Vec<i32>>>) -> u64 {
+    let audited = Arc::new(AtomicU64::new(0));
+    // Pairs lock within one family: at most 64 units.
+    let pairs = if case.units.len() <= 64 {
+        case.pairs()
+    } else {
+        Vec::new()
+    };
+    for walk in 0..walks {
+        let (m, vars) = case.build(Post::Family);
+        let mut c = checked();
+        c.limits.nodes = Some(nodes);
+        let auditor = Auditor {
+            case: case.clone(),
+            pairs: pairs.clone(),
+            random: RandomDecisions(Rng::seeded(walk * 1_000 + nodes)),
+            nodes: Arc::clone(&audited),
+        };
+        let mut s = Solver::with_config(m, c).brancher(auditor);
+        let found = set_of(&mut s, &vars);
+        assert!(
+            found.iter().all(|a| case.holds(a)),
+            "walk {walk} on {case:?}"
+        );
+        if let Some(expected) = expected.filter(|_| s.stats().stopped.is_none()) {
+            assert_eq!(found, *expected, "audited walk {walk} on {case:?}");
+        }
+    }
+    audited.load(Ordering::Relaxed)
 }
 
 /// Every kind of run over the model that `post` makes must find exactly `expected`.
@@ -606,6 +668,7 @@ fn four_by_four_jigsaws_against_brute_force_and_the_units_one_by_one() {
             "the units one by one against brute force on {case:?}"
         );
         runs(&case, Post::Family, &expected, seed);
+        audit(&case, 2, 300, Some(&expected));
         if seed % 4 == 0 {
             runs(&case, Post::TwoBatches, &expected, seed);
         }
@@ -639,6 +702,7 @@ fn five_by_five_jigsaws_agree_with_the_units_one_by_one() {
             assert_eq!(all_solutions(m, &vars), expected, "{case:?}");
         }
         prefix_agree(&case, 20, 50_000);
+        audit(&case, 1, 300, None);
     }
 }
 
@@ -742,7 +806,7 @@ fn crafted(rng: &mut Rng) -> Case {
 #[test]
 fn crafted_units_with_few_open_cells_against_brute_force() {
     let mut rng = Rng::seeded(4);
-    let (mut paired, mut plain) = (0, 0);
+    let (mut paired, mut plain, mut audited) = (0, 0, 0);
     for seed in 0..400 {
         let case = crafted(&mut rng);
         let expected = case.enumerate();
@@ -752,6 +816,7 @@ fn crafted_units_with_few_open_cells_against_brute_force() {
             paired += 1;
         }
         root(&case, Post::Family, &expected);
+        audited += audit(&case, 2, 200, Some(&expected));
         if seed % 8 == 0 {
             runs(&case, Post::Family, &expected, seed);
         } else {
@@ -763,6 +828,7 @@ fn crafted_units_with_few_open_cells_against_brute_force() {
         paired > 50 && plain > 50,
         "{paired} with pairs, {plain} without"
     );
+    assert!(audited > 2_000, "{audited} nodes audited");
 }
 
 /// A unit of five cells over `1..=5` given as masks, and a second unit sharing one cell with
@@ -877,6 +943,9 @@ fn shapes_of_nine_and_sixteen_cells_agree_with_the_units_one_by_one() {
         }
         paired += usize::from(!case.pairs().is_empty());
         let (found, complete) = prefix_agree(&case, 30, 20_000);
+        if size == 9 {
+            audit(&case, 1, 200, None);
+        }
         // The plant is a solution: a complete search below the limit finds it.
         if complete && (found.len() as u64) < 30 {
             assert!(!found.is_empty(), "the plant lost on {case:?}");
@@ -1226,6 +1295,7 @@ fn units_at_both_ends_of_one_window() {
         assert_eq!(m.num_propagators(), case.units.len() + 1, "one family");
         let (m, vars) = case.build(Post::Family);
         assert_eq!(all_solutions(m, &vars), expected, "{case:?}");
+        audit(&case, 2, 200, Some(&expected));
         if round % 5 == 0 {
             runs(&case, Post::Family, &expected, round);
         }
