@@ -19,6 +19,7 @@
 use bezzel_core::parallel::ParallelSearch;
 use bezzel_core::prelude::*;
 use bezzel_core::propagators::AllDifferentDomain;
+use bezzel_core::search::{Node, Observer};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -116,16 +117,22 @@ impl Case {
         })
     }
 
-    /// Every solution, by a backtracking enumeration that checks each unit as soon as two of
-    /// its cells are set and the extras at the leaves.
+    /// Every solution, by a backtracking enumeration (smallest domains first) that checks
+    /// each unit as soon as two of its cells are set, and the extras at the leaves.
     fn enumerate(&self) -> BTreeSet<Vec<i32>> {
         let n = self.domains.len();
-        // Per variable, the earlier variables it must differ from.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| self.domains[i].len());
+        let mut rank = vec![0; n];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i] = r;
+        }
+        // Per variable, the variables set before it that it must differ from.
         let mut before: Vec<Vec<usize>> = vec![Vec::new(); n];
         for unit in &self.units {
             for &i in unit {
                 for &j in unit {
-                    if j < i && !before[i].contains(&j) {
+                    if rank[j] < rank[i] && !before[i].contains(&j) {
                         before[i].push(j);
                     }
                 }
@@ -133,21 +140,27 @@ impl Case {
         }
         let mut out = BTreeSet::new();
         let mut a = vec![0; n];
-        self.go(0, &before, &mut a, &mut out);
+        self.go(&order, &before, &mut a, &mut out);
         out
     }
 
-    fn go(&self, i: usize, before: &[Vec<usize>], a: &mut Vec<i32>, out: &mut BTreeSet<Vec<i32>>) {
-        if i == a.len() {
+    fn go(
+        &self,
+        order: &[usize],
+        before: &[Vec<usize>],
+        a: &mut Vec<i32>,
+        out: &mut BTreeSet<Vec<i32>>,
+    ) {
+        let Some((&i, rest)) = order.split_first() else {
             if self.holds(a) {
                 out.insert(a.clone());
             }
             return;
-        }
+        };
         for &v in &self.domains[i] {
             if before[i].iter().all(|&j| a[j] != v) {
                 a[i] = v;
-                self.go(i + 1, before, a, out);
+                self.go(rest, before, a, out);
             }
         }
     }
@@ -389,6 +402,41 @@ impl Brancher for Auditor {
     }
 }
 
+/// Audits every node that propagation did not fail, under any brancher and any kind of run
+/// ([`Solver::observe`]): each unit domain consistent, each pair locked.
+#[derive(Debug)]
+struct Inspector {
+    case: Case,
+    pairs: Vec<(usize, usize)>,
+    nodes: u64,
+}
+
+impl Inspector {
+    /// For the model that `post` makes: pairs lock only within one family.
+    fn new(case: &Case, post: Post) -> Inspector {
+        let one_family = post == Post::Family && case.units.len() <= 64;
+        Inspector {
+            case: case.clone(),
+            pairs: if one_family { case.pairs() } else { Vec::new() },
+            nodes: 0,
+        }
+    }
+}
+
+impl Observer for Inspector {
+    fn node(&mut self, node: &Node<'_>) {
+        if node.failed {
+            return;
+        }
+        let d = node.domains;
+        let domains: Vec<Vec<i32>> = d.vars().map(|x| d.values(x).collect()).collect();
+        let what = format!("node {} {:?} of {:?}", self.nodes, node.decision, self.case);
+        units_consistent(&self.case, &domains, &what);
+        locked(&self.case, &self.pairs, &domains, &what);
+        self.nodes += 1;
+    }
+}
+
 /// Random searches over the family's model whose every node is audited, each finding
 /// exactly `expected` (when given and the search is complete); returns the nodes audited.
 fn audit(case: &Case, walks: u64, nodes: u64, expected: Option<&BTreeSet<Vec<i32>>>) -> u64 {
@@ -448,6 +496,7 @@ fn runs(case: &Case, post: Post, expected: &BTreeSet<Vec<i32>>, seed: u64) {
     let mut limited = checked();
     limited.limits.nodes = Some(1 + seed % 7);
     let mut s = Solver::with_config(m, limited);
+    s.observe(Inspector::new(case, post));
     assert!(s.count() <= total);
     s.config_mut().limits = Limits::default();
     assert_eq!(
@@ -478,6 +527,7 @@ fn runs(case: &Case, post: Post, expected: &BTreeSet<Vec<i32>>, seed: u64) {
     // Prefixes from a split, counted on the same solver.
     let (m, _) = case.build(post);
     let mut s = Solver::with_config(m, checked());
+    s.observe(Inspector::new(case, post));
     let prefixes = s.split(5).expect("no cancel flag");
     let sum: u64 = prefixes.iter().map(|p| s.count_in(p).unwrap()).sum();
     assert_eq!(sum, total, "{post:?}: split on {case:?}");
@@ -486,6 +536,7 @@ fn runs(case: &Case, post: Post, expected: &BTreeSet<Vec<i32>>, seed: u64) {
     let mut restarting = config(VarOrder::DomWDeg, ValueOrder::Min);
     restarting.restarts = Some(Restarts { scale: 1 });
     let mut s = Solver::with_config(m, restarting);
+    s.observe(Inspector::new(case, post));
     match s.first() {
         Some(sol) => assert!(
             expected.contains(&sol.values_of(&vars)),
@@ -498,6 +549,9 @@ fn runs(case: &Case, post: Post, expected: &BTreeSet<Vec<i32>>, seed: u64) {
         total,
         "{post:?}: count after restarts on {case:?}"
     );
+    // The inspector saw the nodes of both runs: the root at least, unless it failed.
+    let inspector: Inspector = s.take_observer().expect("the inspector");
+    assert!(inspector.nodes > 0 || expected.is_empty());
 }
 
 /// The first `limit` solutions in input order (lexicographic: the same whatever the pruning)
@@ -618,19 +672,6 @@ fn jigsaw(rng: &mut Rng, n: usize, percent: u64) -> Case {
             region.swap(i, j);
         }
     }
-    let shift = rng.below(n as u64) as usize;
-    let latin = |i: usize| ((i / n + i % n + shift) % n + 1) as i32;
-    let domains = (0..n * n)
-        .map(|i| {
-            if rng.chance(percent) {
-                vec![latin(i)]
-            } else if rng.chance(20) {
-                subset(rng, 1, n as i32, None, 2)
-            } else {
-                (1..=n as i32).collect()
-            }
-        })
-        .collect();
     let mut units: Vec<Vec<usize>> = Vec::new();
     for r in 0..n {
         units.push((0..n).map(|c| r * n + c).collect());
@@ -646,18 +687,43 @@ fn jigsaw(rng: &mut Rng, n: usize, percent: u64) -> Case {
     if rng.chance(40) {
         units.push((0..n).map(|i| i * n + i).collect());
     }
+    // Givens from a solution, found by random decisions over the units one by one (or from a
+    // Latin square if the regions leave none, or once in four: mostly infeasible then).
+    let open = Case::new(vec![(1..=n as i32).collect(); n * n], units.clone());
+    let (m, vars) = open.build(Post::OneByOne);
+    let mut s = Solver::with_config(m, checked()).brancher(RandomDecisions(rng.clone()));
+    rng.next();
+    let shift = rng.below(n as u64) as usize;
+    let solved: Vec<i32> = match s.first() {
+        Some(sol) if !rng.chance(25) => sol.values_of(&vars),
+        _ => (0..n * n)
+            .map(|i| ((i / n + i % n + shift) % n + 1) as i32)
+            .collect(),
+    };
+    let domains = (0..n * n)
+        .map(|i| {
+            if rng.chance(percent) {
+                vec![solved[i]]
+            } else if rng.chance(20) {
+                subset(rng, 1, n as i32, Some(solved[i]), 2)
+            } else {
+                (1..=n as i32).collect()
+            }
+        })
+        .collect();
     Case::new(domains, units)
 }
 
 #[test]
 fn four_by_four_jigsaws_against_brute_force_and_the_units_one_by_one() {
     let mut rng = Rng::seeded(2026);
-    let mut paired = 0;
-    for seed in 0..40 {
+    let (mut paired, mut feasible) = (0, 0);
+    for seed in 0..150 {
         let percent = rng.range(0, 40) as u64;
         let case = jigsaw(&mut rng, 4, percent);
         let expected = case.enumerate();
         paired += usize::from(!case.pairs().is_empty());
+        feasible += usize::from(!expected.is_empty());
         for post in [Post::Family, Post::TwoBatches] {
             root(&case, post, &expected);
         }
@@ -674,8 +740,8 @@ fn four_by_four_jigsaws_against_brute_force_and_the_units_one_by_one() {
         }
     }
     assert!(
-        paired >= 30,
-        "jigsaws pair their regions with rows: {paired}"
+        paired >= 100 && feasible >= 75,
+        "jigsaws pair their regions with rows: {paired}, {feasible} feasible"
     );
 }
 
@@ -688,7 +754,8 @@ fn all_solutions(m: Model, vars: &[VarId]) -> BTreeSet<Vec<i32>> {
 #[test]
 fn five_by_five_jigsaws_agree_with_the_units_one_by_one() {
     let mut rng = Rng::seeded(55);
-    for _ in 0..25 {
+    let (mut feasible, mut complete) = (0, 0);
+    for _ in 0..80 {
         let percent = rng.range(15, 45) as u64;
         let case = jigsaw(&mut rng, 5, percent);
         let (m, vars) = case.build(Post::OneByOne);
@@ -696,7 +763,9 @@ fn five_by_five_jigsaws_agree_with_the_units_one_by_one() {
         c.limits.solutions = Some(300);
         let mut s = Solver::with_config(m, c);
         let expected = set_of(&mut s, &vars);
+        feasible += usize::from(!expected.is_empty());
         if s.stats().stopped.is_none() {
+            complete += 1;
             root(&case, Post::Family, &expected);
             let (m, vars) = case.build(Post::Family);
             assert_eq!(all_solutions(m, &vars), expected, "{case:?}");
@@ -704,6 +773,10 @@ fn five_by_five_jigsaws_agree_with_the_units_one_by_one() {
         prefix_agree(&case, 20, 50_000);
         audit(&case, 1, 300, None);
     }
+    assert!(
+        feasible >= 40 && complete >= 20,
+        "{feasible} feasible, {complete} complete"
+    );
 }
 
 /// A unit of `s` cells (4 to 7) over `s` values from `lo` (negative or not, with one gap
@@ -932,7 +1005,7 @@ fn shapes(rng: &mut Rng, size: usize, extra: usize, units: usize, percent: u64) 
 fn shapes_of_nine_and_sixteen_cells_agree_with_the_units_one_by_one() {
     let mut rng = Rng::seeded(916);
     let mut paired = 0;
-    for round in 0..30 {
+    for round in 0..100 {
         let size = if round % 2 == 0 { 9 } else { 16 };
         let extra = rng.range(2, 6) as usize;
         let units = rng.range(2, 6) as usize;
@@ -963,7 +1036,7 @@ fn shapes_of_nine_and_sixteen_cells_agree_with_the_units_one_by_one() {
             root(&case, Post::TwoBatches, &all);
         }
     }
-    assert!(paired >= 10, "{paired} shapes with pairs");
+    assert!(paired >= 30, "{paired} shapes with pairs");
 }
 
 /// A solved 16 × 16 Sudoku (the usual pattern, with its digits, bands, stacks, rows within
@@ -1014,7 +1087,7 @@ fn sixteen(rng: &mut Rng, percent: u64) -> (Case, Vec<i32>) {
 #[test]
 fn sixteen_by_sixteen_sudokus_count_as_the_units_one_by_one() {
     let mut rng = Rng::seeded(1616);
-    for round in 0..8 {
+    for round in 0..16 {
         let percent = rng.range(45, 80) as u64;
         let (case, solved) = sixteen(&mut rng, percent);
         assert!(case.holds(&solved));
@@ -1156,7 +1229,7 @@ fn a_window_of_sixty_four_values_from_minus_thirty_two() {
 fn branch_and_bound_and_parallel_runs_over_jigsaws() {
     let mut rng = Rng::seeded(99);
     let mut runs_done = 0;
-    while runs_done < 6 {
+    while runs_done < 12 {
         let case = jigsaw(&mut rng, 4, 15);
         let expected = case.enumerate();
         if expected.is_empty() {
@@ -1261,7 +1334,7 @@ fn units_at_both_ends_of_one_window() {
     // joined by a variable declared over the whole window, so that the masks use the word's
     // lowest and highest bits; pairs at both ends.
     let mut rng = Rng::seeded(5508);
-    for round in 0..30 {
+    for round in 0..60 {
         let (low, high) = (-8 + rng.range(0, 2) as i32, 51 + rng.range(0, 1) as i32);
         let mut domains: Vec<Vec<i32>> = Vec::new();
         let mut units = Vec::new();
@@ -1299,5 +1372,32 @@ fn units_at_both_ends_of_one_window() {
         if round % 5 == 0 {
             runs(&case, Post::Family, &expected, round);
         }
+    }
+}
+
+#[test]
+fn two_units_of_sixty_four_cells_with_many_open() {
+    // Two units of 64 cells over -32..=31 sharing 62 (a pair), each cell over its planted
+    // value and five others: Régin on up to 64 open cells, every bit of the word in use.
+    let mut rng = Rng::seeded(6464);
+    for _ in 0..3 {
+        let mut planted: Vec<i32> = (-32..32).collect();
+        for i in (1..64).rev() {
+            planted.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        planted.extend([planted[0], planted[1]]);
+        let domains: Vec<Vec<i32>> = planted
+            .iter()
+            .map(|&p| {
+                let mut d: BTreeSet<i32> = (0..5).map(|_| rng.range(-32, 31) as i32).collect();
+                d.insert(p);
+                d.into_iter().collect()
+            })
+            .collect();
+        let case = Case::new(domains, vec![(0..64).collect(), (2..66).collect()]);
+        assert_eq!(case.pairs(), vec![(0, 1)]);
+        root(&case, Post::Family, &BTreeSet::from([planted]));
+        prefix_agree(&case, 3, 5_000);
+        assert!(audit(&case, 1, 8, None) > 0);
     }
 }
