@@ -35,6 +35,8 @@ enum Extra {
     SumAtMost(Vec<usize>, i32),
     /// The variable `n` counts the variables equal to `value`.
     Count(Vec<usize>, i32, usize),
+    /// An all-different at another level (value or bounds), which no domain family takes in.
+    Distinct(Vec<usize>, Consistency),
 }
 
 /// How the units are posted.
@@ -84,6 +86,10 @@ impl Case {
                     let xs: Vec<VarId> = xs.iter().map(|&i| vars[i]).collect();
                     m.count(&xs, i64::from(*value), vars[*n]).unwrap();
                 }
+                Extra::Distinct(xs, consistency) => {
+                    let xs: Vec<VarId> = xs.iter().map(|&i| vars[i]).collect();
+                    m.all_different_with(&xs, *consistency).unwrap();
+                }
             }
         }
         let half = self.units.len() / 2;
@@ -113,6 +119,9 @@ impl Case {
             Extra::SumAtMost(xs, bound) => xs.iter().map(|&i| a[i]).sum::<i32>() <= *bound,
             Extra::Count(xs, value, n) => {
                 xs.iter().filter(|&&i| a[i] == *value).count() as i32 == a[*n]
+            }
+            Extra::Distinct(xs, _) => {
+                xs.iter().map(|&i| a[i]).collect::<BTreeSet<i32>>().len() == xs.len()
             }
         })
     }
@@ -858,7 +867,18 @@ fn crafted(rng: &mut Rng) -> Case {
     }
     let mut case = Case::new(domains, vec![a, b]);
     let n = case.domains.len();
-    match rng.below(4) {
+    match rng.below(5) {
+        3 => {
+            let xs: Vec<usize> = (0..n).filter(|_| rng.chance(40)).collect();
+            if xs.len() >= 3 {
+                let level = if rng.chance(50) {
+                    Consistency::Value
+                } else {
+                    Consistency::Bounds
+                };
+                case.extras.push(Extra::Distinct(xs, level));
+            }
+        }
         0 => {
             let xs: Vec<usize> = (0..n).filter(|_| rng.chance(50)).collect();
             let bound =
@@ -1399,5 +1419,68 @@ fn two_units_of_sixty_four_cells_with_many_open() {
         root(&case, Post::Family, &BTreeSet::from([planted]));
         prefix_agree(&case, 3, 5_000);
         assert!(audit(&case, 1, 8, None) > 0);
+    }
+}
+
+#[test]
+fn propagation_again_after_each_fix_then_search() {
+    // The same model propagated again and again as givens are added (the family's slots and
+    // caches kept between runs), then searched (from the declared domains): at every step
+    // the root domains against the units one by one, the remaining solutions and the rules.
+    let mut rng = Rng::seeded(1212);
+    for round in 0..40 {
+        let case = if round % 2 == 0 {
+            let percent = rng.range(0, 20) as u64;
+            jigsaw(&mut rng, 4, percent)
+        } else {
+            crafted(&mut rng)
+        };
+        let pairs = case.pairs();
+        let mut left = case.enumerate();
+        let (mut a, vars) = case.build(Post::Family);
+        let (mut b, vars_b) = case.build(Post::OneByOne);
+        let mut fixes = Vec::new();
+        for step in 0..6 {
+            let (ra, rb) = (a.propagate(), b.propagate());
+            assert!(rb.is_ok() || ra.is_err(), "step {step} on {case:?}");
+            if ra.is_err() {
+                assert!(left.is_empty(), "step {step}: {fixes:?} failed on {case:?}");
+                break;
+            }
+            let domains: Vec<Vec<i32>> = vars.iter().map(|&x| a.domain(x).unwrap()).collect();
+            let what = format!("step {step} after {fixes:?} on {case:?}");
+            for (i, d) in domains.iter().enumerate() {
+                let db = b.domain(vars_b[i]).unwrap();
+                assert!(d.iter().all(|v| db.contains(v)), "{what}: x{i}");
+                if pairs.is_empty() {
+                    assert_eq!(*d, db, "{what}: x{i}");
+                }
+                assert!(left.iter().all(|s| d.contains(&s[i])), "{what}: x{i} lost");
+            }
+            units_consistent(&case, &domains, &what);
+            locked(&case, &pairs, &domains, &what);
+            // A given: a value of an open cell's root domain (from a solution if any).
+            let open: Vec<usize> = (0..vars.len()).filter(|&i| domains[i].len() > 1).collect();
+            if open.is_empty() {
+                break;
+            }
+            let i = open[rng.below(open.len() as u64) as usize];
+            let v = match left.iter().next() {
+                Some(s) if rng.chance(40) => s[i],
+                _ => domains[i][rng.below(domains[i].len() as u64) as usize],
+            };
+            a.fix(vars[i], v).unwrap();
+            b.fix(vars_b[i], v).unwrap();
+            fixes.push((i, v));
+            left.retain(|s| s[i] == v);
+        }
+        let mut s = Solver::with_config(a, checked());
+        s.observe(Inspector::new(&case, Post::Family));
+        assert_eq!(
+            set_of(&mut s, &vars),
+            left,
+            "search after {fixes:?} on {case:?}"
+        );
+        assert_eq!(s.count(), left.len() as u64);
     }
 }
