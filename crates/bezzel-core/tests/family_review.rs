@@ -8,13 +8,20 @@
 //! more than the units one by one (locked candidates), never less, and never a value some
 //! solution takes.
 //!
+//! Beyond solutions, the domains themselves are judged at the root and at every node of
+//! random searches and of the built-in ones (through an observer): each unit must be domain
+//! consistent, checked by a matching written here (Kuhn's augmenting paths), and each pair of
+//! exact units over the same values sharing two cells or more must be locked. That catches a
+//! skipped Régin or a missed pair, which lose no solution.
+//!
 //! Instances: jigsaw grids (irregular regions that share two cells or more with rows and
 //! columns, with extra units that are or are not exact), crafted units whose open cells hold
 //! a naked pair, a hidden pair or a naked triple, random shapes of 9 and 16 cells over shared
 //! variables around a planted solution, 16 × 16 Sudokus with random givens, negative and
-//! gapped value sets, sums and counts over the same cells, families of 64 units and more, and
-//! every kind of run: all solutions, first, limited counts, restarts, split prefixes, a reused
-//! solver, a model propagated between posts, parallel workers and branch and bound.
+//! gapped value sets, sums, counts and value- or bounds-level all-differents over the same
+//! cells, families of 64 units and more, units of 64 cells, and every kind of run: all
+//! solutions, first, limited counts, restarts, split prefixes, a reused solver, a model
+//! propagated between posts and givens, parallel workers and branch and bound.
 
 use bezzel_core::parallel::ParallelSearch;
 use bezzel_core::prelude::*;
@@ -1311,10 +1318,10 @@ fn branch_and_bound_and_parallel_runs_over_jigsaws() {
 
 #[test]
 fn locked_candidates_across_odd_shapes_prune_exactly_the_rule() {
-    // Two units over 1..=5 sharing cells 0, 1 and 2; the first can take 1 outside them only
-    // in... nowhere: its cells 3 and 4 hold {2, 3} and {2, 4}. So the second's cells outside
-    // (5 and 6) take only 2, 3 or 4, and the values the first's outside can take: {2, 3, 4}.
-    // The units one by one keep 1 and 5 in cells 5 and 6.
+    // Two units over 1..=5 sharing cells 0, 1 and 2 (an L and a bar, say). Outside the shared
+    // cells the first has cells 3 and 4, over {2, 3} and {2, 4}: two of 2, 3 and 4. The second
+    // must take the same two values in its cells 5 and 6, which so lose 1 and 5; each unit
+    // alone is domain consistent, so the units one by one keep them.
     let mut domains: Vec<Vec<i32>> = vec![(1..=5).collect(); 7];
     domains[3] = vec![2, 3];
     domains[4] = vec![2, 4];
