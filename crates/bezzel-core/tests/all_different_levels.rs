@@ -12,11 +12,11 @@
 use bezzel_core::prelude::*;
 use bezzel_core::propagators::{AllDifferentBounds, AllDifferentDomain};
 use proptest::prelude::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 mod brute;
 
-use brute::ViewSpec;
+use brute::{ViewSpec, has_matching};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Level {
@@ -168,32 +168,6 @@ impl Case {
             }
         }
     }
-}
-
-/// Whether every set can take a value of its own, all different (Kuhn's augmenting paths).
-fn has_matching(sets: &[Vec<i64>]) -> bool {
-    fn try_assign(
-        i: usize,
-        sets: &[Vec<i64>],
-        owner: &mut BTreeMap<i64, usize>,
-        seen: &mut BTreeSet<i64>,
-    ) -> bool {
-        for &v in &sets[i] {
-            if seen.insert(v) {
-                let free = match owner.get(&v) {
-                    None => true,
-                    Some(&j) => try_assign(j, sets, owner, seen),
-                };
-                if free {
-                    owner.insert(v, i);
-                    return true;
-                }
-            }
-        }
-        false
-    }
-    let mut owner = BTreeMap::new();
-    (0..sets.len()).all(|i| try_assign(i, sets, &mut owner, &mut BTreeSet::new()))
 }
 
 /// Values of each variable that some solution takes.

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 mod brute;
 
-use brute::{Rng, ViewSpec, values, views};
+use brute::{RandomDecisions, Rng, ViewSpec, set_of, values, views};
 
 type Build<'a> = &'a dyn Fn() -> (Model, Vec<VarId>);
 
@@ -23,35 +23,6 @@ fn checked() -> SearchConfig {
         check_solutions: true,
         ..SearchConfig::default()
     }
-}
-
-/// Takes random decisions (`x = v`, `x != v`, `x <= v`, `x > v`) and records nothing: the
-/// solution set it reaches is compared with brute force.
-#[derive(Debug)]
-struct RandomDecisions(Rng);
-
-impl Brancher for RandomDecisions {
-    fn decide(&mut self, d: &Domains<'_>) -> Option<Decision> {
-        let open: Vec<VarId> = d.vars().filter(|&x| !d.is_fixed(x)).collect();
-        if open.is_empty() {
-            return None;
-        }
-        let rng = &mut self.0;
-        let x = open[rng.below(open.len() as u64) as usize];
-        let vals: Vec<i32> = d.values(x).collect();
-        let v = vals[rng.below(vals.len() as u64) as usize];
-        let split = rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32;
-        Some(match rng.below(4) {
-            0 => Decision::Assign(x, v),
-            1 => Decision::Exclude(x, v),
-            2 => Decision::AtMost(x, split),
-            _ => Decision::Above(x, split),
-        })
-    }
-}
-
-fn set_of(s: &mut Solver, vars: &[VarId]) -> BTreeSet<Vec<i32>> {
-    s.solutions().map(|sol| sol.values_of(vars)).collect()
 }
 
 /// Every kind of run over the model that `build` makes must find exactly `expected`.

@@ -27,13 +27,13 @@ use bezzel_core::parallel::ParallelSearch;
 use bezzel_core::prelude::*;
 use bezzel_core::propagators::AllDifferentDomain;
 use bezzel_core::search::{Node, Observer};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod brute;
 
-use brute::Rng;
+use brute::{RandomDecisions, Rng, has_matching, set_of};
 
 /// A constraint besides the units, posted the same way in every model.
 #[derive(Debug, Clone)]
@@ -248,61 +248,6 @@ fn config(var_order: VarOrder, value_order: ValueOrder) -> SearchConfig {
     }
 }
 
-/// Random decisions of all four kinds.
-#[derive(Debug)]
-struct RandomDecisions(Rng);
-
-impl Brancher for RandomDecisions {
-    fn decide(&mut self, d: &Domains<'_>) -> Option<Decision> {
-        let open: Vec<VarId> = d.vars().filter(|&x| !d.is_fixed(x)).collect();
-        if open.is_empty() {
-            return None;
-        }
-        let rng = &mut self.0;
-        let x = open[rng.below(open.len() as u64) as usize];
-        let values: Vec<i32> = d.values(x).collect();
-        let v = values[rng.below(values.len() as u64) as usize];
-        let split = rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32;
-        Some(match rng.below(4) {
-            0 => Decision::Assign(x, v),
-            1 => Decision::Exclude(x, v),
-            2 => Decision::AtMost(x, split),
-            _ => Decision::Above(x, split),
-        })
-    }
-}
-
-fn set_of(s: &mut Solver, vars: &[VarId]) -> BTreeSet<Vec<i32>> {
-    s.solutions().map(|sol| sol.values_of(vars)).collect()
-}
-
-/// Whether cells with these domains can take pairwise distinct values: a matching of every
-/// cell by augmenting paths (Kuhn's), written here.
-fn matchable(domains: &[&[i32]]) -> bool {
-    fn augment(
-        c: usize,
-        domains: &[&[i32]],
-        owner: &mut BTreeMap<i32, usize>,
-        seen: &mut BTreeSet<i32>,
-    ) -> bool {
-        for &v in domains[c] {
-            if seen.insert(v) {
-                let free = match owner.get(&v) {
-                    None => true,
-                    Some(&o) => augment(o, domains, owner, seen),
-                };
-                if free {
-                    owner.insert(v, c);
-                    return true;
-                }
-            }
-        }
-        false
-    }
-    let mut owner = BTreeMap::new();
-    (0..domains.len()).all(|c| augment(c, domains, &mut owner, &mut BTreeSet::new()))
-}
-
 /// Every unit is domain consistent over `domains`: each value of each cell is part of a
 /// matching of the unit's cells to distinct values.
 fn units_consistent(case: &Case, domains: &[Vec<i32>], what: &str) {
@@ -316,7 +261,7 @@ fn units_consistent(case: &Case, domains: &[Vec<i32>], what: &str) {
                     .map(|(k, &c)| if k == j { &single[..] } else { &domains[c][..] })
                     .collect();
                 assert!(
-                    matchable(&cells),
+                    has_matching(&cells),
                     "{what}: unit {u} not domain consistent: x{i} = {v} has no support in {:?}",
                     unit.iter().map(|&c| &domains[c]).collect::<Vec<_>>()
                 );

@@ -16,7 +16,7 @@
 pub(crate) mod spec;
 
 use bezzel_core::prelude::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
 /// A small deterministic generator (xorshift), so that failures replay.
@@ -359,4 +359,61 @@ fn judge(
             }
         }
     }
+}
+
+/// Takes random decisions of all four kinds (`x = v`, `x != v`, `x <= v`, `x > v`) and records
+/// nothing: the solution set it reaches is compared with brute force or another model's.
+#[derive(Debug)]
+pub(crate) struct RandomDecisions(pub(crate) Rng);
+
+impl Brancher for RandomDecisions {
+    fn decide(&mut self, d: &Domains<'_>) -> Option<Decision> {
+        let open: Vec<VarId> = d.vars().filter(|&x| !d.is_fixed(x)).collect();
+        if open.is_empty() {
+            return None;
+        }
+        let rng = &mut self.0;
+        let x = open[rng.below(open.len() as u64) as usize];
+        let values: Vec<i32> = d.values(x).collect();
+        let v = values[rng.below(values.len() as u64) as usize];
+        let split = rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32;
+        Some(match rng.below(4) {
+            0 => Decision::Assign(x, v),
+            1 => Decision::Exclude(x, v),
+            2 => Decision::AtMost(x, split),
+            _ => Decision::Above(x, split),
+        })
+    }
+}
+
+/// Every solution of `s`, as the values of `vars`.
+pub(crate) fn set_of(s: &mut Solver, vars: &[VarId]) -> BTreeSet<Vec<i32>> {
+    s.solutions().map(|sol| sol.values_of(vars)).collect()
+}
+
+/// Whether every set can take a value of its own, all different: a matching by augmenting
+/// paths (Kuhn's), independent of the propagators under test.
+pub(crate) fn has_matching<T: Ord + Copy, S: AsRef<[T]>>(sets: &[S]) -> bool {
+    fn augment<T: Ord + Copy, S: AsRef<[T]>>(
+        i: usize,
+        sets: &[S],
+        owner: &mut BTreeMap<T, usize>,
+        seen: &mut BTreeSet<T>,
+    ) -> bool {
+        for &v in sets[i].as_ref() {
+            if seen.insert(v) {
+                let free = match owner.get(&v) {
+                    None => true,
+                    Some(&j) => augment(j, sets, owner, seen),
+                };
+                if free {
+                    owner.insert(v, i);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut owner = BTreeMap::new();
+    (0..sets.len()).all(|i| augment(i, sets, &mut owner, &mut BTreeSet::new()))
 }
