@@ -283,13 +283,7 @@ impl AllDifferentFamily {
                 self.mates[slot] = self.picked_mates[j];
                 let m = self.small.cur[j];
                 if m != self.masks[slot] {
-                    let c = self.unit_cells[slot] as usize;
-                    let cell = self.cell_slot_start[c]..self.cell_slot_start[c + 1];
-                    for &other in &self.cell_slots[cell] {
-                        self.masks[other as usize] = m;
-                    }
-                    touched |= self.cell_units[c];
-                    self.narrowed[c / 64] |= 1 << (c % 64);
+                    touched |= self.narrow_slot(slot, m);
                 }
             }
         }
@@ -340,40 +334,46 @@ impl AllDifferentFamily {
         }
     }
 
+    /// Gives the cell of `slot` the narrower mask `new` in every slot of it and notes it for
+    /// the write-back; returns the cell's units. (The unit scan does the same inline, on
+    /// slices it already holds.)
+    #[inline]
+    fn narrow_slot(&mut self, slot: usize, new: u64) -> u64 {
+        let c = self.unit_cells[slot] as usize;
+        for &other in &self.cell_slots[self.cell_slot_start[c]..self.cell_slot_start[c + 1]] {
+            self.masks[other as usize] = new;
+        }
+        self.narrowed[c / 64] |= 1 << (c % 64);
+        self.cell_units[c]
+    }
+
     /// Locked candidates on the pairs that touch `units`: the cells of one unit outside the
     /// other keep only the values the other's cells outside the first can take.
     fn locked(&mut self, units: u64) -> Result<u64, Conflict> {
         let mut touched = 0;
-        let masks: &mut [u64] = &mut self.masks;
-        let pair_slots: &[u32] = &self.pair_slots;
-        for (&pair, &[a, mid, end]) in self.pair_units.iter().zip(&self.pair_bounds) {
+        for p in 0..self.pair_units.len() {
+            let pair = self.pair_units[p];
             if pair & units == 0 {
                 continue;
             }
-            let (first, second) = (
-                &pair_slots[a as usize..mid as usize],
-                &pair_slots[mid as usize..end as usize],
+            let [a, mid, end] = self.pair_bounds[p].map(|b| b as usize);
+            let (va, vb) = (
+                values_of(&self.masks, &self.pair_slots[a..mid]),
+                values_of(&self.masks, &self.pair_slots[mid..end]),
             );
-            let (va, vb) = (values_of(masks, first), values_of(masks, second));
             if va == vb {
                 continue;
             }
-            for (rest, keep) in [(second, va), (first, vb)] {
-                for &slot in rest {
-                    let old = masks[slot as usize];
-                    let new = old & keep;
-                    if new != old {
+            for (rest, keep) in [(mid..end, va), (a..mid, vb)] {
+                for i in rest {
+                    let slot = self.pair_slots[i] as usize;
+                    let new = self.masks[slot] & keep;
+                    if new != self.masks[slot] {
                         if new == 0 {
                             self.failed = pair;
                             return Err(Conflict);
                         }
-                        let c = self.unit_cells[slot as usize] as usize;
-                        let cell = self.cell_slot_start[c]..self.cell_slot_start[c + 1];
-                        for &other in &self.cell_slots[cell] {
-                            masks[other as usize] = new;
-                        }
-                        touched |= self.cell_units[c];
-                        self.narrowed[c / 64] |= 1 << (c % 64);
+                        touched |= self.narrow_slot(slot, new);
                     }
                 }
             }
