@@ -261,9 +261,11 @@ impl AllDifferentFamily {
         // At the cheap rules' fixpoint, in a unit with as many values as cells, each open value
         // lies in two open cells or more and each open cell holds two values or more. Régin
         // prunes or fails only where `s` open cells hold `s` values (a Hall set), with `s`
-        // from 2 to `k - 2`: 1 and `k - 1` are the singles the cheap rules took. Up to `k` =
-        // 5 that is two cells with one pair of values, or two values confined to one pair of
-        // cells (the complement of a Hall set of 3): without those the unit is domain
+        // from 2 to `k - 2`: 1 and `k - 1` are the singles the cheap rules took (or fewer
+        // values than cells, which the same shapes show). Up to `k` = 5 that is two cells
+        // with one pair of values, or two values confined to one pair of cells (the
+        // complement of a Hall set of 3); at `k` = 6 also three cells within three values (a
+        // Hall set of 3, or a subset of a failing 4): without those the unit is domain
         // consistent as it is.
         let settled = self.exact_values[u] != 0
             && match k {
@@ -271,7 +273,12 @@ impl AllDifferentFamily {
                 4 => !equal_pair(&self.small.cur[..4]),
                 5 => {
                     !equal_pair(&self.small.cur[..5])
-                        && !equal_pair(&cells_per_value(&self.small.cur[..5]))
+                        && !equal_pair(&cells_per_value::<5>(&self.small.cur[..5]))
+                }
+                6 => {
+                    !equal_pair(&self.small.cur[..6])
+                        && !equal_pair(&cells_per_value::<6>(&self.small.cur[..6]))
+                        && !three_within_three(&self.small.cur[..6])
                 }
                 _ => false,
             };
@@ -592,12 +599,31 @@ fn equal_pair(masks: &[u64]) -> bool {
     found
 }
 
-/// The transpose of five open cells' masks over their five values: per value (in order of
-/// its bit), the cells that hold it, as bits.
+/// Whether three of `masks` hold three values or fewer between them.
 #[inline(always)]
-fn cells_per_value(masks: &[u64]) -> [u64; 5] {
+fn three_within_three(masks: &[u64]) -> bool {
+    let mut found = false;
+    for i in 0..masks.len() {
+        for j in i + 1..masks.len() {
+            let two = masks[i] | masks[j];
+            for &m in &masks[j + 1..] {
+                // Three bits or fewer: nothing left after clearing the lowest three.
+                let mut u = two | m;
+                u &= u.wrapping_sub(1);
+                u &= u.wrapping_sub(1);
+                found |= u & u.wrapping_sub(1) == 0;
+            }
+        }
+    }
+    found
+}
+
+/// The transpose of `N` open cells' masks over their `N` values: per value (in order of its
+/// bit), the cells that hold it, as bits.
+#[inline(always)]
+fn cells_per_value<const N: usize>(masks: &[u64]) -> [u64; N] {
     let mut values = masks.iter().fold(0, |all, &m| all | m);
-    let mut cells = [0u64; 5];
+    let mut cells = [0u64; N];
     for holders in &mut cells {
         let v = values.trailing_zeros();
         values &= values.wrapping_sub(1);
