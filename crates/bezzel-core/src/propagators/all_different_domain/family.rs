@@ -503,7 +503,10 @@ impl Propagator for AllDifferentFamily {
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
         let result = self.run(ctx);
         if result.is_err() {
-            // A failed run leaves slots narrowed that the store never saw.
+            // A failed run leaves slots narrowed that the store never saw, some of them in
+            // no note (a unit update that fails has written its slots before returning): the
+            // next run copies every cell in again. Restoring only the noted cells was tried:
+            // wrong answers until the failing update's cells were noted too, then no faster.
             self.synced.fill(0);
             self.narrowed.fill(0);
         }
