@@ -566,11 +566,13 @@ impl Context<'_> {
         if v.negated {
             // View value w = offset - x, so w in base..base+64 is x in offset-base-63..=offset-base,
             // in reverse order.
+            // Saturating, as the store's window is: a base near the ends of `i64` is far
+            // from every value either way (plain arithmetic would overflow there).
             self.store
-                .word_from(x, v.offset - base - 63)
+                .word_from(x, v.offset.saturating_sub(base).saturating_sub(63))
                 .map(u64::reverse_bits)
         } else {
-            self.store.word_from(x, base - v.offset)
+            self.store.word_from(x, base.saturating_sub(v.offset))
         }
     }
 
@@ -617,10 +619,14 @@ impl Context<'_> {
     ) -> Option<Result<bool, Conflict>> {
         let x = v.var.index;
         let change = if v.negated {
-            self.store
-                .keep_word_from(x, v.offset - base - 63, mask.reverse_bits())
+            self.store.keep_word_from(
+                x,
+                v.offset.saturating_sub(base).saturating_sub(63),
+                mask.reverse_bits(),
+            )
         } else {
-            self.store.keep_word_from(x, base - v.offset, mask)
+            self.store
+                .keep_word_from(x, base.saturating_sub(v.offset), mask)
         }?;
         Some(self.report(v, change))
     }
