@@ -307,6 +307,12 @@ impl Engine {
             .max(1)
     }
 
+    /// Every failure count (the weights of dom/wdeg) back to zero.
+    pub(crate) fn forget_weights(&mut self) {
+        self.failures.fill(0);
+        self.blamed.clear();
+    }
+
     // ----- checking -----
 
     /// The index and name of the first propagator whose constraint `values` (one per variable)

@@ -114,7 +114,8 @@ pub fn build_with(puzzle: &Grid, consistency: Consistency) -> Result<(Model, Mat
 /// One model per grid size, reused for any number of puzzles: the empty grid is built and
 /// posted once, and each puzzle's givens are applied at the root of a run as a decision prefix
 /// (see [`Solver::count_in`]). Propagation then reaches the same root fixpoint as a model built
-/// with the givens as domains, so the search tree and its statistics are the same; only the
+/// with the givens as domains, and what dom/wdeg learnt on earlier puzzles is forgotten
+/// ([`Solver::forget_weights`]), so the search tree and its statistics are the same; only the
 /// per-puzzle cost of building a model is gone. This is what batch solving uses.
 ///
 /// ```
@@ -193,6 +194,9 @@ impl SudokuSolver {
         if let Some(conflict) = puzzle.first_clash() {
             return Err(SudokuError::Clash(conflict));
         }
+        // What dom/wdeg learnt on the last puzzle is no guide to this one, and keeping it
+        // would make a puzzle's search depend on the puzzles before it.
+        self.solver.forget_weights();
         self.givens.clear();
         for (&x, &given) in self.cells.as_slice().iter().zip(puzzle.cells()) {
             if given != 0 {
@@ -511,6 +515,35 @@ mod tests {
         assert_eq!(grids.len(), 288);
         assert!(grids.iter().all(crate::check::is_complete_and_valid));
         assert_eq!(s.solution_set().len(), 288);
+    }
+
+    /// A solver reused for several puzzles searches each as a model built for it alone
+    /// would, dom/wdeg included: what one puzzle's failures taught is forgotten before the
+    /// next (puzzles from the forum's hardest list, where dom/wdeg fails often).
+    #[test]
+    fn a_reused_solver_searches_each_puzzle_as_a_fresh_model_does() {
+        let hard = [
+            "........5..6..87..3......9....1.7.4...7...8...4...6....9..8...3..16..4..5...2....",
+            "........9..6.1.7.24......3......12...6..2..5...28.7....3......4..8.7.6..9..1.....",
+            ".......24..3...7..41..7...6.....3.....5.9.8.....8.5...2...4...9..7...4..96.....1.",
+        ];
+        let config = SearchConfig {
+            var_order: VarOrder::DomWDeg,
+            ..SearchConfig::default()
+        };
+        let mut reused = SudokuSolver::with_config(3, DEFAULT_CONSISTENCY, config).unwrap();
+        for line in hard.iter().chain(&hard) {
+            let puzzle = Grid::parse_line(line).unwrap();
+            let fresh = Sudoku::with_config(&puzzle, config).unwrap().count(2);
+            let again = reused.count(&puzzle, 2).unwrap();
+            assert_eq!(again.status(), Status::Unique, "{line}");
+            assert_eq!(again.solution, fresh.solution, "{line}");
+            assert_eq!(
+                (again.stats.nodes, again.stats.failures),
+                (fresh.stats.nodes, fresh.stats.failures),
+                "{line}"
+            );
+        }
     }
 
     #[test]

@@ -148,6 +148,28 @@ impl Solver {
         &mut self.config
     }
 
+    /// Forgets what dom/wdeg has learnt: every propagator's and variable's failure count
+    /// back to zero, as in a solver just built. Runs keep the counts otherwise (restarts rely
+    /// on them); a solver reused for unrelated problems (another puzzle's givens as a
+    /// prefix) calls this between them, so that each is searched as on a fresh model.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// let mut m = Model::new();
+    /// let x = m.int_vars(3, 0..=1)?;
+    /// m.all_different(&x)?; // three variables, two values: every search fails
+    /// let config = SearchConfig { var_order: VarOrder::DomWDeg, ..SearchConfig::default() };
+    /// let mut solver = Solver::with_config(m, config);
+    /// assert_eq!(solver.count(), 0);
+    /// solver.forget_weights();
+    /// assert_eq!(solver.count(), 0);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn forget_weights(&mut self) {
+        self.model.engine_mut().forget_weights();
+    }
+
     /// The model being searched.
     pub fn model(&self) -> &Model {
         &self.model

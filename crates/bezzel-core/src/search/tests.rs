@@ -219,6 +219,11 @@ fn restarts_find_solutions_and_learn_weights() {
     assert_no_attacks(&cols);
     assert!(s.stats().restarts > 0, "{}", s.stats());
     assert!(s.model.engine().has_failed());
+    // Forgotten on request (`SudokuSolver` does it between puzzles), then learnt again.
+    s.forget_weights();
+    assert!(!s.model.engine().has_failed());
+    assert!(s.first().is_some());
+    assert!(s.model.engine().has_failed());
     // Counting ignores restarts and stays exact.
     let (m, _) = queens(6);
     let mut s = Solver::with_config(
