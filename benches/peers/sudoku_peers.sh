@@ -17,6 +17,9 @@
 #
 #   bash benches/peers/sudoku_peers.sh [COLLECTION...]   (RUNS=5 CPU=0)
 #
+# BEZZEL_ORDER (first-fail, dom-wdeg or rows) runs Bezzel with that `--order` instead of its
+# default (dom-wdeg).
+#
 # COLLECTION: a file path, or a name under SUDOKU_DATA (../shared/data/sudoku). Default: top1465
 # and 17-clue from ../shared/data/sudoku (said when absent), then the forum's "hardest" list and
 # the generated hard set in benches/data. Builds the peers (cargo; install.sh, which may
@@ -42,6 +45,8 @@ pin = ["taskset", "-c", env["CPU"]] if shutil.which("taskset") else []
 CRATE = ["benches/peers/sudoku_crate/target/release/sudoku-crate-peer"]
 QQWING = ["benches/peers/qqwing/build/peer"]
 BEZZEL = ["target/release/examples/sudoku", "--threads", "1", "-q"]
+if env.get("BEZZEL_ORDER"):
+    BEZZEL += ["--order", env["BEZZEL_ORDER"]]
 COUNTS = ("puzzles", "unique", "multiple", "no solution")
 bad = 0
 
@@ -85,7 +90,8 @@ def load():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 print(f"medians of {runs} runs, 1 thread, {'pinned to CPU ' + env['CPU'] if pin else 'not pinned'},"
-      f" load average {load()}; ratio = peer / Bezzel (< 1: Bezzel slower)")
+      f" load average {load()}; ratio = peer / Bezzel (< 1: Bezzel slower);"
+      f" Bezzel's order: {env.get('BEZZEL_ORDER') or 'its default (dom-wdeg)'}")
 print(f"{'collection':<34} {'puzzles':>7} {'crate s':>8} {'qqwing s':>9} {'bezzel s':>8}"
       f" {'crate/bz':>8} {'qqwing/bz':>9}")
 for c in sys.argv[1:]:

@@ -67,12 +67,13 @@ pub struct Settings {
 }
 
 impl Default for Settings {
-    /// Prove each puzzle unique, domain consistency, smallest domain first.
+    /// Prove each puzzle unique, domain consistency, the default search
+    /// ([`default_search`](crate::model::default_search): dom/wdeg).
     fn default() -> Settings {
         Settings {
             mode: Mode::Unique,
             consistency: DEFAULT_CONSISTENCY,
-            search: SearchConfig::default(),
+            search: crate::model::default_search(),
         }
     }
 }
