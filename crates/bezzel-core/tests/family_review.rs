@@ -1,6 +1,7 @@
-//! An adversarial review of the all-different family's third pass: units of 9 and 16 cells on
-//! an unrolled path, Régin skipped ("settled") in units with as many values as cells and at
-//! most five open cells, and locked candidates between two such units over the same values.
+//! An adversarial review of the all-different family's third and fourth passes: units of 9
+//! and 16 cells on an unrolled path, Régin skipped ("settled") in units with as many values as
+//! cells and at most six open cells without a Hall set shape, and locked candidates between
+//! two such units over the same values.
 //! The ground truth never goes through the family: every assignment enumerated by a
 //! backtracking search written here (for small cases), or the same units posted one by one as
 //! separate `AllDifferentDomain` propagators, compared by solution sets, by the first solutions
@@ -16,12 +17,14 @@
 //!
 //! Instances: jigsaw grids (irregular regions that share two cells or more with rows and
 //! columns, with extra units that are or are not exact), crafted units whose open cells hold
-//! a naked pair, a hidden pair or a naked triple, random shapes of 9 and 16 cells over shared
-//! variables around a planted solution, 16 × 16 Sudokus with random givens, negative and
-//! gapped value sets, sums, counts and value- or bounds-level all-differents over the same
-//! cells, families of 64 units and more, units of 64 cells, and every kind of run: all
-//! solutions, first, limited counts, restarts, split prefixes, a reused solver, a model
-//! propagated between posts and givens, parallel workers and branch and bound.
+//! a naked pair, a hidden pair or a naked triple, exact units of four to seven open cells at
+//! the cheap rules' fixpoint or near it (their root domains against an enumeration of each
+//! unit's assignments), random shapes of 9 and 16 cells over shared variables around a
+//! planted solution, 16 × 16 Sudokus with random givens, negative and gapped value sets, sums,
+//! counts and value- or bounds-level all-differents over the same cells, families of 64 units
+//! and more, units of 64 cells, and every kind of run: all solutions, first, limited counts,
+//! restarts, split prefixes, a reused solver, a model propagated between posts and givens,
+//! parallel workers and branch and bound.
 
 use bezzel_core::parallel::ParallelSearch;
 use bezzel_core::prelude::*;
@@ -930,6 +933,277 @@ fn hall_sets_among_four_and_five_open_cells_are_found() {
         let (family, support) = five(cells);
         assert_eq!(family, support, "{cells:?}");
     }
+}
+
+/// The values each cell of one unit takes in some assignment of the unit's cells to pairwise
+/// distinct values, as masks (bit `v - base`), by enumerating every such assignment: domain
+/// consistency by its definition, with no matching and no Hall set. `None` when there is no
+/// such assignment.
+fn supports(masks: &[u64]) -> Option<Vec<u64>> {
+    fn go(masks: &[u64], used: u64, path: &mut Vec<u64>, out: &mut [u64]) {
+        let Some(&mask) = masks.get(path.len()) else {
+            for (o, &bit) in out.iter_mut().zip(path.iter()) {
+                *o |= bit;
+            }
+            return;
+        };
+        let mut free = mask & !used;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free &= free - 1;
+            path.push(bit);
+            go(masks, used | bit, path, out);
+            path.pop();
+        }
+    }
+    let mut out = vec![0; masks.len()];
+    go(masks, 0, &mut Vec::with_capacity(masks.len()), &mut out);
+    out.iter().all(|&m| m != 0).then_some(out)
+}
+
+/// The fixpoint of [`supports`] over `units` (cell masks, units as positions), or `None` when
+/// some unit has no assignment: what the units one by one at domain consistency reach.
+fn supports_one_by_one(masks: &[u64], units: &[Vec<usize>]) -> Option<Vec<u64>> {
+    let mut masks = masks.to_vec();
+    loop {
+        let mut changed = false;
+        for unit in units {
+            let cells: Vec<u64> = unit.iter().map(|&i| masks[i]).collect();
+            for (&i, m) in unit.iter().zip(supports(&cells)?) {
+                changed |= masks[i] != m;
+                masks[i] = m;
+            }
+        }
+        if !changed {
+            return Some(masks);
+        }
+    }
+}
+
+/// The three shapes of Hall sets among open cells that the family looks for before it runs a
+/// matching, from their definitions, over subsets: two cells holding one and the same two
+/// values, two values held by the same two cells and no other, three cells holding three
+/// values or fewer between them.
+fn hall_shapes(open: &[u64]) -> [bool; 3] {
+    let n = open.len();
+    let mut shapes = [false; 3];
+    for i in 0..n {
+        for j in i + 1..n {
+            shapes[0] |= open[i].count_ones() == 2 && open[i] == open[j];
+            for l in j + 1..n {
+                shapes[2] |= (open[i] | open[j] | open[l]).count_ones() <= 3;
+            }
+        }
+    }
+    let values = open.iter().fold(0, |all, &m| all | m);
+    let holders: Vec<Vec<usize>> = (0..64)
+        .filter(|&v| values >> v & 1 == 1)
+        .map(|v| (0..n).filter(|&i| open[i] >> v & 1 == 1).collect())
+        .collect();
+    for a in 0..holders.len() {
+        for b in a + 1..holders.len() {
+            shapes[1] |= holders[a].len() == 2 && holders[a] == holders[b];
+        }
+    }
+    shapes
+}
+
+/// `items` in a random order.
+fn shuffled<T>(rng: &mut Rng, mut items: Vec<T>) -> Vec<T> {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    items
+}
+
+/// `k` open cells over `k` values (bits `0..k`) as the cheap rules leave them in a unit with
+/// as many values as cells: each cell with two values or more, each value in two cells or
+/// more. Often around a planted Hall set: `s` cells within `s` values (2 <= `s` <= `k` - 2),
+/// or `s + 1` cells within them (no matching).
+fn open_cells(rng: &mut Rng, k: usize) -> Vec<u64> {
+    let all = (1u64 << k) - 1;
+    loop {
+        let density = rng.range(30, 75) as u64;
+        let random = |rng: &mut Rng, within: u64| -> u64 {
+            (0..k)
+                .filter(|&b| within >> b & 1 == 1 && rng.chance(density))
+                .fold(0, |m, b| m | 1 << b)
+        };
+        let mut cells: Vec<u64> = (0..k).map(|_| random(rng, all)).collect();
+        if rng.chance(65) {
+            let s = rng.range(2, k as i64 - 2) as usize;
+            let within = shuffled(rng, (0..k).collect())[..s]
+                .iter()
+                .fold(0, |m, &b| m | 1 << b);
+            let planted = s + usize::from(rng.chance(15));
+            for c in shuffled(rng, (0..k).collect()).into_iter().take(planted) {
+                cells[c] = random(rng, within);
+            }
+        }
+        let held = |b: usize| cells.iter().filter(|&&m| m >> b & 1 == 1).count();
+        if cells.iter().all(|m| m.count_ones() >= 2) && (0..k).all(|b| held(b) >= 2) {
+            return cells;
+        }
+    }
+}
+
+/// A unit of `k` open cells and up to three givens over as many values as cells from `lo`,
+/// and a second unit of one to three of its cells and one or two cells over a wider range
+/// (never exact: no pair), so that a family forms. The open cells are those of
+/// [`open_cells`], returned as masks, or one of four changes away from the cheap rules'
+/// fixpoint (a given's value in an open cell, a value left to one cell, an open cell fixed,
+/// or random domains), then `None`.
+fn open_unit(rng: &mut Rng, k: usize) -> (Case, Option<Vec<u64>>) {
+    let g = rng.below(4) as usize;
+    let s = k + g;
+    let lo = rng.range(-4, 5) as i32;
+    let values = shuffled(rng, (lo..lo + s as i32).collect());
+    let (given, open_values) = values.split_at(g);
+    let mut open = open_cells(rng, k);
+    let mut domains: Vec<Vec<i32>> = given.iter().map(|&v| vec![v]).collect();
+    let change = rng
+        .chance(25)
+        .then(|| rng.below(4))
+        .filter(|&c| c != 0 || g > 0);
+    match change {
+        Some(0) => {
+            let c = rng.below(k as u64) as usize;
+            open[c] |= 1 << k;
+        }
+        Some(1) => {
+            let b = rng.below(k as u64) as usize;
+            let holders: Vec<usize> = (0..k).filter(|&c| open[c] >> b & 1 == 1).collect();
+            let keep = holders[rng.below(holders.len() as u64) as usize];
+            for c in holders.into_iter().filter(|&c| c != keep) {
+                open[c] &= !(1 << b);
+            }
+        }
+        Some(2) => {
+            let c = rng.below(k as u64) as usize;
+            let bits: Vec<usize> = (0..k).filter(|&b| open[c] >> b & 1 == 1).collect();
+            open[c] = 1 << bits[rng.below(bits.len() as u64) as usize];
+        }
+        _ => {}
+    }
+    for &mask in &open {
+        domains.push(if change == Some(3) {
+            subset(rng, lo, lo + s as i32 - 1, None, 1)
+        } else {
+            // Bit `k` (from the first change) is the first given's value.
+            (0..=k)
+                .filter(|&b| mask >> b & 1 == 1)
+                .map(|b| if b == k { given[0] } else { open_values[b] })
+                .collect::<BTreeSet<i32>>()
+                .into_iter()
+                .collect()
+        });
+    }
+    let shared = rng.range(1, 3) as usize;
+    let fresh = if shared == 2 {
+        rng.range(1, 2) as usize
+    } else {
+        3 - shared.min(2)
+    };
+    let mut second = shuffled(rng, (0..s).collect());
+    second.truncate(shared);
+    for _ in 0..fresh {
+        let mut d = subset(rng, lo, lo + s as i32 - 1, None, 0);
+        d.insert(0, lo - 1);
+        d.push(lo + s as i32);
+        second.push(domains.len());
+        domains.push(d);
+    }
+    let case = Case::new(domains, vec![(0..s).collect(), second]);
+    assert!(case.pairs().is_empty());
+    (case, change.is_none().then_some(open))
+}
+
+#[test]
+fn hall_sets_among_six_open_cells_against_enumeration() {
+    // Random exact units of 4 to 7 open cells, most of them of 6 (where the family skips the
+    // matching without any of three shapes): first the claim itself, by enumeration (at the
+    // cheap rules' fixpoint, no shape means nothing to prune and no failure), then the
+    // family's root domains against the units one by one at domain consistency, by
+    // enumeration. Per k, the cases where one shape alone (of those the family looks for at
+    // that k) allows pruning are counted: dropping that shape's test must fail here.
+    let mut rng = Rng::seeded(66);
+    let mut alone = [[0u32; 3]; 8];
+    let (mut failing, mut settled, mut pruned_at_seven, mut away) = (0, 0, 0, 0);
+    for round in 0..20_000 {
+        let k = [4, 5, 5, 6, 6, 6, 6, 6, 7, 7][rng.below(10) as usize];
+        let (case, open) = open_unit(&mut rng, k);
+        if let Some(open) = &open {
+            let looked_for = match k {
+                4 => 1,
+                5 => 2,
+                6 => 3,
+                _ => 0,
+            };
+            let shapes = hall_shapes(open);
+            let found: Vec<usize> = (0..looked_for).filter(|&i| shapes[i]).collect();
+            let prunes = match supports(open) {
+                None => {
+                    failing += u32::from(k == 6);
+                    true
+                }
+                Some(s) => s != *open,
+            };
+            if k == 7 {
+                pruned_at_seven += u32::from(prunes);
+            } else if prunes {
+                assert!(
+                    !found.is_empty(),
+                    "k = {k}, {open:?}: no shape, yet not consistent"
+                );
+                if let [one] = found[..] {
+                    alone[k][one] += 1;
+                }
+            } else if k == 6 && found.is_empty() {
+                settled += 1;
+            }
+        } else {
+            away += 1;
+        }
+        let base = case.domains.iter().flatten().min().copied().unwrap();
+        let masks: Vec<u64> = case
+            .domains
+            .iter()
+            .map(|d| d.iter().fold(0, |m, &v| m | 1 << (v - base)))
+            .collect();
+        let (mut m, vars) = case.build(Post::Family);
+        let result = m.propagate();
+        assert_eq!(m.num_propagators(), 3, "a family of the two units");
+        match (result, supports_one_by_one(&masks, &case.units)) {
+            (Err(_), None) => {}
+            (Err(_), Some(_)) => panic!("failed, every unit with a matching: {case:?}"),
+            (Ok(()), None) => panic!("no failure, a unit without a matching: {case:?}"),
+            (Ok(()), Some(expected)) => {
+                for (i, &x) in vars.iter().enumerate() {
+                    let want: Vec<i32> = (0..64)
+                        .filter(|&b| expected[i] >> b & 1 == 1)
+                        .map(|b| base + b)
+                        .collect();
+                    assert_eq!(m.domain(x).unwrap(), want, "x{i} of {case:?}");
+                }
+            }
+        }
+        if round % 200 == 0 {
+            audit(&case, 1, 50, Some(&case.enumerate()));
+        }
+    }
+    // The generator must keep reaching every shape alone (seed 66: 200 to 400 each), the
+    // failing units, the units the family leaves without a matching, and the rest.
+    let counts = format!(
+        "alone {alone:?}, failing {failing}, settled {settled}, pruned at 7 {pruned_at_seven}, \
+         away from the fixpoint {away}"
+    );
+    for (k, shape) in [(4, 0), (5, 0), (5, 1), (6, 0), (6, 1), (6, 2)] {
+        assert!(alone[k][shape] >= 50, "k = {k}, shape {shape}: {counts}");
+    }
+    assert!(
+        failing >= 20 && settled >= 1_000 && pruned_at_seven >= 100 && away >= 1_000,
+        "{counts}"
+    );
 }
 
 /// Units of `size` cells (9 or 16) over shared variables around a planted solution: `n`
