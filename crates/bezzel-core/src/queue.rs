@@ -269,14 +269,30 @@ impl Queue {
     }
 
     /// Number of propagators listening to `var`, counting those retired in favour of one
-    /// that does their work (a family of all-differents counts once per unit).
+    /// that does their work (a family of all-differents counts once per unit): as many as
+    /// [`subscribers`](Queue::subscribers) yields, plus the ghosts.
+    #[inline]
     pub(crate) fn degree(&self, var: u32) -> usize {
         self.subscriptions[var as usize].len()
             + self.watches[var as usize].len()
             + self.ghosts[var as usize]
     }
 
+    /// How many entries of `prop` [`subscribers`](Queue::subscribers) yields for `var`.
+    pub(crate) fn entries_of(&self, var: u32, prop: u32) -> usize {
+        let x = var as usize;
+        self.subscriptions[x]
+            .iter()
+            .filter(|s| s.prop == prop)
+            .count()
+            + self.watches[x]
+                .iter()
+                .filter(|w| w.sub.prop == prop)
+                .count()
+    }
+
     /// The subscriptions of retired propagators to `var`, which its degree counts.
+    #[cfg(test)]
     pub(crate) fn ghosts(&self, var: u32) -> usize {
         self.ghosts[var as usize]
     }
@@ -304,6 +320,7 @@ impl Queue {
     }
 
     /// The propagators listening to `var`.
+    #[cfg(test)]
     pub(crate) fn subscribers(&self, var: u32) -> impl Iterator<Item = u32> + '_ {
         let watching = self.watches[var as usize].iter().map(|w| w.sub.prop);
         self.subscriptions[var as usize]

@@ -378,3 +378,83 @@ fn a_family_charges_dom_wdeg_to_the_unit_that_failed() {
     assert_eq!(weight(s), 3, "the shared variable");
     assert_eq!(weight(y), 1, "a variable of the other unit only");
 }
+
+/// The dom/wdeg weights the engine keeps as failures happen equal their definition (the
+/// failures of every propagator listening to a variable, once per entry in its subscriptions,
+/// its ghosts, and what `blame` charged it), after searches that fail often: queens with
+/// value-level all-differents (a family of offset views), a magic sequence (`among`, which
+/// watches values), sums and differences over a Latin square (a family of all-differents
+/// that blames, beside propagators that do not), and a model whose all-differents share no
+/// variable (each its own propagator).
+#[test]
+fn kept_weights_equal_the_definition_after_searches() {
+    let mut models: Vec<(&str, Model)> = Vec::new();
+    models.push(("queens 9", queens(9).0));
+    {
+        let mut m = Model::new();
+        let n = 8;
+        let s = m.int_vars(n, 0..=n as i32).unwrap();
+        for i in 0..n {
+            m.count(&s, i as i64, s[i]).unwrap();
+        }
+        models.push(("magic sequence 8", m));
+    }
+    {
+        let mut m = Model::new();
+        let n = 5;
+        let x = m.int_vars(n * n, 1..=n as i32).unwrap();
+        for i in 0..n {
+            let row: Vec<VarId> = (0..n).map(|j| x[i * n + j]).collect();
+            let col: Vec<VarId> = (0..n).map(|j| x[j * n + i]).collect();
+            m.all_different_with(&row, crate::Consistency::Domain)
+                .unwrap();
+            m.all_different_with(&col, crate::Consistency::Domain)
+                .unwrap();
+        }
+        // The diagonal sums to 13 and two cells differ by more than 1: constraints that
+        // fail without naming their part.
+        let diagonal: Vec<VarId> = (0..n).map(|i| x[i * n + i]).collect();
+        m.linear(&[1; 5], &diagonal, Relation::Eq, 13).unwrap();
+        m.not_equal(x[1], x[5]).unwrap();
+        models.push(("latin 5 with a sum", m));
+    }
+    {
+        let mut m = Model::new();
+        let a = m.int_vars(4, 0..=2).unwrap();
+        let b = m.int_vars(4, 0..=3).unwrap();
+        m.all_different(&a[..3]).unwrap();
+        m.all_different(&b).unwrap();
+        m.linear(&[1, 1, 1, 1], &a, Relation::Eq, 7).unwrap();
+        models.push(("apart", m));
+    }
+    for (name, m) in models {
+        let config = SearchConfig {
+            var_order: VarOrder::DomWDeg,
+            limits: crate::Limits {
+                nodes: Some(3_000),
+                ..crate::Limits::default()
+            },
+            ..SearchConfig::default()
+        };
+        let mut s = Solver::with_config(m, config);
+        s.count();
+        let engine = s.model.engine();
+        assert!(engine.has_failed(), "{name}: no failure to weigh");
+        for x in 0..s.model.num_vars() as u32 {
+            assert_eq!(
+                engine.weighted_degree(x),
+                engine.weighted_degree_by_definition(x),
+                "{name}: variable {x}"
+            );
+        }
+        s.forget_weights();
+        for x in 0..s.model.num_vars() as u32 {
+            let engine = s.model.engine();
+            assert_eq!(
+                engine.weighted_degree(x),
+                engine.weighted_degree_by_definition(x),
+                "{name}: variable {x} after forgetting"
+            );
+        }
+    }
+}
