@@ -39,8 +39,12 @@ pub(crate) struct Engine {
     /// Per variable, the failures (without blame) of the propagators listening to it, once
     /// per entry of each in its subscriptions: the rest of what failures add to its dom/wdeg
     /// weight, kept as they happen so that a choice reads it rather than walks the
-    /// subscriptions (indexed by variable; grown on demand).
+    /// subscriptions (indexed by variable; grown on demand). Kept only while `weighing`.
     listened_failures: Vec<u64>,
+    /// Whether a search reads the weights: only then does a failure add to
+    /// `listened_failures` (a walk over the propagator's variables, 4.5 % of the
+    /// instructions of a first-fail queens count that never reads them).
+    weighing: bool,
     /// Per propagator, the variables it listens to and its entries in each one's
     /// subscriptions: what one failure of it adds to.
     listens: Vec<Vec<(u32, u32)>>,
@@ -64,6 +68,7 @@ impl Engine {
             failures: Vec::new(),
             blamed: Vec::new(),
             listened_failures: Vec::new(),
+            weighing: false,
             listens: Vec::new(),
         }
     }
@@ -147,8 +152,8 @@ impl Engine {
         self.store.retire(p as u32);
         // Its entries become ghosts, which weigh 1 whatever it failed before.
         let failed = self.failures[p];
-        for &(x, entries) in &self.listens[p] {
-            if failed > 0 {
+        if self.weighing && failed > 0 {
+            for &(x, entries) in &self.listens[p] {
                 self.listened_failures[x as usize] -= failed * u64::from(entries);
             }
         }
@@ -219,6 +224,8 @@ impl Engine {
                     });
                     if !charged {
                         self.failures[p as usize] += 1;
+                    }
+                    if !charged && self.weighing {
                         let counts = &mut self.listened_failures;
                         for &(x, entries) in &self.listens[p as usize] {
                             let x = x as usize;
@@ -358,6 +365,27 @@ impl Engine {
             .saturating_add(self.queue.ghosts(x) as u64)
             .saturating_add(self.blamed.get(x as usize).copied().unwrap_or(0))
             .max(1)
+    }
+
+    /// Whether the coming search reads the weights of dom/wdeg: while it does, failures keep
+    /// each variable's weight up to date; turned on, the weights are counted from the
+    /// failures so far.
+    pub(crate) fn set_weighing(&mut self, on: bool) {
+        if on && !self.weighing {
+            self.listened_failures.clear();
+            for (p, &failed) in self.failures.iter().enumerate() {
+                if failed > 0 {
+                    for &(x, entries) in &self.listens[p] {
+                        let x = x as usize;
+                        if self.listened_failures.len() <= x {
+                            self.listened_failures.resize(x + 1, 0);
+                        }
+                        self.listened_failures[x] += failed * u64::from(entries);
+                    }
+                }
+            }
+        }
+        self.weighing = on;
     }
 
     /// Every failure count (the weights of dom/wdeg) back to zero.

@@ -141,6 +141,13 @@ pub(super) struct Branching {
 }
 
 impl Branching {
+    /// Whether a search with `var_order` (and the groups' own orders) reads dom/wdeg's
+    /// weights.
+    pub(super) fn weighs(&self, var_order: VarOrder) -> bool {
+        var_order == VarOrder::DomWDeg
+            || self.groups.iter().any(|g| g.var_order == VarOrder::DomWDeg)
+    }
+
     /// Branching on every variable of a model (number `model`, with `n` variables and its
     /// engine), in creation order.
     pub(super) fn new(engine: &Engine, model: u32, n: u32) -> Branching {

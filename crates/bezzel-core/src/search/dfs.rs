@@ -243,7 +243,10 @@ impl Solver {
         self.restart = None;
         self.objective = None;
         self.prefix.clear();
-        self.model.engine_mut().reset();
+        let weighs = self.branching.weighs(self.config.var_order);
+        let engine = self.model.engine_mut();
+        engine.set_weighing(weighs);
+        engine.reset();
         self.stack.clear();
         self.stats = Statistics::default();
         self.started = Instant::now();
