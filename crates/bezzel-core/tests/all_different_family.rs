@@ -244,19 +244,8 @@ fn agree(case: &Case, walks: u64, limit: Option<u64>, expected: Option<&BTreeSet
         // Locked candidates: a pair's two units take the same values outside their shared
         // cells.
         let domains: Vec<Vec<i32>> = vars.iter().map(|&x| a.domain(x).unwrap()).collect();
-        for &(p, q) in &pairs {
-            let outside = |one: &[usize], other: &[usize]| -> BTreeSet<i32> {
-                one.iter()
-                    .filter(|i| !other.contains(i))
-                    .flat_map(|&i| domains[i].iter().copied())
-                    .collect()
-            };
-            let (up, uq) = (&case.units[p], &case.units[q]);
-            assert_eq!(
-                outside(up, uq),
-                outside(uq, up),
-                "units {p} and {q} not locked on {case:?}"
-            );
+        if let Some((p, q)) = brute::unlocked_pair(&case.units, &pairs, &domains) {
+            panic!("units {p} and {q} not locked on {case:?}");
         }
     }
     // The units are connected: one family takes them all in.

@@ -98,12 +98,7 @@ impl Case {
     }
 
     fn model(&self, level: Level) -> (Model, Vec<VarId>) {
-        let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.int_var(d.as_slice()).unwrap())
-            .collect();
+        let (mut m, vars) = brute::model(&self.domains);
         post(
             &mut m,
             level,

@@ -78,12 +78,7 @@ impl Case {
     }
 
     fn build(&self, post: Post) -> (Model, Vec<VarId>) {
-        let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.int_var(d.as_slice()).unwrap())
-            .collect();
+        let (mut m, vars) = brute::model(&self.domains);
         for extra in &self.extras {
             match extra {
                 Extra::SumAtMost(xs, bound) => {
@@ -328,19 +323,8 @@ fn root(case: &Case, post: Post, solutions: &BTreeSet<Vec<i32>>) {
 /// Every pair is locked over `domains`: the values its first unit can take outside the
 /// shared cells are those its second can take outside them.
 fn locked(case: &Case, pairs: &[(usize, usize)], domains: &[Vec<i32>], what: &str) {
-    for &(p, q) in pairs {
-        let outside = |one: &[usize], other: &[usize]| -> BTreeSet<i32> {
-            one.iter()
-                .filter(|i| !other.contains(i))
-                .flat_map(|&i| domains[i].iter().copied())
-                .collect()
-        };
-        let (up, uq) = (&case.units[p], &case.units[q]);
-        assert_eq!(
-            outside(up, uq),
-            outside(uq, up),
-            "{what}: units {p} and {q} not locked"
-        );
+    if let Some((p, q)) = brute::unlocked_pair(&case.units, pairs, domains) {
+        panic!("{what}: units {p} and {q} not locked");
     }
 }
 

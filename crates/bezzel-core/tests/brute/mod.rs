@@ -155,6 +155,25 @@ pub(crate) fn model(domains: &[Vec<i32>]) -> (Model, Vec<VarId>) {
     (m, vars)
 }
 
+/// The first of `pairs` (positions in `units`) whose units can take different values
+/// outside the cells they share, given `domains`: locked candidates not applied.
+pub(crate) fn unlocked_pair(
+    units: &[Vec<usize>],
+    pairs: &[(usize, usize)],
+    domains: &[Vec<i32>],
+) -> Option<(usize, usize)> {
+    let outside = |one: &[usize], other: &[usize]| -> BTreeSet<i32> {
+        one.iter()
+            .filter(|i| !other.contains(i))
+            .flat_map(|&i| domains[i].iter().copied())
+            .collect()
+    };
+    pairs
+        .iter()
+        .copied()
+        .find(|&(p, q)| outside(&units[p], &units[q]) != outside(&units[q], &units[p]))
+}
+
 /// Every solution, with each one checked against the posted definitions.
 pub(crate) fn solve(m: Model) -> BTreeSet<Vec<i32>> {
     let config = SearchConfig {
