@@ -25,6 +25,18 @@ use crate::store::{Conflict, Store};
 use crate::trail::Mark;
 use crate::var::IntView;
 
+/// Adds `times` failures of a propagator listening as `listens` says (variable, entries) to
+/// the per-variable `counts`, grown on demand.
+fn add_failures(counts: &mut Vec<u64>, listens: &[(u32, u32)], times: u64) {
+    for &(x, entries) in listens {
+        let x = x as usize;
+        if counts.len() <= x {
+            counts.resize(x + 1, 0);
+        }
+        counts[x] += times * u64::from(entries);
+    }
+}
+
 /// Domains, queue and propagators; see the [module docs](self).
 pub(crate) struct Engine {
     store: Store,
@@ -111,9 +123,11 @@ impl Engine {
         let id = self.store.add_propagator();
         let queue_id = self.queue.add_propagator(priority, fixed_priority);
         debug_assert_eq!(id, queue_id);
-        let vars_of: Vec<u32> = (subscriptions.views.iter().map(|v| v.0.var.index))
+        let mut vars: Vec<u32> = (subscriptions.views.iter().map(|v| v.0.var.index))
             .chain(subscriptions.watches.iter().map(|w| w.0.var.index))
             .collect();
+        vars.sort_unstable();
+        vars.dedup();
         for (view, event, token) in subscriptions.views {
             self.queue.subscribe(view.var.index, id, event, token);
         }
@@ -124,12 +138,6 @@ impl Engine {
                 Err(_) => self
                     .queue
                     .subscribe(view.var.index, id, Event::Domain, token),
-            }
-        }
-        let mut vars: Vec<u32> = Vec::new();
-        for &x in vars_of.iter() {
-            if !vars.contains(&x) {
-                vars.push(x);
             }
         }
         let listens = vars
@@ -226,14 +234,7 @@ impl Engine {
                         self.failures[p as usize] += 1;
                     }
                     if !charged && self.weighing {
-                        let counts = &mut self.listened_failures;
-                        for &(x, entries) in &self.listens[p as usize] {
-                            let x = x as usize;
-                            if counts.len() <= x {
-                                counts.resize(x + 1, 0);
-                            }
-                            counts[x] += u64::from(entries);
-                        }
+                        add_failures(&mut self.listened_failures, &self.listens[p as usize], 1);
                     }
                     return Err(conflict);
                 }
@@ -345,10 +346,10 @@ impl Engine {
     /// still has a ratio. A retired propagator (see [`retire`](Engine::retire)) weighs 1.
     #[inline]
     pub(crate) fn weighted_degree(&self, x: u32) -> u64 {
-        let x_ = x as usize;
+        let failed = |counts: &[u64]| counts.get(x as usize).copied().unwrap_or(0);
         (self.queue.degree(x) as u64)
-            .saturating_add(self.blamed.get(x_).copied().unwrap_or(0))
-            .saturating_add(self.listened_failures.get(x_).copied().unwrap_or(0))
+            .saturating_add(failed(&self.blamed))
+            .saturating_add(failed(&self.listened_failures))
             .max(1)
     }
 
@@ -373,15 +374,9 @@ impl Engine {
     pub(crate) fn set_weighing(&mut self, on: bool) {
         if on && !self.weighing {
             self.listened_failures.clear();
-            for (p, &failed) in self.failures.iter().enumerate() {
+            for (listens, &failed) in self.listens.iter().zip(&self.failures) {
                 if failed > 0 {
-                    for &(x, entries) in &self.listens[p] {
-                        let x = x as usize;
-                        if self.listened_failures.len() <= x {
-                            self.listened_failures.resize(x + 1, 0);
-                        }
-                        self.listened_failures[x] += failed * u64::from(entries);
-                    }
+                    add_failures(&mut self.listened_failures, listens, failed);
                 }
             }
         }
