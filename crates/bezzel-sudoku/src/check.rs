@@ -209,11 +209,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The puzzle from Wikipedia's "Sudoku" article, and the solution printed there.
-    const WIKI_PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const WIKI_SOLUTION: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::wikipedia::{PUZZLE as WIKI_PUZZLE, SOLUTION as WIKI_SOLUTION};
     /// A mis-copy of that solution seen in the wild: rows 5 and 6 are garbled, row 5 holding
     /// two 6s and no 8, and it overwrites the given 8 at r5c4.
     const GARBLED_SOLUTION: &str =

@@ -22,3 +22,13 @@ pub mod output;
 pub mod reader;
 pub mod svg;
 pub mod tree;
+
+/// The puzzle of Wikipedia's "Sudoku" article and the solution printed there, for the unit
+/// tests of several modules.
+#[cfg(test)]
+mod wikipedia {
+    pub(crate) const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    pub(crate) const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+}

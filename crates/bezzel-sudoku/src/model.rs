@@ -459,12 +459,7 @@ mod tests {
     use super::*;
     use crate::check::is_valid_solution;
     use crate::grid::Unit;
-
-    const WIKI: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    /// The solution printed in Wikipedia's "Sudoku" article.
-    const WIKI_SOLUTION: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::wikipedia::{PUZZLE as WIKI, SOLUTION as WIKI_SOLUTION};
 
     #[test]
     fn solves_the_wikipedia_puzzle() {

@@ -160,11 +160,7 @@ mod tests {
     use crate::check;
     use crate::reader::PuzzleReader;
 
-    /// The puzzle of Wikipedia's Sudoku article and its published solution.
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const SOLUTION: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::wikipedia::{PUZZLE, SOLUTION};
 
     fn answered(style: Style, mode: Mode) -> String {
         let text = format!("{PUZZLE}\n1.3.\n");
