@@ -536,10 +536,8 @@ mod tests {
             "........9..6.1.7.24......3......12...6..2..5...28.7....3......4..8.7.6..9..1.....",
             ".......24..3...7..41..7...6.....3.....5.9.8.....8.5...2...4...9..7...4..96.....1.",
         ];
-        let config = SearchConfig {
-            var_order: VarOrder::DomWDeg,
-            ..SearchConfig::default()
-        };
+        let config = default_search();
+        assert_eq!(config.var_order, VarOrder::DomWDeg);
         let mut reused = SudokuSolver::with_config(3, DEFAULT_CONSISTENCY, config).unwrap();
         for line in hard.iter().chain(&hard) {
             let puzzle = Grid::parse_line(line).unwrap();
