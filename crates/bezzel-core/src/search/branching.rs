@@ -260,9 +260,14 @@ impl Branching {
                 for x in unfixed {
                     let weight = engine.weighted_degree(x);
                     let size = u64::from(engine.size(x));
-                    // size/weight < best_size/best_weight, without division.
+                    // size/weight < best_size/best_weight, without division; in 64 bits
+                    // while both weights fit 32 (sizes always do), as they all but always do.
                     if best.is_none_or(|(_, s, w)| {
-                        u128::from(size) * u128::from(w) < u128::from(s) * u128::from(weight)
+                        if (w | weight) >> 32 == 0 {
+                            size * w < s * weight
+                        } else {
+                            u128::from(size) * u128::from(w) < u128::from(s) * u128::from(weight)
+                        }
                     }) {
                         best = Some((x, size, weight));
                     }

@@ -33,6 +33,7 @@
 //! views) whose declared values fit one window of 64 (see `Model::form_families`).
 
 use super::matching_small::Small;
+use super::wide::{Kernel, Scalar, Work};
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup, WordView};
 use crate::queue::Priority;
@@ -58,6 +59,9 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// Cell `c` fills the slots `cell_slots[cell_slot_start[c]..cell_slot_start[c + 1]]`.
     cell_slot_start: Vec<usize>,
     cell_slots: Vec<u32>,
+    /// Per slot, the other slots of its cell, padded with the spare slot past the units'
+    /// (written, never read); empty where a cell lies in more than four units.
+    slot_others: Vec<[u32; 3]>,
     /// Every unit, as bits.
     all_units: u64,
     /// Per unit, the values its cells can ever take if they are as many as its cells (then
@@ -89,6 +93,7 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// The units of the rule that failed in the last run, as bits: what
     /// [`blame`](Propagator::blame) charges, for dom/wdeg.
     failed: u64,
+    wide: Option<super::wide::Avx2>,
 }
 
 impl AllDifferentFamily {
@@ -126,7 +131,25 @@ impl AllDifferentFamily {
             cell_slot_start.push(cell_slots.len());
         }
         let flat = unit_cells.len();
+        let few = (0..n).all(|c| cell_slot_start[c + 1] - cell_slot_start[c] <= 4);
+        let slot_others = if few {
+            (0..flat)
+                .map(|slot| {
+                    let c = unit_cells[slot] as usize;
+                    let mut others = [flat as u32; 3];
+                    let mine = cell_slots[cell_slot_start[c]..cell_slot_start[c + 1]].iter();
+                    for (o, &other) in others.iter_mut().zip(mine.filter(|&&o| o as usize != slot))
+                    {
+                        *o = other;
+                    }
+                    others
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         AllDifferentFamily {
+            slot_others,
             cells,
             slots: Vec::new(),
             unit_start,
@@ -138,7 +161,7 @@ impl AllDifferentFamily {
             exact_values: vec![0; units.len()],
             narrowed: vec![0; n.div_ceil(64)],
             synced: vec![0; n],
-            masks: vec![0; flat],
+            masks: vec![0; flat + 1],
             cache: vec![0; flat],
             mates: vec![NO_VALUE; flat],
             small: Box::new(Small::new()),
@@ -148,14 +171,15 @@ impl AllDifferentFamily {
             picked: [0; 64],
             picked_mates: [NO_VALUE; 64],
             failed: 0,
+            wide: super::wide::Avx2::detect(),
         }
     }
 
     /// The cheap rules on unit `u` (naked and hidden singles, counting); returns the units
     /// of the cells it narrowed, and whether `u` itself may have more to do (a cell it
     /// narrowed became fixed).
-    #[inline]
-    fn cheap(&mut self, u: usize) -> Result<(u64, bool), Conflict> {
+    #[inline(always)]
+    fn cheap<K: Kernel>(&mut self, kernel: K, u: usize) -> Result<(u64, bool), Conflict> {
         // Slices in locals: the compiler then keeps their addresses in registers across the
         // stores into them.
         let masks: &mut [u64] = &mut self.masks;
@@ -164,7 +188,7 @@ impl AllDifferentFamily {
         // compiler unrolls: 6 % fewer instructions on Sudoku than the loop of any length.
         let unit = &masks[start..end];
         let (once, twice, fixed, clash) = if let Ok(nine) = <&[u64; 9]>::try_from(unit) {
-            scan(nine)
+            kernel.scan9(nine)
         } else if let Ok(sixteen) = <&[u64; 16]>::try_from(unit) {
             scan(sixteen)
         } else {
@@ -198,7 +222,7 @@ impl AllDifferentFamily {
         // unit's slots, and the changed cells are noted as bits, to reach their other slots.
         let unit = &mut masks[start..end];
         let (mut changed, again, bad) = if unit.len() == 9 {
-            update(
+            kernel.update9(
                 <&mut [u64; 9]>::try_from(unit).expect("9 cells"),
                 fixed,
                 hidden,
@@ -220,29 +244,63 @@ impl AllDifferentFamily {
             (&self.cell_slot_start, &self.cell_slots);
         let narrowed: &mut [u64] = &mut self.narrowed;
         let mut touched = 0;
-        while changed != 0 {
-            let slot = start + changed.trailing_zeros() as usize;
-            changed &= changed - 1;
-            let (c, new) = (unit_cells[slot] as usize, masks[slot]);
-            for &other in &cell_slots[cell_slot_start[c]..cell_slot_start[c + 1]] {
-                masks[other as usize] = new;
+        if !self.slot_others.is_empty() {
+            let slot_others: &[[u32; 3]] = &self.slot_others;
+            while changed != 0 {
+                let slot = start + changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                let (c, new) = (unit_cells[slot] as usize, masks[slot]);
+                for other in slot_others[slot] {
+                    masks[other as usize] = new;
+                }
+                touched |= cell_units[c];
+                narrowed[c / 64] |= 1 << (c % 64);
             }
-            touched |= cell_units[c];
-            narrowed[c / 64] |= 1 << (c % 64);
+        } else {
+            while changed != 0 {
+                let slot = start + changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                let (c, new) = (unit_cells[slot] as usize, masks[slot]);
+                for &other in &cell_slots[cell_slot_start[c]..cell_slot_start[c + 1]] {
+                    masks[other as usize] = new;
+                }
+                touched |= cell_units[c];
+                narrowed[c / 64] |= 1 << (c % 64);
+            }
         }
         Ok((touched, again))
     }
 
     /// Régin's filtering on unit `u` unless its masks are those its last matching left;
     /// returns the units of the cells it narrowed.
-    fn matching(&mut self, u: usize) -> Result<u64, Conflict> {
+    #[inline(always)]
+    fn matching<K: Kernel>(&mut self, kernel: K, u: usize) -> Result<u64, Conflict> {
         let range = self.unit_start[u]..self.unit_start[u + 1];
         let (masks, cache) = (&self.masks[range.clone()], &self.cache[range.clone()]);
-        if masks.iter().zip(cache).all(|(m, c)| m == c) {
+        // The unfixed cells, as bits: the cheap rules took the fixed values out of them.
+        let open = match (<&[u64; 9]>::try_from(masks), <&[u64; 9]>::try_from(cache)) {
+            (Ok(masks), Ok(cache)) => {
+                if kernel.equal9(masks, cache) {
+                    return Ok(0);
+                }
+                kernel.open9(masks)
+            }
+            _ => {
+                if masks == cache {
+                    return Ok(0);
+                }
+                masks.iter().enumerate().fold(0u64, |open, (i, &m)| {
+                    open | (u64::from(m & m.wrapping_sub(1) != 0) << i)
+                })
+            }
+        };
+        let k = open.count_ones() as usize;
+        let exact = self.exact_values[u] != 0;
+        // See below: with three open cells or fewer the unit is as Régin would leave it.
+        if k <= 1 || (exact && k <= 3) {
+            copy_unit(&mut self.cache[range.clone()], masks);
             return Ok(0);
         }
-        // Only the unfixed cells: the cheap rules took the fixed values out of them.
-        let mut k = 0;
         // Buffers in locals, indexed within their 64 entries: no reload of the box's address
         // and no bounds check per cell.
         let (cur, picked, picked_mates) = (
@@ -250,12 +308,13 @@ impl AllDifferentFamily {
             &mut self.picked,
             &mut self.picked_mates,
         );
-        for ((slot, &m), &mate) in range.clone().zip(masks).zip(&self.mates[range.clone()]) {
-            // Written whatever the cell, counted only if unfixed: no branch on the data.
-            cur[k & 63] = m;
-            picked[k & 63] = slot as u32;
-            picked_mates[k & 63] = mate;
-            k += usize::from(m & m.wrapping_sub(1) != 0);
+        let mut bits = open;
+        for j in 0..k {
+            let slot = range.start + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            cur[j & 63] = self.masks[slot];
+            picked[j & 63] = slot as u32;
+            picked_mates[j & 63] = self.mates[slot];
         }
         let mut touched = 0;
         // At the cheap rules' fixpoint, in a unit with as many values as cells, each open value
@@ -267,7 +326,7 @@ impl AllDifferentFamily {
         // complement of a Hall set of 3); at `k` = 6 also three cells within three values (a
         // Hall set of 3, or a subset of a failing 4): without those the unit is domain
         // consistent as it is.
-        let settled = self.exact_values[u] != 0
+        let settled = exact
             && match k {
                 0..=3 => true,
                 4 => !equal_pair(&self.small.cur[..4]),
@@ -282,9 +341,9 @@ impl AllDifferentFamily {
                 }
                 _ => false,
             };
-        if k > 1 && !settled {
+        if !settled {
             // Values are bit positions: the window's first value is 0 here.
-            self.small.regin(&mut self.picked_mates[..k], 0)?;
+            self.small.regin_inlined(&mut self.picked_mates[..k], 0)?;
             for j in 0..k {
                 let slot = self.picked[j] as usize;
                 self.mates[slot] = self.picked_mates[j];
@@ -294,7 +353,7 @@ impl AllDifferentFamily {
                 }
             }
         }
-        self.cache[range.clone()].copy_from_slice(&self.masks[range]);
+        copy_unit(&mut self.cache[range.clone()], &self.masks[range]);
         Ok(touched)
     }
 
@@ -356,6 +415,7 @@ impl AllDifferentFamily {
 
     /// Locked candidates on the pairs that touch `units`: the cells of one unit outside the
     /// other keep only the values the other's cells outside the first can take.
+    #[inline(always)]
     fn locked(&mut self, units: u64) -> Result<u64, Conflict> {
         let mut touched = 0;
         for p in 0..self.pair_units.len() {
@@ -389,7 +449,8 @@ impl AllDifferentFamily {
     }
 
     /// One run: the cheap rules and the matchings to a fixpoint, then the write-back.
-    fn run(&mut self, ctx: &mut Context<'_>) -> Result<(), Conflict> {
+    #[inline(always)]
+    fn run<K: Kernel>(&mut self, kernel: K, ctx: &mut Context<'_>) -> Result<(), Conflict> {
         self.failed = 0;
         // The slots keep the masks of the last run's end: only the cells changed since
         // (by search, backtracking or other propagators) are copied again.
@@ -415,7 +476,9 @@ impl AllDifferentFamily {
                 while sweep != 0 {
                     let u = sweep.trailing_zeros() as usize;
                     sweep &= sweep - 1;
-                    let (touched, again) = self.cheap(u).inspect_err(|_| self.failed = 1 << u)?;
+                    let (touched, again) = self
+                        .cheap(kernel, u)
+                        .inspect_err(|_| self.failed = 1 << u)?;
                     let next = touched & !(u64::from(!again) << u);
                     // Units still to come in this sweep see the changes anyway.
                     dirty |= next & !sweep;
@@ -429,7 +492,9 @@ impl AllDifferentFamily {
                 todo &= todo - 1;
                 // The unit itself is left domain consistent: the cheap rules have nothing
                 // to do there.
-                let touched = self.matching(u).inspect_err(|_| self.failed = 1 << u)?;
+                let touched = self
+                    .matching(kernel, u)
+                    .inspect_err(|_| self.failed = 1 << u)?;
                 unlocked |= touched;
                 dirty |= touched & !(1 << u);
                 unmatched |= dirty;
@@ -471,6 +536,13 @@ impl AllDifferentFamily {
     }
 }
 
+impl Work for AllDifferentFamily {
+    #[inline(always)]
+    fn run_with<K: Kernel>(&mut self, kernel: K, ctx: &mut Context<'_>) -> Result<(), Conflict> {
+        self.run(kernel, ctx)
+    }
+}
+
 impl Propagator for AllDifferentFamily {
     fn setup(&mut self, s: &mut Setup<'_>) {
         for (&v, &units) in self.cells.iter().zip(&self.cell_units) {
@@ -501,7 +573,10 @@ impl Propagator for AllDifferentFamily {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
-        let result = self.run(ctx);
+        let result = match self.wide {
+            Some(avx2) => avx2.run(self, ctx),
+            None => self.run(Scalar, ctx),
+        };
         if result.is_err() {
             // A failed run leaves slots narrowed that the store never saw, some of them in
             // no note (a unit update that fails has written its slots before returning): the
@@ -549,7 +624,7 @@ impl Propagator for AllDifferentFamily {
 /// A unit's `once`, `twice`, `fixed` and `clash` masks (see `cheap`); always inlined, so that
 /// a unit of a length known at compile time is scanned without a loop.
 #[inline(always)]
-fn scan(masks: &[u64]) -> (u64, u64, u64, u64) {
+pub(super) fn scan(masks: &[u64]) -> (u64, u64, u64, u64) {
     let (mut once, mut twice, mut fixed, mut clash) = (0u64, 0u64, 0u64, 0u64);
     for &m in masks {
         let fixed_value = if m & m.wrapping_sub(1) == 0 { m } else { 0 };
@@ -565,7 +640,7 @@ fn scan(masks: &[u64]) -> (u64, u64, u64, u64) {
 /// holding a `hidden` value is fixed to it; returns the changed cells as bits, whether one
 /// became fixed, and whether one was emptied or given two hidden values.
 #[inline(always)]
-fn update(masks: &mut [u64], fixed: u64, hidden: u64) -> (u64, bool, bool) {
+pub(super) fn update(masks: &mut [u64], fixed: u64, hidden: u64) -> (u64, bool, bool) {
     let mut changed = 0u64;
     let (mut again, mut bad) = (false, false);
     for (i, m) in masks.iter_mut().enumerate() {
@@ -586,6 +661,18 @@ fn update(masks: &mut [u64], fixed: u64, hidden: u64) -> (u64, bool, bool) {
         *m = new;
     }
     (changed, again, bad)
+}
+
+/// Copies a unit's masks; 9 cells without a call to `memcpy`.
+#[inline(always)]
+fn copy_unit(to: &mut [u64], from: &[u64]) {
+    match (
+        <&mut [u64; 9]>::try_from(&mut *to),
+        <&[u64; 9]>::try_from(from),
+    ) {
+        (Ok(to), Ok(from)) => *to = *from,
+        _ => to.copy_from_slice(from),
+    }
 }
 
 /// Whether two of `masks` are one and the same pair of bits (each mask has two bits or more).

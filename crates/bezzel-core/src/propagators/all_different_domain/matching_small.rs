@@ -48,6 +48,17 @@ impl Small {
     /// it narrows; `mate_val` is read as the previous matching and written as the new one.
     #[inline]
     pub(super) fn regin(&mut self, mate_val: &mut [i64], base: i64) -> Result<(), Conflict> {
+        self.regin_inlined(mate_val, base)
+    }
+
+    /// [`regin`](Small::regin), always inlined: the family's run compiles it with the CPU
+    /// features it was compiled with.
+    #[inline(always)]
+    pub(super) fn regin_inlined(
+        &mut self,
+        mate_val: &mut [i64],
+        base: i64,
+    ) -> Result<(), Conflict> {
         let m = mate_val.len();
         let mut matched = 0u64;
         let mut union = 0u64;
