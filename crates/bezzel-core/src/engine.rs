@@ -57,6 +57,10 @@ pub(crate) struct Engine {
     /// `listened_failures` (a walk over the propagator's variables, 4.5 % of the
     /// instructions of a first-fail queens count that never reads them).
     weighing: bool,
+    /// While `weighing`, per variable, its degree plus `blamed` plus `listened_failures`: the
+    /// weight a choice reads in one load (dom/wdeg reads every open variable's at every
+    /// choice). Recounted where a degree changes.
+    weights: Vec<u64>,
     /// Per propagator, the variables it listens to and its entries in each one's
     /// subscriptions: what one failure of it adds to.
     listens: Vec<Vec<(u32, u32)>>,
@@ -81,6 +85,7 @@ impl Engine {
             blamed: Vec::new(),
             listened_failures: Vec::new(),
             weighing: false,
+            weights: Vec::new(),
             listens: Vec::new(),
         }
     }
@@ -91,6 +96,10 @@ impl Engine {
     pub(crate) fn add_var(&mut self, spec: &DomainSpec) -> u32 {
         let index = self.store.add_var(spec);
         self.queue.add_var();
+        if self.weighing {
+            // No propagator listens to it yet, and it never failed.
+            self.weights.push(0);
+        }
         index
     }
 
@@ -148,6 +157,7 @@ impl Engine {
         self.props.push(propagator);
         self.failures.push(0);
         self.listens.push(listens);
+        self.recount_weights();
     }
 
     /// Retires propagator `p`, which subscribed to (some of) `vars`: another one posted in its
@@ -169,12 +179,29 @@ impl Engine {
         for &x in vars {
             self.queue.unsubscribe(x, p as u32);
         }
+        self.recount_weights();
     }
 
     /// Forgets one retired propagator's subscription to `x` in its degree: see
     /// [`Queue::forget_ghost`].
     pub(crate) fn forget_ghost(&mut self, x: u32) {
         self.queue.forget_ghost(x);
+        self.recount_weights();
+    }
+
+    /// Counts `weights` again from their parts, if kept.
+    fn recount_weights(&mut self) {
+        if !self.weighing {
+            return;
+        }
+        let part = |counts: &[u64], x: usize| counts.get(x).copied().unwrap_or(0);
+        let vars = self.queue.num_vars();
+        self.weights.clear();
+        self.weights.extend((0..vars).map(|x| {
+            (self.queue.degree(x as u32) as u64)
+                .saturating_add(part(&self.blamed, x))
+                .saturating_add(part(&self.listened_failures, x))
+        }));
     }
 
     /// Number of posted propagators.
@@ -222,19 +249,25 @@ impl Engine {
                 Ok(PropStatus::Subsumed) => self.store.deactivate(p),
                 Err(conflict) => {
                     self.queue.clear();
-                    let blamed = &mut self.blamed;
+                    let (blamed, weights) = (&mut self.blamed, &mut self.weights);
+                    let weighing = self.weighing;
                     let charged = self.props[p as usize].blame(&mut |x| {
                         let x = x.index as usize;
                         if blamed.len() <= x {
                             blamed.resize(x + 1, 0);
                         }
                         blamed[x] += 1;
+                        if weighing {
+                            weights[x] = weights[x].saturating_add(1);
+                        }
                     });
                     if !charged {
                         self.failures[p as usize] += 1;
                     }
                     if !charged && self.weighing {
-                        add_failures(&mut self.listened_failures, &self.listens[p as usize], 1);
+                        let listens = &self.listens[p as usize];
+                        add_failures(&mut self.listened_failures, listens, 1);
+                        add_failures(&mut self.weights, listens, 1);
                     }
                     return Err(conflict);
                 }
@@ -346,6 +379,9 @@ impl Engine {
     /// still has a ratio. A retired propagator (see [`retire`](Engine::retire)) weighs 1.
     #[inline]
     pub(crate) fn weighted_degree(&self, x: u32) -> u64 {
+        if self.weighing {
+            return self.weights[x as usize].max(1);
+        }
         let failed = |counts: &[u64]| counts.get(x as usize).copied().unwrap_or(0);
         (self.queue.degree(x) as u64)
             .saturating_add(failed(&self.blamed))
@@ -381,6 +417,7 @@ impl Engine {
             }
         }
         self.weighing = on;
+        self.recount_weights();
     }
 
     /// Every failure count (the weights of dom/wdeg) back to zero.
@@ -388,6 +425,7 @@ impl Engine {
         self.failures.fill(0);
         self.blamed.clear();
         self.listened_failures.clear();
+        self.recount_weights();
     }
 
     // ----- checking -----

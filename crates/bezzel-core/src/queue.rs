@@ -186,6 +186,11 @@ impl Queue {
         q
     }
 
+    /// Number of variables.
+    pub(crate) fn num_vars(&self) -> usize {
+        self.subscriptions.len()
+    }
+
     pub(crate) fn add_var(&mut self) {
         self.subscriptions.push(Vec::new());
         self.watches.push(Vec::new());
