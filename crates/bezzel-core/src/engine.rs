@@ -415,9 +415,10 @@ impl Engine {
                     add_failures(&mut self.listened_failures, listens, failed);
                 }
             }
+            self.weighing = on;
+            self.recount_weights();
         }
         self.weighing = on;
-        self.recount_weights();
     }
 
     /// Every failure count (the weights of dom/wdeg) back to zero.

@@ -62,6 +62,8 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// Per slot, the other slots of its cell, padded with the spare slot past the units'
     /// (written, never read); empty where a cell lies in more than four units.
     slot_others: Vec<[u32; 3]>,
+    /// Per cell, its first slot.
+    cell_first_slot: Vec<u32>,
     /// Every unit, as bits.
     all_units: u64,
     /// Per unit, the values its cells can ever take if they are as many as its cells (then
@@ -148,8 +150,10 @@ impl AllDifferentFamily {
         } else {
             Vec::new()
         };
+        let cell_first_slot = (0..n).map(|c| cell_slots[cell_slot_start[c]]).collect();
         AllDifferentFamily {
             slot_others,
+            cell_first_slot,
             cells,
             slots: Vec::new(),
             unit_start,
@@ -456,12 +460,27 @@ impl AllDifferentFamily {
         // (by search, backtracking or other propagators) are copied again.
         let (masks, cell_slots): (&mut [u64], &[u32]) = (&mut self.masks, &self.cell_slots);
         let cells = self.slots.iter().zip(&mut self.synced);
-        for ((&w, synced), bounds) in cells.zip(self.cell_slot_start.windows(2)) {
-            let m = ctx.word(w);
-            if m != *synced {
-                *synced = m;
-                for &slot in &cell_slots[bounds[0]..bounds[1]] {
-                    masks[slot as usize] = m;
+        if !self.slot_others.is_empty() {
+            // Each cell's first slot, then the others it lists: no slot ranges to read.
+            let slot_others: &[[u32; 3]] = &self.slot_others;
+            for ((&w, synced), &first) in cells.zip(&self.cell_first_slot) {
+                let m = ctx.word(w);
+                if m != *synced {
+                    *synced = m;
+                    masks[first as usize] = m;
+                    for other in slot_others[first as usize] {
+                        masks[other as usize] = m;
+                    }
+                }
+            }
+        } else {
+            for ((&w, synced), bounds) in cells.zip(self.cell_slot_start.windows(2)) {
+                let m = ctx.word(w);
+                if m != *synced {
+                    *synced = m;
+                    for &slot in &cell_slots[bounds[0]..bounds[1]] {
+                        masks[slot as usize] = m;
+                    }
                 }
             }
         }
@@ -527,7 +546,7 @@ impl AllDifferentFamily {
             while bits != 0 {
                 let c = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let m = self.masks[self.cell_slots[self.cell_slot_start[c]] as usize];
+                let m = self.masks[self.cell_first_slot[c] as usize];
                 self.synced[c] = m;
                 ctx.keep_word(self.slots[c], m)?;
             }
