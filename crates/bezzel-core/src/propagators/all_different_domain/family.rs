@@ -31,6 +31,9 @@
 //! advice tokens name the units of the cells that changed since the last run, so a run starts
 //! from those units only. The model forms families of at most 64 units, over variables (not
 //! views) whose declared values fit one window of 64 (see `Model::form_families`).
+//!
+//! The scan and update of 9-cell units, and the whole run with them, have an AVX2 version
+//! ([`wide`](super::wide)), chosen when the CPU has it; the results are the same bit for bit.
 
 use super::matching_small::Small;
 use super::wide::{Kernel, Scalar, Work};
