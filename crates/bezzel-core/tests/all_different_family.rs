@@ -15,7 +15,6 @@
 //! random givens, and 9 × 9 Sudokus from the shared collections.
 
 use bezzel_core::prelude::*;
-use bezzel_core::propagators::AllDifferentDomain;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
@@ -34,16 +33,7 @@ impl Case {
     /// The model, with the units posted through `all_different_with` (a family forms) or as
     /// one `AllDifferentDomain` each.
     fn build(&self, family: bool) -> (Model, Vec<VarId>) {
-        let (mut m, vars) = brute::model(&self.domains);
-        for unit in &self.units {
-            let views: Vec<IntView> = unit.iter().map(|&i| vars[i].into()).collect();
-            if family {
-                m.all_different_with(&views, Consistency::Domain).unwrap();
-            } else {
-                m.post(AllDifferentDomain::new(views)).unwrap();
-            }
-        }
-        (m, vars)
+        brute::units_model(&self.domains, &self.units, family)
     }
 
     /// The pairs of units the family applies locked candidates to, found here from the

@@ -26,7 +26,6 @@
 
 use bezzel_core::parallel::ParallelSearch;
 use bezzel_core::prelude::*;
-use bezzel_core::propagators::AllDifferentDomain;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -46,16 +45,7 @@ impl Case {
     /// The model; `family`: the units through `all_different_with(.., Domain)` (a family
     /// forms), else one `AllDifferentDomain` each.
     fn build(&self, family: bool) -> (Model, Vec<VarId>) {
-        let (mut m, vars) = brute::model(&self.domains);
-        for unit in &self.units {
-            let views: Vec<IntView> = unit.iter().map(|&i| vars[i].into()).collect();
-            if family {
-                m.all_different_with(&views, Consistency::Domain).unwrap();
-            } else {
-                m.post(AllDifferentDomain::new(views)).unwrap();
-            }
-        }
-        (m, vars)
+        brute::units_model(&self.domains, &self.units, family)
     }
 
     fn holds(&self, a: &[i32]) -> bool {

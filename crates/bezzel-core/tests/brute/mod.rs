@@ -155,6 +155,26 @@ pub(crate) fn model(domains: &[Vec<i32>]) -> (Model, Vec<VarId>) {
     (m, vars)
 }
 
+/// [`model`] with `units` (positions in `domains`) all different at the domain level: through
+/// `all_different_with` (a family forms) if `family`, else as one `AllDifferentDomain` each.
+pub(crate) fn units_model(
+    domains: &[Vec<i32>],
+    units: &[Vec<usize>],
+    family: bool,
+) -> (Model, Vec<VarId>) {
+    let (mut m, vars) = model(domains);
+    for unit in units {
+        let views: Vec<IntView> = unit.iter().map(|&i| vars[i].into()).collect();
+        if family {
+            m.all_different_with(&views, Consistency::Domain).unwrap();
+        } else {
+            m.post(bezzel_core::propagators::AllDifferentDomain::new(views))
+                .unwrap();
+        }
+    }
+    (m, vars)
+}
+
 /// The first of `pairs` (positions in `units`) whose units can take different values
 /// outside the cells they share, given `domains`: locked candidates not applied.
 pub(crate) fn unlocked_pair(
