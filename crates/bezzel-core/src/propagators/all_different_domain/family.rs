@@ -57,6 +57,10 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// `cache` and `mates` run along `unit_cells` (a unit's *slots*).
     unit_start: Vec<usize>,
     unit_cells: Vec<u32>,
+    /// Per unit (at most 64), its slots' range and its `exact_values`, in fixed arrays that
+    /// the hot paths index by `u & 63` without a bounds check.
+    unit_range: Box<[[u32; 2]; 64]>,
+    unit_exact: Box<[u64; 64]>,
     /// Per cell, the units it lies in, as bits (at most 64 units).
     cell_units: Vec<u64>,
     /// Cell `c` fills the slots `cell_slots[cell_slot_start[c]..cell_slot_start[c + 1]]`.
@@ -154,7 +158,13 @@ impl AllDifferentFamily {
             Vec::new()
         };
         let cell_first_slot = (0..n).map(|c| cell_slots[cell_slot_start[c]]).collect();
+        let mut unit_range = Box::new([[0u32; 2]; 64]);
+        for (u, range) in unit_range.iter_mut().take(units.len()).enumerate() {
+            *range = [unit_start[u] as u32, unit_start[u + 1] as u32];
+        }
         AllDifferentFamily {
+            unit_range,
+            unit_exact: Box::new([0; 64]),
             slot_others,
             cell_first_slot,
             cells,
@@ -190,7 +200,7 @@ impl AllDifferentFamily {
         // Slices in locals: the compiler then keeps their addresses in registers across the
         // stores into them.
         let masks: &mut [u64] = &mut self.masks;
-        let (start, end) = (self.unit_start[u], self.unit_start[u + 1]);
+        let [start, end] = self.unit_range[u & 63].map(|b| b as usize);
         // Units of 9 and 16 cells (Sudoku's, Latin squares') are scanned by loops the
         // compiler unrolls: 6 % fewer instructions on Sudoku than the loop of any length.
         let unit = &masks[start..end];
@@ -203,7 +213,7 @@ impl AllDifferentFamily {
         };
         // With as many values as cells, every value is used: a unit that can only take
         // fewer fails, and a value only one cell can take fixes it.
-        let exact = self.exact_values[u];
+        let exact = self.unit_exact[u & 63];
         let (short, hidden) = if exact != 0 {
             // No count needed: the unit's values are known.
             (once != exact, exact & !twice)
@@ -282,7 +292,8 @@ impl AllDifferentFamily {
     /// returns the units of the cells it narrowed.
     #[inline(always)]
     fn matching<K: Kernel>(&mut self, kernel: K, u: usize) -> Result<u64, Conflict> {
-        let range = self.unit_start[u]..self.unit_start[u + 1];
+        let [start, end] = self.unit_range[u & 63].map(|b| b as usize);
+        let range = start..end;
         let (masks, cache) = (&self.masks[range.clone()], &self.cache[range.clone()]);
         // The unfixed cells, as bits: the cheap rules took the fixed values out of them.
         let open = match (<&[u64; 9]>::try_from(masks), <&[u64; 9]>::try_from(cache)) {
@@ -302,7 +313,7 @@ impl AllDifferentFamily {
             }
         };
         let k = open.count_ones() as usize;
-        let exact = self.exact_values[u] != 0;
+        let exact = self.unit_exact[u & 63] != 0;
         // See below: with three open cells or fewer the unit is as Régin would leave it.
         if k <= 1 || (exact && k <= 3) {
             copy_unit(&mut self.cache[range.clone()], masks);
@@ -591,6 +602,7 @@ impl Propagator for AllDifferentFamily {
                 0
             };
         }
+        self.unit_exact[..self.exact_values.len()].copy_from_slice(&self.exact_values);
         self.pair_up();
     }
 
