@@ -48,18 +48,15 @@ pub(crate) struct Engine {
     /// [`blame`](Propagator::blame) (indexed by variable; grown on demand): weights of
     /// dom/wdeg charged to part of a propagator.
     blamed: Vec<u64>,
-    /// Per variable, the failures (without blame) of the propagators listening to it, once
-    /// per entry of each in its subscriptions: the rest of what failures add to its dom/wdeg
-    /// weight, kept as they happen so that a choice reads it rather than walks the
-    /// subscriptions (indexed by variable; grown on demand). Kept only while `weighing`.
-    listened_failures: Vec<u64>,
-    /// Whether a search reads the weights: only then does a failure add to
-    /// `listened_failures` (a walk over the propagator's variables, 4.5 % of the
-    /// instructions of a first-fail queens count that never reads them).
+    /// Whether a search reads the weights: only then are `weights` kept (a failure adds to
+    /// them by a walk over the propagator's variables, 4.5 % of the instructions of a
+    /// first-fail queens count that never reads them).
     weighing: bool,
-    /// While `weighing`, per variable, its degree plus `blamed` plus `listened_failures`: the
-    /// weight a choice reads in one load (dom/wdeg reads every open variable's at every
-    /// choice). Recounted where a degree changes.
+    /// While `weighing`, per variable, its dom/wdeg weight before the floor of 1: its degree,
+    /// what `blame` charged it, and the failures (without blame) of the propagators listening
+    /// to it, once per entry of each in its subscriptions. Kept as failures happen, so that a
+    /// choice reads one number per variable rather than walks the subscriptions; counted
+    /// again where a degree changes and when weighing is turned on.
     weights: Vec<u64>,
     /// Per propagator, the variables it listens to and its entries in each one's
     /// subscriptions: what one failure of it adds to.
@@ -83,7 +80,6 @@ impl Engine {
             props: Vec::new(),
             failures: Vec::new(),
             blamed: Vec::new(),
-            listened_failures: Vec::new(),
             weighing: false,
             weights: Vec::new(),
             listens: Vec::new(),
@@ -169,12 +165,6 @@ impl Engine {
         self.props[p] = Box::new(Retired(Some(inner)));
         self.store.retire(p as u32);
         // Its entries become ghosts, which weigh 1 whatever it failed before.
-        let failed = self.failures[p];
-        if self.weighing && failed > 0 {
-            for &(x, entries) in &self.listens[p] {
-                self.listened_failures[x as usize] -= failed * u64::from(entries);
-            }
-        }
         self.listens[p].clear();
         for &x in vars {
             self.queue.unsubscribe(x, p as u32);
@@ -194,14 +184,17 @@ impl Engine {
         if !self.weighing {
             return;
         }
-        let part = |counts: &[u64], x: usize| counts.get(x).copied().unwrap_or(0);
         let vars = self.queue.num_vars();
         self.weights.clear();
         self.weights.extend((0..vars).map(|x| {
             (self.queue.degree(x as u32) as u64)
-                .saturating_add(part(&self.blamed, x))
-                .saturating_add(part(&self.listened_failures, x))
+                .saturating_add(self.blamed.get(x).copied().unwrap_or(0))
         }));
+        for (listens, &failed) in self.listens.iter().zip(&self.failures) {
+            if failed > 0 {
+                add_failures(&mut self.weights, listens, failed);
+            }
+        }
     }
 
     /// Number of posted propagators.
@@ -265,9 +258,7 @@ impl Engine {
                         self.failures[p as usize] += 1;
                     }
                     if !charged && self.weighing {
-                        let listens = &self.listens[p as usize];
-                        add_failures(&mut self.listened_failures, listens, 1);
-                        add_failures(&mut self.weights, listens, 1);
+                        add_failures(&mut self.weights, &self.listens[p as usize], 1);
                     }
                     return Err(conflict);
                 }
@@ -377,21 +368,18 @@ impl Engine {
     /// The weighted degree of `x` for dom/wdeg: each propagator listening to it weighs 1 plus
     /// the number of times it failed; at least 1, so that a variable no propagator listens to
     /// still has a ratio. A retired propagator (see [`retire`](Engine::retire)) weighs 1.
+    /// Read from the kept `weights` while a search reads them, else counted.
     #[inline]
     pub(crate) fn weighted_degree(&self, x: u32) -> u64 {
         if self.weighing {
-            return self.weights[x as usize].max(1);
+            self.weights[x as usize].max(1)
+        } else {
+            self.weighted_degree_by_definition(x)
         }
-        let failed = |counts: &[u64]| counts.get(x as usize).copied().unwrap_or(0);
-        (self.queue.degree(x) as u64)
-            .saturating_add(failed(&self.blamed))
-            .saturating_add(failed(&self.listened_failures))
-            .max(1)
     }
 
     /// [`weighted_degree`](Engine::weighted_degree) by its definition, walking the
     /// subscriptions: what the kept counts must always equal.
-    #[cfg(test)]
     pub(crate) fn weighted_degree_by_definition(&self, x: u32) -> u64 {
         let charged: u64 = self
             .queue
@@ -408,24 +396,17 @@ impl Engine {
     /// each variable's weight up to date; turned on, the weights are counted from the
     /// failures so far.
     pub(crate) fn set_weighing(&mut self, on: bool) {
-        if on && !self.weighing {
-            self.listened_failures.clear();
-            for (listens, &failed) in self.listens.iter().zip(&self.failures) {
-                if failed > 0 {
-                    add_failures(&mut self.listened_failures, listens, failed);
-                }
-            }
-            self.weighing = on;
+        let turned_on = on && !self.weighing;
+        self.weighing = on;
+        if turned_on {
             self.recount_weights();
         }
-        self.weighing = on;
     }
 
     /// Every failure count (the weights of dom/wdeg) back to zero.
     pub(crate) fn forget_weights(&mut self) {
         self.failures.fill(0);
         self.blamed.clear();
-        self.listened_failures.clear();
         self.recount_weights();
     }
 

@@ -297,7 +297,6 @@ impl Queue {
     }
 
     /// The subscriptions of retired propagators to `var`, which its degree counts.
-    #[cfg(test)]
     pub(crate) fn ghosts(&self, var: u32) -> usize {
         self.ghosts[var as usize]
     }
@@ -325,7 +324,6 @@ impl Queue {
     }
 
     /// The propagators listening to `var`.
-    #[cfg(test)]
     pub(crate) fn subscribers(&self, var: u32) -> impl Iterator<Item = u32> + '_ {
         let watching = self.watches[var as usize].iter().map(|w| w.sub.prop);
         self.subscriptions[var as usize]
