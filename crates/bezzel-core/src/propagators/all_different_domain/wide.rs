@@ -62,9 +62,7 @@ impl Kernel for Scalar {
 
     #[inline(always)]
     fn open9(self, masks: &[u64; 9]) -> u64 {
-        masks.iter().enumerate().fold(0, |open, (i, &m)| {
-            open | (u64::from(m & m.wrapping_sub(1) != 0) << i)
-        })
+        super::family::open_cells(masks)
     }
 }
 
