@@ -162,10 +162,10 @@ impl AllDifferentFamily {
     }
 
     /// The cheap rules on unit `u` (naked and hidden singles, counting); returns the units
-    /// of the cells it narrowed, and whether `u` itself may have more to do (a cell it
-    /// narrowed became fixed).
+    /// of the cells it narrowed, and those of the cells it fixed (which have a naked single
+    /// to apply: `u` itself among them if so).
     #[inline(always)]
-    fn cheap<K: Kernel>(&mut self, kernel: K, u: usize) -> Result<(u64, bool), Conflict> {
+    fn cheap<K: Kernel>(&mut self, kernel: K, u: usize) -> Result<(u64, u64), Conflict> {
         // Slices in locals: the compiler then keeps their addresses in registers across the
         // stores into them.
         let std::ops::Range { start, end } = self.unit(u);
@@ -202,12 +202,12 @@ impl AllDifferentFamily {
         // Nothing to do when every fixed value is held by its cell alone and every hidden
         // value by a fixed cell: the usual case, after a decision elsewhere.
         if (fixed & twice) | (hidden & !fixed) == 0 {
-            return Ok((0, false));
+            return Ok((0, 0));
         }
         // Without a branch per cell (which cells change is data): the new masks go to the
         // unit's slots, and the changed cells are noted as bits, to reach their other slots.
         let unit = &mut masks[start..end];
-        let (mut changed, again, bad) = if unit.len() == 9 {
+        let (mut changed, bad) = if unit.len() == 9 {
             kernel.update9(
                 <&mut [u64; 9]>::try_from(unit).expect("9 cells"),
                 fixed,
@@ -227,16 +227,20 @@ impl AllDifferentFamily {
         }
         let (unit_cells, cell_units): (&[u32], &[u64]) = (&self.unit_cells, &self.cell_units);
         let (narrowed, links): (&mut [u64], &CellSlots) = (&mut self.narrowed, &self.cell_slots);
-        let mut touched = 0;
+        let (mut touched, mut fixing) = (0, 0);
         while changed != 0 {
             let slot = start + changed.trailing_zeros() as usize;
             changed &= changed - 1;
             let (c, new) = (unit_cells[slot] as usize, masks[slot]);
             links.spread(masks, c, slot, new);
             touched |= cell_units[c];
+            // A newly fixed cell's value must leave the other cells of its units (`u`'s
+            // too: a hidden single's removals may make more hidden singles there).
+            let single = new & new.wrapping_sub(1) == 0;
+            fixing |= cell_units[c] & 0u64.wrapping_sub(u64::from(single));
             narrowed[c / 64] |= 1 << (c % 64);
         }
-        Ok((touched, again))
+        Ok((touched, fixing))
     }
 
     /// Régin's filtering on unit `u` unless its masks are those its last matching left;
@@ -448,19 +452,24 @@ impl AllDifferentFamily {
         let mut dirty = ctx.advice() & self.all_units;
         let mut unmatched = dirty;
         let mut unlocked = dirty;
+        let mut urgent = dirty;
         loop {
             // In sweeps: a unit that several cells of a sweep touch runs once for all of them.
             while dirty != 0 {
-                let mut sweep = std::mem::take(&mut dirty);
+                let pick = if urgent != 0 { urgent } else { dirty };
+                let mut sweep = pick;
+                dirty &= !pick;
+                urgent &= !pick;
                 while sweep != 0 {
                     let u = sweep.trailing_zeros() as usize;
                     sweep &= sweep - 1;
-                    let (touched, again) = self
+                    let (touched, fixing) = self
                         .cheap(kernel, u)
                         .inspect_err(|_| self.failed = 1 << u)?;
-                    let next = touched & !(u64::from(!again) << u);
+                    let next = touched & !(!fixing & (1 << u));
                     // Units still to come in this sweep see the changes anyway.
                     dirty |= next & !sweep;
+                    urgent |= fixing & !sweep;
                     unmatched |= touched;
                     unlocked |= touched;
                 }
@@ -476,6 +485,7 @@ impl AllDifferentFamily {
                     .inspect_err(|_| self.failed = 1 << u)?;
                 unlocked |= touched;
                 dirty |= touched & !(1 << u);
+                urgent |= touched & !(1 << u);
                 unmatched |= dirty;
                 if dirty != 0 {
                     // Back to the cheap rules, before more matchings: they are cheaper, and
@@ -492,6 +502,7 @@ impl AllDifferentFamily {
                     let touched = self.locked(std::mem::take(&mut unlocked))?;
                     if touched != 0 {
                         dirty |= touched;
+                        urgent |= touched;
                         unmatched |= touched;
                         unlocked |= touched;
                         continue;
@@ -691,12 +702,12 @@ pub(super) fn scan(masks: &[u64]) -> (u64, u64, u64, u64) {
 }
 
 /// The cheap rules' new masks for a unit: `fixed` values leave the unfixed cells, a cell
-/// holding a `hidden` value is fixed to it; returns the changed cells as bits, whether one
-/// became fixed, and whether one was emptied or given two hidden values.
+/// holding a `hidden` value is fixed to it; returns the changed cells as bits, and whether
+/// one was emptied or given two hidden values.
 #[inline(always)]
-pub(super) fn update(masks: &mut [u64], fixed: u64, hidden: u64) -> (u64, bool, bool) {
+pub(super) fn update(masks: &mut [u64], fixed: u64, hidden: u64) -> (u64, bool) {
     let mut changed = 0u64;
-    let (mut again, mut bad) = (false, false);
+    let mut bad = false;
     for (i, m) in masks.iter_mut().enumerate() {
         let old = *m;
         let single = old & old.wrapping_sub(1) == 0;
@@ -706,15 +717,10 @@ pub(super) fn update(masks: &mut [u64], fixed: u64, hidden: u64) -> (u64, bool, 
         bad |= h & h.wrapping_sub(1) != 0;
         let new = if h != 0 { h } else { new };
         bad |= new == 0;
-        // A newly fixed cell's value must leave the others (a hidden single's
-        // removals may make more hidden singles), so `u` runs again; a cell that
-        // only lost fixed values changes nothing more here.
-        let change = new != old;
-        again |= change & (new & new.wrapping_sub(1) == 0);
-        changed |= u64::from(change) << i;
+        changed |= u64::from(new != old) << i;
         *m = new;
     }
-    (changed, again, bad)
+    (changed, bad)
 }
 
 /// The cells of `masks` with two values or more, as bits.

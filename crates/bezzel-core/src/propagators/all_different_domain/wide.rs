@@ -31,9 +31,9 @@ use std::arch::x86_64::*;
 pub(super) trait Kernel: Copy {
     /// `scan` of a 9-cell unit: its `once`, `twice`, `fixed` and `clash` masks.
     fn scan9(self, masks: &[u64; 9]) -> (u64, u64, u64, u64);
-    /// `update` of a 9-cell unit: the changed cells as bits, whether one became fixed,
-    /// whether one was emptied or given two hidden values.
-    fn update9(self, masks: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool, bool);
+    /// `update` of a 9-cell unit: the changed cells as bits, and whether one was emptied or
+    /// given two hidden values.
+    fn update9(self, masks: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool);
     /// Whether two 9-cell units' masks are equal.
     fn equal9(self, a: &[u64; 9], b: &[u64; 9]) -> bool;
     /// The cells of a 9-cell unit with two values or more, as bits.
@@ -51,7 +51,7 @@ impl Kernel for Scalar {
     }
 
     #[inline(always)]
-    fn update9(self, masks: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool, bool) {
+    fn update9(self, masks: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool) {
         super::family::update(masks, fixed, hidden)
     }
 
@@ -135,7 +135,7 @@ impl Kernel for Avx2 {
     }
 
     #[inline(always)]
-    fn update9(self, masks: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool, bool) {
+    fn update9(self, masks: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool) {
         // SAFETY: as in `run`.
         #[cfg(target_arch = "x86_64")]
         return unsafe { update9(masks, fixed, hidden) };
@@ -251,14 +251,14 @@ fn scan9(m: &[u64; 9]) -> (u64, u64, u64, u64) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn update9(m: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool, bool) {
+fn update9(m: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool) {
     let ones = _mm256_set1_epi64x(-1);
     let zero = _mm256_setzero_si256();
     let (fixed, hidden) = (
         _mm256_set1_epi64x(fixed as i64),
         _mm256_set1_epi64x(hidden as i64),
     );
-    let (mut bad, mut again) = (zero, zero);
+    let mut bad = zero;
     let mut step = |old: __m256i| -> (__m256i, u32) {
         // As the plain `update`, four cells at a time.
         let new = _mm256_blendv_epi8(_mm256_andnot_si256(fixed, old), old, single(old));
@@ -267,7 +267,6 @@ fn update9(m: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool, bool) {
         let new = _mm256_blendv_epi8(h, new, _mm256_cmpeq_epi64(h, zero));
         bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(new, zero));
         let same = _mm256_cmpeq_epi64(new, old);
-        again = _mm256_or_si256(again, _mm256_andnot_si256(same, single(new)));
         let changed = !(_mm256_movemask_pd(_mm256_castsi256_pd(same)) as u32) & 0xf;
         (new, changed)
     };
@@ -280,11 +279,7 @@ fn update9(m: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool, bool) {
     let (n2, c2) = step(_mm256_set_epi64x(1, 1, 1, last[0] as i64));
     last[0] = low(n2);
     let changed = u64::from(c0 | (c1 << 4) | ((c2 & 1) << 8));
-    (
-        changed,
-        _mm256_testz_si256(again, again) == 0,
-        _mm256_testz_si256(bad, bad) == 0,
-    )
+    (changed, _mm256_testz_si256(bad, bad) == 0)
 }
 
 /// The first eight cells of a 9-cell unit in two registers, and the ninth.
@@ -388,8 +383,8 @@ mod tests {
         assert_eq!(clash, 0b10);
         assert_eq!(Scalar.open9(&m), 0b110);
         // Value 3 (bit 3) fixed leaves cell 2; bit 2 hidden fixes cell 1 (it was {1,2}).
-        let (changed, again, bad) = Scalar.update9(&mut m, 0b1000, 0b100);
-        assert_eq!((changed, again, bad), (0b110, true, false));
+        let (changed, bad) = Scalar.update9(&mut m, 0b1000, 0b100);
+        assert_eq!((changed, bad), (0b110, false));
         assert_eq!(m[1], 0b100);
         assert_eq!(m[2], 0b100);
     }
