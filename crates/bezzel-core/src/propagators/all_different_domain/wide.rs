@@ -196,25 +196,42 @@ fn single(v: __m256i) -> __m256i {
     _mm256_cmpeq_epi64(rest, _mm256_setzero_si256())
 }
 
-/// Folds lanes `[a, b, c, d]` of the (once, twice) pairs `(o, t)` onto lane 0: `o` or-ed,
-/// `t` the bits in two lanes or in a lane's `t`.
+/// Folds the lanes of two (once, twice)-like pairs at once: `(o, t)` and `(f, c)` each to
+/// `o` or-ed over the lanes and `t` the bits in two lanes or in a lane's `t`. The two pairs
+/// share registers (the first in lanes 0 and 1, the second in 2 and 3), which halves the
+/// shuffles of folding them one after the other.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fold_lanes(o: __m256i, t: __m256i) -> (u64, u64) {
-    let (so, st) = (
-        _mm256_permute4x64_epi64::<0b01_00_11_10>(o),
-        _mm256_permute4x64_epi64::<0b01_00_11_10>(t),
+fn fold_pairs(o: __m256i, t: __m256i, f: __m256i, c: __m256i) -> (u64, u64, u64, u64) {
+    // Lanes [o0, o1, f0, f1] against [o2, o3, f2, f3], and likewise for `t` and `c`.
+    let (x, y) = (
+        _mm256_permute2x128_si256::<0x20>(o, f),
+        _mm256_permute2x128_si256::<0x31>(o, f),
     );
-    let t = _mm256_or_si256(_mm256_or_si256(t, st), _mm256_and_si256(o, so));
-    let o = _mm256_or_si256(o, so);
+    let (tx, ty) = (
+        _mm256_permute2x128_si256::<0x20>(t, c),
+        _mm256_permute2x128_si256::<0x31>(t, c),
+    );
+    let t = _mm256_or_si256(_mm256_or_si256(tx, ty), _mm256_and_si256(x, y));
+    let o = _mm256_or_si256(x, y);
+    // Then lane 0 against lane 1, and lane 2 against lane 3.
     let (so, st) = (
         _mm256_shuffle_epi32::<0b01_00_11_10>(o),
         _mm256_shuffle_epi32::<0b01_00_11_10>(t),
     );
     let t = _mm256_or_si256(_mm256_or_si256(t, st), _mm256_and_si256(o, so));
     let o = _mm256_or_si256(o, so);
-    (low(o), low(t))
+    let (high_o, high_t) = (
+        _mm256_extracti128_si256::<1>(o),
+        _mm256_extracti128_si256::<1>(t),
+    );
+    (
+        low(o),
+        low(t),
+        _mm_cvtsi128_si64(high_o) as u64,
+        _mm_cvtsi128_si64(high_t) as u64,
+    )
 }
 
 /// [`Kernel::scan9`] in three registers (the last with one cell and three empty lanes, which
@@ -241,9 +258,7 @@ fn scan9(m: &[u64; 9]) -> (u64, u64, u64, u64) {
     let f01 = _mm256_or_si256(f0, f1);
     let c = _mm256_or_si256(_mm256_and_si256(f0, f1), _mm256_and_si256(f01, f2));
     let f = _mm256_or_si256(f01, f2);
-    let (once, twice) = fold_lanes(o, t);
-    let (fixed, clash) = fold_lanes(f, c);
-    (once, twice, fixed, clash)
+    fold_pairs(o, t, f, c)
 }
 
 /// [`Kernel::update9`] in three registers; the last one's three lanes past the unit hold
