@@ -36,6 +36,7 @@
 //! ([`wide`](super::wide)), chosen when the CPU has it; the results are the same bit for bit.
 
 use super::matching_small::Small;
+use super::slots::Slots;
 use super::wide::{Kernel, Scalar, Work};
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup, WordView};
@@ -52,9 +53,10 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// Every view of the family once, by cell number.
     cells: Vec<IntView>,
     /// The cells as word views over one window, made at setup.
-    slots: Vec<WordView>,
+    words: Vec<WordView>,
     /// Unit `u` is the cells `unit_cells[start..end]` with `[start, end] = unit_range[u]`;
-    /// `masks`, `cache` and `mates` run along `unit_cells` (a unit's *slots*). Per-unit data
+    /// the masks of `slots_of_cells`, `cache` and `mates` run along `unit_cells` (a unit's
+    /// *slots*). Per-unit data
     /// is in fixed arrays of 64 (the most units a family has), which the hot paths index by
     /// `u & 63` without a bounds check.
     unit_cells: Vec<u32>,
@@ -62,20 +64,13 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// Per unit, the values its cells can ever take if they are as many as its cells (then
     /// every one of them is used), else 0; made at setup.
     unit_exact: Box<[u64; 64]>,
-    /// Per cell, the units it lies in, as bits (at most 64 units).
-    cell_units: Vec<u64>,
-    /// Per cell, the slots its mask is copied to.
-    cell_slots: CellSlots,
     /// Every unit, as bits.
     all_units: u64,
-    /// The cells this run narrowed, as bits (word `c / 64`, bit `c % 64`): the write-back
-    /// visits only those.
-    narrowed: Vec<u64>,
-    /// Per cell, the mask its slots in `masks` hold (0 before the first run).
+    /// Per cell, the mask its slots hold (0 before the first run).
     synced: Vec<u64>,
-    /// Per slot, its cell's current mask: copied into every slot of the cell, so that a unit
-    /// reads its masks in one sweep.
-    masks: Vec<u64>,
+    /// Per slot, its cell's current mask, with the tables between cells and slots: a cell's
+    /// units (at most 64), and the cells this run narrowed, which the write-back visits.
+    slots_of_cells: Slots,
     /// Per slot, the mask its unit's last matching left (0: none yet).
     cache: Vec<u64>,
     /// Per slot, the value bit matched to its cell by its unit's last matching.
@@ -121,10 +116,6 @@ impl AllDifferentFamily {
             unit_start.push(unit_cells.len());
         }
         let n = cells.len();
-        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (slot, &c) in unit_cells.iter().enumerate() {
-            per_cell[c as usize].push(slot as u32);
-        }
         let flat = unit_cells.len();
         let mut unit_range = Box::new([[0u32; 2]; 64]);
         for (range, bounds) in unit_range.iter_mut().zip(unit_start.windows(2)) {
@@ -133,15 +124,12 @@ impl AllDifferentFamily {
         AllDifferentFamily {
             unit_range,
             unit_exact: Box::new([0; 64]),
-            cell_slots: CellSlots::new(&unit_cells, per_cell),
+            slots_of_cells: Slots::new(&unit_cells, cell_units),
             cells,
-            slots: Vec::new(),
+            words: Vec::new(),
             unit_cells,
-            cell_units,
             all_units: u64::MAX >> (64 - units.len().max(1)),
-            narrowed: vec![0; n.div_ceil(64)],
             synced: vec![0; n],
-            masks: vec![0; flat + 1],
             cache: vec![0; flat],
             mates: vec![NO_VALUE; flat],
             small: Box::new(Small::new()),
@@ -169,7 +157,7 @@ impl AllDifferentFamily {
         // Slices in locals: the compiler then keeps their addresses in registers across the
         // stores into them.
         let std::ops::Range { start, end } = self.unit(u);
-        let masks: &mut [u64] = &mut self.masks;
+        let masks: &mut [u64] = self.slots_of_cells.masks_mut();
         // Units of 9 and 16 cells (Sudoku's, Latin squares') are scanned by loops the
         // compiler unrolls: 6 % fewer instructions on Sudoku than the loop of any length.
         let unit = &masks[start..end];
@@ -225,20 +213,16 @@ impl AllDifferentFamily {
         if bad {
             return Err(Conflict);
         }
-        let (unit_cells, cell_units): (&[u32], &[u64]) = (&self.unit_cells, &self.cell_units);
-        let (narrowed, links): (&mut [u64], &CellSlots) = (&mut self.narrowed, &self.cell_slots);
         let (mut touched, mut fixing) = (0, 0);
         while changed != 0 {
             let slot = start + changed.trailing_zeros() as usize;
             changed &= changed - 1;
-            let (c, new) = (unit_cells[slot] as usize, masks[slot]);
-            links.spread(masks, c, slot, new);
-            touched |= cell_units[c];
+            let (new, units) = self.slots_of_cells.changed(slot);
+            touched |= units;
             // A newly fixed cell's value must leave the other cells of its units (`u`'s
             // too: a hidden single's removals may make more hidden singles there).
             let single = new & new.wrapping_sub(1) == 0;
-            fixing |= cell_units[c] & 0u64.wrapping_sub(u64::from(single));
-            narrowed[c / 64] |= 1 << (c % 64);
+            fixing |= units & 0u64.wrapping_sub(u64::from(single));
         }
         Ok((touched, fixing))
     }
@@ -248,7 +232,10 @@ impl AllDifferentFamily {
     #[inline(always)]
     fn matching<K: Kernel>(&mut self, kernel: K, u: usize) -> Result<u64, Conflict> {
         let range = self.unit(u);
-        let (masks, cache) = (&self.masks[range.clone()], &self.cache[range.clone()]);
+        let (masks, cache) = (
+            &self.slots_of_cells.masks()[range.clone()],
+            &self.cache[range.clone()],
+        );
         // The unfixed cells, as bits: the cheap rules took the fixed values out of them.
         let open = match (<&[u64; 9]>::try_from(masks), <&[u64; 9]>::try_from(cache)) {
             (Ok(masks), Ok(cache)) => {
@@ -282,7 +269,7 @@ impl AllDifferentFamily {
         for j in 0..k {
             let slot = range.start + bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            cur[j & 63] = self.masks[slot];
+            cur[j & 63] = masks[slot - range.start];
             picked[j & 63] = slot as u32;
             picked_mates[j & 63] = self.mates[slot];
         }
@@ -318,12 +305,15 @@ impl AllDifferentFamily {
                 let slot = self.picked[j] as usize;
                 self.mates[slot] = self.picked_mates[j];
                 let m = self.small.cur[j];
-                if m != self.masks[slot] {
-                    touched |= self.narrow_slot(slot, m);
+                if m != self.slots_of_cells.masks()[slot] {
+                    touched |= self.slots_of_cells.narrow(slot, m);
                 }
             }
         }
-        copy_unit(&mut self.cache[range.clone()], &self.masks[range]);
+        copy_unit(
+            &mut self.cache[range.clone()],
+            &self.slots_of_cells.masks()[range],
+        );
         Ok(touched)
     }
 
@@ -370,18 +360,6 @@ impl AllDifferentFamily {
         }
     }
 
-    /// Gives the cell of `slot` the narrower mask `new` in every slot of it and notes it for
-    /// the write-back; returns the cell's units. (The unit scan does the same inline, on
-    /// slices it already holds.)
-    #[inline]
-    fn narrow_slot(&mut self, slot: usize, new: u64) -> u64 {
-        let c = self.unit_cells[slot] as usize;
-        self.masks[slot] = new;
-        self.cell_slots.spread(&mut self.masks, c, slot, new);
-        self.narrowed[c / 64] |= 1 << (c % 64);
-        self.cell_units[c]
-    }
-
     /// Locked candidates on the pairs that touch `units`: the cells of one unit outside the
     /// other keep only the values the other's cells outside the first can take.
     #[inline(always)]
@@ -393,9 +371,10 @@ impl AllDifferentFamily {
                 continue;
             }
             let [a, mid, end] = self.pair_bounds[p].map(|b| b as usize);
+            let masks = self.slots_of_cells.masks();
             let (va, vb) = (
-                values_of(&self.masks, &self.pair_slots[a..mid]),
-                values_of(&self.masks, &self.pair_slots[mid..end]),
+                values_of(masks, &self.pair_slots[a..mid]),
+                values_of(masks, &self.pair_slots[mid..end]),
             );
             if va == vb {
                 continue;
@@ -403,13 +382,14 @@ impl AllDifferentFamily {
             for (rest, keep) in [(mid..end, va), (a..mid, vb)] {
                 for i in rest {
                     let slot = self.pair_slots[i] as usize;
-                    let new = self.masks[slot] & keep;
-                    if new != self.masks[slot] {
+                    let old = self.slots_of_cells.masks()[slot];
+                    let new = old & keep;
+                    if new != old {
                         if new == 0 {
                             self.failed = pair;
                             return Err(Conflict);
                         }
-                        touched |= self.narrow_slot(slot, new);
+                        touched |= self.slots_of_cells.narrow(slot, new);
                     }
                 }
             }
@@ -423,31 +403,8 @@ impl AllDifferentFamily {
         self.failed = 0;
         // The slots keep the masks of the last run's end: only the cells changed since
         // (by search, backtracking or other propagators) are copied again.
-        let (masks, links): (&mut [u64], &CellSlots) = (&mut self.masks, &self.cell_slots);
-        let cells = self.slots.iter().zip(&mut self.synced);
-        // Two loops: one `spread` per changed cell here cost 1.5 % of the instructions on the
-        // forum's hardest puzzles (81 cells a run) against the fixed lists read inline.
-        if !links.others.is_empty() {
-            for ((&w, synced), &first) in cells.zip(&links.first) {
-                let m = ctx.word(w);
-                if m != *synced {
-                    *synced = m;
-                    masks[first as usize] = m;
-                    for other in links.others[first as usize] {
-                        masks[other as usize] = m;
-                    }
-                }
-            }
-        } else {
-            for (c, ((&w, synced), &first)) in cells.zip(&links.first).enumerate() {
-                let m = ctx.word(w);
-                if m != *synced {
-                    *synced = m;
-                    masks[first as usize] = m;
-                    links.spread(masks, c, first as usize, m);
-                }
-            }
-        }
+        let now = self.words.iter().map(|&w| ctx.word(w));
+        self.slots_of_cells.copy_in(&mut self.synced, now);
         // Units whose cells did not change since the last run were left domain consistent.
         let mut dirty = ctx.advice() & self.all_units;
         let mut unmatched = dirty;
@@ -512,16 +469,11 @@ impl AllDifferentFamily {
             }
         }
         // Masks only narrow within a run: every cell noted differs from the store.
-        for w in 0..self.narrowed.len() {
-            let mut bits = std::mem::take(&mut self.narrowed[w]);
-            while bits != 0 {
-                let c = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let m = self.masks[self.cell_slots.first[c] as usize];
-                self.synced[c] = m;
-                ctx.keep_word(self.slots[c], m)?;
-            }
-        }
+        let (words, synced) = (&self.words, &mut self.synced);
+        self.slots_of_cells.drain_narrowed(|c, m| {
+            synced[c] = m;
+            ctx.keep_word(words[c], m).map(drop)
+        })?;
         Ok(())
     }
 }
@@ -535,12 +487,12 @@ impl Work for AllDifferentFamily {
 
 impl Propagator for AllDifferentFamily {
     fn setup(&mut self, s: &mut Setup<'_>) {
-        for (&v, &units) in self.cells.iter().zip(&self.cell_units) {
+        for (&v, &units) in self.cells.iter().zip(self.slots_of_cells.units()) {
             s.subscribe_advised(v, Event::Domain, units);
         }
-        let (base, slots) = super::super::word_views(s, &self.cells)
+        let (base, words) = super::super::word_views(s, &self.cells)
             .expect("the model forms families over one window of 64 values");
-        self.slots = slots;
+        self.words = words;
         // The window holds every declared value, so each cell's range is a run of its bits.
         let ranges: Vec<u64> = self
             .cells
@@ -573,7 +525,7 @@ impl Propagator for AllDifferentFamily {
             // next run copies every cell in again. Restoring only the noted cells was tried:
             // wrong answers until the failing update's cells were noted too, then no faster.
             self.synced.fill(0);
-            self.narrowed.fill(0);
+            self.slots_of_cells.clear_narrowed();
         }
         result.map(|()| PropStatus::Fixpoint)
     }
@@ -602,7 +554,7 @@ impl Propagator for AllDifferentFamily {
     fn blame(&self, charge: &mut dyn FnMut(crate::VarId)) -> bool {
         // The cells of the units whose rule failed, each once: as if those units, posted
         // one by one, had failed.
-        for (c, &units) in self.cells.iter().zip(&self.cell_units) {
+        for (c, &units) in self.cells.iter().zip(self.slots_of_cells.units()) {
             if units & self.failed != 0 {
                 charge(c.var());
             }
@@ -616,74 +568,6 @@ impl Propagator for AllDifferentFamily {
 fn slots_of(ranges: &[[u32; 2]; 64], u: usize) -> std::ops::Range<usize> {
     let [start, end] = ranges[u & 63];
     start as usize..end as usize
-}
-
-/// Where each cell's mask is copied: its slots, one per unit it lies in.
-#[derive(Debug, Clone)]
-struct CellSlots {
-    /// Cell `c` fills the slots `slots[start[c]..start[c + 1]]`.
-    start: Vec<usize>,
-    slots: Vec<u32>,
-    /// Per cell, its first slot.
-    first: Vec<u32>,
-    /// Per slot, the other slots of its cell, padded with the spare slot past the units'
-    /// (written, never read): no ranges to read on the hot paths. Empty where a cell lies in
-    /// more than four units.
-    others: Vec<[u32; 3]>,
-}
-
-impl CellSlots {
-    /// From the cells of the slots in order (`unit_cells`) and each cell's slots.
-    fn new(unit_cells: &[u32], per_cell: Vec<Vec<u32>>) -> CellSlots {
-        let mut start = vec![0];
-        let mut slots = Vec::with_capacity(unit_cells.len());
-        for mine in per_cell {
-            slots.extend(mine);
-            start.push(slots.len());
-        }
-        let cells = start.len() - 1;
-        let spare = unit_cells.len() as u32;
-        let mine = |c: usize| &slots[start[c]..start[c + 1]];
-        let others = if (0..cells).all(|c| mine(c).len() <= 4) {
-            (0..unit_cells.len())
-                .map(|slot| {
-                    let mut others = [spare; 3];
-                    let rest = mine(unit_cells[slot] as usize).iter();
-                    for (o, &other) in others.iter_mut().zip(rest.filter(|&&o| o as usize != slot))
-                    {
-                        *o = other;
-                    }
-                    others
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let first = (0..cells).map(|c| mine(c)[0]).collect();
-        CellSlots {
-            start,
-            slots,
-            first,
-            others,
-        }
-    }
-
-    /// Writes `new` into the slots of cell `c` other than `slot`, one of them.
-    #[inline(always)]
-    fn spread(&self, masks: &mut [u64], c: usize, slot: usize, new: u64) {
-        match self.others.get(slot) {
-            Some(others) => {
-                for &other in others {
-                    masks[other as usize] = new;
-                }
-            }
-            None => {
-                for &other in &self.slots[self.start[c]..self.start[c + 1]] {
-                    masks[other as usize] = new;
-                }
-            }
-        }
-    }
 }
 
 /// A unit's `once`, `twice`, `fixed` and `clash` masks (see `cheap`); always inlined, so that

@@ -36,6 +36,7 @@ mod family;
 mod matching;
 mod matching_small;
 mod offset_family;
+mod slots;
 mod wide;
 
 pub(in crate::propagators) use family::AllDifferentFamily;

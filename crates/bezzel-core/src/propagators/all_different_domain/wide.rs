@@ -8,10 +8,11 @@
 //! into it rather than called), and both give the same masks bit for bit (tested below; CI
 //! also runs the family's suites with `BEZZEL_NO_AVX2=1`).
 //!
-//! Why `unsafe` here (the only module of the crate that has it): measured on Sudoku at
-//! `77a70db` against the plain kernel in the same binary (`BEZZEL_NO_AVX2=1`), pinned, same
-//! nodes: 17-clue 23 % less time, top1465 14 %, the forum's hardest 14 %; instructions 344 M ->
-//! 229 M on 2,000 17-clue puzzles (`docs/performance-notes.md`, "The family's fifth pass").
+//! Why `unsafe` here (with [`slots`](super::slots), the only modules of the crate that have
+//! it): measured on Sudoku at `77a70db` against the plain kernel in the same binary
+//! (`BEZZEL_NO_AVX2=1`), pinned, same nodes: 17-clue 23 % less time, top1465 14 %, the
+//! forum's hardest 14 %; instructions 344 M -> 229 M on 2,000 17-clue puzzles
+//! (`docs/performance-notes.md`, "The family's fifth pass").
 //! The unsafe operations are of two kinds, each with its proof at the site: calling a
 //! function compiled for CPU features, which [`Avx2`] proves present (it is made only by
 //! [`Avx2::detect`]); and unaligned loads and stores of 32 bytes through references to
