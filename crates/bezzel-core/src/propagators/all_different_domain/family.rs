@@ -35,6 +35,7 @@
 //! The scan and update of 9-cell units, and the whole run with them, have an AVX2 version
 //! ([`wide`](super::wide)), chosen when the CPU has it; the results are the same bit for bit.
 
+use super::locked::Pairs;
 use super::matching_small::Small;
 use super::slots::Slots;
 use super::wide::{Kernel, Scalar, Work};
@@ -78,12 +79,9 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// The matching's buffers, and the unfixed cells of the unit being matched: their slots
     /// and their matched values.
     small: Box<Small>,
-    /// Pairs of units over the same values sharing two cells or more, as unit bits, and per
-    /// pair the bounds in `pair_slots` of the slots of the first outside the second, then of
-    /// the second outside the first.
-    pair_units: Vec<u64>,
-    pair_bounds: Vec<[u32; 3]>,
-    pair_slots: Vec<u32>,
+    /// Pairs of units over the same values sharing two cells or more, for locked
+    /// candidates; made at setup.
+    pairs: Pairs,
     picked: [u32; 64],
     picked_mates: [i64; 64],
     /// The units of the rule that failed in the last run, as bits: what
@@ -133,9 +131,7 @@ impl AllDifferentFamily {
             cache: vec![0; flat],
             mates: vec![NO_VALUE; flat],
             small: Box::new(Small::new()),
-            pair_units: Vec::new(),
-            pair_bounds: Vec::new(),
-            pair_slots: Vec::new(),
+            pairs: Pairs::none(),
             picked: [0; 64],
             picked_mates: [NO_VALUE; 64],
             failed: 0,
@@ -317,86 +313,6 @@ impl AllDifferentFamily {
         Ok(touched)
     }
 
-    /// Finds the pairs of units for [`locked`](Self::locked): two units that must both take
-    /// every value of one set (as many values as cells) and share two cells or more, neither
-    /// inside the other (Sudoku: a row or column and a box it crosses).
-    fn pair_up(&mut self) {
-        // Anew on every setup (a copy of the model is set up again).
-        self.pair_units.clear();
-        self.pair_bounds.clear();
-        self.pair_slots.clear();
-        let units = self.all_units.count_ones() as usize;
-        let unit_cells = |u: usize| &self.unit_cells[slots_of(&self.unit_range, u)];
-        let mut pairs = Vec::new();
-        for a in 0..units {
-            for b in a + 1..units {
-                let values = self.unit_exact[a];
-                if values == 0 || values != self.unit_exact[b] {
-                    continue;
-                }
-                let (ca, cb) = (unit_cells(a), unit_cells(b));
-                let shared = ca.iter().filter(|c| cb.contains(c)).count();
-                if shared >= 2 && shared < ca.len() && shared < cb.len() {
-                    pairs.push((a, b));
-                }
-            }
-        }
-        // The slots of `first` whose cells are not in `second`.
-        let outside = |first: usize, second: usize| -> Vec<u32> {
-            let others = unit_cells(second);
-            slots_of(&self.unit_range, first)
-                .filter(|&slot| !others.contains(&self.unit_cells[slot]))
-                .map(|slot| slot as u32)
-                .collect()
-        };
-        for (a, b) in pairs {
-            let (first, second) = (outside(a, b), outside(b, a));
-            let start = self.pair_slots.len() as u32;
-            let mid = start + first.len() as u32;
-            let end = mid + second.len() as u32;
-            self.pair_slots.extend(first.into_iter().chain(second));
-            self.pair_bounds.push([start, mid, end]);
-            self.pair_units.push((1 << a) | (1 << b));
-        }
-    }
-
-    /// Locked candidates on the pairs that touch `units`: the cells of one unit outside the
-    /// other keep only the values the other's cells outside the first can take.
-    #[inline(always)]
-    fn locked(&mut self, units: u64) -> Result<u64, Conflict> {
-        let mut touched = 0;
-        for p in 0..self.pair_units.len() {
-            let pair = self.pair_units[p];
-            if pair & units == 0 {
-                continue;
-            }
-            let [a, mid, end] = self.pair_bounds[p].map(|b| b as usize);
-            let masks = self.slots_of_cells.masks();
-            let (va, vb) = (
-                values_of(masks, &self.pair_slots[a..mid]),
-                values_of(masks, &self.pair_slots[mid..end]),
-            );
-            if va == vb {
-                continue;
-            }
-            for (rest, keep) in [(mid..end, va), (a..mid, vb)] {
-                for i in rest {
-                    let slot = self.pair_slots[i] as usize;
-                    let old = self.slots_of_cells.masks()[slot];
-                    let new = old & keep;
-                    if new != old {
-                        if new == 0 {
-                            self.failed = pair;
-                            return Err(Conflict);
-                        }
-                        touched |= self.slots_of_cells.narrow(slot, new);
-                    }
-                }
-            }
-        }
-        Ok(touched)
-    }
-
     /// One run: the cheap rules and the matchings to a fixpoint, then the write-back.
     #[inline(always)]
     fn run<K: Kernel>(&mut self, kernel: K, ctx: &mut Context<'_>) -> Result<(), Conflict> {
@@ -455,8 +371,14 @@ impl AllDifferentFamily {
                 // The pairs last: at the fixpoint of the rest they prune most often, and
                 // most runs get there only once (measured: fewer instructions on the forum's
                 // hardest puzzles than before the matchings, about as many elsewhere).
-                if unlocked != 0 && !self.pair_units.is_empty() {
-                    let touched = self.locked(std::mem::take(&mut unlocked))?;
+                if unlocked != 0 && !self.pairs.is_empty() {
+                    let touched = self
+                        .pairs
+                        .run(&mut self.slots_of_cells, std::mem::take(&mut unlocked))
+                        .map_err(|(conflict, pair)| {
+                            self.failed = pair;
+                            conflict
+                        })?;
                     if touched != 0 {
                         dirty |= touched;
                         urgent |= touched;
@@ -511,7 +433,16 @@ impl Propagator for AllDifferentFamily {
                 0
             };
         }
-        self.pair_up();
+        // Anew on every setup (a copy of the model is set up again).
+        let ranges: Vec<_> = (0..self.all_units.count_ones() as usize)
+            .map(|u| self.unit(u))
+            .collect();
+        self.pairs = Pairs::new(
+            &self.slots_of_cells,
+            &ranges,
+            &self.unit_cells,
+            &self.unit_exact[..],
+        );
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
@@ -674,14 +605,4 @@ fn cells_per_value<const N: usize>(masks: &[u64]) -> [u64; N] {
         }
     }
     cells
-}
-
-/// The values the `slots` can take together; six slots (Sudoku's: a row or box outside a box
-/// or row it crosses) as an unrolled loop.
-#[inline(always)]
-fn values_of(masks: &[u64], slots: &[u32]) -> u64 {
-    match <&[u32; 6]>::try_from(slots) {
-        Ok(six) => six.iter().fold(0, |all, &s| all | masks[s as usize]),
-        Err(_) => slots.iter().fold(0, |all, &s| all | masks[s as usize]),
-    }
 }

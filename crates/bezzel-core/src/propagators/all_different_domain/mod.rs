@@ -33,6 +33,7 @@
 //! [`NoFixpoint`](PropStatus::NoFixpoint) so that it runs again on what it changed.
 
 mod family;
+mod locked;
 mod matching;
 mod matching_small;
 mod offset_family;

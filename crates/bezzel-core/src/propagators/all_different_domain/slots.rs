@@ -28,6 +28,30 @@ struct Link {
     others: [u32; 3],
 }
 
+/// A list of slots, checked against the [`Slots`] that made it: every entry is below
+/// `bound`, that `Slots`' number of masks.
+#[derive(Debug, Clone)]
+pub(super) struct SlotList {
+    slots: Box<[u32]>,
+    bound: usize,
+}
+
+impl SlotList {
+    /// No slots.
+    pub(super) fn empty() -> SlotList {
+        SlotList {
+            slots: Box::new([]),
+            bound: 0,
+        }
+    }
+
+    /// Entry `i`.
+    #[inline]
+    pub(super) fn get(&self, i: usize) -> usize {
+        self.slots[i] as usize
+    }
+}
+
 /// The slots' masks and the tables between cells and slots; see the [module docs](self).
 #[derive(Debug, Clone)]
 pub(super) struct Slots {
@@ -207,6 +231,32 @@ impl Slots {
                     }
                 }
             }
+        }
+    }
+
+    /// `slots` as a list checked against these masks, for [`or_of`](Slots::or_of).
+    pub(super) fn list(&self, slots: Vec<u32>) -> SlotList {
+        let bound = self.masks.len();
+        assert!(slots.iter().all(|&s| (s as usize) < bound));
+        SlotList {
+            slots: slots.into_boxed_slice(),
+            bound,
+        }
+    }
+
+    /// The or of the masks of the slots `list[range]`; six slots (Sudoku's pairs) unrolled.
+    #[inline(always)]
+    pub(super) fn or_of(&self, list: &SlotList, range: std::ops::Range<usize>) -> u64 {
+        let slots = &list.slots[range];
+        let masks: &[u64] = &self.masks;
+        // The list's entries are below its bound (checked when it was made), and no `Slots`
+        // has fewer masks than the one that made the list: the reads below stay in bounds.
+        assert!(list.bound <= masks.len());
+        // SAFETY: every entry of `list` is below `list.bound <= masks.len()`.
+        let mask = |s: &u32| unsafe { *masks.get_unchecked(*s as usize) };
+        match <&[u32; 6]>::try_from(slots) {
+            Ok(six) => six.iter().fold(0, |all, s| all | mask(s)),
+            Err(_) => slots.iter().fold(0, |all, s| all | mask(s)),
         }
     }
 
