@@ -42,6 +42,8 @@ const PRIORITIES: [Priority; BUCKETS] = [
     Priority::Expensive,
 ];
 const NOBODY: u32 = u32::MAX;
+/// In a [`Gate`]: not exactly one subscriber (never a propagator, nor `NOBODY`).
+const SEVERAL: u32 = u32::MAX - 1;
 
 #[derive(Debug, Clone, Copy)]
 struct Subscription {
@@ -55,11 +57,25 @@ struct Subscription {
 }
 
 /// What a change of one variable must look at: the weakest event any subscriber waits for
-/// (`None`: nobody listens), and whether some subscription watches one of its values.
-#[derive(Debug, Clone, Copy, Default)]
+/// (`None`: nobody listens), whether some subscription watches one of its values, and its one
+/// subscriber when it has one and no watches (else `SEVERAL`): a change made by that
+/// propagator itself (a family of all-differents writing back its cells) then wakes nobody,
+/// which the gate tells without a look at the subscriptions.
+#[derive(Debug, Clone, Copy)]
 struct Gate {
     weakest: Option<Event>,
     watched: bool,
+    sole: u32,
+}
+
+impl Default for Gate {
+    fn default() -> Gate {
+        Gate {
+            weakest: None,
+            watched: false,
+            sole: SEVERAL,
+        }
+    }
 }
 
 /// A subscription that wakes its propagator only when the variable can no longer take
@@ -213,8 +229,8 @@ impl Queue {
     }
 
     pub(crate) fn subscribe(&mut self, var: u32, prop: u32, event: Event, token: u64) {
-        let weakest = &mut self.gates[var as usize].weakest;
-        *weakest = Some(weakest.map_or(event, |w| w.min(event)));
+        let gate = &mut self.gates[var as usize];
+        gate.weakest = Some(gate.weakest.map_or(event, |w| w.min(event)));
         let subs = &mut self.subscriptions[var as usize];
         // One subscription per (variable, propagator), at the weakest event asked for. A
         // propagator subscribes all at once when it is added, after every older one, so an
@@ -234,6 +250,28 @@ impl Queue {
                 token,
             });
         }
+        let gate = &mut self.gates[var as usize];
+        gate.sole = if subs.len() == 1 && !gate.watched {
+            prop
+        } else {
+            SEVERAL
+        };
+    }
+
+    /// Recomputes the gate of `var` from its subscriptions and watches.
+    fn regate(&mut self, var: u32) {
+        let (subs, watches) = (
+            &self.subscriptions[var as usize],
+            &self.watches[var as usize],
+        );
+        self.gates[var as usize] = Gate {
+            weakest: subs.iter().map(|s| s.event).min(),
+            watched: !watches.is_empty(),
+            sole: match (subs.as_slice(), watches.is_empty()) {
+                ([only], true) => only.prop,
+                _ => SEVERAL,
+            },
+        };
     }
 
     /// Subscribes `prop` to `var` for changes that take `value` away from it or leave it
@@ -241,7 +279,6 @@ impl Queue {
     /// take it, or cannot (what a `count` of `value` looks at). Other changes do not wake it,
     /// nor add `token` to its advice.
     pub(crate) fn watch(&mut self, var: u32, prop: u32, value: i32, token: u64) {
-        self.gates[var as usize].watched = true;
         self.watches[var as usize].push(Watch {
             sub: Subscription {
                 prop,
@@ -252,6 +289,9 @@ impl Queue {
             },
             value,
         });
+        let gate = &mut self.gates[var as usize];
+        gate.watched = true;
+        gate.sole = SEVERAL;
     }
 
     /// After `event` on `var`, wakes the watches whose value `var` can no longer take or is
@@ -312,8 +352,7 @@ impl Queue {
         let before = watches.len();
         watches.retain(|w| w.sub.prop != prop);
         self.ghosts[var as usize] += before - watches.len();
-        self.gates[var as usize].watched = !watches.is_empty();
-        self.gates[var as usize].weakest = subs.iter().map(|s| s.event).min();
+        self.regate(var);
     }
 
     /// Forgets one ghost of `var`: the propagator that took over the retired ones subscribes
@@ -338,6 +377,9 @@ impl Queue {
     #[inline(always)]
     pub(crate) fn notify(&mut self, var: u32, event: Event) -> bool {
         let gate = self.gates[var as usize];
+        if gate.sole == self.running {
+            return false;
+        }
         if gate.weakest.is_some_and(|w| event.wakes(w)) {
             self.wake(var, event);
         }
@@ -495,5 +537,56 @@ mod tests {
         let order: Vec<u32> = std::iter::from_fn(|| q.pop().map(|(p, _, _)| p)).collect();
         assert_eq!(order[0], staged);
         assert_eq!(&order[1..], &more[..]);
+    }
+
+    #[test]
+    fn a_sole_subscriber_is_skipped_only_while_it_runs() {
+        let mut q = Queue::new();
+        q.add_var();
+        q.add_var();
+        let (a, b) = (
+            q.add_propagator(Priority::Linear, Priority::Linear),
+            q.add_propagator(Priority::Linear, Priority::Linear),
+        );
+        // Variable 0: `a` alone; variable 1: `a`, then `b` as well.
+        q.subscribe(0, a, Event::Domain, 0b1);
+        q.subscribe(1, a, Event::Domain, 0b10);
+        // Outside any run (a decision) the one subscriber wakes.
+        q.notify(0, Event::Domain);
+        assert_eq!(q.pop(), Some((a, 0b1, Priority::Linear)));
+        // While `a` runs, its own change to its variable wakes nobody.
+        q.notify(0, Event::Domain);
+        q.done_running();
+        assert_eq!(q.pop(), None);
+        q.subscribe(1, b, Event::Domain, 0);
+        // Outside any run both wake.
+        q.notify(1, Event::Domain);
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(a));
+        q.done_running();
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(b));
+        q.done_running();
+        q.schedule(a);
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(a));
+        // With two subscribers, `a`'s change wakes `b`.
+        q.notify(1, Event::Domain);
+        q.done_running();
+        assert_eq!(q.pop(), Some((b, 0, Priority::Linear)));
+        q.done_running();
+        // A watch makes the gate look at every subscription again.
+        q.watch(0, b, 3, 0b100);
+        q.schedule(a);
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(a));
+        assert!(q.notify(0, Event::Domain));
+        q.wake_watches(0, Event::Domain, |_| false);
+        q.done_running();
+        assert_eq!(q.pop(), Some((b, 0b100, Priority::Linear)));
+        q.done_running();
+        // Unsubscribing `b` from variable 1 leaves `a` alone there again.
+        q.unsubscribe(1, b);
+        q.schedule(a);
+        assert_eq!(q.pop().map(|(p, _, _)| p), Some(a));
+        q.notify(1, Event::Domain);
+        q.done_running();
+        assert_eq!(q.pop(), None);
     }
 }
