@@ -270,15 +270,15 @@ fn scan9(m: &[u64; 9]) -> (u64, u64, u64, u64) {
 fn update9(m: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool) {
     let ones = _mm256_set1_epi64x(-1);
     let zero = _mm256_setzero_si256();
-    let (fixed, hidden) = (
+    let (fixed_v, hidden_v) = (
         _mm256_set1_epi64x(fixed as i64),
         _mm256_set1_epi64x(hidden as i64),
     );
     let mut bad = zero;
     let mut step = |old: __m256i| -> (__m256i, u32) {
         // As the plain `update`, four cells at a time.
-        let new = _mm256_blendv_epi8(_mm256_andnot_si256(fixed, old), old, single(old));
-        let h = _mm256_and_si256(new, hidden);
+        let new = _mm256_blendv_epi8(_mm256_andnot_si256(fixed_v, old), old, single(old));
+        let h = _mm256_and_si256(new, hidden_v);
         bad = _mm256_or_si256(bad, _mm256_and_si256(h, _mm256_add_epi64(h, ones)));
         let new = _mm256_blendv_epi8(h, new, _mm256_cmpeq_epi64(h, zero));
         bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(new, zero));
@@ -292,10 +292,10 @@ fn update9(m: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool) {
     store4(a, n0);
     let (n1, c1) = step(load4(b));
     store4(b, n1);
-    let (n2, c2) = step(_mm256_set_epi64x(1, 1, 1, last[0] as i64));
-    last[0] = low(n2);
-    let changed = u64::from(c0 | (c1 << 4) | ((c2 & 1) << 8));
-    (changed, _mm256_testz_si256(bad, bad) == 0)
+    // The ninth cell as the plain kernel does it: in a register of its own it cost more.
+    let (c8, bad8) = super::family::update(&mut last[..], fixed, hidden);
+    let changed = u64::from(c0 | (c1 << 4)) | (c8 << 8);
+    (changed, bad8 || _mm256_testz_si256(bad, bad) == 0)
 }
 
 /// The first eight cells of a 9-cell unit in two registers, and the ninth.
