@@ -120,9 +120,10 @@ impl AllDifferentFamily {
             *range = [bounds[0] as u32, bounds[1] as u32];
         }
         AllDifferentFamily {
+            slots_of_cells: Slots::new(&unit_cells, cell_units, &unit_range),
             unit_range,
             unit_exact: Box::new([0; 64]),
-            slots_of_cells: Slots::new(&unit_cells, cell_units),
+
             cells,
             words: Vec::new(),
             unit_cells,
@@ -152,14 +153,13 @@ impl AllDifferentFamily {
     fn cheap<K: Kernel>(&mut self, kernel: K, u: usize) -> Result<(u64, u64), Conflict> {
         // Slices in locals: the compiler then keeps their addresses in registers across the
         // stores into them.
-        let std::ops::Range { start, end } = self.unit(u);
-        let masks: &mut [u64] = self.slots_of_cells.masks_mut();
+        let (start, unit) = self.slots_of_cells.unit_mut(u);
+        let len = unit.len();
         // Units of 9 and 16 cells (Sudoku's, Latin squares') are scanned by loops the
         // compiler unrolls: 6 % fewer instructions on Sudoku than the loop of any length.
-        let unit = &masks[start..end];
-        let (once, twice, fixed, clash) = if let Ok(nine) = <&[u64; 9]>::try_from(unit) {
+        let (once, twice, fixed, clash) = if let Ok(nine) = <&[u64; 9]>::try_from(&*unit) {
             kernel.scan9(nine)
-        } else if let Ok(sixteen) = <&[u64; 16]>::try_from(unit) {
+        } else if let Ok(sixteen) = <&[u64; 16]>::try_from(&*unit) {
             scan(sixteen)
         } else {
             scan(unit)
@@ -172,12 +172,8 @@ impl AllDifferentFamily {
             (once != exact, exact & !twice)
         } else {
             let values = once.count_ones() as usize;
-            let hidden = if values == end - start {
-                once & !twice
-            } else {
-                0
-            };
-            (values < end - start, hidden)
+            let hidden = if values == len { once & !twice } else { 0 };
+            (values < len, hidden)
         };
         // Two fixed cells with one value, or fewer values than cells.
         if clash != 0 || short {
@@ -190,7 +186,6 @@ impl AllDifferentFamily {
         }
         // Without a branch per cell (which cells change is data): the new masks go to the
         // unit's slots, and the changed cells are noted as bits, to reach their other slots.
-        let unit = &mut masks[start..end];
         let (mut changed, bad) = if unit.len() == 9 {
             kernel.update9(
                 <&mut [u64; 9]>::try_from(unit).expect("9 cells"),
@@ -227,11 +222,9 @@ impl AllDifferentFamily {
     /// returns the units of the cells it narrowed.
     #[inline(always)]
     fn matching<K: Kernel>(&mut self, kernel: K, u: usize) -> Result<u64, Conflict> {
-        let range = self.unit(u);
-        let (masks, cache) = (
-            &self.slots_of_cells.masks()[range.clone()],
-            &self.cache[range.clone()],
-        );
+        let (start, masks) = self.slots_of_cells.unit(u);
+        let range = start..start + masks.len();
+        let cache = &self.cache[range.clone()];
         // The unfixed cells, as bits: the cheap rules took the fixed values out of them.
         let open = match (<&[u64; 9]>::try_from(masks), <&[u64; 9]>::try_from(cache)) {
             (Ok(masks), Ok(cache)) => {
@@ -328,6 +321,8 @@ impl AllDifferentFamily {
         let mut urgent = dirty;
         loop {
             // In sweeps: a unit that several cells of a sweep touch runs once for all of them.
+            // The units the sweeps touched, for the matchings and the pairs.
+            let mut swept = 0;
             while dirty != 0 {
                 let pick = if urgent != 0 { urgent } else { dirty };
                 let mut sweep = pick;
@@ -343,10 +338,11 @@ impl AllDifferentFamily {
                     // Units still to come in this sweep see the changes anyway.
                     dirty |= next & !sweep;
                     urgent |= fixing & !sweep;
-                    unmatched |= touched;
-                    unlocked |= touched;
+                    swept |= touched;
                 }
             }
+            unmatched |= swept;
+            unlocked |= swept;
             let mut todo = std::mem::take(&mut unmatched);
             while todo != 0 {
                 let u = todo.trailing_zeros() as usize;

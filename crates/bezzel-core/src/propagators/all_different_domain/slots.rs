@@ -69,6 +69,9 @@ pub(super) struct Slots {
     units: Box<[u64]>,
     /// Per cell, one bit: narrowed since the last write-back. `units.len()` bits or more.
     narrowed: Box<[u64]>,
+    /// Per unit (and `[0, 0]` past the units), the bounds of its slots: `start <= end <
+    /// masks.len()`.
+    ranges: Box<[[u32; 2]; 64]>,
     /// Cell `c`'s slots are `all[start[c]..start[c + 1]]`.
     start: Box<[usize]>,
     all: Box<[u32]>,
@@ -76,8 +79,9 @@ pub(super) struct Slots {
 
 impl Slots {
     /// The slots of cells `cell_of` (one entry per slot, in slot order), for cells that lie
-    /// in the units `units` (one entry per cell, as bits).
-    pub(super) fn new(cell_of: &[u32], units: Vec<u64>) -> Slots {
+    /// in the units `units` (one entry per cell, as bits); unit `u` has the slots
+    /// `ranges[u][0]..ranges[u][1]` (`[0, 0]` past the units).
+    pub(super) fn new(cell_of: &[u32], units: Vec<u64>, ranges: &[[u32; 2]; 64]) -> Slots {
         let cells = units.len();
         let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
         for (slot, &c) in cell_of.iter().enumerate() {
@@ -118,11 +122,18 @@ impl Slots {
             units: units.into_boxed_slice(),
             start: start.into_boxed_slice(),
             all: all.into_boxed_slice(),
+            ranges: Box::new(*ranges),
         };
         // The invariants the unchecked reads rely on (see the fields and the module docs).
         let (n, cells) = (slots.masks.len(), slots.units.len());
         assert!(slots.cell_of.iter().all(|&c| (c as usize) < cells));
         assert!(slots.narrowed.len() * 64 >= cells);
+        assert!(
+            slots
+                .ranges
+                .iter()
+                .all(|&[start, end]| start <= end && (end as usize) < n)
+        );
         if !slots.links.is_empty() {
             assert_eq!(n, slots.links.len() + 1);
             assert!(
@@ -146,11 +157,20 @@ impl Slots {
         &self.masks
     }
 
-    /// Every slot's mask, to change (not to copy one cell into another's slots: that is
-    /// [`narrow`](Slots::narrow)'s and [`changed`](Slots::changed)'s work).
+    /// The first slot of unit `u` (below 64) and the masks of its slots.
     #[inline(always)]
-    pub(super) fn masks_mut(&mut self) -> &mut [u64] {
-        &mut self.masks
+    pub(super) fn unit(&self, u: usize) -> (usize, &[u64]) {
+        let [start, end] = self.ranges[u & 63].map(|b| b as usize);
+        // SAFETY: `start <= end < masks.len()` (checked in `new`).
+        (start, unsafe { self.masks.get_unchecked(start..end) })
+    }
+
+    /// [`unit`](Slots::unit), to change the masks.
+    #[inline(always)]
+    pub(super) fn unit_mut(&mut self, u: usize) -> (usize, &mut [u64]) {
+        let [start, end] = self.ranges[u & 63].map(|b| b as usize);
+        // SAFETY: `start <= end < masks.len()` (checked in `new`).
+        (start, unsafe { self.masks.get_unchecked_mut(start..end) })
     }
 
     /// Per cell, its units as bits.
