@@ -566,15 +566,20 @@ impl Grid {
         let mut cols = [0u32; MAX_VALUE as usize];
         let mut boxes = [0u32; MAX_VALUE as usize];
         let mut clash = 0u32;
-        for (i, &value) in self.cells.iter().enumerate() {
-            // Bit 0 stands for an empty cell, which never clashes.
-            let bit = (1u32 << value) & !1;
-            let (r, c) = (i / n, i % n);
-            let k = (r / b) * b + c / b;
-            clash |= (rows[r] | cols[c] | boxes[k]) & bit;
-            rows[r] |= bit;
-            cols[c] |= bit;
-            boxes[k] |= bit;
+        // Row by row, and within a row box by box: no division per cell.
+        for (r, row) in self.cells.chunks_exact(n).enumerate() {
+            for (band_col, run) in row.chunks_exact(b).enumerate() {
+                let k = (r / b) * b + band_col;
+                for (j, &value) in run.iter().enumerate() {
+                    let c = band_col * b + j;
+                    // Bit 0 stands for an empty cell, which never clashes.
+                    let bit = (1u32 << value) & !1;
+                    clash |= (rows[r] | cols[c] | boxes[k]) & bit;
+                    rows[r] |= bit;
+                    cols[c] |= bit;
+                    boxes[k] |= bit;
+                }
+            }
         }
         clash != 0
     }
