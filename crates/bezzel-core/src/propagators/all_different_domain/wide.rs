@@ -35,8 +35,6 @@ pub(super) trait Kernel: Copy {
     /// `update` of a 9-cell unit: the changed cells as bits, and whether one was emptied or
     /// given two hidden values.
     fn update9(self, masks: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool);
-    /// Whether two 9-cell units' masks are equal.
-    fn equal9(self, a: &[u64; 9], b: &[u64; 9]) -> bool;
     /// The cells of a 9-cell unit with two values or more, as bits.
     fn open9(self, masks: &[u64; 9]) -> u64;
 }
@@ -54,11 +52,6 @@ impl Kernel for Scalar {
     #[inline(always)]
     fn update9(self, masks: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool) {
         super::family::update(masks, fixed, hidden)
-    }
-
-    #[inline(always)]
-    fn equal9(self, a: &[u64; 9], b: &[u64; 9]) -> bool {
-        a == b
     }
 
     #[inline(always)]
@@ -140,15 +133,6 @@ impl Kernel for Avx2 {
         // SAFETY: as in `run`.
         #[cfg(target_arch = "x86_64")]
         return unsafe { update9(masks, fixed, hidden) };
-        #[cfg(not(target_arch = "x86_64"))]
-        match self.0 {}
-    }
-
-    #[inline(always)]
-    fn equal9(self, a: &[u64; 9], b: &[u64; 9]) -> bool {
-        // SAFETY: as in `run`.
-        #[cfg(target_arch = "x86_64")]
-        return unsafe { equal9(a, b) };
         #[cfg(not(target_arch = "x86_64"))]
         match self.0 {}
     }
@@ -308,16 +292,6 @@ fn split9(m: &[u64; 9]) -> (__m256i, __m256i, u64) {
     (load4(a), load4(b), last[0])
 }
 
-/// [`Kernel::equal9`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn equal9(a: &[u64; 9], b: &[u64; 9]) -> bool {
-    let ((a0, a1, a8), (b0, b1, b8)) = (split9(a), split9(b));
-    let diff = _mm256_or_si256(_mm256_xor_si256(a0, b0), _mm256_xor_si256(a1, b1));
-    _mm256_testz_si256(diff, diff) != 0 && a8 == b8
-}
-
 /// [`Kernel::open9`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
@@ -359,18 +333,14 @@ mod tests {
         #[test]
         fn avx2_kernels_equal_the_plain_ones(
             masks in unit(),
-            other in unit(),
             fixed in prop_oneof![1u64..512, any::<u64>()],
             hidden in prop_oneof![Just(0u64), 1u64..512, any::<u64>()],
-            copy in any::<bool>(),
         ) {
             let Some(avx2) = Avx2::detect() else {
                 return Ok(());
             };
             prop_assert_eq!(avx2.scan9(&masks), Scalar.scan9(&masks));
             prop_assert_eq!(avx2.open9(&masks), Scalar.open9(&masks));
-            let other = if copy { masks } else { other };
-            prop_assert_eq!(avx2.equal9(&masks, &other), Scalar.equal9(&masks, &other));
             let (mut wide, mut plain) = (masks, masks);
             let results = (avx2.update9(&mut wide, fixed, hidden), Scalar.update9(&mut plain, fixed, hidden));
             prop_assert_eq!(results.0, results.1);
