@@ -660,6 +660,14 @@ impl Context<'_> {
         self.store.small_bits(w.var) << w.shift
     }
 
+    /// [`word`](Context::word) of many views in a row (the family's copy of its cells reads
+    /// them all at every run).
+    #[inline(always)]
+    pub(crate) fn word_reader(&self) -> impl Fn(WordView) -> u64 + '_ {
+        let bits = self.store.small_bits_reader();
+        move |w| bits(w.var) << w.shift
+    }
+
     /// Keeps only the values of a [`WordView`] whose bits are set in `mask`, in one write
     /// with one event; returns the event, or `None` if nothing changed. See
     /// [`Setup::word_view`] for an example.

@@ -381,6 +381,14 @@ impl Store {
         self.vars[x as usize].bits
     }
 
+    /// [`small_bits`](Store::small_bits) of many variables in a row: a reader that holds the
+    /// variables' array, so that a loop of reads does not load its address each time.
+    #[inline(always)]
+    pub(crate) fn small_bits_reader(&self) -> impl Fn(u32) -> u64 + '_ {
+        let vars: &[VarState] = &self.vars;
+        move |x| vars[x as usize].bits
+    }
+
     /// Clears bit `bit` of a small `x`, which must be set. Size and bounds follow without a
     /// recount.
     #[inline(always)]

@@ -313,8 +313,11 @@ impl AllDifferentFamily {
         self.failed = 0;
         // The slots keep the masks of the last run's end: only the cells changed since
         // (by search, backtracking or other propagators) are copied again.
-        let now = self.words.iter().map(|&w| ctx.word(w));
-        self.slots_of_cells.copy_in(&mut self.synced, now);
+        {
+            let word = ctx.word_reader();
+            let now = self.words.iter().map(|&w| word(w));
+            self.slots_of_cells.copy_in(&mut self.synced, now);
+        }
         // Units whose cells did not change since the last run were left domain consistent.
         let mut dirty = ctx.advice() & self.all_units;
         let mut unmatched = dirty;
