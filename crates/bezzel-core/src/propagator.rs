@@ -674,7 +674,9 @@ impl Context<'_> {
     #[inline(always)]
     pub fn keep_word(&mut self, w: WordView, mask: u64) -> Result<Option<Event>, Conflict> {
         let change = self.store.keep_small(w.var, mask >> w.shift)?;
-        if let Some(event) = change {
+        if let Some(event) = change
+            && !self.queue.is_sole_subscriber(w.var)
+        {
             self.notify(w.var, event);
         }
         Ok(change)
