@@ -20,8 +20,8 @@
 
 #![allow(unsafe_code)]
 
-/// One slot: its cell, and the cell's other slots, padded with the spare slot (which is
-/// written and never read).
+/// One slot: its cell, and the cell's other slots, padded with the spare slot (which the
+/// copies write and nothing reads as a cell's mask).
 #[derive(Debug, Clone, Copy)]
 struct Link {
     cell: u32,

@@ -246,8 +246,8 @@ fn scan9(m: &[u64; 9]) -> (u64, u64, u64, u64) {
     fold_pairs(o, t, f, c)
 }
 
-/// [`Kernel::update9`] in three registers; the last one's three lanes past the unit hold
-/// one value, which no rule changes or finds bad, and are not written back.
+/// [`Kernel::update9`]: the first eight cells in two registers, the ninth by the plain
+/// `update`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
