@@ -89,6 +89,8 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// [`blame`](Propagator::blame) charges, for dom/wdeg.
     failed: u64,
     wide: Option<super::wide::Avx2>,
+    /// Whether this run started from every unit (the root of a puzzle).
+    fresh: bool,
 }
 
 impl AllDifferentFamily {
@@ -137,6 +139,7 @@ impl AllDifferentFamily {
             picked: [0; 64],
             picked_mates: [NO_VALUE; 64],
             failed: 0,
+            fresh: false,
             wide: super::wide::Avx2::detect(),
         }
     }
@@ -323,6 +326,7 @@ impl AllDifferentFamily {
         let mut unmatched = dirty;
         let mut unlocked = dirty;
         let mut urgent = dirty;
+        self.fresh = dirty == self.all_units;
         loop {
             // In sweeps: a unit that several cells of a sweep touch runs once for all of them.
             // The units the sweeps touched, for the matchings and the pairs.
@@ -347,6 +351,12 @@ impl AllDifferentFamily {
             }
             unmatched |= swept;
             unlocked |= swept;
+            // In a run over every unit (the root of a puzzle), once every cell is fixed the
+            // cheap rules' fixpoint is a solution of every unit (each was scanned after its
+            // last change: no value twice): the matchings and the pairs have nothing to do.
+            if self.fresh && self.slots_of_cells.all_fixed() {
+                break;
+            }
             let mut todo = std::mem::take(&mut unmatched);
             while todo != 0 {
                 let u = todo.trailing_zeros() as usize;

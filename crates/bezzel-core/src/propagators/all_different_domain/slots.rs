@@ -173,6 +173,16 @@ impl Slots {
         (start, unsafe { self.masks.get_unchecked_mut(start..end) })
     }
 
+    /// Whether every slot's mask has one value (at most).
+    #[inline(always)]
+    pub(super) fn all_fixed(&self) -> bool {
+        let slots = &self.masks[..self.masks.len() - 1];
+        slots
+            .iter()
+            .fold(0, |open, &m| open | (m & m.wrapping_sub(1)))
+            == 0
+    }
+
     /// Per cell, its units as bits.
     #[inline]
     pub(super) fn units(&self) -> &[u64] {
