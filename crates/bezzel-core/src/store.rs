@@ -453,6 +453,7 @@ impl Store {
     }
 
     /// Fixes `x` to `v`.
+    #[inline]
     pub(crate) fn assign(&mut self, x: u32, v: i64) -> Change {
         if !self.contains(x, v) {
             return Err(Conflict);
