@@ -273,13 +273,7 @@ impl Engine {
     #[inline]
     pub(crate) fn decide(&mut self, decision: Decision) -> Result<(), Conflict> {
         let x = decision.var().index;
-        let change = match decision {
-            Decision::Assign(_, v) => self.store.assign(x, v.into()),
-            Decision::Exclude(_, v) => self.store.remove(x, v.into()),
-            Decision::AtMost(_, v) => self.store.set_max(x, v.into()),
-            Decision::Above(_, v) => self.store.set_min(x, i64::from(v) + 1),
-        };
-        match change {
+        match self.apply(decision) {
             Ok(Some(event)) => {
                 crate::propagator::notify(&mut self.queue, &self.store, x, event);
                 Ok(())
@@ -289,6 +283,33 @@ impl Engine {
                 self.queue.clear();
                 Err(conflict)
             }
+        }
+    }
+
+    /// [`decide`](Engine::decide) where every active propagator is queued already with all
+    /// ones for advice ([`schedule_all`](Engine::schedule_all), as at the root of a run before
+    /// its prefix): what the decision would wake is waiting anyway, so only the store
+    /// changes (17 givens a Sudoku: 1 % of a 17-clue puzzle's instructions).
+    #[inline]
+    pub(crate) fn decide_scheduled(&mut self, decision: Decision) -> Result<(), Conflict> {
+        match self.apply(decision) {
+            Ok(_) => Ok(()),
+            Err(conflict) => {
+                self.queue.clear();
+                Err(conflict)
+            }
+        }
+    }
+
+    /// A decision's change to the store.
+    #[inline(always)]
+    fn apply(&mut self, decision: Decision) -> crate::store::Change {
+        let x = decision.var().index;
+        match decision {
+            Decision::Assign(_, v) => self.store.assign(x, v.into()),
+            Decision::Exclude(_, v) => self.store.remove(x, v.into()),
+            Decision::AtMost(_, v) => self.store.set_max(x, v.into()),
+            Decision::Above(_, v) => self.store.set_min(x, i64::from(v) + 1),
         }
     }
 

@@ -41,16 +41,7 @@ impl Case {
     /// declared values) as many values as there are cells, the same values, and they share
     /// two cells or more, neither inside the other.
     fn pairs(&self) -> Vec<(usize, usize)> {
-        let values = |unit: &[usize]| -> Option<BTreeSet<i32>> {
-            let all: BTreeSet<i32> = unit
-                .iter()
-                .flat_map(|&i| {
-                    let d = &self.domains[i];
-                    *d.iter().min().unwrap()..=*d.iter().max().unwrap()
-                })
-                .collect();
-            (all.len() == unit.len()).then_some(all)
-        };
+        let values = |unit: &[usize]| brute::exact_values(&self.domains, unit);
         let mut pairs = Vec::new();
         for (a, ua) in self.units.iter().enumerate() {
             for (b, ub) in self.units.iter().enumerate().skip(a + 1) {

@@ -182,14 +182,7 @@ impl Case {
     /// The values a unit must use, if its cells' declared ranges (least to greatest value)
     /// cover exactly as many values as it has cells.
     fn exact(&self, unit: &[usize]) -> Option<BTreeSet<i32>> {
-        let all: BTreeSet<i32> = unit
-            .iter()
-            .flat_map(|&i| {
-                let d = &self.domains[i];
-                *d.iter().min().unwrap()..=*d.iter().max().unwrap()
-            })
-            .collect();
-        (all.len() == unit.len()).then_some(all)
+        brute::exact_values(&self.domains, unit)
     }
 
     /// The pairs of units locked candidates apply to, written here from the definition: both

@@ -17,7 +17,7 @@
 mod brute;
 
 use bezzel_core::prelude::*;
-use brute::{Rng, set_of, units_model};
+use brute::{Rng, enumerate_units, exact_values, set_of, units_model};
 use std::collections::BTreeSet;
 
 #[derive(Debug, Clone)]
@@ -37,54 +37,14 @@ fn checked(var_order: VarOrder) -> SearchConfig {
 impl Case {
     /// Every solution, by backtracking in input order, each unit checked as cells are set.
     fn enumerate(&self) -> BTreeSet<Vec<i32>> {
-        let n = self.domains.len();
-        let mut before: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for unit in &self.units {
-            for &i in unit {
-                for &j in unit {
-                    if j < i && !before[i].contains(&j) {
-                        before[i].push(j);
-                    }
-                }
-            }
-        }
-        fn go(
-            case: &Case,
-            before: &[Vec<usize>],
-            i: usize,
-            a: &mut Vec<i32>,
-            out: &mut BTreeSet<Vec<i32>>,
-        ) {
-            if i == a.len() {
-                out.insert(a.clone());
-                return;
-            }
-            for &v in &case.domains[i] {
-                if before[i].iter().all(|&j| a[j] != v) {
-                    a[i] = v;
-                    go(case, before, i + 1, a, out);
-                }
-            }
-        }
-        let mut out = BTreeSet::new();
-        go(self, &before, 0, &mut vec![0; n], &mut out);
-        out
+        enumerate_units(&self.domains, &self.units)
     }
 
     /// Whether two units form a locked pair (both exact over the same values by their
     /// cells' declared ranges, sharing two cells or more, neither inside the other), which
     /// prunes more than the units one by one.
     fn has_pairs(&self) -> bool {
-        let exact = |unit: &[usize]| -> Option<BTreeSet<i32>> {
-            let all: BTreeSet<i32> = unit
-                .iter()
-                .flat_map(|&i| {
-                    let d = &self.domains[i];
-                    *d.iter().min().unwrap()..=*d.iter().max().unwrap()
-                })
-                .collect();
-            (all.len() == unit.len()).then_some(all)
-        };
+        let exact = |unit: &[usize]| exact_values(&self.domains, unit);
         // Units of fewer than three cells form no family unit (nothing or a `!=`).
         let units: Vec<&Vec<usize>> = self.units.iter().filter(|u| u.len() >= 3).collect();
         for (a, ua) in units.iter().enumerate() {

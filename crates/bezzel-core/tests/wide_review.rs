@@ -58,35 +58,9 @@ impl Case {
     /// Every solution, by backtracking over the variables in input order with each unit
     /// checked as soon as its cells are set.
     fn enumerate(&self) -> BTreeSet<Vec<i32>> {
-        let n = self.domains.len();
-        let mut before: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for unit in &self.units {
-            for &i in unit {
-                for &j in unit {
-                    if j < i && !before[i].contains(&j) {
-                        before[i].push(j);
-                    }
-                }
-            }
-        }
-        fn go(case: &Case, before: &[Vec<usize>], a: &mut Vec<i32>, out: &mut BTreeSet<Vec<i32>>) {
-            let i = a.len();
-            if i == case.domains.len() {
-                assert!(case.holds(a));
-                out.insert(a.clone());
-                return;
-            }
-            for &v in &case.domains[i] {
-                if before[i].iter().all(|&j| a[j] != v) {
-                    a.push(v);
-                    go(case, before, a, out);
-                    a.pop();
-                }
-            }
-        }
-        let mut out = BTreeSet::new();
-        go(self, &before, &mut Vec::with_capacity(n), &mut out);
-        out
+        let all = brute::enumerate_units(&self.domains, &self.units);
+        assert!(all.iter().all(|a| self.holds(a)));
+        all
     }
 }
 

@@ -316,7 +316,7 @@ impl Solver {
                         .prefix
                         .iter()
                         .chain(&bound)
-                        .all(|&d| engine.decide(d).is_ok());
+                        .all(|&d| engine.decide_scheduled(d).is_ok());
                     let ok = if decided {
                         self.propagate().is_ok()
                     } else {

@@ -155,6 +155,59 @@ pub(crate) fn model(domains: &[Vec<i32>]) -> (Model, Vec<VarId>) {
     (m, vars)
 }
 
+/// Every assignment of `domains` whose `units` (positions) take pairwise distinct values, by
+/// backtracking in input order with each unit checked as soon as its cells are set: the
+/// ground truth of the family's tests, written without the solver.
+pub(crate) fn enumerate_units(domains: &[Vec<i32>], units: &[Vec<usize>]) -> BTreeSet<Vec<i32>> {
+    let n = domains.len();
+    // Per position, the earlier positions it shares a unit with.
+    let mut before: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for unit in units {
+        for &i in unit {
+            for &j in unit {
+                if j < i && !before[i].contains(&j) {
+                    before[i].push(j);
+                }
+            }
+        }
+    }
+    fn go(
+        domains: &[Vec<i32>],
+        before: &[Vec<usize>],
+        a: &mut Vec<i32>,
+        out: &mut BTreeSet<Vec<i32>>,
+    ) {
+        let i = a.len();
+        if i == domains.len() {
+            out.insert(a.clone());
+            return;
+        }
+        for &v in &domains[i] {
+            if before[i].iter().all(|&j| a[j] != v) {
+                a.push(v);
+                go(domains, before, a, out);
+                a.pop();
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    go(domains, &before, &mut Vec::with_capacity(n), &mut out);
+    out
+}
+
+/// The values a unit (positions in `domains`) must use, if its cells' declared ranges (least
+/// to greatest value) cover exactly as many values as it has cells.
+pub(crate) fn exact_values(domains: &[Vec<i32>], unit: &[usize]) -> Option<BTreeSet<i32>> {
+    let all: BTreeSet<i32> = unit
+        .iter()
+        .flat_map(|&i| {
+            let d = &domains[i];
+            *d.iter().min().unwrap()..=*d.iter().max().unwrap()
+        })
+        .collect();
+    (all.len() == unit.len()).then_some(all)
+}
+
 /// [`model`] with `units` (positions in `domains`) all different at the domain level: through
 /// `all_different_with` (a family forms) if `family`, else as one `AllDifferentDomain` each.
 pub(crate) fn units_model(
