@@ -25,13 +25,19 @@
 //! domains as narrow or narrower after the same decisions (Sudoku, first-fail: a quarter
 //! fewer nodes on top1465, 44 % fewer on the 17-clue puzzles, 15 % on the hardest).
 //!
+//! The cheap rules run in sweeps over the units whose cells changed, the units with a newly
+//! fixed cell first (their naked singles are certain work); the others, which can only have
+//! hidden singles, wait until no naked single is pending. The order changes no fixpoint, only
+//! the work to reach it and which unit a failure is charged to. The cells' masks live in
+//! [`slots`](super::slots), the pairs' rule in [`locked`](super::locked).
+//!
 //! A unit's cached masks are those its last matching left (domain consistent by themselves):
 //! a unit whose masks equal them needs no matching (units of nine cells keep none: see
-//! `matching`). The cache is not trailed; after
-//! backtracking it is merely stale, which costs a matching and never a wrong answer. The
-//! advice tokens name the units of the cells that changed since the last run, so a run starts
-//! from those units only. The model forms families of at most 64 units, over variables (not
-//! views) whose declared values fit one window of 64 (see `Model::form_families`).
+//! `matching`). The cache is not trailed; after backtracking it is merely stale, which costs a
+//! matching and never a wrong answer. The advice tokens name the units of the cells that
+//! changed since the last run, so a run starts from those units only. The model forms
+//! families of at most 64 units, over variables (not views) whose declared values fit one
+//! window of 64 (see `Model::form_families`).
 //!
 //! The scan and update of 9-cell units, and the whole run with them, have an AVX2 version
 //! ([`wide`](super::wide)), chosen when the CPU has it; the results are the same bit for bit.
