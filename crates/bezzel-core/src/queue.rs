@@ -42,8 +42,16 @@ const PRIORITIES: [Priority; BUCKETS] = [
     Priority::Expensive,
 ];
 const NOBODY: u32 = u32::MAX;
-/// In a [`Gate`]: not exactly one subscriber (never a propagator, nor `NOBODY`).
+/// In `Queue::sole`: not exactly one subscriber (never a propagator, nor `NOBODY`).
 const SEVERAL: u32 = u32::MAX - 1;
+
+/// The one subscriber of a variable with these subscriptions and watches, or `SEVERAL`.
+fn sole_of(subs: &[Subscription], watches: &[Watch]) -> u32 {
+    match (subs, watches) {
+        ([only], []) => only.prop,
+        _ => SEVERAL,
+    }
+}
 
 #[derive(Debug, Clone, Copy)]
 struct Subscription {
@@ -243,11 +251,7 @@ impl Queue {
                 token,
             });
         }
-        self.sole[var as usize] = if subs.len() == 1 && self.watches[var as usize].is_empty() {
-            prop
-        } else {
-            SEVERAL
-        };
+        self.sole[var as usize] = sole_of(subs, &self.watches[var as usize]);
     }
 
     /// Recomputes the gate of `var` from its subscriptions and watches.
@@ -260,10 +264,7 @@ impl Queue {
             weakest: subs.iter().map(|s| s.event).min(),
             watched: !watches.is_empty(),
         };
-        self.sole[var as usize] = match (subs.as_slice(), watches.is_empty()) {
-            ([only], true) => only.prop,
-            _ => SEVERAL,
-        };
+        self.sole[var as usize] = sole_of(subs, watches);
     }
 
     /// Subscribes `prop` to `var` for changes that take `value` away from it or leave it

@@ -62,22 +62,17 @@ pub(in crate::propagators) struct AllDifferentFamily {
     cells: Vec<IntView>,
     /// The cells as word views over one window, made at setup.
     words: Vec<WordView>,
-    /// Unit `u` is the cells `unit_cells[start..end]` with `[start, end] = unit_range[u]`;
-    /// the masks of `slots_of_cells`, `cache` and `mates` run along `unit_cells` (a unit's
-    /// *slots*). Per-unit data
-    /// is in fixed arrays of 64 (the most units a family has), which the hot paths index by
-    /// `u & 63` without a bounds check.
-    unit_cells: Vec<u32>,
-    unit_range: Box<[[u32; 2]; 64]>,
     /// Per unit, the values its cells can ever take if they are as many as its cells (then
-    /// every one of them is used), else 0; made at setup.
+    /// every one of them is used), else 0; made at setup. In a fixed array of 64 (the most
+    /// units a family has), which the hot paths index by `u & 63` without a bounds check.
     unit_exact: Box<[u64; 64]>,
     /// Every unit, as bits.
     all_units: u64,
     /// Per cell, the mask its slots hold (0 before the first run).
     synced: Vec<u64>,
-    /// Per slot, its cell's current mask, with the tables between cells and slots: a cell's
-    /// units (at most 64), and the cells this run narrowed, which the write-back visits.
+    /// Per slot (a cell in a unit; a unit's slots are consecutive), its cell's current mask,
+    /// with the tables between cells, slots and units, and the cells this run narrowed,
+    /// which the write-back visits.
     slots_of_cells: Slots,
     /// Per slot, the mask its unit's last matching left (0: none yet).
     cache: Vec<u64>,
@@ -95,7 +90,9 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// [`blame`](Propagator::blame) charges, for dom/wdeg.
     failed: u64,
     wide: Option<super::wide::Avx2>,
-    /// Whether this run started from every unit (the root of a puzzle).
+    /// Whether this run started from every unit (the root of a puzzle). A field rather than
+    /// a local of `run`: there it took a register from the sweeps (forum hardest +0.5 %
+    /// instructions).
     fresh: bool,
 }
 
@@ -130,12 +127,10 @@ impl AllDifferentFamily {
         }
         AllDifferentFamily {
             slots_of_cells: Slots::new(&unit_cells, cell_units, &unit_range),
-            unit_range,
             unit_exact: Box::new([0; 64]),
 
             cells,
             words: Vec::new(),
-            unit_cells,
             all_units: u64::MAX >> (64 - units.len().max(1)),
             synced: vec![0; n],
             cache: vec![0; flat],
@@ -148,12 +143,6 @@ impl AllDifferentFamily {
             fresh: false,
             wide: super::wide::Avx2::detect(),
         }
-    }
-
-    /// The slots of unit `u`.
-    #[inline(always)]
-    fn unit(&self, u: usize) -> std::ops::Range<usize> {
-        slots_of(&self.unit_range, u)
     }
 
     /// The cheap rules on unit `u` (naked and hidden singles, counting); returns the units
@@ -441,7 +430,7 @@ impl Propagator for AllDifferentFamily {
             })
             .collect();
         for u in 0..self.all_units.count_ones() as usize {
-            let cells = &self.unit_cells[self.unit(u)];
+            let cells = self.slots_of_cells.cells_of_unit(u);
             let values = cells.iter().fold(0, |all, &c| all | ranges[c as usize]);
             self.unit_exact[u] = if values.count_ones() as usize == cells.len() {
                 values
@@ -450,15 +439,8 @@ impl Propagator for AllDifferentFamily {
             };
         }
         // Anew on every setup (a copy of the model is set up again).
-        let ranges: Vec<_> = (0..self.all_units.count_ones() as usize)
-            .map(|u| self.unit(u))
-            .collect();
-        self.pairs = Pairs::new(
-            &self.slots_of_cells,
-            &ranges,
-            &self.unit_cells,
-            &self.unit_exact[..],
-        );
+        let units = self.all_units.count_ones() as usize;
+        self.pairs = Pairs::new(&self.slots_of_cells, &self.unit_exact[..units]);
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
@@ -484,7 +466,7 @@ impl Propagator for AllDifferentFamily {
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
         // Pair by pair: no allocation, as checked searches expect.
         (0..self.all_units.count_ones() as usize).all(|u| {
-            let cells = &self.unit_cells[self.unit(u)];
+            let cells = self.slots_of_cells.cells_of_unit(u);
             (0..cells.len()).all(|i| {
                 let v = a.value(self.cells[cells[i] as usize]);
                 cells[i + 1..]
@@ -508,13 +490,6 @@ impl Propagator for AllDifferentFamily {
         }
         self.failed != 0
     }
-}
-
-/// The slots of unit `u` (below 64) by `ranges`.
-#[inline(always)]
-fn slots_of(ranges: &[[u32; 2]; 64], u: usize) -> std::ops::Range<usize> {
-    let [start, end] = ranges[u & 63];
-    start as usize..end as usize
 }
 
 /// A unit's `once`, `twice`, `fixed` and `clash` masks (see `cheap`); always inlined, so that

@@ -22,26 +22,22 @@ pub(super) struct Pairs {
 }
 
 impl Pairs {
-    /// The pairs among the units whose slots are `ranges` (of `slots`, whose cells are
-    /// `unit_cells`), where `exact[u]` is the set of values unit `u` must take (0 for none).
-    pub(super) fn new(
-        slots: &Slots,
-        ranges: &[std::ops::Range<usize>],
-        unit_cells: &[u32],
-        exact: &[u64],
-    ) -> Pairs {
-        let cells_of = |u: usize| &unit_cells[ranges[u].clone()];
+    /// The pairs among the first `exact.len()` units of `slots`, where `exact[u]` is the set
+    /// of values unit `u` must take (0 for none).
+    pub(super) fn new(slots: &Slots, exact: &[u64]) -> Pairs {
+        let cells_of = |u: usize| slots.cells_of_unit(u);
         // The slots of `first` whose cells are not in `second`.
         let outside = |first: usize, second: usize| {
             let others = cells_of(second);
-            ranges[first]
-                .clone()
-                .filter(|&slot| !others.contains(&unit_cells[slot]))
-                .map(|slot| slot as u32)
+            slots
+                .range(first)
+                .zip(cells_of(first))
+                .filter(|(_, c)| !others.contains(c))
+                .map(|(slot, _)| slot as u32)
         };
         let (mut units, mut bounds, mut list) = (Vec::new(), Vec::new(), Vec::new());
-        for a in 0..ranges.len() {
-            for b in a + 1..ranges.len() {
+        for a in 0..exact.len() {
+            for b in a + 1..exact.len() {
                 if exact[a] == 0 || exact[a] != exact[b] {
                     continue;
                 }

@@ -160,17 +160,17 @@ impl Slots {
     /// The first slot of unit `u` (below 64) and the masks of its slots.
     #[inline(always)]
     pub(super) fn unit(&self, u: usize) -> (usize, &[u64]) {
-        let [start, end] = self.ranges[u & 63].map(|b| b as usize);
-        // SAFETY: `start <= end < masks.len()` (checked in `new`).
-        (start, unsafe { self.masks.get_unchecked(start..end) })
+        let slots = self.range(u);
+        // SAFETY: `start <= end < masks.len()` for every range (checked in `new`).
+        (slots.start, unsafe { self.masks.get_unchecked(slots) })
     }
 
     /// [`unit`](Slots::unit), to change the masks.
     #[inline(always)]
     pub(super) fn unit_mut(&mut self, u: usize) -> (usize, &mut [u64]) {
-        let [start, end] = self.ranges[u & 63].map(|b| b as usize);
-        // SAFETY: `start <= end < masks.len()` (checked in `new`).
-        (start, unsafe { self.masks.get_unchecked_mut(start..end) })
+        let slots = self.range(u);
+        // SAFETY: `start <= end < masks.len()` for every range (checked in `new`).
+        (slots.start, unsafe { self.masks.get_unchecked_mut(slots) })
     }
 
     /// Whether every slot's mask has one value (at most).
@@ -181,6 +181,19 @@ impl Slots {
             .iter()
             .fold(0, |open, &m| open | (m & m.wrapping_sub(1)))
             == 0
+    }
+
+    /// The slots of unit `u` (below 64; none past the units).
+    #[inline(always)]
+    pub(super) fn range(&self, u: usize) -> std::ops::Range<usize> {
+        let [start, end] = self.ranges[u & 63];
+        start as usize..end as usize
+    }
+
+    /// The cells of unit `u`, slot by slot.
+    #[inline]
+    pub(super) fn cells_of_unit(&self, u: usize) -> &[u32] {
+        &self.cell_of[self.range(u)]
     }
 
     /// Per cell, its units as bits.
