@@ -28,7 +28,9 @@
 //! The cheap rules run in sweeps over the units whose cells changed, the units with a newly
 //! fixed cell first (their naked singles are certain work); the others, which can only have
 //! hidden singles, wait until no naked single is pending. The order changes no fixpoint, only
-//! the work to reach it and which unit a failure is charged to. The cells' masks live in
+//! the work to reach it and which unit a failure is charged to. At the cheap rules' fixpoint
+//! the pairs' rule below runs before the matchings (it costs less and prunes more often),
+//! and whatever either narrows goes back to the cheap rules first. The cells' masks live in
 //! [`slots`](super::slots), the pairs' rule in [`locked`](super::locked).
 //!
 //! A unit's cached masks are those its last matching left (domain consistent by themselves):
@@ -352,6 +354,25 @@ impl AllDifferentFamily {
             if self.fresh && self.slots_of_cells.all_fixed() {
                 break;
             }
+            // At the cheap rules' fixpoint the pairs first: they cost less than a round of
+            // matchings and prune more often (at a 17-clue root every round of them pruned,
+            // against 29 % of Régin's runs; 17-clue −4 % instructions, forum −1 %).
+            if unlocked != 0 && !self.pairs.is_empty() {
+                let touched = self
+                    .pairs
+                    .run(&mut self.slots_of_cells, std::mem::take(&mut unlocked))
+                    .map_err(|(conflict, pair)| {
+                        self.failed = pair;
+                        conflict
+                    })?;
+                if touched != 0 {
+                    dirty |= touched;
+                    urgent |= touched;
+                    unmatched |= touched;
+                    unlocked |= touched;
+                    continue;
+                }
+            }
             let mut todo = std::mem::take(&mut unmatched);
             while todo != 0 {
                 let u = todo.trailing_zeros() as usize;
@@ -372,26 +393,9 @@ impl AllDifferentFamily {
                     break;
                 }
             }
-            if dirty == 0 && unmatched == 0 {
-                // The pairs last: at the fixpoint of the rest they prune most often, and
-                // most runs get there only once (measured: fewer instructions on the forum's
-                // hardest puzzles than before the matchings, about as many elsewhere).
-                if unlocked != 0 && !self.pairs.is_empty() {
-                    let touched = self
-                        .pairs
-                        .run(&mut self.slots_of_cells, std::mem::take(&mut unlocked))
-                        .map_err(|(conflict, pair)| {
-                            self.failed = pair;
-                            conflict
-                        })?;
-                    if touched != 0 {
-                        dirty |= touched;
-                        urgent |= touched;
-                        unmatched |= touched;
-                        unlocked |= touched;
-                        continue;
-                    }
-                }
+            // Done when no rule has anything left: the pairs too, if a matching narrowed
+            // cells of their units only within its own unit.
+            if dirty == 0 && unmatched == 0 && (unlocked == 0 || self.pairs.is_empty()) {
                 break;
             }
         }
