@@ -342,6 +342,12 @@ impl Engine {
         self.store.min(x)
     }
 
+    /// The smallest values of the first `n` variables, in one pass over the store.
+    #[inline]
+    pub(crate) fn mins(&self, n: usize) -> Vec<i32> {
+        self.store.mins(n)
+    }
+
     /// The largest value of `x`.
     #[inline]
     pub(crate) fn max(&self, x: u32) -> i32 {

@@ -175,6 +175,12 @@ impl Store {
         self.vars[x as usize].min
     }
 
+    /// The smallest values of the first `n` variables (a solution's, when all are fixed).
+    #[inline]
+    pub(crate) fn mins(&self, n: usize) -> Vec<i32> {
+        self.vars[..n].iter().map(|d| d.min).collect()
+    }
+
     #[inline]
     pub(crate) fn max(&self, x: u32) -> i32 {
         self.vars[x as usize].max

@@ -257,10 +257,7 @@ impl Solver {
         if !self.advance() {
             return None;
         }
-        let engine = self.model.engine();
-        let values = (0..self.model.num_vars() as u32)
-            .map(|x| engine.min(x))
-            .collect();
+        let values = self.model.engine().mins(self.model.num_vars());
         Some(Solution::new(
             self.model.id(),
             values,

@@ -72,6 +72,9 @@ pub(super) struct Slots {
     /// Per unit (and `[0, 0]` past the units), the bounds of its slots: `start <= end <
     /// masks.len()`.
     ranges: Box<[[u32; 2]; 64]>,
+    /// The first units' slots, as few as hold every cell (Sudoku: the rows), for
+    /// [`all_fixed`](Slots::all_fixed); at most `masks.len() - 1`.
+    cover: usize,
     /// Cell `c`'s slots are `all[start[c]..start[c + 1]]`.
     start: Box<[usize]>,
     all: Box<[u32]>,
@@ -113,6 +116,18 @@ impl Slots {
             Vec::new()
         };
         let first: Vec<u32> = per_cell.iter().map(|mine| mine[0]).collect();
+        let mut cover = cell_of.len();
+        let mut seen = vec![false; cells];
+        let mut unseen = cells;
+        for &[start, end] in ranges.iter() {
+            for &c in &cell_of[start as usize..end as usize] {
+                unseen -= usize::from(!std::mem::replace(&mut seen[c as usize], true));
+            }
+            if unseen == 0 {
+                cover = end as usize;
+                break;
+            }
+        }
         let slots = Slots {
             masks: vec![0; cell_of.len() + 1].into_boxed_slice(),
             links: links.into_boxed_slice(),
@@ -123,6 +138,7 @@ impl Slots {
             start: start.into_boxed_slice(),
             all: all.into_boxed_slice(),
             ranges: Box::new(*ranges),
+            cover,
         };
         // The invariants the unchecked reads rely on (see the fields and the module docs).
         let (n, cells) = (slots.masks.len(), slots.units.len());
@@ -173,10 +189,11 @@ impl Slots {
         (slots.start, unsafe { self.masks.get_unchecked_mut(slots) })
     }
 
-    /// Whether every slot's mask has one value (at most).
+    /// Whether every cell's mask has one value (at most). A cell's slots all hold its mask,
+    /// so one slot per cell is enough: a third of Sudoku's.
     #[inline(always)]
     pub(super) fn all_fixed(&self) -> bool {
-        let slots = &self.masks[..self.masks.len() - 1];
+        let slots = &self.masks[..self.cover];
         slots
             .iter()
             .fold(0, |open, &m| open | (m & m.wrapping_sub(1)))
