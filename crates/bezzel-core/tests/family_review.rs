@@ -1,6 +1,6 @@
 //! An adversarial review of the all-different family's third and fourth passes: units of 9
 //! and 16 cells on an unrolled path, Régin skipped ("settled") in units with as many values as
-//! cells and at most six open cells without a Hall set shape, and locked candidates between
+//! cells and at most seven open cells without a Hall set shape (seven since the sixth pass), and locked candidates between
 //! two such units over the same values.
 //! The ground truth never goes through the family: every assignment enumerated by a
 //! backtracking search written here (for small cases), or the same units posted one by one as
@@ -957,13 +957,13 @@ fn supports_one_by_one(masks: &[u64], units: &[Vec<usize>]) -> Option<Vec<u64>> 
     }
 }
 
-/// The three shapes of Hall sets among open cells that the family looks for before it runs a
+/// The four shapes of Hall sets among open cells that the family looks for before it runs a
 /// matching, from their definitions, over subsets: two cells holding one and the same two
 /// values, two values held by the same two cells and no other, three cells holding three
-/// values or fewer between them.
-fn hall_shapes(open: &[u64]) -> [bool; 3] {
+/// values or fewer between them, three values held by three cells or fewer between them.
+fn hall_shapes(open: &[u64]) -> [bool; 4] {
     let n = open.len();
-    let mut shapes = [false; 3];
+    let mut shapes = [false; 4];
     for i in 0..n {
         for j in i + 1..n {
             shapes[0] |= open[i].count_ones() == 2 && open[i] == open[j];
@@ -980,6 +980,16 @@ fn hall_shapes(open: &[u64]) -> [bool; 3] {
     for a in 0..holders.len() {
         for b in a + 1..holders.len() {
             shapes[1] |= holders[a].len() == 2 && holders[a] == holders[b];
+            for c in b + 1..holders.len() {
+                let mut cells: Vec<usize> = [&holders[a], &holders[b], &holders[c]]
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .collect();
+                cells.sort_unstable();
+                cells.dedup();
+                shapes[3] |= cells.len() <= 3;
+            }
         }
     }
     shapes
@@ -1096,24 +1106,26 @@ fn open_unit(rng: &mut Rng, k: usize) -> (Case, Option<Vec<u64>>) {
 }
 
 #[test]
-fn hall_sets_among_six_open_cells_against_enumeration() {
-    // Random exact units of 4 to 7 open cells, most of them of 6 (where the family skips the
-    // matching without any of three shapes): first the claim itself, by enumeration (at the
-    // cheap rules' fixpoint, no shape means nothing to prune and no failure), then the
-    // family's root domains against the units one by one at domain consistency, by
-    // enumeration. Per k, the cases where one shape alone (of those the family looks for at
-    // that k) allows pruning are counted: dropping that shape's test must fail here.
+fn hall_sets_among_six_and_seven_open_cells_against_enumeration() {
+    // Random exact units of 4 to 8 open cells, most of them of 6 and 7 (where the family skips
+    // the matching without any of three or four shapes): first the claim itself, by
+    // enumeration (at the cheap rules' fixpoint, no shape means nothing to prune and no
+    // failure), then the family's root domains against the units one by one at domain
+    // consistency, by enumeration. Per k, the cases where one shape alone (of those the family
+    // looks for at that k) allows pruning are counted: dropping that shape's test must fail
+    // here.
     let mut rng = Rng::seeded(66);
-    let mut alone = [[0u32; 3]; 8];
-    let (mut failing, mut settled, mut pruned_at_seven, mut away) = (0, 0, 0, 0);
-    for round in 0..20_000 {
-        let k = [4, 5, 5, 6, 6, 6, 6, 6, 7, 7][rng.below(10) as usize];
+    let mut alone = [[0u32; 4]; 9];
+    let (mut failing, mut settled, mut pruned_at_eight, mut away) = (0, [0; 9], 0, 0);
+    for round in 0..24_000 {
+        let k = [4, 5, 5, 6, 6, 6, 7, 7, 7, 8][rng.below(10) as usize];
         let (case, open) = open_unit(&mut rng, k);
         if let Some(open) = &open {
             let looked_for = match k {
                 4 => 1,
                 5 => 2,
                 6 => 3,
+                7 => 4,
                 _ => 0,
             };
             let shapes = hall_shapes(open);
@@ -1125,8 +1137,8 @@ fn hall_sets_among_six_open_cells_against_enumeration() {
                 }
                 Some(s) => s != *open,
             };
-            if k == 7 {
-                pruned_at_seven += u32::from(prunes);
+            if k == 8 {
+                pruned_at_eight += u32::from(prunes);
             } else if prunes {
                 assert!(
                     !found.is_empty(),
@@ -1135,8 +1147,8 @@ fn hall_sets_among_six_open_cells_against_enumeration() {
                 if let [one] = found[..] {
                     alone[k][one] += 1;
                 }
-            } else if k == 6 && found.is_empty() {
-                settled += 1;
+            } else if found.is_empty() {
+                settled[k] += 1;
             }
         } else {
             away += 1;
@@ -1171,14 +1183,29 @@ fn hall_sets_among_six_open_cells_against_enumeration() {
     // The generator must keep reaching every shape alone (seed 66: 200 to 400 each), the
     // failing units, the units the family leaves without a matching, and the rest.
     let counts = format!(
-        "alone {alone:?}, failing {failing}, settled {settled}, pruned at 7 {pruned_at_seven}, \
-         away from the fixpoint {away}"
+        "alone {alone:?}, failing {failing}, settled {settled:?}, pruned at 8 \
+         {pruned_at_eight}, away from the fixpoint {away}"
     );
-    for (k, shape) in [(4, 0), (5, 0), (5, 1), (6, 0), (6, 1), (6, 2)] {
+    for (k, shape) in [
+        (4, 0),
+        (5, 0),
+        (5, 1),
+        (6, 0),
+        (6, 1),
+        (6, 2),
+        (7, 0),
+        (7, 1),
+        (7, 2),
+        (7, 3),
+    ] {
         assert!(alone[k][shape] >= 50, "k = {k}, shape {shape}: {counts}");
     }
     assert!(
-        failing >= 20 && settled >= 1_000 && pruned_at_seven >= 100 && away >= 1_000,
+        failing >= 20
+            && settled[6] >= 1_000
+            && settled[7] >= 500
+            && pruned_at_eight >= 100
+            && away >= 1_000,
         "{counts}"
     );
 }
