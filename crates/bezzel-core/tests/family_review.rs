@@ -1,7 +1,7 @@
 //! An adversarial review of the all-different family's third and fourth passes: units of 9
 //! and 16 cells on an unrolled path, Régin skipped ("settled") in units with as many values as
-//! cells and at most seven open cells without a Hall set shape (seven since the sixth pass), and locked candidates between
-//! two such units over the same values.
+//! cells and at most seven open cells (six before the seventh pass) without a Hall set shape,
+//! and locked candidates between two such units over the same values.
 //! The ground truth never goes through the family: every assignment enumerated by a
 //! backtracking search written here (for small cases), or the same units posted one by one as
 //! separate `AllDifferentDomain` propagators, compared by solution sets, by the first solutions
