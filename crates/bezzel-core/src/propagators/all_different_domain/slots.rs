@@ -26,6 +26,9 @@
 struct Link {
     cell: u32,
     others: [u32; 3],
+    /// The cell's units, as bits: here rather than read through `cell`, one load fewer on
+    /// the path from a changed slot to the units it touches.
+    units: u64,
 }
 
 /// A list of slots, checked against the [`Slots`] that made it: every entry is below
@@ -109,7 +112,11 @@ impl Slots {
                     for (o, &other) in others.iter_mut().zip(rest) {
                         *o = other;
                     }
-                    Link { cell, others }
+                    Link {
+                        cell,
+                        others,
+                        units: units[cell as usize],
+                    }
                 })
                 .collect()
         } else {
@@ -223,20 +230,25 @@ impl Slots {
     /// slots and notes the cell narrowed; returns the mask and the cell's units.
     #[inline(always)]
     pub(super) fn changed(&mut self, slot: usize) -> (u64, u64) {
-        let Some(&Link { cell, others }) = self.links.get(slot) else {
+        let Some(&Link {
+            cell,
+            others,
+            units,
+        }) = self.links.get(slot)
+        else {
             return self.changed_by_lists(slot);
         };
         let c = cell as usize;
         let masks: &mut [u64] = &mut self.masks;
         // SAFETY: `slot < links.len() < masks.len()`, each of `others` is below
-        // `masks.len()`, `c < units.len()` and `c / 64 < narrowed.len()` (checked in `new`).
+        // `masks.len()` and `c / 64 < narrowed.len()` (checked in `new`).
         unsafe {
             let new = *masks.get_unchecked(slot);
             for o in others {
                 *masks.get_unchecked_mut(o as usize) = new;
             }
             *self.narrowed.get_unchecked_mut(c / 64) |= 1 << (c % 64);
-            (new, *self.units.get_unchecked(c))
+            (new, units)
         }
     }
 
