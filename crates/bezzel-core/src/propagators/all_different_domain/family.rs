@@ -496,11 +496,19 @@ impl Propagator for AllDifferentFamily {
     }
 
     fn blame(&self, charge: &mut dyn FnMut(crate::VarId)) -> bool {
-        // The cells of the units whose rule failed, each once: as if those units, posted
-        // one by one, had failed.
-        for (c, &units) in self.cells.iter().zip(self.slots_of_cells.units()) {
-            if units & self.failed != 0 {
-                charge(c.var());
+        // The cells of the units whose rule failed, each once (at the first of those units
+        // it lies in): as if those units, posted one by one, had failed. Unit by unit rather
+        // than a pass over every cell: a failure blames one unit or two.
+        let all_units = self.slots_of_cells.units();
+        let mut failed = self.failed;
+        while failed != 0 {
+            let u = failed.trailing_zeros();
+            failed &= failed - 1;
+            let earlier = self.failed & ((1 << u) - 1);
+            for &c in self.slots_of_cells.cells_of_unit(u as usize) {
+                if all_units[c as usize] & earlier == 0 {
+                    charge(self.cells[c as usize].var());
+                }
             }
         }
         self.failed != 0
