@@ -622,7 +622,7 @@ impl Store {
     /// another module than the store's.
     #[inline]
     pub(crate) fn restore(&mut self, to: Mark) {
-        while let Some(VarEntry { var, old }) = self.trail.pop_var_above(to) {
+        for &VarEntry { var, old } in self.trail.pop_vars_above(to).iter().rev() {
             self.vars[var as usize] = old;
         }
         while let Some(entry) = self.trail.pop_cell_above(to) {

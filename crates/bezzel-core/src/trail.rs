@@ -69,15 +69,14 @@ impl<V: Copy, C> Trail<V, C> {
         self.cells.push(entry);
     }
 
-    /// Pops the newest variable entry above `to`, if any.
+    /// Pops every variable entry above `to` at once, newest last (restore them in reverse):
+    /// one slice rather than a test per entry.
     #[inline]
-    pub(crate) fn pop_var_above(&mut self, to: Mark) -> Option<V> {
-        if self.top > to.vars {
-            self.top -= 1;
-            Some(self.vars[self.top])
-        } else {
-            None
-        }
+    pub(crate) fn pop_vars_above(&mut self, to: Mark) -> &[V] {
+        let from = to.vars.min(self.top);
+        let popped = &self.vars[from..self.top];
+        self.top = from;
+        popped
     }
 
     /// Pops the newest other entry above `to`, if any.
@@ -117,9 +116,8 @@ mod tests {
         t.push_cell(9);
         t.push_var_if((1, 7), true);
         assert_eq!(t.len(), 3);
-        assert_eq!(t.pop_var_above(cp), Some((1, 7)));
-        assert_eq!(t.pop_var_above(cp), Some((0, 3)));
-        assert_eq!(t.pop_var_above(cp), None);
+        assert_eq!(t.pop_vars_above(cp), [(0, 3), (1, 7)]);
+        assert_eq!(t.pop_vars_above(cp), []);
         assert_eq!(t.pop_cell_above(cp), Some(9));
         assert_eq!(t.pop_cell_above(cp), None);
         let s1 = t.stamp();
