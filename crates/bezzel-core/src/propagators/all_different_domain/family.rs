@@ -249,20 +249,14 @@ impl AllDifferentFamily {
             }
             return Ok(0);
         }
-        // Buffers in locals, indexed within their 64 entries: no reload of the box's address
-        // and no bounds check per cell.
-        let (cur, picked, picked_mates) = (
-            &mut self.small.cur,
-            &mut self.picked,
-            &mut self.picked_mates,
-        );
+        // The open cells' masks, which the shape tests below read; their slots and matched
+        // values only if Régin runs. Buffers in locals, indexed within their 64 entries: no
+        // reload of the box's address and no bounds check per cell.
+        let cur = &mut self.small.cur;
         let mut bits = open;
         for j in 0..k {
-            let slot = range.start + bits.trailing_zeros() as usize;
+            cur[j & 63] = masks[bits.trailing_zeros() as usize];
             bits &= bits - 1;
-            cur[j & 63] = masks[slot - range.start];
-            picked[j & 63] = slot as u32;
-            picked_mates[j & 63] = self.mates[slot];
         }
         let mut touched = 0;
         // At the cheap rules' fixpoint, in a unit with as many values as cells, each open value
@@ -301,6 +295,14 @@ impl AllDifferentFamily {
                 _ => false,
             };
         if !settled {
+            let (picked, picked_mates) = (&mut self.picked, &mut self.picked_mates);
+            let mut bits = open;
+            for j in 0..k {
+                let slot = range.start + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                picked[j & 63] = slot as u32;
+                picked_mates[j & 63] = self.mates[slot];
+            }
             // Values are bit positions: the window's first value is 0 here.
             self.small.regin_inlined(&mut self.picked_mates[..k], 0)?;
             for j in 0..k {
