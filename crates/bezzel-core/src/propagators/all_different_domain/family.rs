@@ -286,11 +286,12 @@ impl AllDifferentFamily {
                         && !three_within_three(&self.small.cur[..6])
                 }
                 7 => {
-                    let values = cells_per_value::<7>(&self.small.cur[..7]);
                     !equal_pair(&self.small.cur[..7])
-                        && !equal_pair(&values)
                         && !three_within_three(&self.small.cur[..7])
-                        && !three_within_three(&values)
+                        && {
+                            let values = cells_per_value::<7>(&self.small.cur[..7]);
+                            !equal_pair(&values) && !three_within_three(&values)
+                        }
                 }
                 _ => false,
             };
