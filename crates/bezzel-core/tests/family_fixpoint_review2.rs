@@ -323,21 +323,7 @@ impl Brancher for Recorder {
             .copied()
             .filter(|&x| !d.is_fixed(x))
             .collect();
-        let decision = if open.is_empty() {
-            None
-        } else {
-            let rng = &mut self.rng;
-            let x = open[rng.below(open.len() as u64) as usize];
-            let values: Vec<i32> = d.values(x).collect();
-            let v = values[rng.below(values.len() as u64) as usize];
-            let split = rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32;
-            Some(match rng.below(4) {
-                0 => Decision::Assign(x, v),
-                1 => Decision::Exclude(x, v),
-                2 => Decision::AtMost(x, split),
-                _ => Decision::Above(x, split),
-            })
-        };
+        let decision = brute::random_decision(&mut self.rng, d, &open);
         let mut log = self.log.lock().unwrap();
         if log.len() < self.cap {
             log.push((masks, decision));

@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 mod brute;
 
-use brute::{RandomDecisions, Rng, has_matching, set_of};
+use brute::{RandomDecisions, Rng, has_matching, set_of, supports};
 
 /// A constraint besides the units, posted the same way in every model.
 #[derive(Debug, Clone)]
@@ -910,32 +910,6 @@ fn hall_sets_among_four_and_five_open_cells_are_found() {
         let (family, support) = five(cells);
         assert_eq!(family, support, "{cells:?}");
     }
-}
-
-/// The values each cell of one unit takes in some assignment of the unit's cells to pairwise
-/// distinct values, as masks (bit `v - base`), by enumerating every such assignment: domain
-/// consistency by its definition, with no matching and no Hall set. `None` when there is no
-/// such assignment.
-fn supports(masks: &[u64]) -> Option<Vec<u64>> {
-    fn go(masks: &[u64], used: u64, path: &mut Vec<u64>, out: &mut [u64]) {
-        let Some(&mask) = masks.get(path.len()) else {
-            for (o, &bit) in out.iter_mut().zip(path.iter()) {
-                *o |= bit;
-            }
-            return;
-        };
-        let mut free = mask & !used;
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free &= free - 1;
-            path.push(bit);
-            go(masks, used | bit, path, out);
-            path.pop();
-        }
-    }
-    let mut out = vec![0; masks.len()];
-    go(masks, 0, &mut Vec::with_capacity(masks.len()), &mut out);
-    out.iter().all(|&m| m != 0).then_some(out)
 }
 
 /// The fixpoint of [`supports`] over `units` (cell masks, units as positions), or `None` when

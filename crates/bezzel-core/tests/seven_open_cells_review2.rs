@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 
 mod brute;
 
-use brute::Rng;
+use brute::{Rng, supports};
 
 const K: usize = 7;
 const ALL: usize = (1 << K) - 1;
@@ -250,29 +250,6 @@ fn shape_bits(cells: &[u8; K]) -> bool {
             })
         })
     })
-}
-
-/// Every value each cell takes in some assignment of distinct values (by enumeration).
-fn supports(masks: &[u64]) -> Option<Vec<u64>> {
-    fn go(masks: &[u64], used: u64, path: &mut Vec<u64>, out: &mut [u64]) {
-        let Some(&mask) = masks.get(path.len()) else {
-            for (o, &bit) in out.iter_mut().zip(path.iter()) {
-                *o |= bit;
-            }
-            return;
-        };
-        let mut free = mask & !used;
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free &= free - 1;
-            path.push(bit);
-            go(masks, used | bit, path, out);
-            path.pop();
-        }
-    }
-    let mut out = vec![0; masks.len()];
-    go(masks, 0, &mut Vec::new(), &mut out);
-    out.iter().all(|&m| m != 0).then_some(out)
 }
 
 #[test]

@@ -461,21 +461,25 @@ pub(crate) struct RandomDecisions(pub(crate) Rng);
 impl Brancher for RandomDecisions {
     fn decide(&mut self, d: &Domains<'_>) -> Option<Decision> {
         let open: Vec<VarId> = d.vars().filter(|&x| !d.is_fixed(x)).collect();
-        if open.is_empty() {
-            return None;
-        }
-        let rng = &mut self.0;
-        let x = open[rng.below(open.len() as u64) as usize];
-        let values: Vec<i32> = d.values(x).collect();
-        let v = values[rng.below(values.len() as u64) as usize];
-        let split = rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32;
-        Some(match rng.below(4) {
-            0 => Decision::Assign(x, v),
-            1 => Decision::Exclude(x, v),
-            2 => Decision::AtMost(x, split),
-            _ => Decision::Above(x, split),
-        })
+        random_decision(&mut self.0, d, &open)
     }
+}
+
+/// A random decision of any of the four kinds on one of `open` (unfixed variables), if any.
+pub(crate) fn random_decision(rng: &mut Rng, d: &Domains<'_>, open: &[VarId]) -> Option<Decision> {
+    if open.is_empty() {
+        return None;
+    }
+    let x = open[rng.below(open.len() as u64) as usize];
+    let values: Vec<i32> = d.values(x).collect();
+    let v = values[rng.below(values.len() as u64) as usize];
+    let split = rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32;
+    Some(match rng.below(4) {
+        0 => Decision::Assign(x, v),
+        1 => Decision::Exclude(x, v),
+        2 => Decision::AtMost(x, split),
+        _ => Decision::Above(x, split),
+    })
 }
 
 /// Every solution of `s`, as the values of `vars`.
@@ -508,4 +512,30 @@ pub(crate) fn has_matching<T: Ord + Copy, S: AsRef<[T]>>(sets: &[S]) -> bool {
     }
     let mut owner = BTreeMap::new();
     (0..sets.len()).all(|i| augment(i, sets, &mut owner, &mut BTreeSet::new()))
+}
+
+/// The values each cell of one unit takes in some assignment of the unit's cells to pairwise
+/// distinct values, as masks (bit `v - base`), by enumerating every such assignment: domain
+/// consistency by its definition, with no matching and no Hall set. `None` when there is no
+/// such assignment.
+pub(crate) fn supports(masks: &[u64]) -> Option<Vec<u64>> {
+    fn go(masks: &[u64], used: u64, path: &mut Vec<u64>, out: &mut [u64]) {
+        let Some(&mask) = masks.get(path.len()) else {
+            for (o, &bit) in out.iter_mut().zip(path.iter()) {
+                *o |= bit;
+            }
+            return;
+        };
+        let mut free = mask & !used;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free &= free - 1;
+            path.push(bit);
+            go(masks, used | bit, path, out);
+            path.pop();
+        }
+    }
+    let mut out = vec![0; masks.len()];
+    go(masks, 0, &mut Vec::with_capacity(masks.len()), &mut out);
+    out.iter().all(|&m| m != 0).then_some(out)
 }
