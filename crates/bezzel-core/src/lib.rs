@@ -66,6 +66,7 @@ pub mod domain;
 mod engine;
 pub mod error;
 mod event;
+mod families;
 pub mod markup;
 pub mod matrix;
 pub mod model;

@@ -12,6 +12,7 @@
 use crate::domain::IntoDomain;
 use crate::engine::Engine;
 use crate::error::ModelError;
+use crate::families::Families;
 use crate::matrix::Matrix;
 use crate::propagator::Propagator;
 use crate::store::Conflict;
@@ -41,15 +42,8 @@ pub struct Model {
     /// Shared with the solutions a solver reports, so that each can print itself by name for
     /// the cost of a reference count; copied only if a name changes while one is alive.
     names: Arc<Vec<String>>,
-    /// The domain-level all-differents posted since families were last formed that may join
-    /// one (see [`form_families`](Model::form_families)): their propagator and their views.
-    family_units: Vec<(usize, Vec<IntView>)>,
-    /// The same for value-level all-differents (see
-    /// [`form_value_families`](Model::form_value_families)).
-    value_units: Vec<(usize, Vec<IntView>)>,
-    /// The domain-level all-differents that may join a family over offset views (see
-    /// [`form_offset_families`](Model::form_offset_families)).
-    offset_units: Vec<(usize, Vec<IntView>)>,
+    /// The all-differents posted since families were last formed, which may join one.
+    families: Families,
 }
 
 impl Default for Model {
@@ -74,9 +68,7 @@ impl Model {
             id: Model::next_id(),
             engine: Engine::new(),
             names: Arc::default(),
-            family_units: Vec::new(),
-            value_units: Vec::new(),
-            offset_units: Vec::new(),
+            families: Families::default(),
         }
     }
 
@@ -362,242 +354,34 @@ impl Model {
     }
 
     /// Posts a domain-level all-different on `views` (at least three), noting it as a unit
-    /// that may join a family when its views qualify: at most 64 distinct variables (no
-    /// offsets, no negation), each declared over at most 64 values.
+    /// that may join a family (see [`families`](crate::families)).
     pub(crate) fn post_all_different_domain(
         &mut self,
         views: Vec<IntView>,
     ) -> Result<(), ModelError> {
-        let qualifies = views.len() <= 64
-            && views.iter().all(|v| v.offset == 0 && !v.negated)
-            && views.iter().all(|v| {
-                let (lo, hi) = self.engine.declared_bounds(v.var.index);
-                i64::from(hi) - i64::from(lo) < 64
-            })
-            && {
-                let mut vars: Vec<u32> = views.iter().map(|v| v.var.index).collect();
-                vars.sort_unstable();
-                vars.windows(2).all(|w| w[0] != w[1])
-            };
         let p = self.engine.num_propagators();
         self.post(crate::propagators::AllDifferentDomain::new(views.clone()))?;
-        if self.fits_one_window(&views) {
-            self.offset_units.push((p, views.clone()));
-        }
-        if qualifies {
-            self.family_units.push((p, views));
-        }
+        self.families.note_domain_unit(&self.engine, p, views);
         Ok(())
     }
 
-    /// Forms families of the domain-level all-differents noted since the last call: units
-    /// that share variables (connected components), whose variables' declared values fit one
-    /// window of 64, go to one propagator (in groups of at most 64 units) that does their
-    /// work in fewer runs and reaches the same fixpoint; their own propagators are retired.
-    /// A unit alone keeps its propagator. Called when search or propagation starts, so that a
-    /// model is stated without any special call.
-    pub(crate) fn form_families(&mut self) {
-        self.form_value_families();
-        let taken = self.form_offset_families();
-        self.family_units.retain(|(p, _)| !taken.contains(p));
-        let units = std::mem::take(&mut self.family_units);
-        if units.len() < 2 {
-            return;
-        }
-        // Connected components of units sharing variables, by union-find.
-        let mut parent: Vec<usize> = (0..units.len()).collect();
-        fn root(parent: &mut [usize], mut u: usize) -> usize {
-            while parent[u] != u {
-                parent[u] = parent[parent[u]];
-                u = parent[u];
-            }
-            u
-        }
-        let mut owner = std::collections::HashMap::new();
-        for (u, (_, views)) in units.iter().enumerate() {
-            for v in views {
-                let first = *owner.entry(v.var.index).or_insert(u);
-                let (a, b) = (root(&mut parent, first), root(&mut parent, u));
-                parent[a.max(b)] = a.min(b);
-            }
-        }
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut group_of = std::collections::HashMap::new();
-        for u in 0..units.len() {
-            let r = root(&mut parent, u);
-            let g = *group_of.entry(r).or_insert_with(|| {
-                groups.push(Vec::new());
-                groups.len() - 1
-            });
-            groups[g].push(u);
-        }
-        for group in groups.iter().filter(|g| g.len() > 1) {
-            let vars = |chunk: &[usize]| {
-                let mut vars: Vec<u32> = chunk
-                    .iter()
-                    .flat_map(|&u| units[u].1.iter().map(|v| v.var.index))
-                    .collect();
-                vars.sort_unstable();
-                vars.dedup();
-                vars
-            };
-            let all = vars(group);
-            let lo = all.iter().map(|&x| self.engine.declared_bounds(x).0).min();
-            let hi = all.iter().map(|&x| self.engine.declared_bounds(x).1).max();
-            if let (Some(lo), Some(hi)) = (lo, hi)
-                && i64::from(hi) - i64::from(lo) >= 64
-            {
-                continue;
-            }
-            for chunk in group.chunks(64).filter(|c| c.len() > 1) {
-                let chunk_vars = vars(chunk);
-                let views: Vec<Vec<IntView>> = chunk.iter().map(|&u| units[u].1.clone()).collect();
-                for &u in chunk {
-                    let unit_vars: Vec<u32> = units[u].1.iter().map(|v| v.var.index).collect();
-                    self.engine.retire(units[u].0, &unit_vars);
-                }
-                let mut family = crate::propagators::all_different_family(&views);
-                let subscriptions = self.engine.setup(family.as_mut());
-                self.engine.add_propagator(family, subscriptions);
-                // The family's own subscription stands for one of the units' in the degree.
-                for &x in &chunk_vars {
-                    self.engine.forget_ghost(x);
-                }
-            }
-        }
-    }
-
     /// Posts a value-level all-different on `views` (at least three), noting it as a unit that
-    /// may join a family of value-level units (see
-    /// [`form_value_families`](Model::form_value_families)) when it qualifies: at most 64
-    /// views `x + c` over distinct variables, whose declared values fit one window of 64.
+    /// may join a family (see [`families`](crate::families)).
     pub(crate) fn post_all_different_value(
         &mut self,
         views: Vec<IntView>,
     ) -> Result<(), ModelError> {
         let p = self.engine.num_propagators();
         self.post(crate::propagators::AllDifferentValue::new(views.clone()))?;
-        if self.fits_one_window(&views) {
-            self.value_units.push((p, views));
-        }
+        self.families.note_value_unit(&self.engine, p, views);
         Ok(())
     }
 
-    /// Whether a unit may join a family over offset views: at most 64 views `x + c` over
-    /// distinct variables, whose declared values fit one window of 64.
-    fn fits_one_window(&self, views: &[IntView]) -> bool {
-        views.len() <= 64
-            && views.iter().all(|v| !v.negated)
-            && {
-                let bounds = views.iter().map(|v| {
-                    let (lo, hi) = self.engine.declared_bounds(v.var.index);
-                    (i64::from(lo) + v.offset, i64::from(hi) + v.offset)
-                });
-                let lo = bounds.clone().map(|b| b.0).min().unwrap_or(0);
-                let hi = bounds.map(|b| b.1).max().unwrap_or(0);
-                hi - lo < 64
-            }
-            && {
-                let mut vars: Vec<u32> = views.iter().map(|v| v.var.index).collect();
-                vars.sort_unstable();
-                vars.windows(2).all(|w| w[0] != w[1])
-            }
-    }
-
-    /// The connected components (units sharing variables) of `units` with at least two units,
-    /// at most 64 units and at most 64 variables, as positions in `units`, with their
-    /// variables.
-    fn offset_groups(units: &[(usize, Vec<IntView>)]) -> Vec<(Vec<usize>, Vec<u32>)> {
-        let mut parent: Vec<usize> = (0..units.len()).collect();
-        fn root(parent: &mut [usize], mut u: usize) -> usize {
-            while parent[u] != u {
-                parent[u] = parent[parent[u]];
-                u = parent[u];
-            }
-            u
-        }
-        let mut owner = std::collections::HashMap::new();
-        for (u, (_, views)) in units.iter().enumerate() {
-            for v in views {
-                let first = *owner.entry(v.var.index).or_insert(u);
-                let (a, b) = (root(&mut parent, first), root(&mut parent, u));
-                parent[a.max(b)] = a.min(b);
-            }
-        }
-        let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
-        for u in 0..units.len() {
-            groups.entry(root(&mut parent, u)).or_default().push(u);
-        }
-        groups
-            .into_values()
-            .filter(|g| g.len() > 1 && g.len() <= 64)
-            .filter_map(|group| {
-                let mut vars: Vec<u32> = group
-                    .iter()
-                    .flat_map(|&u| units[u].1.iter().map(|v| v.var.index))
-                    .collect();
-                vars.sort_unstable();
-                vars.dedup();
-                (vars.len() <= 64).then_some((group, vars))
-            })
-            .collect()
-    }
-
-    /// Posts `family` in place of the units `group` of `units`, over the variables `vars`.
-    fn replace_units(
-        &mut self,
-        units: &[(usize, Vec<IntView>)],
-        group: &[usize],
-        vars: &[u32],
-        mut family: Box<dyn Propagator>,
-    ) {
-        for &u in group {
-            let unit_vars: Vec<u32> = units[u].1.iter().map(|v| v.var.index).collect();
-            self.engine.retire(units[u].0, &unit_vars);
-        }
-        let subscriptions = self.engine.setup(family.as_mut());
-        self.engine.add_propagator(family, subscriptions);
-        // The family's own subscription stands for one of the units' in the degree.
-        for &x in vars {
-            self.engine.forget_ghost(x);
-        }
-    }
-
-    /// Forms families of the domain-level all-differents noted since the last call whose
-    /// units share variables and include offset views (N-Queens' `q`, `q + i`, `q - i`; units
-    /// of plain views alone are left to [`form_families`](Model::form_families)): at most 64
-    /// units over at most 64 variables go to one propagator, which reaches the same fixpoint
-    /// with one run per wake-up. Returns the propagators it retired.
-    fn form_offset_families(&mut self) -> Vec<usize> {
-        let units = std::mem::take(&mut self.offset_units);
-        let mut taken = Vec::new();
-        for (group, vars) in Model::offset_groups(&units) {
-            if group
-                .iter()
-                .all(|&u| units[u].1.iter().all(|v| v.offset == 0))
-            {
-                continue;
-            }
-            let views: Vec<Vec<IntView>> = group.iter().map(|&u| units[u].1.clone()).collect();
-            let family = crate::propagators::all_different_offset_family(&views);
-            self.replace_units(&units, &group, &vars, family);
-            taken.extend(group.iter().map(|&u| units[u].0));
-        }
-        taken
-    }
-
-    /// Forms families of the value-level all-differents noted since the last call: units
-    /// that share variables (connected components) over at most 64 variables in all, at most
-    /// 64 units, go to one propagator that removes the values fixed in all of them in one
-    /// run per wake-up and reaches the same fixpoint (N-Queens' `q`, `q + i`, `q - i`); their
-    /// own propagators are retired. A unit alone, or a component too large, keeps its own.
-    fn form_value_families(&mut self) {
-        let units = std::mem::take(&mut self.value_units);
-        for (group, vars) in Model::offset_groups(&units) {
-            let views: Vec<Vec<IntView>> = group.iter().map(|&u| units[u].1.clone()).collect();
-            let family = crate::propagators::all_different_value_family(&views);
-            self.replace_units(&units, &group, &vars, family);
-        }
+    /// Forms the families of the all-differents noted since the last call (see
+    /// [`families`](crate::families)). Called when search or propagation starts, so that a
+    /// model is stated without any special call.
+    pub(crate) fn form_families(&mut self) {
+        self.families.form(&mut self.engine);
     }
 
     /// The engine, to read domains.
