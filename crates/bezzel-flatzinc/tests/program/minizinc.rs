@@ -7,7 +7,7 @@
 //! Needs `minizinc` (Debian's package, 2.6). Without it the tests say so and pass, unless
 //! `BEZZEL_REQUIRE_MINIZINC=1` (set by `.ci/run`), where they fail.
 
-use bezzel_flatzinc::SUPPORTED;
+use bezzel_flatzinc::BUILTINS;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -37,21 +37,16 @@ fn gecode_present() -> bool {
     found
 }
 
-/// A solver configuration naming this build's `fzn-bezzel` and the crate's `mznlib`.
+/// A solver configuration naming this build's `fzn-bezzel` and a copy of the crate's
+/// `mznlib`, as `fzn-bezzel --write-msc` writes it.
 fn solver_config(dir: &Path) -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let config = format!(
-        r#"{{ "id": "org.bezzel.test", "name": "Bezzel (test)", "version": "0.1.0",
-  "mznlib": {:?}, "executable": {:?}, "tags": ["cp", "int"],
-  "stdFlags": ["-a", "-f", "-n", "-p", "-r", "-s", "-t"],
-  "supportsMzn": false, "supportsFzn": true, "needsSolns2Out": true,
-  "needsMznExecutable": false, "needsStdlibDir": false, "isGUIApplication": false }}"#,
-        manifest.join("mznlib"),
-        env!("CARGO_BIN_EXE_fzn-bezzel"),
-    );
-    let path = dir.join("bezzel-test.msc");
-    std::fs::write(&path, config).unwrap();
-    path
+    let out = Command::new(env!("CARGO_BIN_EXE_fzn-bezzel"))
+        .arg("--write-msc")
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    dir.join("bezzel.msc")
 }
 
 fn models() -> Vec<PathBuf> {
@@ -172,8 +167,9 @@ fn every_global_of_the_mznlib_is_exercised() {
         assert!(out.status.success(), "{}: {}", model.display(), text(&out));
         flat += &std::fs::read_to_string(&fzn).unwrap();
     }
-    for name in SUPPORTED
+    for name in BUILTINS
         .iter()
+        .map(|b| b.name)
         .filter(|n| n.starts_with("fzn_") || n.starts_with("bezzel_"))
     {
         assert!(
