@@ -11,6 +11,15 @@ use crate::builtins::int::pow_table;
 use flatzinc::ConstraintItem;
 
 impl Builder {
+    /// A call's arguments, unless it has the wrong shape (reported when it is posted; its
+    /// arguments are not where the rules look for them) or names something undeclared.
+    fn arguments(&self, c: &ConstraintItem) -> Option<Vec<Value>> {
+        if !crate::builtins::takes(&c.id, c.exprs.len()) {
+            return None;
+        }
+        c.exprs.iter().map(|e| self.expr(e).ok()).collect()
+    }
+
     /// Bounds for the pending variables, from their defining constraints; then hints for
     /// those still without.
     pub(crate) fn infer_bounds(&mut self, constraints: &[(usize, ConstraintItem)]) {
@@ -24,17 +33,7 @@ impl Builder {
         for _pass in 0..16 {
             let mut changed = false;
             for (_, c) in constraints {
-                // A call of the wrong shape is reported when posted; its arguments are not
-                // where the rules below look for them.
-                if !crate::builtins::takes(&c.id, c.exprs.len()) {
-                    continue;
-                }
-                let Ok(args) = c
-                    .exprs
-                    .iter()
-                    .map(|e| self.expr(e))
-                    .collect::<Result<Vec<_>, _>>()
-                else {
+                let Some(args) = self.arguments(c) else {
                     continue;
                 };
                 let target = |i: usize| -> Option<usize> {
@@ -144,15 +143,7 @@ impl Builder {
     /// unknown a true bound, with several each unknown's equal share of the slack.
     fn infer_hints(&mut self, constraints: &[(usize, ConstraintItem)]) {
         for (_, c) in constraints {
-            if !crate::builtins::takes(&c.id, c.exprs.len()) {
-                continue;
-            }
-            let Ok(args) = c
-                .exprs
-                .iter()
-                .map(|e| self.expr(e))
-                .collect::<Result<Vec<_>, _>>()
-            else {
+            let Some(args) = self.arguments(c) else {
                 continue;
             };
             if (c.id == "int_le" || c.id == "int_lt") && args.len() == 2 {
