@@ -221,3 +221,46 @@ fn a_closed_output_pipe_is_not_a_panic() {
     // 101 is Rust's panic exit; a signal (no code) would be an abort.
     assert!(matches!(status.code(), Some(0 | 1)), "{status:?}");
 }
+
+#[test]
+fn ctrl_c_stops_the_search_prints_what_was_found_and_exits_130() {
+    // Ten billion solutions: only an interrupt ends this run.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.fzn");
+    std::fs::write(
+        &path,
+        "var 1..100000: x :: output_var;\nvar 1..100000: y :: output_var;\nsolve satisfy;\n",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fzn-bezzel"))
+        .arg("-a")
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first, "x = 1;\n");
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // Read on until the program ends, so that it never waits on a full pipe.
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{rest}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("fzn-bezzel: interrupted"), "{stderr}");
+    // What was printed is whole solutions, and no claim that they are all.
+    assert!(
+        rest.ends_with("----------\n"),
+        "{}",
+        &rest[rest.len().saturating_sub(200)..]
+    );
+    assert!(!rest.contains("=========="));
+}
