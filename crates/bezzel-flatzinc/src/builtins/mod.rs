@@ -21,6 +21,8 @@ use crate::builder::{Builder, Value};
 use bezzel_core::Reif;
 use flatzinc::Expr;
 use int::Cmp;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// The type of a builtin's argument, as its FlatZinc declaration states it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -291,11 +293,23 @@ pub static BUILTINS: &[Builtin] = &[
     ),
 ];
 
+/// The rows of [`BUILTINS`] by name, built on first use (a model has many calls; the table
+/// has a hundred rows).
+fn rows(name: &str) -> &'static [&'static Builtin] {
+    static INDEX: OnceLock<HashMap<&'static str, Vec<&'static Builtin>>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index: HashMap<&'static str, Vec<&'static Builtin>> = HashMap::new();
+        for builtin in BUILTINS {
+            index.entry(builtin.name).or_default().push(builtin);
+        }
+        index
+    });
+    index.get(name).map_or(&[], Vec::as_slice)
+}
+
 /// Whether some row of [`BUILTINS`] is `name` with `arity` arguments.
 pub(crate) fn takes(name: &str, arity: usize) -> bool {
-    BUILTINS
-        .iter()
-        .any(|b| b.name == name && b.args.len() == arity)
+    rows(name).iter().any(|b| b.args.len() == arity)
 }
 
 /// Posts the call `name(args)` (`exprs` as written, to name the arguments in errors).
@@ -306,7 +320,7 @@ pub(crate) fn post(
     exprs: &[Expr],
 ) -> Result<(), FznError> {
     let mut arities = Vec::new();
-    for builtin in BUILTINS.iter().filter(|r| r.name == name) {
+    for builtin in rows(name) {
         if builtin.args.len() != args.len() {
             arities.push(builtin.args.len());
             continue;

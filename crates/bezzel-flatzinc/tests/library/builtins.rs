@@ -215,3 +215,17 @@ fn comparisons_with_the_extreme_constants_do_not_wrap() {
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+#[test]
+fn no_builtin_row_is_shadowed_by_another() {
+    // A second row with the same name and arity would never be reached.
+    let mut seen = std::collections::HashSet::new();
+    for builtin in BUILTINS {
+        assert!(
+            seen.insert((builtin.name, builtin.args.len())),
+            "{} with {} arguments has two rows",
+            builtin.name,
+            builtin.args.len()
+        );
+    }
+}
