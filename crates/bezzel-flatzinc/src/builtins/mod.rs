@@ -6,8 +6,10 @@
 //! another number of arguments an [`Arity`](FznError::Arity) error, and an argument of the
 //! wrong type (a `var bool` where an integer is expected, a variable where a constant is) a
 //! [`Type`](FznError::Type) error, all checked here before a poster runs. Posters live in
-//! one module per family; adding a builtin is a row here and a poster there (and, for a
-//! global, its declaration in `mznlib`).
+//! one module per family; adding a builtin is a row here and a poster there. A global also
+//! needs its declaration in `mznlib/fzn_NAME.mzn` (so that MiniZinc hands it over instead of
+//! decomposing it), listed in `cli::MZNLIB` (which `--write-msc` copies; a test compares the
+//! list with the folder).
 
 pub(crate) mod array;
 pub(crate) mod bool;
