@@ -79,6 +79,9 @@ pub(crate) fn statements(text: &str) -> Result<Vec<Statement>, FznError> {
 /// The first character outside ASCII that is not in a string literal or a comment, with its
 /// column (in characters, from 1).
 fn foreign_character(line: &str) -> Option<(usize, char)> {
+    if line.is_ascii() {
+        return None;
+    }
     let mut in_string = false;
     for (column, c) in line.chars().enumerate() {
         match c {
@@ -96,22 +99,22 @@ fn statement(text: &str, first_line: usize) -> Result<Stmt, FznError> {
     // The parser recurses on nested brackets (a `seq_search` of `seq_search`s...); MiniZinc
     // never nests deeply, so refuse rather than overflow the stack.
     let mut depth = 0usize;
-    for (offset, line) in text.lines().enumerate() {
-        for (column, b) in line.chars().enumerate() {
-            match b {
-                '(' | '[' | '{' => {
-                    depth += 1;
-                    if depth > MAX_NESTING {
-                        return Err(FznError::Parse {
-                            line: first_line + offset,
-                            column: column + 1,
-                            message: format!("brackets nested more than {MAX_NESTING} deep"),
-                        });
-                    }
+    for (at, b) in text.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    let before = &text[..at];
+                    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+                    return Err(FznError::Parse {
+                        line: first_line + before.matches('\n').count(),
+                        column: before[line_start..].chars().count() + 1,
+                        message: format!("brackets nested more than {MAX_NESTING} deep"),
+                    });
                 }
-                ')' | ']' | '}' => depth = depth.saturating_sub(1),
-                _ => {}
             }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
         }
     }
     Stmt::from_str(text).map_err(|message| {
