@@ -9,10 +9,18 @@
 //! directory of this crate declares becomes one of Bezzel's constraints, and the search
 //! annotations become branch groups. [`run`] searches the result and prints solutions as the
 //! FlatZinc specification asks (`----------`, `==========`, `=====UNSATISFIABLE=====`); the
-//! `fzn-bezzel` program is [`Options::parse`] and [`run`].
+//! `fzn-bezzel` program is [`Cli`] and [`run`].
 //!
-//! What is not supported (float and set variables, a builtin that is not in [`SUPPORTED`])
-//! is an [`FznError`] naming it, never a panic.
+//! What is not supported (float and set variables, a builtin that is not in [`BUILTINS`]),
+//! a builtin called with the wrong number or types of arguments, or text that is not
+//! FlatZinc is an [`FznError`] naming it, never a panic.
+//!
+//! The translation is a series of passes, a module each: `parse` (text to statements, each
+//! with its line), `declarations` (variables and parameters), `bounds` (bounds for unbounded
+//! `var int`), `builtins` (the constraints, through the one table [`BUILTINS`] of name,
+//! argument types and poster, with a module per family), `search` (the solve item's goal
+//! and annotations) and `output` (what a solution prints); `builder` holds the state they
+//! share and runs them in order. `run` searches and prints, `cli` is the command line.
 //!
 //! The mapping, in short: comparisons, their `_reif` and `_imp` forms (`Reif::Equiv`,
 //! `Reif::Imp`; `ne` is `eq` of the negated literal), `int_lin_eq/ne/le` (+ `_reif`, `_imp`) to
@@ -34,8 +42,21 @@
 //! claims completeness: `=====UNKNOWN=====` instead of unsatisfiable, no `==========`, and a
 //! `%` line saying which windows were assumed.
 
+mod bounds;
+mod builder;
+mod builtins;
+mod cli;
+mod declarations;
+mod error;
+mod output;
+mod parse;
+mod program;
 mod run;
-mod translate;
+mod search;
 
-pub use run::{Options, run, run_text};
-pub use translate::{FznError, Goal, Output, Program, SUPPORTED, parse};
+pub use builtins::{ArgType, BUILTINS, Builtin};
+pub use cli::{Cli, MZNLIB, Options, STD_FLAGS, solver_config, write_msc};
+pub use error::FznError;
+pub use output::Output;
+pub use program::{Goal, Program, parse};
+pub use run::{run, run_text, run_text_cancellable};

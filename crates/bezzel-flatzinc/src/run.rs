@@ -1,93 +1,54 @@
-//! The FlatZinc command line and output: search a translated program, print its solutions.
+//! A FlatZinc run: search a translated program, print its solutions and the final line the
+//! FlatZinc specification asks for, and statistics.
 
-use crate::translate::{FznError, Goal, Program, parse};
+use crate::cli::Options;
+use crate::{FznError, Goal, Program, parse};
 use bezzel_core::parallel::{ParallelError, ParallelSearch};
 use bezzel_core::prelude::*;
 use bezzel_core::search::{Optimum, Sense};
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-/// The command line of a FlatZinc solver (the FlatZinc specification's standard flags).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Options {
-    /// `-a`: every solution (satisfaction) or every improving one (optimisation).
-    pub all: bool,
-    /// `-n N`: stop after this many solutions.
-    pub solutions: Option<u64>,
-    /// `-f`: ignore the search annotations.
-    pub free: bool,
-    /// `-s`: print statistics as `%%%mzn-stat:` lines.
-    pub stats: bool,
-    /// `-t MS`: the time limit in milliseconds.
-    pub time_ms: Option<u64>,
-    /// `-p N`: threads. Optimisation runs branch and bound on that many, sharing the best
-    /// objective value; satisfaction searches on one.
-    pub threads: usize,
-    /// `-r SEED`: accepted; the search is deterministic.
-    pub seed: Option<u64>,
-    /// The FlatZinc file; standard input when absent.
-    pub file: Option<PathBuf>,
-}
-
-impl Options {
-    /// Reads the flags (without the program name). Unknown flags are an error.
-    pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
-        let mut o = Options {
-            threads: 1,
-            ..Options::default()
-        };
-        let mut args = args.into_iter();
-        while let Some(a) = args.next() {
-            let mut number = |flag: &str| -> Result<u64, String> {
-                let v = args.next().ok_or(format!("{flag} needs a number"))?;
-                v.parse()
-                    .map_err(|_| format!("{flag}: `{v}` is not a number"))
-            };
-            match a.as_str() {
-                "-a" | "--all-solutions" => o.all = true,
-                "-f" | "--free-search" => o.free = true,
-                "-s" | "--statistics" => o.stats = true,
-                "-n" | "--num-solutions" => o.solutions = Some(number("-n")?),
-                "-t" | "--time-limit" => o.time_ms = Some(number("-t")?),
-                "-p" | "--parallel" => o.threads = number("-p")? as usize,
-                "-r" | "--random-seed" => o.seed = Some(number("-r")?),
-                "-h" | "--help" => return Err(USAGE.into()),
-                f if f.starts_with('-') && f.len() > 1 => {
-                    return Err(format!("unknown option `{f}`\n{USAGE}"));
-                }
-                f => {
-                    if o.file.is_some() {
-                        return Err(format!("more than one FlatZinc file (`{f}`)\n{USAGE}"));
-                    }
-                    o.file = Some(PathBuf::from(f));
-                }
-            }
+/// Reads the FlatZinc file named by `options` (standard input when none, or `-`), then
+/// [`run_text_cancellable`].
+pub fn run(
+    options: &Options,
+    cancel: Option<&Arc<AtomicBool>>,
+    out: &mut impl Write,
+) -> Result<(), FznError> {
+    let io = |action: String| {
+        move |e: std::io::Error| FznError::Io {
+            action,
+            reason: bezzel_cli::io_reason(&e),
         }
-        Ok(o)
-    }
+    };
+    let text = match &options.file {
+        Some(path) if path.as_os_str() != "-" => {
+            std::fs::read_to_string(path).map_err(io(format!("read {}", path.display())))?
+        }
+        _ => std::io::read_to_string(std::io::stdin()).map_err(io("read standard input".into()))?,
+    };
+    run_text_cancellable(&text, options, cancel, out)
 }
 
-/// The program's usage line.
-const USAGE: &str = "usage: fzn-bezzel [-a] [-n N] [-f] [-s] [-t MS] [-p N] [-r SEED] [model.fzn]";
-
-/// Reads the FlatZinc file (or standard input) named by `options`, then [`run_text`].
-pub fn run(options: &Options, out: &mut impl Write) -> Result<(), FznError> {
-    let text = match &options.file {
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| FznError(format!("cannot read {}: {e}", path.display())))?,
-        None => std::io::read_to_string(std::io::stdin())
-            .map_err(|e| FznError(format!("cannot read standard input: {e}")))?,
-    };
-    run_text(&text, options, out)
+/// [`run_text_cancellable`] without a cancel flag.
+pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(), FznError> {
+    run_text_cancellable(text, options, None, out)
 }
 
 /// Translates FlatZinc text, searches it and writes the answers as the FlatZinc
 /// specification asks: each solution followed by `----------`, then `==========` when the
 /// search was complete, or `=====UNSATISFIABLE=====` / `=====UNKNOWN=====` without a solution.
-pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(), FznError> {
+/// Raising `cancel` stops the search as the time limit does (what was found is printed, the
+/// answer not claimed complete).
+pub fn run_text_cancellable(
+    text: &str,
+    options: &Options,
+    cancel: Option<&Arc<AtomicBool>>,
+    out: &mut impl Write,
+) -> Result<(), FznError> {
     let start = Instant::now();
     let Program {
         model,
@@ -107,8 +68,16 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
     };
     let mut config = SearchConfig::default();
     config.limits.time = options.time_ms.map(Duration::from_millis);
-    let io = |e: std::io::Error| FznError(format!("cannot write: {e}"));
+    let io = |e: std::io::Error| FznError::Io {
+        action: "write the output".into(),
+        reason: bezzel_cli::io_reason(&e),
+    };
+    // -i asks an optimisation for its improving solutions, as -a does.
+    let improving = options.all || options.intermediate;
     let mut solver = Solver::with_config(model, config);
+    if let Some(cancel) = cancel {
+        solver.set_cancel_flag(Arc::clone(cancel));
+    }
     if !options.free && !groups.is_empty() {
         solver = solver.branch_groups(&groups)?;
     }
@@ -157,17 +126,16 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
                 Sense::Maximize
             };
             let groups = if options.free { Vec::new() } else { groups };
-            let (found, optimum) = optimize_in_parallel(text, options, &groups, v, sense, |s| {
-                if options.all {
-                    print(out, s)?;
-                }
-                Ok(())
-            })?;
+            let (found, optimum) =
+                optimize_in_parallel(text, options, cancel, &groups, v, sense, |s| {
+                    if improving {
+                        print(out, s)?;
+                    }
+                    Ok(())
+                })?;
             match optimum {
                 Some(optimum) => {
-                    if !options.all
-                        && let Some(best) = &optimum.solution
-                    {
+                    if !improving && let Some(best) = &optimum.solution {
                         print(out, best)?;
                     }
                     let complete = optimum.optimal || optimum.infeasible;
@@ -179,7 +147,7 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
         Goal::Minimize(v) | Goal::Maximize(v) => {
             // -n counts improving solutions when -a prints them; otherwise only the best is
             // printed, at the end.
-            if options.all {
+            if improving {
                 solver.config_mut().limits.solutions = options.solutions;
             }
             let mut run = if matches!(goal, Goal::Minimize(_)) {
@@ -189,7 +157,7 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
             };
             let mut found = 0;
             for s in run.by_ref() {
-                if options.all {
+                if improving {
                     print(out, &s)?;
                 }
                 found += 1;
@@ -198,9 +166,7 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
             let best = run.best().cloned();
             let value = run.best_value();
             let stats = run.stats().clone();
-            if !options.all
-                && let Some(best) = &best
-            {
+            if !improving && let Some(best) = &best {
                 print(out, best)?;
             }
             (found, complete, value, stats)
@@ -247,12 +213,14 @@ pub fn run_text(text: &str, options: &Options, out: &mut impl Write) -> Result<(
 /// Branch and bound on `options.threads` threads ([`ParallelSearch::optimize`]): every thread
 /// translates `text` again for its own copy of the model (the translation is deterministic, so
 /// `objective` names the same variable in each). Each improving solution reaches `improved`
-/// on this thread, in order, while the workers search; the time limit cancels the run.
+/// on this thread, in order, while the workers search; the time limit or `external` cancels
+/// the run.
 /// Returns how many improving solutions there were and the optimum (`None` when the time
 /// limit came while the search was still being split).
 fn optimize_in_parallel(
     text: &str,
     options: &Options,
+    external: Option<&Arc<AtomicBool>>,
     groups: &[BranchGroup],
     objective: IntView,
     sense: Sense,
@@ -261,9 +229,13 @@ fn optimize_in_parallel(
     let build = || {
         parse(text)
             .map(|p| p.model)
-            .map_err(|e| ModelError::InvalidArgument { reason: e.0 })
+            .map_err(|e| ModelError::InvalidArgument {
+                reason: e.to_string(),
+            })
     };
-    let parallel = |e: ParallelError| FznError(e.to_string());
+    let parallel = |e: ParallelError| FznError::Search {
+        reason: e.to_string(),
+    };
     // More threads than cores only add splitting and copies of the model.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cancel = Arc::new(AtomicBool::new(false));
@@ -276,14 +248,27 @@ fn optimize_in_parallel(
     let (solutions, arriving) = mpsc::channel::<Solution>();
     let (finished, done) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
-        let limit = options.time_ms.map(Duration::from_millis);
+        let deadline = options
+            .time_ms
+            .map(|ms| Instant::now() + Duration::from_millis(ms));
         let timer_cancel = cancel.clone();
+        let external = external.cloned();
         scope.spawn(move || {
-            // Ends early when the search does (its sender is dropped).
-            if let Some(limit) = limit
-                && done.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout)
-            {
-                timer_cancel.store(true, Ordering::Relaxed);
+            // Watches the time limit and the external flag in short naps; ends when the
+            // search does (its sender is dropped).
+            const NAP: Duration = Duration::from_millis(10);
+            loop {
+                let now = Instant::now();
+                if deadline.is_some_and(|d| now >= d)
+                    || external.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+                {
+                    timer_cancel.store(true, Ordering::Relaxed);
+                    return;
+                }
+                let nap = deadline.map_or(NAP, |d| NAP.min(d - now));
+                if done.recv_timeout(nap) != Err(mpsc::RecvTimeoutError::Timeout) {
+                    return;
+                }
             }
         });
         let worker = scope.spawn(|| {
@@ -326,7 +311,9 @@ fn optimize_in_parallel(
         }
         let optimum = worker
             .join()
-            .map_err(|_| FznError("a search thread panicked".into()))?
+            .map_err(|_| FznError::Search {
+                reason: "a search thread panicked".into(),
+            })?
             .map_err(parallel)?;
         match failed {
             Some(e) => Err(e),

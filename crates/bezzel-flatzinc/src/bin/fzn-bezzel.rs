@@ -1,15 +1,27 @@
 //! `fzn-bezzel`: Bezzel as a FlatZinc solver. Reads FlatZinc (a file, or standard input),
 //! prints solutions as the FlatZinc specification asks; see the `bezzel_flatzinc` crate.
 //!
+//! Exit statuses: 0 after an answer (also when the time limit cut the search short, as
+//! FlatZinc solvers do), 1 for a model Bezzel cannot run (after `=====ERROR=====`), 2 for a
+//! bad command line, 130 after Ctrl-C (what was found is printed first).
+//!
 //! The search checks its time limit between nodes, every so many of them; a node of a large
 //! model can take long (or the root propagation), so a watchdog ends the process a second
 //! after the limit, with `=====UNKNOWN=====` when no solution was printed yet.
 
+use bezzel_cli::{Failure, Stop, StopCause};
+use bezzel_flatzinc::Cli;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// The program's name in messages.
+const PROGRAM: &str = "fzn-bezzel";
+
+/// The status after an error in the FlatZinc (MiniZinc reads `=====ERROR=====` too).
+const MODEL_ERROR: u8 = 1;
 
 /// Standard output, noting whether a solution (a `----------` line) went through.
 struct Watched {
@@ -39,14 +51,29 @@ impl Write for Watched {
 }
 
 fn main() -> ExitCode {
-    let options = match bezzel_flatzinc::Options::parse(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(message) => {
-            // Never panic on a closed standard error (eprintln! would).
-            let _ = writeln!(std::io::stderr(), "fzn-bezzel: {message}");
-            return ExitCode::from(2);
-        }
+    let cli = match bezzel_cli::parse_args::<Cli>(PROGRAM) {
+        Ok(cli) => cli,
+        Err(code) => return code,
     };
+    bezzel_cli::exit(PROGRAM, run(cli))
+}
+
+fn run(cli: Cli) -> Result<u8, Failure> {
+    if let Some(dir) = &cli.write_msc {
+        let executable = std::env::current_exe()
+            .and_then(std::fs::canonicalize)
+            .map_err(|e| {
+                Failure::input(format!(
+                    "cannot find this executable's path: {}",
+                    bezzel_cli::io_reason(&e)
+                ))
+            })?;
+        let msc = bezzel_flatzinc::write_msc(dir, &executable)
+            .map_err(|e| Failure::input(e.to_string()))?;
+        writeln!(std::io::stdout(), "{}", msc.display())?;
+        return Ok(0);
+    }
+    let options = cli.options;
     let printed = Arc::new(AtomicBool::new(false));
     if let Some(ms) = options.time_ms {
         let printed = Arc::clone(&printed);
@@ -60,15 +87,22 @@ fn main() -> ExitCode {
             std::process::exit(0);
         });
     }
+    // Ctrl-C stops the search as the time limit does; the time limit is the search's own.
+    let stop = Stop::install(None);
     let mut out = Watched { printed };
-    match bezzel_flatzinc::run(&options, &mut out) {
-        Ok(()) => ExitCode::SUCCESS,
+    match bezzel_flatzinc::run(&options, Some(stop.flag()), &mut out) {
+        Ok(()) if stop.cause() == Some(StopCause::Interrupted) => {
+            Err(stop.failure("the answer printed is what was found"))
+        }
+        Ok(()) => Ok(0),
         Err(e) => {
             // MiniZinc recognises the error line; the message goes to both streams so that it
             // is seen whether the solver runs alone or under `minizinc`.
             let _ = writeln!(out, "% Error: {e}\n=====ERROR=====");
-            let _ = writeln!(std::io::stderr(), "fzn-bezzel: {e}");
-            ExitCode::FAILURE
+            Err(Failure {
+                message: e.to_string(),
+                status: MODEL_ERROR,
+            })
         }
     }
 }

@@ -1,0 +1,196 @@
+//! The `fzn-bezzel` command line: the FlatZinc specification's standard flags (those that
+//! `minizinc` passes, listed as `stdFlags` in the solver configuration), and `--write-msc`,
+//! which writes a solver configuration naming the running executable and a copy of the
+//! `mznlib`, so that MiniZinc finds Bezzel wherever it was built or installed.
+
+use crate::FznError;
+use clap::{Args, Parser};
+use std::path::{Path, PathBuf};
+
+/// The options of a FlatZinc run (the FlatZinc specification's standard flags).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
+pub struct Options {
+    /// Print every solution (satisfaction) or every improving one (optimisation).
+    #[arg(short = 'a', long = "all-solutions")]
+    pub all: bool,
+    /// Print every improving solution (optimisation; as `-a` there).
+    #[arg(short = 'i', long = "intermediate")]
+    pub intermediate: bool,
+    /// Stop after this many solutions.
+    #[arg(short = 'n', long = "num-solutions", value_name = "N")]
+    pub solutions: Option<u64>,
+    /// Ignore the search annotations.
+    #[arg(short = 'f', long = "free-search")]
+    pub free: bool,
+    /// Print statistics as `%%%mzn-stat:` lines.
+    #[arg(short = 's', long = "statistics")]
+    pub stats: bool,
+    /// The time limit in milliseconds.
+    #[arg(short = 't', long = "time-limit", value_name = "MS")]
+    pub time_ms: Option<u64>,
+    /// Threads: optimisation runs branch and bound on that many, sharing the best objective
+    /// value; satisfaction searches on one.
+    #[arg(short = 'p', long = "parallel", value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+    /// Accepted; the search is deterministic.
+    #[arg(
+        short = 'r',
+        long = "random-seed",
+        value_name = "SEED",
+        allow_negative_numbers = true
+    )]
+    pub seed: Option<i64>,
+    /// The FlatZinc file; standard input when absent or `-`.
+    #[arg(value_name = "MODEL.fzn")]
+    pub file: Option<PathBuf>,
+}
+
+/// The whole command line: a run, or `--write-msc`.
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "fzn-bezzel",
+    version,
+    about = "Bezzel as a FlatZinc solver: reads FlatZinc (a file, or standard input with none \
+             or `-`), prints solutions as the FlatZinc specification asks"
+)]
+pub struct Cli {
+    /// The run's options.
+    #[command(flatten)]
+    pub options: Options,
+    /// Write `bezzel.msc` (naming this executable by its absolute path) and a copy of the
+    /// `mznlib` into DIR, then exit; `minizinc --solver DIR/bezzel.msc`, or DIR in
+    /// `MZN_SOLVER_PATH` and `minizinc --solver bezzel`.
+    #[arg(long = "write-msc", value_name = "DIR", exclusive = true)]
+    pub write_msc: Option<PathBuf>,
+}
+
+/// The `mznlib` files, built into the executable so that `--write-msc` works for an
+/// installed one too.
+pub const MZNLIB: &[(&str, &str)] = &[
+    (
+        "fzn_all_different_int.mzn",
+        include_str!("../mznlib/fzn_all_different_int.mzn"),
+    ),
+    ("fzn_among.mzn", include_str!("../mznlib/fzn_among.mzn")),
+    ("fzn_circuit.mzn", include_str!("../mznlib/fzn_circuit.mzn")),
+    (
+        "fzn_count_eq.mzn",
+        include_str!("../mznlib/fzn_count_eq.mzn"),
+    ),
+    (
+        "fzn_count_eq_par.mzn",
+        include_str!("../mznlib/fzn_count_eq_par.mzn"),
+    ),
+    (
+        "fzn_global_cardinality.mzn",
+        include_str!("../mznlib/fzn_global_cardinality.mzn"),
+    ),
+    (
+        "fzn_global_cardinality_closed.mzn",
+        include_str!("../mznlib/fzn_global_cardinality_closed.mzn"),
+    ),
+    (
+        "fzn_global_cardinality_low_up.mzn",
+        include_str!("../mznlib/fzn_global_cardinality_low_up.mzn"),
+    ),
+    (
+        "fzn_global_cardinality_low_up_closed.mzn",
+        include_str!("../mznlib/fzn_global_cardinality_low_up_closed.mzn"),
+    ),
+    ("fzn_inverse.mzn", include_str!("../mznlib/fzn_inverse.mzn")),
+    (
+        "fzn_lex_less_bool.mzn",
+        include_str!("../mznlib/fzn_lex_less_bool.mzn"),
+    ),
+    (
+        "fzn_lex_less_int.mzn",
+        include_str!("../mznlib/fzn_lex_less_int.mzn"),
+    ),
+    (
+        "fzn_lex_lesseq_bool.mzn",
+        include_str!("../mznlib/fzn_lex_lesseq_bool.mzn"),
+    ),
+    (
+        "fzn_lex_lesseq_int.mzn",
+        include_str!("../mznlib/fzn_lex_lesseq_int.mzn"),
+    ),
+    ("fzn_regular.mzn", include_str!("../mznlib/fzn_regular.mzn")),
+    (
+        "fzn_subcircuit.mzn",
+        include_str!("../mznlib/fzn_subcircuit.mzn"),
+    ),
+    (
+        "fzn_table_bool.mzn",
+        include_str!("../mznlib/fzn_table_bool.mzn"),
+    ),
+    (
+        "fzn_table_int.mzn",
+        include_str!("../mznlib/fzn_table_int.mzn"),
+    ),
+    (
+        "fzn_value_precede_int.mzn",
+        include_str!("../mznlib/fzn_value_precede_int.mzn"),
+    ),
+    (
+        "redefinitions-2.0.mzn",
+        include_str!("../mznlib/redefinitions-2.0.mzn"),
+    ),
+];
+
+/// The flags `minizinc` may pass (the configuration's `stdFlags`).
+pub const STD_FLAGS: &[&str] = &["-a", "-f", "-i", "-n", "-p", "-r", "-s", "-t"];
+
+/// A solver configuration for MiniZinc naming `executable` and `mznlib` (absolute paths,
+/// or relative to the configuration's folder).
+pub fn solver_config(id: &str, name: &str, executable: &Path, mznlib: &Path) -> String {
+    let json = |s: &str| {
+        let mut out = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    };
+    let flags: Vec<String> = STD_FLAGS.iter().map(|f| json(f)).collect();
+    format!(
+        "{{\n  \"id\": {},\n  \"name\": {},\n  \"description\": \"Bezzel's FlatZinc solver\",\n  \
+         \"version\": {},\n  \"mznlib\": {},\n  \"executable\": {},\n  \"tags\": [\"cp\", \"int\"],\n  \
+         \"stdFlags\": [{}],\n  \"supportsMzn\": false,\n  \"supportsFzn\": true,\n  \
+         \"needsSolns2Out\": true,\n  \"needsMznExecutable\": false,\n  \"needsStdlibDir\": false,\n  \
+         \"isGUIApplication\": false\n}}\n",
+        json(id),
+        json(name),
+        json(env!("CARGO_PKG_VERSION")),
+        json(&mznlib.to_string_lossy()),
+        json(&executable.to_string_lossy()),
+        flags.join(", ")
+    )
+}
+
+/// Writes `dir/bezzel.msc`, naming `executable`, and the `mznlib` as `dir/bezzel-mznlib`.
+/// Returns the configuration's path.
+pub fn write_msc(dir: &Path, executable: &Path) -> Result<PathBuf, FznError> {
+    let io = |action: String| {
+        move |e: std::io::Error| FznError::Io {
+            action,
+            reason: bezzel_cli::io_reason(&e),
+        }
+    };
+    std::fs::create_dir_all(dir).map_err(io(format!("create {}", dir.display())))?;
+    let dir = std::path::absolute(dir).map_err(io(format!("find {}", dir.display())))?;
+    let mznlib = dir.join("bezzel-mznlib");
+    std::fs::create_dir_all(&mznlib).map_err(io(format!("create {}", mznlib.display())))?;
+    for (name, text) in MZNLIB {
+        let path = mznlib.join(name);
+        std::fs::write(&path, text).map_err(io(format!("write {}", path.display())))?;
+    }
+    let msc = dir.join("bezzel.msc");
+    let config = solver_config("org.bezzel.bezzel", "Bezzel", executable, &mznlib);
+    std::fs::write(&msc, config).map_err(io(format!("write {}", msc.display())))?;
+    Ok(msc)
+}
