@@ -14,6 +14,8 @@ mod binary;
 mod boolean;
 mod check;
 mod circuit;
+mod cumulative;
+mod disjunctive;
 mod linear;
 mod ordering;
 mod regular;
@@ -27,6 +29,8 @@ pub use binary::{Equal, LessEq, NotEqual};
 pub use boolean::{Clause, FixTo, Parity, Reif, Reified};
 pub use check::{Check, Predicate};
 pub use circuit::NoSubtour;
+pub use cumulative::{Cumulative, CumulativeEnergy, ENERGETIC_MAX_TASKS};
+pub use disjunctive::Disjunctive;
 pub use linear::{Linear, MAX_LINEAR_TERMS, Relation, UnitSum};
 pub use ordering::{Lex, ValuePrecede};
 pub use regular::{Dfa, Regular};
@@ -157,6 +161,8 @@ mod tests {
             ("regular.rs", include_str!("regular.rs")),
             ("circuit.rs", include_str!("circuit.rs")),
             ("ordering.rs", include_str!("ordering.rs")),
+            ("cumulative.rs", include_str!("cumulative.rs")),
+            ("disjunctive.rs", include_str!("disjunctive.rs")),
         ];
         let forbidden = [
             "ctx.store",
