@@ -249,6 +249,7 @@ impl Model {
 mod arith;
 mod boolean;
 mod extensional;
+mod scheduling;
 mod structural;
 pub use crate::propagators::Dfa;
 pub use boolean::BoolVar;

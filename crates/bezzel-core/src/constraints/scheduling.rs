@@ -1,0 +1,241 @@
+//! Scheduling constraints: tasks on unary (`disjunctive`) and cumulative resources.
+//!
+//! A task is a start view and a duration; on a cumulative resource it also has a height, the
+//! amount of the resource it holds while it runs (from its start, inclusive, to its start
+//! plus its duration, exclusive). The semantics are MiniZinc's: tasks of zero duration or
+//! zero height take no resource.
+
+use crate::error::ModelError;
+use crate::model::Model;
+use crate::propagators::{
+    Cumulative, CumulativeEnergy, Disjunctive, ENERGETIC_MAX_TASKS, Relation,
+};
+use crate::var::IntView;
+
+/// Checks that `amounts` (durations or heights) has one entry per task and that each lies
+/// within `0..=MAX_VALUE`.
+fn amounts(
+    constraint: &'static str,
+    what: &'static str,
+    tasks: usize,
+    amounts: &[i64],
+) -> Result<(), ModelError> {
+    if amounts.len() != tasks {
+        return Err(ModelError::LengthMismatch {
+            what,
+            expected: tasks,
+            found: amounts.len(),
+        });
+    }
+    let max = i64::from(crate::MAX_VALUE);
+    if let Some((i, v)) = amounts
+        .iter()
+        .enumerate()
+        .find(|&(_, &v)| !(0..=max).contains(&v))
+    {
+        return Err(ModelError::InvalidArgument {
+            reason: format!(
+                "{constraint}: {what} {i} is {v}; it must lie within 0..={max} (negative \
+                 amounts are not allowed)"
+            ),
+        });
+    }
+    Ok(())
+}
+
+impl Model {
+    /// Tasks `starts[i]` of `durations[i]` and `heights[i]` never use more than `capacity`
+    /// together: at every time `t`, the heights of the tasks with `starts[i] <= t <
+    /// starts[i] + durations[i]` sum to at most `capacity`, and the capacity is not negative
+    /// (when there is a task). Tasks of zero duration or zero height take no resource.
+    /// MiniZinc's `cumulative(s, d, r, b)` with constant `d` and `r`.
+    ///
+    /// Posts time-tabling over compulsory parts ([`Cumulative`], `O(n²)` per pass) and, for up
+    /// to [`ENERGETIC_MAX_TASKS`] tasks that take resource, energetic reasoning over task
+    /// intervals after it ([`CumulativeEnergy`], `O(n³)`): see the
+    /// [propagators](crate::propagators::Cumulative) for the rules.
+    ///
+    /// Errors: the arrays differ in length, or a duration or height is negative or above
+    /// [`MAX_VALUE`](crate::MAX_VALUE).
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let s = m.int_vars(3, 0..=4)?;
+    /// let capacity = m.int_var(2..=2)?;
+    /// // Heights 2, 2 and 1 on a capacity of 2: no two tasks overlap, so the three tasks of
+    /// // duration 2 fill 0..6 back to back, in any of 3! orders.
+    /// m.cumulative(&s, &[2, 2, 2], &[2, 2, 1], capacity)?;
+    /// assert_eq!(Solver::new(m).count(), 6);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn cumulative<V: Into<IntView> + Copy>(
+        &mut self,
+        starts: &[V],
+        durations: &[i64],
+        heights: &[i64],
+        capacity: impl Into<IntView>,
+    ) -> Result<(), ModelError> {
+        let starts = super::views(self, starts)?;
+        let capacity = capacity.into();
+        self.check_view(capacity)?;
+        amounts("cumulative", "durations", starts.len(), durations)?;
+        amounts("cumulative", "heights", starts.len(), heights)?;
+        if starts.is_empty() {
+            return Ok(());
+        }
+        let (mut s, mut d, mut r) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..starts.len() {
+            if durations[i] > 0 && heights[i] > 0 {
+                s.push(starts[i]);
+                d.push(durations[i]);
+                r.push(heights[i]);
+            }
+        }
+        if s.is_empty() {
+            return self.linear(&[1], &[capacity], Relation::Ge, 0);
+        }
+        if s.len() <= ENERGETIC_MAX_TASKS {
+            self.post(CumulativeEnergy::new(
+                s.clone(),
+                d.clone(),
+                r.clone(),
+                capacity,
+            ))?;
+        }
+        self.post(Cumulative::new(s, d, r, capacity))
+    }
+
+    /// [`cumulative`](Model::cumulative) with durations and heights that are variables (or
+    /// views): MiniZinc's `cumulative(s, d, r, b)` in general. Durations and heights are
+    /// constrained to be at least 0 (MiniZinc assumes it). The reasoning uses their least
+    /// values, which is sound, and prunes starts and the capacity only.
+    ///
+    /// Errors: the arrays differ in length.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let s = m.int_vars(2, 0..=3)?;
+    /// let d = m.int_vars(2, 1..=2)?;
+    /// let r = m.int_vars(2, 1..=1)?;
+    /// let (cap, zero, two) = (m.int_var(1..=1)?, m.int_var(0..=0)?, m.int_var(2..=2)?);
+    /// m.cumulative_vars(&s, &d, &r, cap)?;
+    /// m.equal(s[0], zero)?;
+    /// m.equal(d[0], two)?;
+    /// m.propagate().unwrap();
+    /// assert_eq!(m.domain(s[1])?, vec![2, 3]); // after the first task ends
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn cumulative_vars<V, W>(
+        &mut self,
+        starts: &[V],
+        durations: &[W],
+        heights: &[W],
+        capacity: impl Into<IntView>,
+    ) -> Result<(), ModelError>
+    where
+        V: Into<IntView> + Copy,
+        W: Into<IntView> + Copy,
+    {
+        let starts = super::views(self, starts)?;
+        let durations = super::views(self, durations)?;
+        let heights = super::views(self, heights)?;
+        let capacity = capacity.into();
+        self.check_view(capacity)?;
+        for (what, found) in [("durations", durations.len()), ("heights", heights.len())] {
+            if found != starts.len() {
+                return Err(ModelError::LengthMismatch {
+                    what: if what == "durations" {
+                        "cumulative: starts and durations"
+                    } else {
+                        "cumulative: starts and heights"
+                    },
+                    expected: starts.len(),
+                    found,
+                });
+            }
+        }
+        if starts.is_empty() {
+            return Ok(());
+        }
+        for &x in durations.iter().chain(&heights) {
+            self.linear(&[1], &[x], Relation::Ge, 0)?;
+        }
+        if starts.len() <= ENERGETIC_MAX_TASKS {
+            self.post(CumulativeEnergy::flexible(
+                starts.clone(),
+                durations.clone(),
+                heights.clone(),
+                capacity,
+            ))?;
+        }
+        self.post(Cumulative::flexible(starts, durations, heights, capacity))
+    }
+
+    /// Tasks `starts[i]` of `durations[i]` on a unary resource: no two tasks of positive
+    /// duration overlap (`starts[i] + durations[i] <= starts[j]` or the other way round);
+    /// tasks of zero duration are free. MiniZinc's `disjunctive(s, d)` with constant `d`.
+    ///
+    /// Posts [`Disjunctive`]: overload checking, detectable precedences, not-first/not-last
+    /// and edge finding on Vilím's Θ-Λ-tree, `O(n log n)` per rule and pass.
+    ///
+    /// Errors: the arrays differ in length, or a duration is negative or above
+    /// [`MAX_VALUE`](crate::MAX_VALUE).
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let s = m.int_vars(3, 0..=5)?;
+    /// m.disjunctive(&s, &[2, 2, 2])?; // three tasks of 2 within 0..7
+    /// // 3! orders, and the one free time unit before, between or after them: 4 places.
+    /// assert_eq!(Solver::new(m).count(), 6 * 4);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn disjunctive<V: Into<IntView> + Copy>(
+        &mut self,
+        starts: &[V],
+        durations: &[i64],
+    ) -> Result<(), ModelError> {
+        self.post_disjunctive(starts, durations, false)
+    }
+
+    /// [`disjunctive`](Model::disjunctive), except that a task of zero duration may not lie
+    /// strictly inside another task either (`starts[i] + durations[i] <= starts[j]` or
+    /// `starts[j] + durations[j] <= starts[i]` for every pair): MiniZinc's
+    /// `disjunctive_strict(s, d)` with constant `d`.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let s = m.int_vars(2, 0..=3)?;
+    /// // The point s1 is at or before s0, or at or after s0 + 3: 11 of the 16 pairs (all 16
+    /// // with `disjunctive`, where a zero-duration task is free).
+    /// m.disjunctive_strict(&s, &[3, 0])?;
+    /// assert_eq!(Solver::new(m).count(), 11);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn disjunctive_strict<V: Into<IntView> + Copy>(
+        &mut self,
+        starts: &[V],
+        durations: &[i64],
+    ) -> Result<(), ModelError> {
+        self.post_disjunctive(starts, durations, true)
+    }
+
+    fn post_disjunctive<V: Into<IntView> + Copy>(
+        &mut self,
+        starts: &[V],
+        durations: &[i64],
+        strict: bool,
+    ) -> Result<(), ModelError> {
+        let starts = super::views(self, starts)?;
+        let name = if strict {
+            "disjunctive_strict"
+        } else {
+            "disjunctive"
+        };
+        amounts(name, "durations", starts.len(), durations)?;
+        self.post(Disjunctive::new(starts, durations.to_vec(), strict))
+    }
+}

@@ -1,0 +1,550 @@
+//! A cumulative resource: tasks with start times, durations and heights (resource use) whose
+//! total height at any time stays within a capacity (`cumulative`).
+//!
+//! Two propagators share the work, as in most solvers: a cheap one and a stronger one that
+//! runs after it.
+//!
+//! - [`Cumulative`], time-tabling: a task whose latest start comes before its earliest
+//!   completion surely runs over that *compulsory part*; the compulsory parts of all tasks
+//!   stack up into a profile. The profile may not rise above the capacity (whose least value
+//!   rises to the profile's peak), and a task may not start where its own height on top of the
+//!   profile (without its own compulsory part) would exceed the capacity: its earliest start
+//!   moves past every such stretch it would overlap, and likewise its latest start, in
+//!   `O(n²)` per pass.
+//! - [`CumulativeEnergy`], energetic reasoning over task intervals: for every window `[a, b)`
+//!   from an earliest start `a` to a latest completion `b`, every task must spend in it at
+//!   least its *minimum intersection* (the least overlap over its possible starts, times its
+//!   height). Their sum may not exceed the capacity times `b - a` (the capacity's least value
+//!   rises to the sum divided by `b - a`), and a task whose overlap when started at its
+//!   earliest start would not fit next to the others' must start late enough to leave the
+//!   window its room: `O(n³)` per pass, so it is posted for up to
+//!   [`ENERGETIC_MAX_TASKS`] tasks.
+//!
+//! Durations and heights may be variables: the reasoning uses their least values, which is
+//! sound, and exact once they are fixed. Tasks of zero duration or zero height take no
+//! resource. Each propagator repeats its passes until no bound moves, so that its rule holds
+//! on the bounds it leaves.
+
+use crate::event::Event;
+use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
+use crate::queue::Priority;
+use crate::store::Conflict;
+use crate::var::IntView;
+
+/// The most tasks for which [`Model::cumulative`](crate::Model::cumulative) posts
+/// [`CumulativeEnergy`], whose runs cost `O(n³)`; larger resources get time-tabling alone.
+pub const ENERGETIC_MAX_TASKS: usize = 64;
+
+/// A duration or a height: a constant, or a view whose least value is used.
+#[derive(Debug, Clone, Copy)]
+enum Amount {
+    Fixed(i64),
+    View(IntView),
+}
+
+impl Amount {
+    fn min(self, ctx: &Context<'_>) -> i64 {
+        match self {
+            Amount::Fixed(v) => v,
+            Amount::View(x) => ctx.min(x),
+        }
+    }
+    fn value(self, a: &Assignment<'_>) -> i64 {
+        match self {
+            Amount::Fixed(v) => v,
+            Amount::View(x) => a.value(x),
+        }
+    }
+}
+
+/// A task in one direction of time, as the reasoning sees it: its start lies in
+/// `[est, lst]`, and it runs at least `d` with at least height `r`.
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    est: i64,
+    lst: i64,
+    d: i64,
+    r: i64,
+}
+
+impl Bounds {
+    fn ect(self) -> i64 {
+        self.est + self.d
+    }
+    fn lct(self) -> i64 {
+        self.lst + self.d
+    }
+    /// Whether the task uses the resource at all.
+    fn busy(self) -> bool {
+        self.d > 0 && self.r > 0
+    }
+    /// The same task with time reversed: it runs over `[-(s + d), -s)`.
+    fn mirrored(self) -> Bounds {
+        Bounds {
+            est: -(self.lst + self.d),
+            lst: -(self.est + self.d),
+            d: self.d,
+            r: self.r,
+        }
+    }
+}
+
+/// The tasks and the capacity, shared by both propagators.
+#[derive(Debug, Clone)]
+struct Tasks {
+    starts: Vec<IntView>,
+    durations: Vec<Amount>,
+    heights: Vec<Amount>,
+    capacity: IntView,
+}
+
+impl Tasks {
+    fn subscribe(&self, s: &mut Setup<'_>) {
+        for &x in &self.starts {
+            s.subscribe(x, Event::Bounds);
+        }
+        for a in self.durations.iter().chain(&self.heights) {
+            if let Amount::View(x) = *a {
+                s.subscribe(x, Event::Bounds);
+            }
+        }
+        s.subscribe(self.capacity, Event::Bounds);
+    }
+
+    fn read(&self, ctx: &Context<'_>, out: &mut Vec<Bounds>) {
+        out.clear();
+        for i in 0..self.starts.len() {
+            out.push(Bounds {
+                est: ctx.min(self.starts[i]),
+                lst: ctx.max(self.starts[i]),
+                d: self.durations[i].min(ctx).max(0),
+                r: self.heights[i].min(ctx).max(0),
+            });
+        }
+    }
+
+    fn all_fixed(&self, ctx: &Context<'_>) -> bool {
+        let amount_fixed = |a: &Amount| match *a {
+            Amount::Fixed(_) => true,
+            Amount::View(x) => ctx.is_fixed(x),
+        };
+        self.starts.iter().all(|&x| ctx.is_fixed(x))
+            && self.durations.iter().all(amount_fixed)
+            && self.heights.iter().all(amount_fixed)
+            && ctx.is_fixed(self.capacity)
+    }
+
+    /// The definition: durations and heights are not negative, the capacity is not negative
+    /// when there is a task, and at the start of every task the heights of the tasks running
+    /// (started, not yet ended) sum to at most the capacity. The peak of the profile is at
+    /// some task's start, so looking there is enough.
+    fn holds(&self, a: &Assignment<'_>) -> bool {
+        let tasks: Vec<(i64, i64, i64)> = (0..self.starts.len())
+            .map(|i| {
+                (
+                    a.value(self.starts[i]),
+                    self.durations[i].value(a),
+                    self.heights[i].value(a),
+                )
+            })
+            .collect();
+        let b = a.value(self.capacity);
+        if tasks.iter().any(|&(_, d, r)| d < 0 || r < 0) || (!tasks.is_empty() && b < 0) {
+            return false;
+        }
+        tasks.iter().all(|&(t, _, _)| {
+            let load: i64 = tasks
+                .iter()
+                .filter(|&&(s, d, _)| s <= t && t < s + d)
+                .map(|&(_, _, r)| r)
+                .sum();
+            load <= b
+        })
+    }
+
+    fn new(
+        starts: Vec<IntView>,
+        durations: Vec<Amount>,
+        heights: Vec<Amount>,
+        capacity: IntView,
+    ) -> Tasks {
+        Tasks {
+            starts,
+            durations,
+            heights,
+            capacity,
+        }
+    }
+}
+
+/// Applies new earliest starts (`est`, from the forward pass) and latest starts (`lst`, from
+/// the mirrored pass) to the start views; returns whether a bound moved.
+fn apply(
+    ctx: &mut Context<'_>,
+    starts: &[IntView],
+    now: &[Bounds],
+    est: &[i64],
+    lst: &[i64],
+) -> Result<bool, Conflict> {
+    let mut changed = false;
+    for i in 0..starts.len() {
+        if est[i] > now[i].est {
+            changed |= ctx.set_min(starts[i], est[i])?;
+        }
+        if lst[i] < now[i].lst {
+            changed |= ctx.set_max(starts[i], lst[i])?;
+        }
+    }
+    Ok(changed)
+}
+
+/// One stretch of the profile of compulsory parts: `height` over `[start, end)`.
+#[derive(Debug, Clone, Copy)]
+struct Segment {
+    start: i64,
+    end: i64,
+    height: i64,
+}
+
+/// Time-tabling scratch.
+#[derive(Debug, Clone, Default)]
+struct Profile {
+    events: Vec<(i64, i64)>,
+    segments: Vec<Segment>,
+}
+
+impl Profile {
+    /// Builds the profile of the compulsory parts `[lst, ect)` of `tasks`; returns its peak.
+    fn build(&mut self, tasks: &[Bounds]) -> i64 {
+        self.events.clear();
+        for t in tasks.iter().filter(|t| t.busy() && t.lst < t.ect()) {
+            self.events.push((t.lst, t.r));
+            self.events.push((t.ect(), -t.r));
+        }
+        self.events.sort_unstable();
+        self.segments.clear();
+        let (mut height, mut peak) = (0i64, 0i64);
+        let mut k = 0;
+        while k < self.events.len() {
+            let time = self.events[k].0;
+            while k < self.events.len() && self.events[k].0 == time {
+                height += self.events[k].1;
+                k += 1;
+            }
+            if height > 0 {
+                let end = self.events[k].0; // a positive height is closed by a later event
+                self.segments.push(Segment {
+                    start: time,
+                    end,
+                    height,
+                });
+                peak = peak.max(height);
+            }
+        }
+        peak
+    }
+
+    /// The earliest start of each task (into `est`) past every stretch of the profile that
+    /// its height, on top of the others' compulsory parts, would push above `cap`.
+    fn push_starts(&self, tasks: &[Bounds], cap: i64, est: &mut [i64]) {
+        for (i, t) in tasks.iter().enumerate() {
+            est[i] = t.est;
+            if !t.busy() || t.est == t.lst {
+                continue;
+            }
+            let mut start = t.est;
+            for seg in &self.segments {
+                if seg.end <= start {
+                    continue;
+                }
+                if seg.start >= start + t.d {
+                    break;
+                }
+                // Segments never straddle the ends of a compulsory part: both are events.
+                let own = if t.lst < t.ect() && t.lst <= seg.start && seg.end <= t.ect() {
+                    t.r
+                } else {
+                    0
+                };
+                if seg.height - own + t.r > cap {
+                    start = seg.end;
+                }
+            }
+            est[i] = start;
+        }
+    }
+}
+
+/// Time-tabling over compulsory parts, for tasks on a cumulative resource: see the [module
+/// docs](self). Post it through [`Model::cumulative`](crate::Model::cumulative).
+#[derive(Debug, Clone)]
+pub struct Cumulative {
+    tasks: Tasks,
+    now: Vec<Bounds>,
+    mirror: Vec<Bounds>,
+    est: Vec<i64>,
+    lst: Vec<i64>,
+    profile: Profile,
+}
+
+impl Cumulative {
+    fn with(tasks: Tasks) -> Cumulative {
+        Cumulative {
+            tasks,
+            now: Vec::new(),
+            mirror: Vec::new(),
+            est: Vec::new(),
+            lst: Vec::new(),
+            profile: Profile::default(),
+        }
+    }
+
+    /// Tasks `starts[i]` of constant `durations[i]` and `heights[i]` (at least 0) within
+    /// `capacity`. [`Model::cumulative`](crate::Model::cumulative) checks the arguments.
+    pub fn new(
+        starts: Vec<IntView>,
+        durations: Vec<i64>,
+        heights: Vec<i64>,
+        capacity: IntView,
+    ) -> Cumulative {
+        let d = durations.into_iter().map(Amount::Fixed).collect();
+        let r = heights.into_iter().map(Amount::Fixed).collect();
+        Cumulative::with(Tasks::new(starts, d, r, capacity))
+    }
+
+    /// As [`new`](Cumulative::new), with durations and heights that are views (which must
+    /// not go negative: [`Model::cumulative_vars`](crate::Model::cumulative_vars) constrains
+    /// them so).
+    pub fn flexible(
+        starts: Vec<IntView>,
+        durations: Vec<IntView>,
+        heights: Vec<IntView>,
+        capacity: IntView,
+    ) -> Cumulative {
+        let d = durations.into_iter().map(Amount::View).collect();
+        let r = heights.into_iter().map(Amount::View).collect();
+        Cumulative::with(Tasks::new(starts, d, r, capacity))
+    }
+}
+
+impl Propagator for Cumulative {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        self.tasks.subscribe(s);
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        let n = self.tasks.starts.len();
+        if n == 0 {
+            return Ok(PropStatus::Subsumed);
+        }
+        loop {
+            self.tasks.read(ctx, &mut self.now);
+            let peak = self.profile.build(&self.now);
+            let mut changed = ctx.set_min(self.tasks.capacity, peak.max(0))?;
+            let cap = ctx.max(self.tasks.capacity);
+            // A task higher than the capacity fits nowhere (the profile does not see it
+            // unless it has a compulsory part).
+            if self.now.iter().any(|t| t.busy() && t.r > cap) {
+                return Err(Conflict);
+            }
+            self.est.resize(n, 0);
+            self.lst.resize(n, 0);
+            self.profile.push_starts(&self.now, cap, &mut self.est);
+            self.mirror.clear();
+            self.mirror.extend(self.now.iter().map(|t| t.mirrored()));
+            // The mirrored profile is the same profile reversed; rebuilding it is simpler.
+            self.profile.build(&self.mirror);
+            self.profile.push_starts(&self.mirror, cap, &mut self.lst);
+            for (lst, t) in self.lst.iter_mut().zip(&self.mirror) {
+                *lst = -*lst - t.d;
+            }
+            changed |= apply(ctx, &self.tasks.starts, &self.now, &self.est, &self.lst)?;
+            if !changed {
+                return Ok(if self.tasks.all_fixed(ctx) {
+                    PropStatus::Subsumed
+                } else {
+                    PropStatus::Fixpoint
+                });
+            }
+        }
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        self.tasks.holds(a)
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Quadratic
+    }
+
+    fn name(&self) -> &'static str {
+        "cumulative"
+    }
+}
+
+/// The least overlap of task `t` with the window `[a, b)`, over all its starts.
+fn min_overlap(t: Bounds, a: i64, b: i64) -> i64 {
+    (b - a).min(t.d).min(t.ect() - a).min(b - t.lst).max(0)
+}
+
+/// The overlap of task `t` with the window `[a, b)` when it starts at its earliest start.
+fn overlap_at_est(t: Bounds, a: i64, b: i64) -> i64 {
+    (t.ect().min(b) - t.est.max(a)).max(0)
+}
+
+/// One pass of energetic reasoning over the windows from an earliest start to a latest
+/// completion: raises `est` and returns the least capacity the windows need, or fails.
+fn energetic_pass(
+    tasks: &[Bounds],
+    cap: i64,
+    est: &mut [i64],
+    lefts: &mut Vec<i64>,
+    rights: &mut Vec<i64>,
+) -> Result<i64, Conflict> {
+    for (e, t) in est.iter_mut().zip(tasks) {
+        *e = t.est;
+    }
+    lefts.clear();
+    lefts.extend(tasks.iter().filter(|t| t.busy()).map(|t| t.est));
+    lefts.sort_unstable();
+    lefts.dedup();
+    rights.clear();
+    rights.extend(tasks.iter().filter(|t| t.busy()).map(|t| t.lct()));
+    rights.sort_unstable();
+    rights.dedup();
+    let cap = i128::from(cap);
+    let mut need = 0i128;
+    for &a in lefts.iter() {
+        for &b in rights.iter().filter(|&&b| b > a) {
+            let width = i128::from(b - a);
+            let energy = |t: &Bounds| i128::from(t.r) * i128::from(min_overlap(*t, a, b));
+            let total: i128 = tasks.iter().filter(|t| t.busy()).map(energy).sum();
+            if total > cap * width {
+                return Err(Conflict);
+            }
+            need = need.max((total + width - 1) / width);
+            for (i, t) in tasks.iter().enumerate().filter(|(_, t)| t.busy()) {
+                let room = cap * width - (total - energy(t));
+                let r = i128::from(t.r);
+                if r * i128::from(overlap_at_est(*t, a, b)) > room {
+                    // Started at s >= a, the task overlaps the window by min(d, b - s), and
+                    // d is over the room: it must start at b - room / r or later.
+                    let latest_fit = i128::from(b) - room / r;
+                    est[i] = est[i].max(latest_fit as i64);
+                }
+            }
+        }
+    }
+    Ok(need as i64)
+}
+
+/// Energetic reasoning over task intervals, for tasks on a cumulative resource: see the
+/// [module docs](self). Post it through [`Model::cumulative`](crate::Model::cumulative),
+/// which adds it to [`Cumulative`] for up to [`ENERGETIC_MAX_TASKS`] tasks.
+#[derive(Debug, Clone)]
+pub struct CumulativeEnergy {
+    tasks: Tasks,
+    now: Vec<Bounds>,
+    mirror: Vec<Bounds>,
+    est: Vec<i64>,
+    lst: Vec<i64>,
+    lefts: Vec<i64>,
+    rights: Vec<i64>,
+}
+
+impl CumulativeEnergy {
+    fn with(tasks: Tasks) -> CumulativeEnergy {
+        CumulativeEnergy {
+            tasks,
+            now: Vec::new(),
+            mirror: Vec::new(),
+            est: Vec::new(),
+            lst: Vec::new(),
+            lefts: Vec::new(),
+            rights: Vec::new(),
+        }
+    }
+
+    /// As [`Cumulative::new`].
+    pub fn new(
+        starts: Vec<IntView>,
+        durations: Vec<i64>,
+        heights: Vec<i64>,
+        capacity: IntView,
+    ) -> CumulativeEnergy {
+        let d = durations.into_iter().map(Amount::Fixed).collect();
+        let r = heights.into_iter().map(Amount::Fixed).collect();
+        CumulativeEnergy::with(Tasks::new(starts, d, r, capacity))
+    }
+
+    /// As [`Cumulative::flexible`].
+    pub fn flexible(
+        starts: Vec<IntView>,
+        durations: Vec<IntView>,
+        heights: Vec<IntView>,
+        capacity: IntView,
+    ) -> CumulativeEnergy {
+        let d = durations.into_iter().map(Amount::View).collect();
+        let r = heights.into_iter().map(Amount::View).collect();
+        CumulativeEnergy::with(Tasks::new(starts, d, r, capacity))
+    }
+}
+
+impl Propagator for CumulativeEnergy {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        self.tasks.subscribe(s);
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        let n = self.tasks.starts.len();
+        if n == 0 {
+            return Ok(PropStatus::Subsumed);
+        }
+        loop {
+            self.tasks.read(ctx, &mut self.now);
+            let cap = ctx.max(self.tasks.capacity);
+            self.est.resize(n, 0);
+            self.lst.resize(n, 0);
+            let need = energetic_pass(
+                &self.now,
+                cap,
+                &mut self.est,
+                &mut self.lefts,
+                &mut self.rights,
+            )?;
+            self.mirror.clear();
+            self.mirror.extend(self.now.iter().map(|t| t.mirrored()));
+            energetic_pass(
+                &self.mirror,
+                cap,
+                &mut self.lst,
+                &mut self.lefts,
+                &mut self.rights,
+            )?;
+            for (lst, t) in self.lst.iter_mut().zip(&self.mirror) {
+                *lst = -*lst - t.d;
+            }
+            let mut changed = ctx.set_min(self.tasks.capacity, need)?;
+            changed |= apply(ctx, &self.tasks.starts, &self.now, &self.est, &self.lst)?;
+            if !changed {
+                return Ok(if self.tasks.all_fixed(ctx) {
+                    PropStatus::Subsumed
+                } else {
+                    PropStatus::Fixpoint
+                });
+            }
+        }
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        self.tasks.holds(a)
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Expensive
+    }
+
+    fn name(&self) -> &'static str {
+        "cumulative energy"
+    }
+}

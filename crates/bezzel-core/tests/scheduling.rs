@@ -1,0 +1,818 @@
+//! Scheduling constraints (`disjunctive`, `disjunctive_strict`, `cumulative`,
+//! `cumulative_vars`) against brute force and against their own rules.
+//!
+//! For random small instances every assignment is enumerated and judged by the definitions
+//! written here, independently of the engine: the solver's solution set (solution checking
+//! on) must be exactly that set. Searches with random decisions then record the domains at
+//! every node (after each fixpoint of propagation), and each node is judged against the rules
+//! the propagators claim, recomputed here from the node's bounds by brute force over subsets
+//! of tasks, times and starts: overload checking, detectable precedences, not-first/not-last
+//! and edge finding for the unary resource; the time-table rule and energetic reasoning over
+//! task intervals for the cumulative one. Finally a job shop (Fisher and Thompson's ft06,
+//! optimum 55) is solved to optimality with one `disjunctive` per machine and with the
+//! decomposition into reified pairs, which must agree.
+
+use bezzel_core::prelude::*;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
+mod brute;
+
+use brute::*;
+
+/// The domains of every variable at one node of search, in variable order.
+type Node = Vec<Vec<i32>>;
+
+/// Takes random decisions of every kind and records the domains it is shown at each node.
+#[derive(Debug)]
+struct Recorder {
+    rng: Rng,
+    nodes: Arc<Mutex<Vec<Node>>>,
+}
+
+impl Brancher for Recorder {
+    fn decide(&mut self, d: &Domains<'_>) -> Option<Decision> {
+        let node: Node = d.vars().map(|x| d.values(x).collect()).collect();
+        self.nodes.lock().unwrap().push(node);
+        let open: Vec<VarId> = d.vars().filter(|&x| !d.is_fixed(x)).collect();
+        random_decision(&mut self.rng, d, &open)
+    }
+}
+
+/// Searches `walks` times with random decisions over the model `build` makes; checks that the
+/// solutions found are exactly `expected` and hands every node to `judge`.
+fn walk_nodes(
+    build: &dyn Fn() -> (Model, Vec<VarId>),
+    expected: &BTreeSet<Vec<i32>>,
+    walks: u64,
+    seed: u64,
+    judge: &dyn Fn(&Node),
+    case: &dyn std::fmt::Debug,
+) {
+    for w in 0..walks {
+        let (m, vars) = build();
+        let nodes = Arc::new(Mutex::new(Vec::new()));
+        let recorder = Recorder {
+            rng: Rng::seeded(seed.wrapping_mul(31).wrapping_add(w)),
+            nodes: Arc::clone(&nodes),
+        };
+        let config = SearchConfig {
+            check_solutions: true,
+            ..SearchConfig::default()
+        };
+        let mut solver = Solver::with_config(m, config).brancher(recorder);
+        let found: BTreeSet<Vec<i32>> = solver.solutions().map(|s| s.values_of(&vars)).collect();
+        assert_eq!(
+            &found, expected,
+            "walk {w}: solution sets differ on {case:?}"
+        );
+        for node in nodes.lock().unwrap().iter().take(300) {
+            let node: Node = vars.iter().map(|x| node[x.index()].clone()).collect();
+            judge(&node);
+        }
+    }
+}
+
+/// The least and the greatest value of a view over a node's domain of its variable.
+fn view_bounds(v: ViewSpec, node: &Node) -> (i64, i64) {
+    let d = &node[v.var];
+    v.interval(d[0], d[d.len() - 1])
+}
+
+// ---------------------------------------------------------------------------------------
+// The unary resource.
+// ---------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone)]
+struct DisjCase {
+    domains: Vec<Vec<i32>>,
+    starts: Vec<ViewSpec>,
+    durations: Vec<i64>,
+    strict: bool,
+}
+
+impl DisjCase {
+    fn random(rng: &mut Rng, strict: bool) -> DisjCase {
+        let tasks = rng.range(1, 5) as usize;
+        // Mostly one variable per task, sometimes views and shared variables.
+        let vars = if rng.chance(80) {
+            tasks
+        } else {
+            rng.range(1, tasks as i64) as usize
+        };
+        let width = rng.range(3, 8) as i32;
+        let domains: Vec<Vec<i32>> = (0..vars)
+            .map(|_| {
+                if rng.chance(50) {
+                    let lo = rng.range(0, 2) as i32;
+                    (lo..=lo + width).collect()
+                } else {
+                    domain(rng, 0, width)
+                }
+            })
+            .collect();
+        let starts = (0..tasks)
+            .map(|i| {
+                if vars == tasks && rng.chance(80) {
+                    ViewSpec::var(i)
+                } else {
+                    ViewSpec::random(rng, vars)
+                }
+            })
+            .collect();
+        let durations = (0..tasks)
+            .map(|_| if rng.chance(15) { 0 } else { rng.range(1, 4) })
+            .collect();
+        DisjCase {
+            domains,
+            starts,
+            durations,
+            strict,
+        }
+    }
+
+    /// The definition, pair by pair, as MiniZinc states it.
+    fn holds(&self, a: &[i32]) -> bool {
+        let s = values(&self.starts, a);
+        let d = &self.durations;
+        (0..s.len()).all(|i| {
+            (i + 1..s.len()).all(|j| {
+                (!self.strict && (d[i] == 0 || d[j] == 0))
+                    || s[i] + d[i] <= s[j]
+                    || s[j] + d[j] <= s[i]
+            })
+        })
+    }
+
+    fn model(&self) -> (Model, Vec<VarId>) {
+        let (mut m, vars) = model(&self.domains);
+        let starts = views(&self.starts, &vars);
+        if self.strict {
+            m.disjunctive_strict(&starts, &self.durations).unwrap();
+        } else {
+            m.disjunctive(&starts, &self.durations).unwrap();
+        }
+        (m, vars)
+    }
+
+    /// The tasks of positive duration at a node, as (est, lct, p).
+    fn tasks(&self, node: &Node) -> Vec<(i64, i64, i64)> {
+        self.starts
+            .iter()
+            .zip(&self.durations)
+            .filter(|(_, p)| **p > 0)
+            .map(|(&s, &p)| {
+                let (lo, hi) = view_bounds(s, node);
+                (lo, hi + p, p)
+            })
+            .collect()
+    }
+
+    /// Every rule the propagator claims, on the node's bounds, in both directions of time.
+    fn judge(&self, node: &Node) {
+        let tasks = self.tasks(node);
+        let mirrored: Vec<(i64, i64, i64)> = tasks.iter().map(|&(e, l, p)| (-l, -e, p)).collect();
+        for (side, t) in [("forward", &tasks), ("backward", &mirrored)] {
+            if let Err(rule) = unary_rules_hold(t) {
+                panic!("{rule} ({side}) not applied at node {node:?} of {self:?}");
+            }
+        }
+        if self.strict {
+            self.judge_points(node);
+        }
+    }
+
+    /// Strict zero-duration tasks against each task of positive duration, on bounds: a point
+    /// surely after a task's start is after its end, and one surely before its end is at or
+    /// before its start.
+    fn judge_points(&self, node: &Node) {
+        for (&z, _) in self
+            .starts
+            .iter()
+            .zip(&self.durations)
+            .filter(|t| *t.1 == 0)
+        {
+            let (zlo, zhi) = view_bounds(z, node);
+            for (&s, &p) in self.starts.iter().zip(&self.durations).filter(|t| *t.1 > 0) {
+                let (slo, shi) = view_bounds(s, node);
+                if zlo > shi {
+                    assert!(
+                        zlo >= slo + p && shi <= zhi - p,
+                        "point after a start not pushed past its end at {node:?} of {self:?}"
+                    );
+                }
+                if zhi < slo + p {
+                    assert!(
+                        zhi <= shi && slo >= zlo,
+                        "point before an end not kept before its start at {node:?} of {self:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// ECT of a set of tasks (given by their positions in `t`, as a bit set): the latest of
+/// `est(Ω') + p(Ω')` over its nonempty subsets Ω', by enumerating them.
+fn ect(t: &[(i64, i64, i64)], set: u32) -> i64 {
+    let mut best = i64::MIN;
+    let mut sub = set;
+    while sub != 0 {
+        let members = (0..t.len()).filter(|&k| sub >> k & 1 == 1);
+        let est = members.clone().map(|k| t[k].0).min().unwrap();
+        let p: i64 = members.map(|k| t[k].2).sum();
+        best = best.max(est + p);
+        sub = (sub - 1) & set;
+    }
+    best
+}
+
+/// The rules of the unary resource on tasks (est, lct, p), checked by brute force over sets;
+/// the name of the first one that does not hold.
+fn unary_rules_hold(t: &[(i64, i64, i64)]) -> Result<(), &'static str> {
+    let n = t.len();
+    let lst = |k: usize| t[k].1 - t[k].2;
+    let ect_of = |k: usize| t[k].0 + t[k].2;
+    let all = (1u32 << n) - 1;
+    let members = |set: u32| (0..n).filter(move |&k| set >> k & 1 == 1);
+    for set in 1..=all {
+        let lct = members(set).map(|k| t[k].1).max().unwrap();
+        if ect(t, set) > lct {
+            return Err("overload checking");
+        }
+    }
+    for i in 0..n {
+        // Detectable precedences: every j with lst(j) < ect(i) precedes i.
+        let before = (0..n)
+            .filter(|&j| j != i && lst(j) < ect_of(i))
+            .fold(0u32, |s, j| s | 1 << j);
+        if before != 0 && t[i].0 < ect(t, before) {
+            return Err("detectable precedences");
+        }
+        let others = all & !(1 << i);
+        let mut set = others;
+        while set != 0 {
+            // Not-last: i cannot follow every task of the set.
+            let max_lst = members(set).map(lst).max().unwrap();
+            if ect(t, set) > lst(i) && t[i].1 > max_lst {
+                return Err("not-last");
+            }
+            // Edge finding: i must follow every task of the set.
+            let lct = members(set).map(|k| t[k].1).max().unwrap();
+            if ect(t, set | 1 << i) > lct && t[i].0 < ect(t, set) {
+                return Err("edge finding");
+            }
+            set = (set - 1) & others;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn disjunctive_matches_brute_force_and_applies_its_rules_at_every_node() {
+    let mut rng = Rng(0x5eed_d15c);
+    for round in 0..700 {
+        let case = DisjCase::random(&mut rng, round % 3 == 0);
+        let expected = brute(&case.domains, &|a| case.holds(a));
+        assert_eq!(solve(case.model().0), expected, "{case:?}");
+        walk_nodes(
+            &|| case.model(),
+            &expected,
+            2,
+            round,
+            &|node| case.judge(node),
+            &case,
+        );
+    }
+}
+
+#[test]
+fn disjunctive_zero_duration_tasks_are_free_unless_strict() {
+    // A point at 1 inside a task over [0, 3): allowed only by the non-strict version.
+    for strict in [false, true] {
+        let mut m = Model::new();
+        let s = [m.int_var(0..=0).unwrap(), m.int_var(1..=1).unwrap()];
+        if strict {
+            m.disjunctive_strict(&s, &[3, 0]).unwrap();
+        } else {
+            m.disjunctive(&s, &[3, 0]).unwrap();
+        }
+        assert_eq!(
+            Solver::new(m).count(),
+            u64::from(!strict),
+            "strict: {strict}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The cumulative resource.
+// ---------------------------------------------------------------------------------------
+
+/// A cumulative task at a node: earliest start, latest start, least duration, least height.
+type TaskBounds = (i64, i64, i64, i64);
+
+/// A duration or a height: a constant, or the variable at this position.
+#[derive(Debug, Clone, Copy)]
+enum Amount {
+    Fixed(i64),
+    Var(usize),
+}
+
+#[derive(Debug, Clone)]
+struct CumCase {
+    domains: Vec<Vec<i32>>,
+    starts: Vec<ViewSpec>,
+    durations: Vec<Amount>,
+    heights: Vec<Amount>,
+    /// The variable of the capacity.
+    capacity: usize,
+}
+
+impl CumCase {
+    /// Constant durations and heights when `fixed`, variables otherwise.
+    fn random(rng: &mut Rng, fixed: bool) -> CumCase {
+        let tasks = if fixed {
+            rng.range(1, 5)
+        } else {
+            rng.range(1, 3)
+        } as usize;
+        let width = if fixed { rng.range(3, 6) } else { 3 } as i32;
+        let mut domains: Vec<Vec<i32>> = (0..tasks)
+            .map(|_| {
+                if rng.chance(40) {
+                    (0..=width).collect()
+                } else {
+                    domain(rng, 0, width)
+                }
+            })
+            .collect();
+        let starts = (0..tasks)
+            .map(|i| {
+                if rng.chance(85) {
+                    ViewSpec::var(i)
+                } else {
+                    ViewSpec::random(rng, tasks)
+                }
+            })
+            .collect();
+        let amount = |rng: &mut Rng, domains: &mut Vec<Vec<i32>>, hi: i64| {
+            if fixed {
+                Amount::Fixed(if rng.chance(10) { 0 } else { rng.range(1, hi) })
+            } else {
+                domains.push(domain(rng, 0, 2));
+                Amount::Var(domains.len() - 1)
+            }
+        };
+        let durations = (0..tasks).map(|_| amount(rng, &mut domains, 3)).collect();
+        let heights = (0..tasks).map(|_| amount(rng, &mut domains, 3)).collect();
+        domains.push(domain(rng, -1, 4));
+        CumCase {
+            capacity: domains.len() - 1,
+            domains,
+            starts,
+            durations,
+            heights,
+        }
+    }
+
+    fn amount(a: Amount, values: &[i32]) -> i64 {
+        match a {
+            Amount::Fixed(v) => v,
+            Amount::Var(x) => i64::from(values[x]),
+        }
+    }
+
+    /// The least value of an amount at a node.
+    fn least(a: Amount, node: &Node) -> i64 {
+        match a {
+            Amount::Fixed(v) => v,
+            Amount::Var(x) => i64::from(node[x][0]),
+        }
+    }
+
+    /// The definition: at every time the heights of the running tasks sum to at most the
+    /// capacity, which is not negative; durations and heights are not negative.
+    fn holds(&self, a: &[i32]) -> bool {
+        let s = values(&self.starts, a);
+        let d: Vec<i64> = self.durations.iter().map(|&x| Self::amount(x, a)).collect();
+        let r: Vec<i64> = self.heights.iter().map(|&x| Self::amount(x, a)).collect();
+        let b = i64::from(a[self.capacity]);
+        if b < 0 || d.iter().chain(&r).any(|&v| v < 0) {
+            return false;
+        }
+        let (lo, hi) = (s.iter().min().unwrap() - 1, s.iter().max().unwrap() + 4);
+        (lo..=hi).all(|t| {
+            let load: i64 = (0..s.len())
+                .filter(|&i| s[i] <= t && t < s[i] + d[i])
+                .map(|i| r[i])
+                .sum();
+            load <= b
+        })
+    }
+
+    fn model(&self) -> (Model, Vec<VarId>) {
+        let (mut m, vars) = model(&self.domains);
+        let starts = views(&self.starts, &vars);
+        let capacity = vars[self.capacity];
+        let constants = |a: &[Amount]| -> Option<Vec<i64>> {
+            a.iter()
+                .map(|&x| match x {
+                    Amount::Fixed(v) => Some(v),
+                    Amount::Var(_) => None,
+                })
+                .collect()
+        };
+        match (constants(&self.durations), constants(&self.heights)) {
+            (Some(d), Some(r)) => m.cumulative(&starts, &d, &r, capacity).unwrap(),
+            _ => {
+                let var = |a: &Amount| match *a {
+                    Amount::Var(x) => vars[x],
+                    Amount::Fixed(_) => unreachable!("variable amounts only"),
+                };
+                let d: Vec<VarId> = self.durations.iter().map(var).collect();
+                let r: Vec<VarId> = self.heights.iter().map(var).collect();
+                m.cumulative_vars(&starts, &d, &r, capacity).unwrap();
+            }
+        }
+        (m, vars)
+    }
+
+    /// The tasks at a node as (est, lst, least duration, least height), and the capacity's
+    /// bounds.
+    fn tasks(&self, node: &Node) -> (Vec<TaskBounds>, i64, i64) {
+        let tasks = (0..self.starts.len())
+            .map(|i| {
+                let (est, lst) = view_bounds(self.starts[i], node);
+                let d = Self::least(self.durations[i], node).max(0);
+                let r = Self::least(self.heights[i], node).max(0);
+                (est, lst, d, r)
+            })
+            .collect();
+        let cap = &node[self.capacity];
+        (tasks, i64::from(cap[0]), i64::from(cap[cap.len() - 1]))
+    }
+
+    fn judge(&self, node: &Node) {
+        let (tasks, cap_min, cap_max) = self.tasks(node);
+        assert!(
+            cap_min >= 0,
+            "negative capacity left at {node:?} of {self:?}"
+        );
+        let mirrored: Vec<TaskBounds> = tasks
+            .iter()
+            .map(|&(est, lst, d, r)| (-(lst + d), -(est + d), d, r))
+            .collect();
+        for (side, t) in [("forward", &tasks), ("backward", &mirrored)] {
+            if let Err(rule) = time_table_holds(t, cap_min, cap_max) {
+                panic!("{rule} ({side}) not applied at node {node:?} of {self:?}");
+            }
+            if let Err(rule) = energetic_holds(t, cap_min, cap_max) {
+                panic!("{rule} ({side}) not applied at node {node:?} of {self:?}");
+            }
+        }
+    }
+}
+
+/// The time-table rule on tasks (est, lst, d, r), time by time: the compulsory parts
+/// `[lst, est + d)` never stack above the least capacity, and no task, started at its
+/// earliest start, would run over a time where the others' compulsory parts and its own
+/// height exceed the greatest capacity.
+fn time_table_holds(
+    t: &[TaskBounds],
+    cap_min: i64,
+    cap_max: i64,
+) -> Result<(), &'static str> {
+    let busy = |k: usize| t[k].2 > 0 && t[k].3 > 0;
+    let load_without = |time: i64, skip: Option<usize>| -> i64 {
+        (0..t.len())
+            .filter(|&k| Some(k) != skip && busy(k) && t[k].1 <= time && time < t[k].0 + t[k].2)
+            .map(|k| t[k].3)
+            .sum()
+    };
+    for &(est, lst, d, _) in t {
+        for time in lst..est + d {
+            if load_without(time, None) > cap_min {
+                return Err("the capacity's least value below the profile");
+            }
+        }
+    }
+    for i in (0..t.len()).filter(|&i| busy(i)) {
+        let (est, _, d, r) = t[i];
+        if (est..est + d).any(|time| load_without(time, Some(i)) + r > cap_max) {
+            return Err("time-tabling");
+        }
+    }
+    Ok(())
+}
+
+/// The overlap of `[s, s + d)` with `[a, b)`.
+fn overlap(s: i64, d: i64, a: i64, b: i64) -> i64 {
+    ((s + d).min(b) - s.max(a)).max(0)
+}
+
+/// Energetic reasoning over the windows `[a, b)` from an earliest start to a latest
+/// completion of tasks (est, lst, d, r): the least energy the tasks must spend in the window
+/// (each task's least overlap over every start in `[est, lst]`, found by trying them all)
+/// fits in the least capacity, and no task started at its earliest start overlaps the window
+/// by more than the room the others leave under the greatest capacity.
+fn energetic_holds(
+    t: &[TaskBounds],
+    cap_min: i64,
+    cap_max: i64,
+) -> Result<(), &'static str> {
+    let busy: Vec<usize> = (0..t.len()).filter(|&k| t[k].2 > 0 && t[k].3 > 0).collect();
+    let least_energy = |k: usize, a: i64, b: i64| -> i64 {
+        let (est, lst, d, r) = t[k];
+        r * (est..=lst).map(|s| overlap(s, d, a, b)).min().unwrap()
+    };
+    for &i in &busy {
+        for &j in &busy {
+            let (a, b) = (t[i].0, t[j].1 + t[j].2);
+            if a >= b {
+                continue;
+            }
+            let total: i64 = busy.iter().map(|&k| least_energy(k, a, b)).sum();
+            if total > cap_min * (b - a) {
+                return Err("energetic overload (least capacity)");
+            }
+            for &k in &busy {
+                let room = cap_max * (b - a) - (total - least_energy(k, a, b));
+                let (est, _, d, r) = t[k];
+                if r * overlap(est, d, a, b) > room {
+                    return Err("energetic adjustment");
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn cumulative_matches_brute_force_and_applies_its_rules_at_every_node() {
+    let mut rng = Rng(0xc0_ffee);
+    for round in 0..700 {
+        let case = CumCase::random(&mut rng, true);
+        let expected = brute(&case.domains, &|a| case.holds(a));
+        assert_eq!(solve(case.model().0), expected, "{case:?}");
+        walk_nodes(
+            &|| case.model(),
+            &expected,
+            2,
+            round,
+            &|node| case.judge(node),
+            &case,
+        );
+    }
+}
+
+#[test]
+fn cumulative_with_variable_durations_and_heights_matches_brute_force() {
+    let mut rng = Rng(0xd00d);
+    for round in 0..300 {
+        let case = CumCase::random(&mut rng, false);
+        let expected = brute(&case.domains, &|a| case.holds(a));
+        assert_eq!(solve(case.model().0), expected, "{case:?}");
+        walk_nodes(
+            &|| case.model(),
+            &expected,
+            1,
+            round,
+            &|node| case.judge(node),
+            &case,
+        );
+    }
+}
+
+#[test]
+fn cumulative_without_tasks_that_use_the_resource_only_keeps_the_capacity_nonnegative() {
+    let mut m = Model::new();
+    let s = m.int_vars(2, 0..=1).unwrap();
+    let b = m.int_var(-2..=1).unwrap();
+    m.cumulative(&s, &[0, 2], &[3, 0], b).unwrap();
+    // 4 start pairs, capacity 0 or 1.
+    assert_eq!(Solver::new(m).count(), 8);
+    // No tasks at all: nothing is constrained (MiniZinc: true).
+    let mut m = Model::new();
+    let b = m.int_var(-2..=1).unwrap();
+    let none: [VarId; 0] = [];
+    m.cumulative(&none, &[], &[], b).unwrap();
+    assert_eq!(Solver::new(m).count(), 4);
+}
+
+#[test]
+fn bad_scheduling_arguments_are_model_errors() {
+    let mut m = Model::new();
+    let s = m.int_vars(2, 0..=3).unwrap();
+    let b = m.int_var(0..=3).unwrap();
+    let e = m.cumulative(&s, &[1, -1], &[1, 1], b).unwrap_err();
+    assert!(e.to_string().contains("negative"), "{e}");
+    let e = m.cumulative(&s, &[1, 1], &[1], b).unwrap_err();
+    assert!(matches!(e, ModelError::LengthMismatch { .. }), "{e}");
+    let e = m.disjunctive(&s, &[1]).unwrap_err();
+    assert!(matches!(e, ModelError::LengthMismatch { .. }), "{e}");
+    let e = m.disjunctive_strict(&s, &[-2, 1]).unwrap_err();
+    assert!(e.to_string().contains("negative"), "{e}");
+    let d = m.int_vars(1, 0..=3).unwrap();
+    let e = m.cumulative_vars(&s, &d, &d, b).unwrap_err();
+    assert!(matches!(e, ModelError::LengthMismatch { .. }), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------
+// A job shop.
+// ---------------------------------------------------------------------------------------
+
+/// Fisher and Thompson's 6 × 6 instance (ft06): for each job, its (machine, duration) steps
+/// in order. Its optimal makespan, 55, is published (Fisher and Thompson 1963; OR-Library).
+const FT06: [[(usize, i64); 6]; 6] = [
+    [(2, 1), (0, 3), (1, 6), (3, 7), (5, 3), (4, 6)],
+    [(1, 8), (2, 5), (4, 10), (5, 10), (0, 10), (3, 4)],
+    [(2, 5), (3, 4), (5, 8), (0, 9), (1, 1), (4, 7)],
+    [(1, 5), (0, 5), (2, 5), (3, 3), (4, 8), (5, 9)],
+    [(2, 9), (1, 3), (4, 5), (5, 4), (0, 3), (3, 1)],
+    [(1, 3), (3, 3), (5, 9), (0, 10), (4, 4), (2, 1)],
+];
+
+/// How the machines are stated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Machines {
+    Disjunctive,
+    /// `b ↔ s_i + d_i <= s_j` and `¬b ↔ s_j + d_j <= s_i` for every pair on a machine.
+    ReifiedPairs,
+}
+
+/// The job shop as a model: the starts (job by job), the makespan.
+fn job_shop(jobs: &[Vec<(usize, i64)>], machines: Machines) -> (Model, Vec<VarId>, VarId) {
+    let horizon: i64 = jobs.iter().flatten().map(|&(_, d)| d).sum();
+    let horizon = horizon as i32;
+    let mut m = Model::new();
+    let mut starts = Vec::new();
+    let mut on_machine: Vec<Vec<(VarId, i64)>> = Vec::new();
+    let makespan = m.named_var("makespan", 0..=horizon).unwrap();
+    for (j, job) in jobs.iter().enumerate() {
+        let mut previous: Option<(VarId, i64)> = None;
+        for (k, &(machine, d)) in job.iter().enumerate() {
+            let s = m
+                .named_var(format!("s{j}_{k}"), 0..=horizon - d as i32)
+                .unwrap();
+            if let Some((p, pd)) = previous {
+                m.less_eq(p.offset(pd as i32), s).unwrap();
+            }
+            previous = Some((s, d));
+            if on_machine.len() <= machine {
+                on_machine.resize(machine + 1, Vec::new());
+            }
+            on_machine[machine].push((s, d));
+            starts.push(s);
+        }
+        let (last, d) = previous.unwrap();
+        m.less_eq(last.offset(d as i32), makespan).unwrap();
+    }
+    for tasks in &on_machine {
+        match machines {
+            Machines::Disjunctive => {
+                let s: Vec<VarId> = tasks.iter().map(|t| t.0).collect();
+                let d: Vec<i64> = tasks.iter().map(|t| t.1).collect();
+                m.disjunctive(&s, &d).unwrap();
+            }
+            Machines::ReifiedPairs => {
+                for (i, &(si, di)) in tasks.iter().enumerate() {
+                    for &(sj, dj) in &tasks[i + 1..] {
+                        let b = m.bool_var("order").unwrap();
+                        m.less_eq_reif(si.offset(di as i32), sj, b, Reif::Equiv)
+                            .unwrap();
+                        m.less_eq_reif(sj.offset(dj as i32), si, b.not(), Reif::Equiv)
+                            .unwrap();
+                    }
+                }
+            }
+        }
+    }
+    (m, starts, makespan)
+}
+
+/// Whether the starts are a schedule of the job shop: steps in order within each job, no
+/// two steps overlapping on a machine. Written from the problem's definition.
+fn is_schedule(jobs: &[Vec<(usize, i64)>], starts: &[i64]) -> bool {
+    let mut steps = Vec::new();
+    let mut k = 0;
+    for job in jobs {
+        for (step, &(machine, d)) in job.iter().enumerate() {
+            if step > 0 && starts[k - 1] + job[step - 1].1 > starts[k] {
+                return false;
+            }
+            steps.push((machine, starts[k], d));
+            k += 1;
+        }
+    }
+    steps.iter().enumerate().all(|(i, &(mi, si, di))| {
+        steps[i + 1..]
+            .iter()
+            .all(|&(mj, sj, dj)| mi != mj || si + di <= sj || sj + dj <= si)
+    })
+}
+
+/// Lawrence's 10 × 5 instance la02 (from the MiniZinc benchmarks' `jobshop_la02.dzn`):
+/// machines and durations, job by job. Its optimal makespan, 655, is published.
+const LA02_MACHINES: [[usize; 5]; 10] = [
+    [0, 3, 1, 4, 2],
+    [4, 2, 0, 1, 3],
+    [1, 2, 4, 0, 3],
+    [2, 1, 4, 0, 3],
+    [4, 0, 3, 2, 1],
+    [1, 0, 4, 3, 2],
+    [4, 1, 3, 0, 2],
+    [1, 0, 2, 3, 4],
+    [4, 0, 2, 1, 3],
+    [4, 2, 1, 3, 0],
+];
+const LA02_DURATIONS: [[i64; 5]; 10] = [
+    [20, 87, 31, 76, 17],
+    [25, 32, 24, 18, 81],
+    [72, 23, 28, 58, 99],
+    [86, 76, 97, 45, 90],
+    [27, 42, 48, 17, 46],
+    [67, 98, 48, 27, 62],
+    [28, 12, 19, 80, 50],
+    [63, 94, 98, 50, 80],
+    [14, 75, 50, 41, 55],
+    [72, 18, 37, 79, 61],
+];
+
+fn la02() -> Vec<Vec<(usize, i64)>> {
+    LA02_MACHINES
+        .iter()
+        .zip(&LA02_DURATIONS)
+        .map(|(m, d)| m.iter().copied().zip(d.iter().copied()).collect())
+        .collect()
+}
+
+/// Branch and bound on a job shop, smallest domain first, least start first, within
+/// `limit`; returns the best makespan, whether it is proven optimal, and the statistics.
+fn solve_job_shop(
+    jobs: &[Vec<(usize, i64)>],
+    machines: Machines,
+    limit: Option<std::time::Duration>,
+) -> (Option<i64>, bool, Statistics) {
+    let (m, starts, makespan) = job_shop(jobs, machines);
+    let config = SearchConfig {
+        var_order: VarOrder::SmallestDomain,
+        value_order: ValueOrder::Min,
+        limits: Limits {
+            time: limit,
+            ..Limits::default()
+        },
+        ..SearchConfig::default()
+    };
+    let mut solver = Solver::with_config(m, config).branch_on(&starts).unwrap();
+    let best = solver.minimize(makespan).unwrap().finish();
+    if let Some(solution) = &best.solution {
+        let values: Vec<i64> = starts.iter().map(|&s| i64::from(solution[s])).collect();
+        assert!(is_schedule(jobs, &values), "{machines:?}: not a schedule");
+        let end = jobs
+            .iter()
+            .scan(0, |k, job| {
+                *k += job.len();
+                Some(values[*k - 1] + job.last().unwrap().1)
+            })
+            .max()
+            .unwrap();
+        assert_eq!(
+            Some(end),
+            best.value,
+            "{machines:?}: makespan is the last end"
+        );
+    }
+    (best.value, best.optimal, best.stats)
+}
+
+#[test]
+fn job_shop_ft06_optimum_55_is_proven_with_one_disjunctive_per_machine() {
+    let jobs: Vec<Vec<(usize, i64)>> = FT06.iter().map(|j| j.to_vec()).collect();
+    let (best, optimal, stats) = solve_job_shop(&jobs, Machines::Disjunctive, None);
+    eprintln!("ft06, disjunctive: {stats}");
+    assert_eq!((best, optimal), (Some(55), true));
+}
+
+/// The measurements of the report: each instance with one `disjunctive` per machine and with
+/// reified pairs, same search, a minute each at most. Run with `--ignored --nocapture`.
+#[test]
+#[ignore = "a measurement of a few minutes, not a check"]
+fn job_shops_with_disjunctive_against_reified_pairs() {
+    let limit = Some(std::time::Duration::from_secs(60));
+    let ft06: Vec<Vec<(usize, i64)>> = FT06.iter().map(|j| j.to_vec()).collect();
+    for (name, jobs, optimum) in [("ft06", ft06, 55), ("la02", la02(), 655)] {
+        for machines in [Machines::Disjunctive, Machines::ReifiedPairs] {
+            let (best, optimal, stats) = solve_job_shop(&jobs, machines, limit);
+            eprintln!("{name}, {machines:?}: best {best:?}, proven {optimal}; {stats}");
+            if optimal {
+                assert_eq!(best, Some(optimum), "{name}, {machines:?}");
+            } else if let Some(b) = best {
+                assert!(
+                    b >= optimum,
+                    "{name}, {machines:?}: below the published optimum"
+                );
+            }
+        }
+    }
+}
