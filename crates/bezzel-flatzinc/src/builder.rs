@@ -144,6 +144,7 @@ impl Builder {
         for (line, c) in &constraints {
             self.constraint(c).map_err(|e| e.at(*line, &c.id))?;
         }
+        let implied_disjunctives = crate::disjunctions::post_implied(&mut self, &constraints)?;
         let goal = self.goal(&solve).map_err(|e| e.at(solve_line, "solve"))?;
         let (groups, restart_scale) = self
             .search(&solve, goal)
@@ -159,6 +160,7 @@ impl Builder {
             groups,
             restart_scale,
             assumptions: self.assumptions,
+            implied_disjunctives,
         })
     }
 

@@ -82,6 +82,18 @@ pub const MZNLIB: &[(&str, &str)] = &[
         include_str!("../mznlib/fzn_count_eq_par.mzn"),
     ),
     (
+        "fzn_cumulative.mzn",
+        include_str!("../mznlib/fzn_cumulative.mzn"),
+    ),
+    (
+        "fzn_disjunctive.mzn",
+        include_str!("../mznlib/fzn_disjunctive.mzn"),
+    ),
+    (
+        "fzn_disjunctive_strict.mzn",
+        include_str!("../mznlib/fzn_disjunctive_strict.mzn"),
+    ),
+    (
         "fzn_global_cardinality.mzn",
         include_str!("../mznlib/fzn_global_cardinality.mzn"),
     ),

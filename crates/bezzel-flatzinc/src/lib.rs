@@ -19,8 +19,9 @@
 //! with its line), `declarations` (variables and parameters), `bounds` (bounds for unbounded
 //! `var int`), `builtins` (the constraints, through the one table [`BUILTINS`] of name,
 //! argument types and poster, with a module per family), `search` (the solve item's goal
-//! and annotations) and `output` (what a solution prints); `builder` holds the state they
-//! share and runs them in order. `run` searches and prints, `cli` is the command line.
+//! and annotations) and `output` (what a solution prints); `disjunctions` then finds the unary
+//! resources that pairs of reified precedences spell and posts a `disjunctive` beside them;
+//! `builder` holds the state they share and runs them in order. `run` searches and prints, `cli` is the command line.
 //!
 //! The mapping, in short: comparisons, their `_reif` and `_imp` forms (`Reif::Equiv`,
 //! `Reif::Imp`; `ne` is `eq` of the negated literal), `int_lin_eq/ne/le` (+ `_reif`, `_imp`) to
@@ -30,7 +31,8 @@
 //! `bool_lin_*` to `linear`, `set_in` (+ `_reif`, `_imp`) on constant sets to `among`, and the
 //! globals of `mznlib` (all_different, table, regular, circuit, subcircuit, inverse,
 //! global_cardinality and its closed and bounded forms, count of a fixed value, among,
-//! lex_less(eq) on integers and Booleans, value_precede) to Bezzel's own. Circuit, subcircuit
+//! lex_less(eq) on integers and Booleans, value_precede, cumulative, disjunctive and
+//! disjunctive_strict) to Bezzel's own. Circuit, subcircuit
 //! and inverse pass the model's first index along (`bezzel_circuit` and friends in `mznlib`),
 //! since FlatZinc arrays count from 1 whatever the model's index sets were.
 //!
@@ -47,6 +49,7 @@ mod builder;
 mod builtins;
 mod cli;
 mod declarations;
+mod disjunctions;
 mod error;
 mod output;
 mod parse;

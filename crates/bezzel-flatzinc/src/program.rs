@@ -37,6 +37,9 @@ pub struct Program {
     /// space: no solution means "unknown", and an optimum or a complete enumeration is not
     /// proven.
     pub assumptions: Vec<String>,
+    /// How many `disjunctive` constraints were posted beside pairs of reified precedences
+    /// that keep tasks apart (see the crate docs): implied, so they change no answer.
+    pub implied_disjunctives: usize,
 }
 
 /// Reads FlatZinc text and translates it into a [`Program`]: the statements are parsed, the

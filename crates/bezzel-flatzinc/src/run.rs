@@ -57,6 +57,7 @@ pub fn run_text_cancellable(
         groups,
         restart_scale,
         assumptions,
+        implied_disjunctives: _,
     } = parse(text)?;
     let printer = Program {
         model: Model::new(),
@@ -65,6 +66,7 @@ pub fn run_text_cancellable(
         groups: Vec::new(),
         restart_scale: None,
         assumptions: Vec::new(),
+        implied_disjunctives: 0,
     };
     let mut config = SearchConfig::default();
     config.limits.time = options.time_ms.map(Duration::from_millis);

@@ -16,6 +16,7 @@ pub(crate) mod bool;
 pub(crate) mod globals;
 pub(crate) mod int;
 pub(crate) mod linear;
+pub(crate) mod scheduling;
 pub(crate) mod set;
 
 use crate::FznError;
@@ -292,6 +293,23 @@ pub static BUILTINS: &[Builtin] = &[
         "fzn_value_precede_int",
         &[ParInt, ParInt, Ints],
         globals::value_precede,
+    ),
+    // ---- scheduling (scheduling.rs) ----
+    row("bezzel_disjunctive", &[Ints, ParInts], |b, a| {
+        scheduling::disjunctive(b, a, false)
+    }),
+    row("bezzel_disjunctive_strict", &[Ints, ParInts], |b, a| {
+        scheduling::disjunctive(b, a, true)
+    }),
+    row(
+        "bezzel_cumulative",
+        &[Ints, ParInts, ParInts, Int],
+        scheduling::cumulative,
+    ),
+    row(
+        "bezzel_cumulative_vars",
+        &[Ints, Ints, Ints, Int],
+        scheduling::cumulative_vars,
     ),
 ];
 

@@ -7,6 +7,7 @@ mod bounds;
 mod builtins;
 mod errors;
 mod output;
+mod scheduling;
 
 use bezzel_flatzinc::{Options, run_text};
 
