@@ -269,15 +269,13 @@ fn run() -> Result<(), String> {
             seed: o.seed,
             ..Lns::default()
         };
-        solver.lns(makespan, Sense::Minimize, &lns)
+        solver
+            .lns(makespan, Sense::Minimize, &lns)
+            .map(|run| run.finish())
     } else {
-        solver.minimize(makespan)
+        solver.minimize(makespan).map(|run| run.finish())
     }
-    .map(|run| run.finish());
-    let best = match (o.search.as_str(), best) {
-        (_, Ok(best)) => best,
-        (_, Err(e)) => return Err(e.to_string()),
-    };
+    .map_err(|e| e.to_string())?;
     let Some(solution) = &best.solution else {
         println!(
             "no schedule found ({})",

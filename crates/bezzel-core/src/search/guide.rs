@@ -16,7 +16,7 @@
 //! search stays complete. A run without them pays nothing at a node for the possibility:
 //! guidance goes through the test for a user's [`Brancher`](super::Brancher) that every node
 //! makes anyway, and learns of failures from the run's failure count at its next choice, not
-//! at each failure (see [`Guide::choose`]).
+//! at each failure.
 
 use super::brancher::Custom;
 use super::branching::{Branching, Decision, ValueOrder, VarOrder};

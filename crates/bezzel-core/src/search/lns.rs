@@ -7,7 +7,8 @@
 //! neighbourhood searched to the end within its budget was too small, so the next one is
 //! larger; one that ran out of budget was too large. Each neighbourhood is a run below a
 //! prefix of `x = incumbent value` decisions, so everything a run does (propagation,
-//! dom/wdeg's learning, the guidance of [`SearchConfig::for_optimization`]) works inside it.
+//! dom/wdeg's learning, the guidance of
+//! [`SearchConfig::for_optimization`](super::SearchConfig::for_optimization)) works inside it.
 //!
 //! LNS alone proves nothing: a neighbourhood without a better solution says nothing about the
 //! rest of the space. So a share of the nodes ([`Lns::proof_share`]) goes to complete
@@ -163,21 +164,21 @@ impl Solver {
     /// ```
     /// use bezzel_core::prelude::*;
     /// use bezzel_core::search::Lns;
-    /// use std::time::Duration;
     ///
-    /// // Ten digits, all different, as small a weighted sum as possible: 9 at weight 1, ...
+    /// // Six different digits below 6; minimise Σ (i + 1) · dᵢ. The largest digit goes with
+    /// // the smallest weight (the rearrangement inequality): 5·1 + 4·2 + ... + 0·6 = 35.
     /// let mut m = Model::new();
-    /// let d = m.int_vars(10, 0..=9)?;
-    /// let cost = m.int_var(0..=500)?;
+    /// let d = m.int_vars(6, 0..=5)?;
+    /// let cost = m.int_var(0..=200)?;
     /// m.all_different(&d)?;
     /// let mut terms: Vec<IntView> = d.iter().map(|&x| x.into()).collect();
     /// terms.push(cost.minus());
-    /// m.linear(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1], &terms, Relation::Eq, 0)?;
+    /// m.linear(&[1, 2, 3, 4, 5, 6, 1], &terms, Relation::Eq, 0)?;
     /// let mut config = SearchConfig::for_optimization();
-    /// config.limits.time = Some(Duration::from_secs(10));
+    /// config.limits.nodes = Some(1_000_000); // deterministic, unlike a time limit
     /// let mut solver = Solver::with_config(m, config);
     /// let best = solver.lns(cost, Sense::Minimize, &Lns { seed: 7, ..Lns::default() })?.finish();
-    /// assert_eq!(best.value, Some(165)); // 9·1 + 8·2 + ... + 0·10
+    /// assert_eq!(best.value, Some(35));
     /// assert!(best.optimal); // the complete runs it interleaves proved it
     /// # Ok::<(), ModelError>(())
     /// ```

@@ -19,7 +19,7 @@
 //! * [`guide`] — last-conflict branching and solution-guided values
 //!   ([`SearchConfig::last_conflict`], [`SearchConfig::solution_phase`]), which
 //!   [`SearchConfig::for_optimization`] turns on;
-//! * `lns` — [`Solver::lns`]: large neighbourhood search ([`Lns`]), which finds good
+//! * [`lns`] — [`Solver::lns`]: large neighbourhood search ([`Lns`]), which finds good
 //!   solutions of large problems fast and proves optimality only by the complete search it
 //!   interleaves;
 //! * `restarts` — [`Restarts`] after a Luby-sequence budget of failures ([`luby`]);
@@ -37,7 +37,7 @@ mod branching;
 mod config;
 mod dfs;
 pub mod guide;
-mod lns;
+pub mod lns;
 mod observe;
 mod optimize;
 mod restarts;
