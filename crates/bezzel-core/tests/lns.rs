@@ -497,3 +497,103 @@ fn guided_search_enumerates_every_solution_once() {
         }
     }
 }
+
+/// Fisher and Thompson's 6 × 6 job shop (ft06): each job's tasks as (machine, duration).
+const FT06: [[(usize, i32); 6]; 6] = [
+    [(2, 1), (0, 3), (1, 6), (3, 7), (5, 3), (4, 6)],
+    [(1, 8), (2, 5), (4, 10), (5, 10), (0, 10), (3, 4)],
+    [(2, 5), (3, 4), (5, 8), (0, 9), (1, 1), (4, 7)],
+    [(1, 5), (0, 5), (2, 5), (3, 3), (4, 8), (5, 9)],
+    [(2, 9), (1, 3), (4, 5), (5, 4), (0, 3), (3, 1)],
+    [(1, 3), (3, 3), (5, 9), (0, 10), (4, 4), (2, 1)],
+];
+
+/// The job shop with reified pairs on each machine; the solver branches on the start times.
+fn ft06_model(config: SearchConfig) -> (Solver, Vec<Vec<VarId>>, VarId) {
+    let horizon: i32 = FT06.iter().flatten().map(|t| t.1).sum();
+    let mut m = Model::new();
+    let starts: Vec<Vec<VarId>> = FT06
+        .iter()
+        .map(|job| {
+            let s = m.int_vars(6, 0..=horizon).unwrap();
+            for k in 0..5 {
+                m.less_eq(s[k].offset(job[k].1), s[k + 1]).unwrap();
+            }
+            s
+        })
+        .collect();
+    let makespan = m.int_var(0..=horizon).unwrap();
+    for (j, job) in FT06.iter().enumerate() {
+        m.less_eq(starts[j][5].offset(job[5].1), makespan).unwrap();
+    }
+    for ja in 0..6 {
+        for jb in ja + 1..6 {
+            for ka in 0..6 {
+                for kb in 0..6 {
+                    let ((ma, da), (mb, db)) = (FT06[ja][ka], FT06[jb][kb]);
+                    if ma != mb {
+                        continue;
+                    }
+                    let (a, b) = (starts[ja][ka], starts[jb][kb]);
+                    let first = m.bool_var(format!("b{ja}{ka}{jb}{kb}")).unwrap();
+                    m.less_eq_reif(a.offset(da), b, first, Reif::Imp).unwrap();
+                    m.less_eq_reif(b.offset(db), a, first.not(), Reif::Imp)
+                        .unwrap();
+                }
+            }
+        }
+    }
+    let all: Vec<VarId> = starts.iter().flatten().copied().collect();
+    let solver = Solver::with_config(m, config).branch_on(&all).unwrap();
+    (solver, starts, makespan)
+}
+
+/// The end of the schedule, checked in plain Rust: jobs in order, one task at a time on a
+/// machine.
+fn ft06_schedule_end(starts: &[Vec<i32>]) -> i32 {
+    let mut on_machine = vec![Vec::new(); 6];
+    let mut end = 0;
+    for (j, job) in FT06.iter().enumerate() {
+        for (k, &(machine, d)) in job.iter().enumerate() {
+            let s = starts[j][k];
+            assert!(s >= 0 && (k == 0 || starts[j][k - 1] + job[k - 1].1 <= s));
+            on_machine[machine].push((s, s + d));
+            end = end.max(s + d);
+        }
+    }
+    for tasks in &mut on_machine {
+        tasks.sort();
+        assert!(
+            tasks.windows(2).all(|w| w[0].1 <= w[1].0),
+            "{tasks:?} overlap"
+        );
+    }
+    end
+}
+
+/// ft06's optimum is 55 (Fisher and Thompson 1963; proven by many solvers since): both the
+/// optimisation configuration's branch and bound and LNS reach it and prove it.
+#[test]
+fn ft06_optimum_55_is_found_and_proven_by_both_searches() {
+    for lns in [false, true] {
+        let mut config = SearchConfig::for_optimization();
+        config.limits.nodes = Some(2_000_000);
+        let (mut solver, starts, makespan) = ft06_model(config);
+        let best = if lns {
+            let settings = Lns {
+                seed: 3,
+                ..Lns::default()
+            };
+            solver
+                .lns(makespan, Sense::Minimize, &settings)
+                .unwrap()
+                .finish()
+        } else {
+            solver.minimize(makespan).unwrap().finish()
+        };
+        let solution = best.solution.expect("ft06 has schedules");
+        let values: Vec<Vec<i32>> = starts.iter().map(|s| solution.values_of(s)).collect();
+        assert_eq!(ft06_schedule_end(&values), solution[makespan]);
+        assert_eq!((best.value, best.optimal), (Some(55), true), "lns: {lns}");
+    }
+}
