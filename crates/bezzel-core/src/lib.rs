@@ -97,6 +97,7 @@ pub use search::{BranchGroup, Brancher, Domains, Optimize, Optimum, Sense};
 pub use search::{
     Decision, Limits, Restarts, SearchConfig, Solutions, Solver, ValueOrder, VarOrder,
 };
+pub use search::{Lns, LnsRun, Neighbourhood};
 pub use solution::{Solution, SolutionSet};
 pub use stats::{Statistics, StopReason};
 pub use store::{Conflict, TrailedInt};

@@ -10,6 +10,7 @@
 
 use super::branching::{BranchGroup, Decision};
 use super::dfs::Solver;
+use super::guide::Steer;
 use crate::engine::Engine;
 use crate::error::ModelError;
 use crate::var::{UNBOUND, VarId};
@@ -246,7 +247,11 @@ impl Solver {
 
     /// [`brancher`](Solver::brancher) for a brancher boxed already (a parallel worker's).
     pub(crate) fn boxed_brancher(mut self, brancher: Box<dyn Brancher>) -> Solver {
-        self.custom = Some(Custom(brancher));
+        let guided = self.guide.is_on();
+        self.custom = Some(Box::new(Steer {
+            user: Some(Custom(brancher)),
+            guided,
+        }));
         self
     }
 }

@@ -160,6 +160,25 @@ impl Branching {
         }
     }
 
+    /// The variables search decides on: the groups', then the branching variables (all of
+    /// them unless told otherwise), each once; all variables if that leaves none.
+    pub(super) fn decision_vars(&self) -> Vec<u32> {
+        let n = self.degree.len();
+        let mut seen = vec![false; n];
+        let vars: Vec<u32> = self
+            .groups
+            .iter()
+            .flat_map(|g| g.vars.iter().copied())
+            .chain(self.branch_vars.iter().copied())
+            .filter(|&x| !std::mem::replace(&mut seen[x as usize], true))
+            .collect();
+        if vars.is_empty() {
+            (0..n as u32).collect()
+        } else {
+            vars
+        }
+    }
+
     /// Branching on `vars` first (indices of `n` variables, each below `n`), then on the rest.
     pub(super) fn branch_on(&mut self, vars: &[u32], n: u32) {
         let mut chosen = vec![false; n as usize];

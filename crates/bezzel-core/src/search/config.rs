@@ -28,10 +28,22 @@ pub struct SearchConfig {
     pub value_order: ValueOrder,
     /// Limits of each run.
     pub limits: Limits,
-    /// Restarts for [`Solver::first`](super::Solver::first); `None` (the default) searches
-    /// the tree once.
+    /// Restarts for [`Solver::first`](super::Solver::first) and for branch and bound
+    /// ([`Solver::minimize`](super::Solver::minimize)); `None` (the default) searches the
+    /// tree once.
     #[serde(default)]
     pub restarts: Option<Restarts>,
+    /// Last-conflict branching (see [`guide`](super::guide)): after a decision fails, branch
+    /// first on its variable for as long as it is unfixed. Off by default.
+    #[serde(default)]
+    pub last_conflict: bool,
+    /// Solution-guided values, or phase saving (see [`guide`](super::guide)): once branch and
+    /// bound finds a solution, each variable first tries its value in it, while its domain
+    /// holds it. Off by default. The values are kept across runs of a solver (as dom/wdeg's
+    /// weights are: a later run, of any kind, starts near the best solution so far), and
+    /// forgotten by [`Solver::forget_weights`](super::Solver::forget_weights).
+    #[serde(default)]
+    pub solution_phase: bool,
     /// Checks every solution against every constraint's definition
     /// ([`Propagator::is_satisfied`](crate::Propagator::is_satisfied)) before reporting it,
     /// and panics, naming the constraint, if one is broken: a propagator bug must not pass
@@ -61,7 +73,41 @@ impl Default for SearchConfig {
             value_order: ValueOrder::default(),
             limits: Limits::default(),
             restarts: None,
+            last_conflict: false,
+            solution_phase: false,
             check_solutions: checks_by_default(),
+        }
+    }
+}
+
+impl SearchConfig {
+    /// The strong default for optimisation: dom/wdeg ([`VarOrder::DomWDeg`]), smallest value
+    /// first, last conflict, solution-guided values, and Luby restarts of scale 100 (which
+    /// branch and bound keeps through: every attempt keeps the bound, the weights and the
+    /// incumbent's values). Complete, like every configuration: a run that ends without
+    /// hitting a limit has proven its answer. No limits.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// let mut m = Model::new();
+    /// let x = m.int_vars(4, 0..=3)?;
+    /// let total = m.int_var(0..=12)?;
+    /// m.all_different(&x)?;
+    /// m.linear(&[1, 1, 1, 1, -1], &[x[0], x[1], x[2], x[3], total], Relation::Eq, 0)?;
+    /// let mut solver = Solver::with_config(m, SearchConfig::for_optimization());
+    /// let best = solver.minimize(total)?.finish();
+    /// assert_eq!((best.value, best.optimal), (Some(6), true)); // 0 + 1 + 2 + 3
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn for_optimization() -> SearchConfig {
+        SearchConfig {
+            var_order: VarOrder::DomWDeg,
+            value_order: ValueOrder::Min,
+            restarts: Some(Restarts::default()),
+            last_conflict: true,
+            solution_phase: true,
+            ..SearchConfig::default()
         }
     }
 }

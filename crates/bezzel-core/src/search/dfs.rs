@@ -10,9 +10,10 @@
 //! (decide, propagate, mark, restore) and reads domains through it; it keeps only the search
 //! state: the stack, the run's prefix, its statistics and restarts.
 
-use super::brancher::{Custom, Domains};
+use super::brancher::Domains;
 use super::branching::{Branching, Decision};
 use super::config::SearchConfig;
+use super::guide::{Guide, Steer};
 use super::observe::{Node, Observer};
 use super::optimize::Objective;
 use super::restarts::RestartState;
@@ -76,11 +77,17 @@ pub struct Solver {
     /// Branch and bound's objective and best value in an optimisation run
     /// ([`Solver::minimize`]); `None` in other runs.
     pub(super) objective: Option<Objective>,
-    /// The user's brancher ([`Solver::brancher`]), asked first at each node.
-    pub(super) custom: Option<Custom>,
+    /// The user's brancher ([`Solver::brancher`]), asked first at each node, and whether
+    /// guidance chooses after it; `None` when neither is there, so that a node tests one
+    /// pointer for both.
+    pub(super) custom: Option<Box<Steer>>,
     /// What sees every node ([`Solver::observe`]); `None`, the default, costs one test per
     /// solution, not per node (see [`observe`](super::observe)).
     pub(super) observer: Option<Box<dyn Observer>>,
+    /// Last-conflict branching and solution-guided values
+    /// ([`SearchConfig::last_conflict`], [`SearchConfig::solution_phase`]): what they learnt,
+    /// the latest solution's values kept across runs as dom/wdeg's weights are.
+    pub(super) guide: Guide,
 }
 
 impl Solver {
@@ -109,6 +116,7 @@ impl Solver {
             objective: None,
             custom: None,
             observer: None,
+            guide: Guide::default(),
         }
     }
 
@@ -149,7 +157,8 @@ impl Solver {
     }
 
     /// Forgets what dom/wdeg has learnt: every propagator's and variable's failure count
-    /// back to zero, as in a solver just built. Runs keep the counts otherwise (restarts rely
+    /// back to zero, as in a solver just built; forgets too the latest solution that guides
+    /// [`SearchConfig::solution_phase`]. Runs keep the counts otherwise (restarts rely
     /// on them); a solver reused for unrelated problems (another puzzle's givens as a
     /// prefix) calls this between them, so that each is searched as on a fresh model.
     ///
@@ -168,6 +177,7 @@ impl Solver {
     /// ```
     pub fn forget_weights(&mut self) {
         self.model.engine_mut().forget_weights();
+        self.guide.clear();
     }
 
     /// The model being searched.
@@ -203,8 +213,27 @@ impl Solver {
     }
 
     fn first_after_restart(&mut self) -> Option<Solution> {
-        self.restart = self.config.restarts.map(RestartState::new);
+        self.start_restarts();
         self.next_solution()
+    }
+
+    /// Makes the run just started restart as [`SearchConfig::restarts`] says.
+    pub(super) fn start_restarts(&mut self) {
+        self.restart = self.config.restarts.map(RestartState::new);
+    }
+
+    /// Turns guidance on or off for a new run, as the configuration says: a solver without a
+    /// user's brancher or guidance holds no [`Steer`], so that its nodes test one pointer.
+    fn start_guidance(&mut self) {
+        let (lc, phase) = (self.config.last_conflict, self.config.solution_phase);
+        self.guide.start_run(lc, phase);
+        let guided = self.guide.is_on();
+        match &mut self.custom {
+            Some(steer) if steer.user.is_none() && !guided => self.custom = None,
+            Some(steer) => steer.guided = guided,
+            None if guided => self.custom = Some(Box::new(Steer { user: None, guided })),
+            None => {}
+        }
     }
 
     /// Counts solutions (up to the solution limit, if one is set); check
@@ -243,6 +272,7 @@ impl Solver {
         self.restart = None;
         self.objective = None;
         self.prefix.clear();
+        self.start_guidance();
         let weighs = self.branching.weighs(self.config.var_order);
         let engine = self.model.engine_mut();
         engine.set_weighing(weighs);
@@ -348,6 +378,11 @@ impl Solver {
                         if let Some(objective) = &mut self.objective {
                             let value = self.model.engine().min(objective.var());
                             objective.found(objective.value_of(value));
+                            if self.custom.is_some() {
+                                // Guidance follows branch and bound's improving solutions.
+                                self.guide
+                                    .solution(self.model.engine(), self.model.num_vars());
+                            }
                         }
                         self.stats.solutions += 1;
                         self.phase = Phase::Backtrack;
@@ -538,13 +573,33 @@ impl Solver {
         )
     }
 
-    /// The user's brancher's decision ([`Solver::brancher`]); out of line, so that searches
-    /// without one pay a test of an `Option` at each node and no more.
+    /// The user's brancher's decision ([`Solver::brancher`]), else guidance's
+    /// ([`guide`](super::guide)) when it is on; out of line, so that searches without either
+    /// pay a test of an `Option` at each node and no more.
     #[inline(never)]
     fn choose_custom(&mut self) -> Option<Decision> {
         let engine = self.model.engine();
         let (model, n) = (self.model.id(), self.model.num_vars());
-        self.custom.as_mut()?.decide(engine, model, n)
+        let steer = self.custom.as_mut()?;
+        if let Some(user) = &mut steer.user
+            && let Some(decision) = user.decide(engine, model, n)
+        {
+            if steer.guided {
+                self.guide.note_choice(decision.var().index, &self.stats);
+            }
+            return Some(decision);
+        }
+        if !steer.guided {
+            return None;
+        }
+        self.guide.choose(
+            engine,
+            model,
+            &self.branching,
+            self.config.var_order,
+            self.config.value_order,
+            &self.stats,
+        )
     }
 
     /// Whether the latest run has explored its whole tree: it ended (not paused at a

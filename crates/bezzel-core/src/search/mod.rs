@@ -16,6 +16,12 @@
 //! * `brancher` — search control: [`Solver::branch_groups`] ([`BranchGroup`]s of variables,
 //!   each with its own orders) and [`Solver::brancher`] (a user's [`Brancher`], reading
 //!   [`Domains`]);
+//! * [`guide`] — last-conflict branching and solution-guided values
+//!   ([`SearchConfig::last_conflict`], [`SearchConfig::solution_phase`]), which
+//!   [`SearchConfig::for_optimization`] turns on;
+//! * [`lns`] — [`Solver::lns`]: large neighbourhood search ([`Lns`]), which finds good
+//!   solutions of large problems fast and proves optimality only by the complete search it
+//!   interleaves;
 //! * `restarts` — [`Restarts`] after a Luby-sequence budget of failures ([`luby`]);
 //! * `split` — [`Solver::split`]: the tree cut into decision prefixes for parallel or resumable
 //!   runs;
@@ -30,6 +36,8 @@ mod brancher;
 mod branching;
 mod config;
 mod dfs;
+pub mod guide;
+pub mod lns;
 mod observe;
 mod optimize;
 mod restarts;
@@ -42,6 +50,7 @@ pub use brancher::{Brancher, Domains};
 pub use branching::{BranchGroup, Decision, ValueOrder, VarOrder};
 pub use config::{Limits, SearchConfig, checks_by_default};
 pub use dfs::{Solutions, Solver};
+pub use lns::{Lns, LnsRun, Neighbourhood};
 pub use observe::{Node, Observer};
 pub use optimize::{Optimize, Optimum, Sense};
 pub use restarts::{Restarts, luby};

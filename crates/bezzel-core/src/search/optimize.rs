@@ -48,6 +48,15 @@ pub(super) struct Objective {
 }
 
 impl Objective {
+    /// Minimising `view`, which must beat `best` when there is one.
+    pub(super) fn new(view: IntView, best: Option<i64>) -> Objective {
+        Objective {
+            view,
+            best,
+            shared: None,
+        }
+    }
+
     /// The value every node from now on must beat, if any: the better of this run's best and
     /// the shared one.
     #[inline]
@@ -112,8 +121,11 @@ impl Solver {
     /// ([`SearchConfig::limits`](super::SearchConfig::limits),
     /// [`set_cancel_flag`](Solver::set_cancel_flag)) may stop it earlier, and
     /// [`Optimize::best`] is then the best solution found. The solution limit counts improving
-    /// solutions. Restarts ([`SearchConfig::restarts`](super::SearchConfig::restarts)) are not
-    /// used.
+    /// solutions. With restarts ([`SearchConfig::restarts`](super::SearchConfig::restarts))
+    /// each attempt starts again from the root under the best bound so far; the run is proven
+    /// when an attempt exhausts the tree, which one eventually does, as attempts grow without
+    /// bound. [`SearchConfig::for_optimization`](super::SearchConfig::for_optimization) is a
+    /// strong configuration for these runs.
     ///
     /// The bound lives in the solver, not in the model: each node narrows the objective's
     /// domain to beat the best solution so far right after the trail mark of its branch, so
@@ -216,6 +228,7 @@ impl Solver {
         self.check_prefix(prefix)?;
         self.restart();
         self.prefix.extend_from_slice(prefix);
+        self.start_restarts();
         let view = match sense {
             Sense::Minimize => objective,
             Sense::Maximize => objective.minus(),

@@ -281,6 +281,8 @@ fn settings_and_statistics_round_trip_through_serde() {
             time: Some(Duration::from_millis(1500)),
         },
         restarts: Some(Restarts { scale: 50 }),
+        last_conflict: true,
+        solution_phase: false,
         check_solutions: true,
     };
     let json = serde_json::to_string(&config).unwrap();
