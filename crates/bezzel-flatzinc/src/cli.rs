@@ -32,7 +32,8 @@ pub struct Options {
     /// value; satisfaction searches on one.
     #[arg(short = 'p', long = "parallel", value_name = "N", default_value_t = 1)]
     pub threads: usize,
-    /// Accepted; the search is deterministic.
+    /// The seed of large neighbourhood search's choices (`--lns`); every search is
+    /// deterministic for a given seed.
     #[arg(
         short = 'r',
         long = "random-seed",
@@ -40,6 +41,11 @@ pub struct Options {
         allow_negative_numbers = true
     )]
     pub seed: Option<i64>,
+    /// Optimise by large neighbourhood search (random neighbourhoods of the incumbent,
+    /// interleaved with complete branch and bound, which alone proves the optimum) instead of
+    /// branch and bound alone; one thread.
+    #[arg(long = "lns")]
+    pub lns: bool,
     /// The FlatZinc file; standard input when absent or `-`.
     #[arg(value_name = "MODEL.fzn")]
     pub file: Option<PathBuf>,

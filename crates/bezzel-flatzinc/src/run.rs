@@ -3,6 +3,7 @@
 
 use crate::cli::Options;
 use crate::{FznError, Goal, Program, parse};
+use bezzel_core::Lns;
 use bezzel_core::parallel::{ParallelError, ParallelSearch};
 use bezzel_core::prelude::*;
 use bezzel_core::search::{Optimum, Sense};
@@ -68,7 +69,15 @@ pub fn run_text_cancellable(
         assumptions: Vec::new(),
         implied_disjunctives: 0,
     };
-    let mut config = SearchConfig::default();
+    // An optimisation without search annotations gets the search that finds good solutions
+    // (dom/wdeg, last conflict, the incumbent's values first, restarts); an annotated one is
+    // searched as its annotations say.
+    let optimising = matches!(goal, Goal::Minimize(_) | Goal::Maximize(_));
+    let mut config = if optimising && (options.free || groups.is_empty()) {
+        SearchConfig::for_optimization()
+    } else {
+        SearchConfig::default()
+    };
     config.limits.time = options.time_ms.map(Duration::from_millis);
     let io = |e: std::io::Error| FznError::Io {
         action: "write the output".into(),
@@ -152,22 +161,44 @@ pub fn run_text_cancellable(
             if improving {
                 solver.config_mut().limits.solutions = options.solutions;
             }
-            let mut run = if matches!(goal, Goal::Minimize(_)) {
-                solver.minimize(v)?
-            } else {
-                solver.maximize(v)?
-            };
-            let mut found = 0;
-            for s in run.by_ref() {
-                if improving {
-                    print(out, &s)?;
-                }
-                found += 1;
+            // Branch and bound and LNS are both iterators over improving solutions with the
+            // same questions to ask at the end.
+            macro_rules! drain {
+                ($run:expr) => {{
+                    let mut run = $run;
+                    let mut found = 0;
+                    for s in run.by_ref() {
+                        if improving {
+                            print(out, &s)?;
+                        }
+                        found += 1;
+                    }
+                    let best = run.best().cloned();
+                    (
+                        found,
+                        run.is_proven(),
+                        run.best_value(),
+                        run.stats().clone(),
+                        best,
+                    )
+                }};
             }
-            let complete = run.is_proven();
-            let best = run.best().cloned();
-            let value = run.best_value();
-            let stats = run.stats().clone();
+            let sense = if matches!(goal, Goal::Minimize(_)) {
+                Sense::Minimize
+            } else {
+                Sense::Maximize
+            };
+            let (found, complete, value, stats, best) = if options.lns {
+                let lns = Lns {
+                    seed: options.seed.unwrap_or(0) as u64,
+                    ..Lns::default()
+                };
+                drain!(solver.lns(v, sense, &lns)?)
+            } else if sense == Sense::Minimize {
+                drain!(solver.minimize(v)?)
+            } else {
+                drain!(solver.maximize(v)?)
+            };
             if !improving && let Some(best) = &best {
                 print(out, best)?;
             }

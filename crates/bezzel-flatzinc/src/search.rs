@@ -92,8 +92,10 @@ impl Builder {
                     "input_order" => VarOrder::InputOrder,
                     "dom_w_deg" => VarOrder::DomWDeg,
                     "most_constrained" | "occurrence" => VarOrder::SmallestDomainMaxDegree,
-                    // first_fail, anti_first_fail, smallest, largest, max_regret: Bezzel has
-                    // no exact match; the smallest domain is the usual fallback.
+                    "smallest" => VarOrder::Smallest,
+                    "largest" => VarOrder::Largest,
+                    // first_fail, and anti_first_fail and max_regret, which Bezzel has no
+                    // exact match for: the smallest domain is the usual fallback.
                     _ => VarOrder::SmallestDomain,
                 };
                 let value_order = match name(val_sel).as_str() {

@@ -26,6 +26,13 @@ pub enum VarOrder {
     /// weighted degree sums the weights of the propagators listening to it. Weights persist
     /// across runs and restarts, so search learns where the model is hard.
     DomWDeg,
+    /// The unfixed variable with the smallest least value; ties go to the earliest
+    /// (MiniZinc's `smallest`, Gecode's `INT_VAR_MIN_MIN`). On start times it schedules the
+    /// task that can start first, the usual schedule-building order.
+    Smallest,
+    /// The unfixed variable with the largest greatest value; ties go to the earliest
+    /// (MiniZinc's `largest`, Gecode's `INT_VAR_MAX_MAX`).
+    Largest,
 }
 
 /// What to try first on the chosen variable.
@@ -272,6 +279,9 @@ impl Branching {
                 best.filter(|&k| k != u64::MAX)
                     .map(|k| vars[(k & u64::from(u32::MAX)) as usize])
             }
+            // `min_by_key` keeps the first of equal keys: ties go to the earliest.
+            VarOrder::Smallest => unfixed.min_by_key(|&x| engine.min(x)),
+            VarOrder::Largest => unfixed.min_by_key(|&x| std::cmp::Reverse(engine.max(x))),
             VarOrder::SmallestDomainMaxDegree => unfixed
                 .min_by_key(|&x| (engine.size(x), std::cmp::Reverse(self.degree[x as usize]))),
             VarOrder::DomWDeg => {
