@@ -6,10 +6,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-mod common;
-
 fn queens(n: usize) -> Result<Model, ModelError> {
-    common::queens(n, Consistency::Value).map(|(m, _)| m)
+    crate::queens(n, Consistency::Value).map(|(m, _)| m)
 }
 
 const A000170: [u64; 13] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
@@ -191,7 +189,7 @@ fn parallel_max_depth_counts_the_subproblem_decisions() {
 #[test]
 fn splits_of_large_models_stay_small() {
     for n in [80, 300, 1000] {
-        let (m, _) = common::queens(n, Consistency::Value).unwrap();
+        let (m, _) = crate::queens(n, Consistency::Value).unwrap();
         let prefixes = Solver::new(m).split(100).expect("no cancel flag");
         let decisions: usize = prefixes.iter().map(Vec::len).sum();
         assert!(prefixes.len() >= 100, "n = {n}: {} pieces", prefixes.len());
