@@ -5,14 +5,17 @@
 //! same cluster. Rank 0, the coordinator, splits the work, keeps the checkpoint, and answers
 //! each request of a worker with the next unfinished subproblem (serialised as JSON, so it is
 //! the thread pool's own subproblem), while threads of its own solve subproblems too. Each
-//! other rank asks for a subproblem per thread and a spare (more when they are short), solves them, and sends back each
-//! one's counts and statistics, which is also its request for the next. So fast and slow ranks
-//! finish together, and the coordinator records every finished subproblem in the checkpoint as
-//! it arrives: a job killed at any point is rerun with the same command and resumes, counting
-//! nothing twice (a subproblem is recorded once, by the one process that writes the file).
+//! other rank asks for a subproblem per thread and a spare (more when they are short), solves
+//! them, and sends back each one's counts and statistics, which is also its request for the
+//! next. So fast and slow ranks finish together, and the coordinator records every finished
+//! subproblem in the checkpoint as it arrives: a job killed at any point is rerun with the same
+//! command and resumes, counting nothing twice (a subproblem is recorded once, by the one
+//! process that writes the file).
 //!
-//! The transport is a small trait, so that the protocol is the same, and tested, without MPI
-//! (see the tests, which run ranks as threads over channels).
+//! The transport is a small trait ([`Cluster`]), so that the protocol is the same, and tested,
+//! without MPI: [`on_thread_ranks`](crate::cluster::on_thread_ranks) runs ranks as threads over
+//! channels. A message that is not sent, or not the one the protocol expects, stops the run
+//! with a [`ClusterError`].
 
 use crate::cluster::{Cluster, ClusterError};
 use crate::runner::{Batch, RunError, RunReport, Shared, Solved};
