@@ -9,25 +9,9 @@ use bezzel_runner::cluster::{ThreadRank, on_thread_ranks};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+/// The model of queens `n`, made anew at each call.
 fn queens(n: usize) -> impl Fn() -> Result<Model, ModelError> + Sync {
-    move || {
-        let mut m = Model::new();
-        let q = m.int_vars(n, 0..n as i32)?;
-        let up: Vec<IntView> = q
-            .iter()
-            .enumerate()
-            .map(|(i, x)| x.offset(i as i32))
-            .collect();
-        let down: Vec<IntView> = q
-            .iter()
-            .enumerate()
-            .map(|(i, x)| x.offset(-(i as i32)))
-            .collect();
-        m.all_different(&q)?;
-        m.all_different(&up)?;
-        m.all_different(&down)?;
-        Ok(m)
-    }
+    move || crate::queens(n, Consistency::Value).map(|(m, _)| m)
 }
 
 /// A distributed count of `n` queens on `cluster`, the split made (on rank 0) for every
