@@ -4,8 +4,9 @@
 //! way it can end turned into a [`Failure`] that says how far it got and what to do next.
 
 use crate::{Failure, Progress, Stop};
-use bezzel_core::parallel::{Cluster, ParallelError, RunError, RunReport};
+use bezzel_core::parallel::ParallelError;
 use bezzel_queens::counting::{self, CountError, Engine};
+use bezzel_runner::{Cluster, RunError, RunReport};
 use std::path::Path;
 use std::sync::OnceLock;
 

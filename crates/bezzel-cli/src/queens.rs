@@ -10,11 +10,11 @@
 use crate::cluster::{Mpi, MpiFlag};
 use crate::options::{self, Format, Order, Quiet, Stats, Threads, TimeLimit, Tree};
 use crate::{Failure, Stop, count, status, warn};
-use bezzel_core::parallel::{Cluster, RunReport};
 use bezzel_core::{Consistency, SearchConfig, Statistics};
 use bezzel_queens::counting::Engine;
 use bezzel_queens::listing::{self, ListError, Output, Style};
 use bezzel_queens::{check, construct, format, model::Queens, tree};
+use bezzel_runner::{Cluster, RunReport};
 use clap::ValueEnum;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;

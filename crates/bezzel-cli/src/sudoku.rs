@@ -64,7 +64,8 @@ pub struct Run<'a> {
 /// nothing.
 pub fn serve(run: &Run<'_>, mpi: &Mpi) -> Result<u8, Failure> {
     let stop = Stop::install(run.time_limit);
-    serve_cluster(mpi, run.threads, &run.settings, stop.flag()).map_err(Failure::input)?;
+    serve_cluster(mpi, run.threads, &run.settings, stop.flag())
+        .map_err(|e| Failure::input(e.to_string()))?;
     Ok(0)
 }
 
@@ -154,7 +155,7 @@ pub fn run(run: &Run<'_>, mpi: Option<&Mpi>) -> Result<u8, Failure> {
                 let answers = match mpi {
                     Some(mpi) => {
                         answer_on_cluster(mpi, run.threads, batch.settings(), stop.flag(), &chunk)
-                            .map_err(Failure::input)?
+                            .map_err(|e| Failure::input(e.to_string()))?
                     }
                     None => batch.answer(&chunk),
                 };
@@ -184,7 +185,7 @@ pub fn run(run: &Run<'_>, mpi: Option<&Mpi>) -> Result<u8, Failure> {
     }
     if let Some(mpi) = mpi {
         // No more rounds: the other ranks stop.
-        finish_cluster(mpi, stop.flag()).map_err(Failure::input)?;
+        finish_cluster(mpi, stop.flag()).map_err(|e| Failure::input(e.to_string()))?;
     }
     let tree = if run.tree.tree.is_some() && !stop.is_raised() {
         answer_with_tree(&mut printer, &batch, run.tree, tree_input, &stop)

@@ -45,8 +45,9 @@
 //! # Ok::<(), ModelError>(())
 //! ```
 //!
-//! Beyond one thread: [`parallel`] splits the tree into subproblems solved on a `rayon` pool,
-//! and [`checkpoint`] lets a long split run resume after an interruption.
+//! Beyond one thread: [`parallel`] splits the tree into subproblems solved on a `rayon` pool
+//! by the `bezzel-runner` crate, whose [`checkpoint`] lets a long split run resume after an
+//! interruption.
 //!
 //! ## Adding a constraint
 //!
@@ -60,7 +61,6 @@
 
 #![deny(missing_docs)]
 
-pub mod checkpoint;
 pub mod constraints;
 pub mod domain;
 mod engine;
@@ -76,10 +76,12 @@ pub mod propagators;
 mod queue;
 pub mod search;
 pub mod solution;
-pub mod stats;
 mod store;
 mod trail;
 pub mod var;
+
+// The runner's statistics and checkpoint journal, at the paths they had when they lived here.
+pub use bezzel_runner::{checkpoint, stats};
 
 pub use constraints::BoolVar;
 pub use constraints::Consistency;

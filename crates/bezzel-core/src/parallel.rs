@@ -14,8 +14,12 @@
 //! Search control carries over: [`ParallelSearch::branch_groups`] and
 //! [`ParallelSearch::brancher`] apply to the split and to every worker's solver.
 //!
-//! The subproblems are solved by the [`runner`], which solves any kind of subproblem (the
-//! queens counters' too) with an optional checkpoint, a cancel flag and progress.
+//! The subproblems are solved by the runner of the `bezzel-runner` crate ([`Runner`]), which
+//! solves any kind of subproblem (the queens counters' too) with an optional checkpoint, a
+//! cancel flag, progress, and on the ranks of a [`Cluster`]; its types are re-exported here.
+//! A run's errors stay typed: a checkpoint's or a cluster's reach the caller as the runner's
+//! [`RunError`], and a subproblem that a limit of the configuration stopped is
+//! [`ParallelError::Limit`].
 
 use crate::error::ModelError;
 use crate::model::Model;
@@ -24,15 +28,15 @@ use crate::stats::{Statistics, StopReason};
 use crate::var::VarId;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-pub mod distributed;
 mod optimize;
-pub mod runner;
 
-pub use distributed::Cluster;
-pub use runner::{Batch, RunError, RunReport, Runner, Solved};
+// The runner, at the paths it had when it lived here.
+pub use bezzel_runner::{Batch, Cluster, RunError, RunReport, Runner, Solved};
+pub use bezzel_runner::{distributed, runner};
 
 /// One piece of a split search tree.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -58,7 +62,7 @@ pub struct ParallelCount {
     pub complete: bool,
 }
 
-/// Why a parallel run could not start.
+/// Why a parallel run could not start, or stopped before its end.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParallelError {
@@ -86,6 +90,18 @@ pub enum ParallelError {
     /// The cancel flag stopped the split ([`ParallelSearch::cancel_flag`]): there is no
     /// split, and nothing was counted.
     Cancelled,
+    /// A limit of the configuration (nodes, time, solutions) stopped the search of a
+    /// subproblem: its count is not exact, so the run stopped. In a parallel run the limits of
+    /// [`SearchConfig`] apply to each subproblem separately; stop a whole run with its cancel
+    /// flag.
+    Limit {
+        /// The subproblem's position in the split.
+        index: usize,
+        /// The limit that stopped it.
+        reason: StopReason,
+    },
+    /// The runner failed for a reason of its own (a checkpoint, the processes of a cluster).
+    Run(RunError<Infallible>),
 }
 
 impl std::fmt::Display for ParallelError {
@@ -106,11 +122,25 @@ impl std::fmt::Display for ParallelError {
             ParallelError::Overflow => {
                 write!(f, "the solutions add up to more than {}", u64::MAX)
             }
+            ParallelError::Limit { index, reason } => write!(
+                f,
+                "subproblem {index} stopped ({reason}): the limits of a parallel search apply \
+                 to each subproblem, so its count is not exact"
+            ),
+            ParallelError::Run(e) => write!(f, "{e}"),
         }
     }
 }
 
-impl std::error::Error for ParallelError {}
+impl std::error::Error for ParallelError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ParallelError::Model(e) => Some(e),
+            ParallelError::Run(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<ModelError> for ParallelError {
     fn from(e: ModelError) -> ParallelError {
@@ -119,19 +149,16 @@ impl From<ModelError> for ParallelError {
 }
 
 impl From<RunError<ParallelError>> for ParallelError {
-    /// A run's error, for a run without a checkpoint ([`ParallelSearch::count`]); a
-    /// checkpoint's error becomes a [`ParallelError::Model`] error with its message.
+    /// A run's error as one of its own: the split's or a subproblem's error as it was, the
+    /// runner's errors that have a variant here as that variant, and the others (a
+    /// checkpoint's, a cluster's) wrapped in [`ParallelError::Run`], typed as they were.
     fn from(e: RunError<ParallelError>) -> ParallelError {
-        match e {
-            RunError::Split(e) | RunError::Solve { error: e, .. } => e,
-            e @ (RunError::Checkpoint(_) | RunError::Remote { .. } | RunError::Cluster(_)) => {
-                ParallelError::Model(ModelError::InvalidArgument {
-                    reason: e.to_string(),
-                })
-            }
-            RunError::Overflow { .. } => ParallelError::Overflow,
-            RunError::ZeroThreads => ParallelError::ZeroThreads,
-            RunError::ThreadPool(e) => ParallelError::ThreadPool(e),
+        match e.without_caller_error() {
+            Err(e) => e,
+            Ok(RunError::Overflow { .. }) => ParallelError::Overflow,
+            Ok(RunError::ZeroThreads) => ParallelError::ZeroThreads,
+            Ok(RunError::ThreadPool(e)) => ParallelError::ThreadPool(e),
+            Ok(e) => ParallelError::Run(e),
         }
     }
 }
@@ -515,10 +542,11 @@ pub fn solve_subproblem(
     match stats.stopped {
         None => {}
         Some(StopReason::Cancelled) => return Ok(None),
-        Some(other) => {
-            return Err(ParallelError::Model(ModelError::InvalidArgument {
-                reason: format!("subproblem {}: {other}", sub.index),
-            }));
+        Some(reason) => {
+            return Err(ParallelError::Limit {
+                index: sub.index,
+                reason,
+            });
         }
     }
     stats.max_depth = stats.max_depth.saturating_add(sub.decisions.len() as u64);

@@ -1,13 +1,12 @@
-//! Bezzel's parallel runner on the ranks of an MPI job: [`Mpi`] is the
-//! [`Cluster`] that
-//! [`Batch::run_distributed`](bezzel_core::parallel::Batch::run_distributed) sends its
-//! subproblems and results through, over the `mpi` crate (rsmpi).
+//! Bezzel's parallel runner on the ranks of an MPI job: [`Mpi`] is the [`Cluster`] that
+//! [`Batch::run_distributed`](bezzel_runner::Batch::run_distributed) sends its subproblems and
+//! results through, over the `mpi` crate (rsmpi).
 //!
 //! MPI is a Cargo feature (`mpi`), off by default, so that the workspace builds on machines
 //! without it; without the feature, [`Mpi::initialize`] fails with [`MpiError::NotBuilt`]
 //! and the programs' `--mpi` says so. Every rank runs the same program: rank 0 splits the
 //! work, hands it out on request, keeps the checkpoint and prints; see
-//! [`distributed`](bezzel_core::parallel::distributed) for the protocol.
+//! [`distributed`](bezzel_runner::distributed) for the protocol.
 //!
 //! ```no_run
 //! use bezzel_core::parallel::ParallelSearch;
@@ -33,7 +32,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use bezzel_core::parallel::Cluster;
+use bezzel_runner::Cluster;
 use std::fmt;
 
 /// Whether this build has MPI (the `mpi` feature).

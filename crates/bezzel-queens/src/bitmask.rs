@@ -19,6 +19,8 @@
 //! subproblems ([`TwoRows`]), which are independent and are what the parallel
 //! counter hands to bezzel-core's runner (see [`counting`](crate::counting)).
 
+use bezzel_runner::RunError;
+use std::convert::Infallible;
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,6 +74,9 @@ pub enum BitmaskError {
         /// The board size.
         n: usize,
     },
+    /// The runner that counts the pieces of a parallel count failed for a reason of its own
+    /// (the total does not fit in a `u64`, say).
+    Run(RunError<Infallible>),
 }
 
 impl fmt::Display for BitmaskError {
@@ -93,6 +98,7 @@ impl fmt::Display for BitmaskError {
                 "row {row} has its queen in column {column}, but a board of size {n} only has columns 0 to {}",
                 n.saturating_sub(1)
             ),
+            Self::Run(e) => write!(f, "{e}"),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Resumable parallel counts by every engine: the symmetry and bitmask counters and the
-//! constraint model, each split into subproblems that bezzel-core's
-//! [runner](bezzel_core::parallel::runner) solves on a thread pool, optionally recording them
+//! constraint model, each split into subproblems that the
+//! [runner](bezzel_runner::runner) solves on a thread pool, optionally recording them
 //! in a checkpoint file so that an interrupted count resumes where it stopped.
 //!
 //! ```
@@ -18,11 +18,9 @@
 use crate::bitmask::{self, BitmaskError, Counter};
 use crate::model::{self, QueensError};
 use crate::symmetry_count;
-use bezzel_core::parallel::{
-    Cluster, ParallelError, ParallelSearch, RunError, RunReport, Runner, Solved, check_subproblems,
-    solve_subproblem,
-};
+use bezzel_core::parallel::{ParallelError, ParallelSearch, check_subproblems, solve_subproblem};
 use bezzel_core::{Consistency, ModelError, SearchConfig, Solver, VarOrder};
+use bezzel_runner::{Cluster, RunError, RunReport, Runner, Solved};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
@@ -55,22 +53,39 @@ impl Engine {
         }
     }
 
-    /// The name of the count of `n` queens by this engine in a checkpoint: a checkpoint of
-    /// another count is refused.
+    /// The name of the count of `n` queens by this engine in a checkpoint (its identity): a
+    /// checkpoint of another count is refused. Built from the stable names written out in
+    /// [`identity_order`] and [`identity_consistency`], never from `Debug` text, so that
+    /// renaming a variant does not orphan the journals of earlier runs.
     pub fn checkpoint_name(&self, n: usize) -> String {
         match self {
             Engine::Symmetry | Engine::Bitmask => format!("queens n={n} engine={}", self.name()),
-            // The order as the program's `--order` names it, as checkpoints have it.
-            Engine::Model { consistency, order } => {
-                let order = match order {
-                    VarOrder::SmallestDomain => "FirstFail".to_string(),
-                    VarOrder::InputOrder => "Rows".to_string(),
-                    VarOrder::DomWDeg => "DomWdeg".to_string(),
-                    other => format!("{other:?}"),
-                };
-                format!("queens n={n} engine=model consistency={consistency:?} order={order}")
-            }
+            Engine::Model { consistency, order } => format!(
+                "queens n={n} engine=model consistency={} order={}",
+                identity_consistency(*consistency),
+                identity_order(*order)
+            ),
         }
+    }
+}
+
+/// A variable order's name in checkpoint identities. Stable: a journal names its run with it,
+/// so a name, once written, is never changed.
+pub fn identity_order(order: VarOrder) -> &'static str {
+    match order {
+        VarOrder::SmallestDomain => "first-fail",
+        VarOrder::InputOrder => "input-order",
+        VarOrder::DomWDeg => "dom-wdeg",
+        VarOrder::SmallestDomainMaxDegree => "first-fail-max-degree",
+    }
+}
+
+/// A consistency's name in checkpoint identities; stable, as [`identity_order`]'s.
+pub fn identity_consistency(consistency: Consistency) -> &'static str {
+    match consistency {
+        Consistency::Value => "value",
+        Consistency::Bounds => "bounds",
+        Consistency::Domain => "domain",
     }
 }
 
@@ -245,7 +260,8 @@ pub fn count(
 /// Counts `pieces` on the runner with `count(piece, cancel)`, for the bit-parallel counters'
 /// `count_parallel*` functions: [`BitmaskError::Cancelled`] when `cancel` stopped it.
 pub(crate) fn count_pieces<P: Sync, const K: usize>(
-    (n, counter): (usize, Counter),
+    // Which board and counter: the runner's errors say what they are without them.
+    _board: (usize, Counter),
     pieces: Vec<P>,
     threads: Option<usize>,
     cancel: Option<&AtomicBool>,
@@ -272,20 +288,55 @@ pub(crate) fn count_pieces<P: Sync, const K: usize>(
                 }
             },
         )
-        .map_err(|e| match e {
-            RunError::Split(e) | RunError::Solve { error: e, .. } => e,
-            RunError::ZeroThreads => BitmaskError::ZeroThreads,
-            RunError::ThreadPool(message) => BitmaskError::ThreadPool { message },
-            // MAX_N is chosen so that no count overflows; were it wrong, this says the board
-            // is too large for the counter, which is the truth.
-            _ => BitmaskError::TooLarge {
-                n,
-                max: bitmask::MAX_N,
-                counter,
-            },
+        .map_err(|e| match e.without_caller_error() {
+            Err(e) => e,
+            Ok(RunError::ZeroThreads) => BitmaskError::ZeroThreads,
+            Ok(RunError::ThreadPool(message)) => BitmaskError::ThreadPool { message },
+            // Say an overflow of the total (MAX_N is chosen so that none happens), as it is.
+            Ok(e) => BitmaskError::Run(e),
         })?;
     if !report.is_complete() {
         return Err(BitmaskError::Cancelled);
     }
     Ok(report.counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A journal names its run by identity, so an identity must not change when a variant is
+    /// renamed or its `Debug` text changes: every one is compared with its spelling here.
+    #[test]
+    fn checkpoint_identities_are_spelled_with_stable_names() {
+        assert_eq!(
+            Engine::Symmetry.checkpoint_name(17),
+            "queens n=17 engine=symmetry"
+        );
+        assert_eq!(
+            Engine::Bitmask.checkpoint_name(17),
+            "queens n=17 engine=bitmask"
+        );
+        let orders = [
+            (VarOrder::SmallestDomain, "first-fail"),
+            (VarOrder::InputOrder, "input-order"),
+            (VarOrder::DomWDeg, "dom-wdeg"),
+            (VarOrder::SmallestDomainMaxDegree, "first-fail-max-degree"),
+        ];
+        let consistencies = [
+            (Consistency::Value, "value"),
+            (Consistency::Bounds, "bounds"),
+            (Consistency::Domain, "domain"),
+        ];
+        for (order, order_name) in orders {
+            for (consistency, consistency_name) in consistencies {
+                assert_eq!(
+                    Engine::Model { consistency, order }.checkpoint_name(12),
+                    format!(
+                        "queens n=12 engine=model consistency={consistency_name} order={order_name}"
+                    )
+                );
+            }
+        }
+    }
 }

@@ -34,9 +34,9 @@
 use crate::grid::{Alphabet, Grid};
 use crate::model::{DEFAULT_CONSISTENCY, Outcome, Status, SudokuSolver};
 use crate::reader::Puzzle;
-use bezzel_core::parallel::Cluster;
-use bezzel_core::parallel::distributed::map_round;
 use bezzel_core::{Consistency, SearchConfig, Statistics, StopReason};
+use bezzel_runner::distributed::map_round;
+use bezzel_runner::{Cluster, ClusterError};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::io;
@@ -519,14 +519,14 @@ impl Batch {
 /// threads), in order, as [`Batch::answer`] does on one: rank 0 calls it for each chunk while
 /// every other rank runs [`serve_cluster`]. Puzzles that failed to read are answered with
 /// their error, and puzzles not started before `stop` was raised with
-/// [`Answer::NotStarted`]. Fails with the cluster's message when a rank cannot be reached.
+/// [`Answer::NotStarted`]. Fails with the cluster's error when a rank cannot be reached.
 pub fn answer_on_cluster(
     cluster: &dyn Cluster,
     threads: usize,
     settings: &Settings,
     stop: &Arc<AtomicBool>,
     chunk: &[Puzzle],
-) -> Result<Vec<Answer>, String> {
+) -> Result<Vec<Answer>, ClusterError> {
     let grids: Vec<Grid> = chunk.iter().filter_map(|p| p.grid.clone().ok()).collect();
     let mut answers = map_round(
         cluster,
@@ -554,7 +554,7 @@ pub fn serve_cluster(
     threads: usize,
     settings: &Settings,
     stop: &Arc<AtomicBool>,
-) -> Result<(), String> {
+) -> Result<(), ClusterError> {
     while map_round(
         cluster,
         threads,
@@ -570,7 +570,7 @@ pub fn serve_cluster(
 
 /// Rank 0, after its last [`answer_on_cluster`]: tells the ranks serving in
 /// [`serve_cluster`] that there are no more puzzles, which ends their loops.
-pub fn finish_cluster(cluster: &dyn Cluster, stop: &Arc<AtomicBool>) -> Result<(), String> {
+pub fn finish_cluster(cluster: &dyn Cluster, stop: &Arc<AtomicBool>) -> Result<(), ClusterError> {
     let settings = Settings::default();
     map_round(
         cluster,

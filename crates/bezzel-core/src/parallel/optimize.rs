@@ -110,7 +110,8 @@ where
     /// `cancel` stopped the run, it holds the best solution found and its statistics say
     /// [`StopReason::Cancelled`]. Subproblems are checked as in
     /// [`count`](ParallelSearch::count); limits of the configuration other than the cancel
-    /// flag would apply to each subproblem separately, and a subproblem they stop is an error.
+    /// flag would apply to each subproblem separately, and a subproblem they stop is a
+    /// [`ParallelError::Limit`].
     pub fn optimize(
         &self,
         subproblems: &[Subproblem],
@@ -158,10 +159,11 @@ where
                     match stats.stopped {
                         None => {}
                         Some(StopReason::Cancelled) => return Ok(None),
-                        Some(other) => {
-                            return Err(ParallelError::Model(ModelError::InvalidArgument {
-                                reason: format!("subproblem {}: {other}", sub.index),
-                            }));
+                        Some(reason) => {
+                            return Err(ParallelError::Limit {
+                                index: sub.index,
+                                reason,
+                            });
                         }
                     }
                     stats.max_depth = stats.max_depth.saturating_add(sub.decisions.len() as u64);

@@ -1,20 +1,24 @@
 //! The runner on many processes: a [`Batch`] whose subproblems are handed out, one at a time
 //! and on request, to the ranks of a [`Cluster`] (MPI ranks, through the `bezzel-mpi` crate).
 //!
-//! Every process runs the same program and makes the same [`Runner`](super::Runner) with the
+//! Every process runs the same program and makes the same [`Runner`](crate::Runner) with the
 //! same cluster. Rank 0, the coordinator, splits the work, keeps the checkpoint, and answers
 //! each request of a worker with the next unfinished subproblem (serialised as JSON, so it is
 //! the thread pool's own subproblem), while threads of its own solve subproblems too. Each
-//! other rank asks for a subproblem per thread and a spare (more when they are short), solves them, and sends back each
-//! one's counts and statistics, which is also its request for the next. So fast and slow ranks
-//! finish together, and the coordinator records every finished subproblem in the checkpoint as
-//! it arrives: a job killed at any point is rerun with the same command and resumes, counting
-//! nothing twice (a subproblem is recorded once, by the one process that writes the file).
+//! other rank asks for a subproblem per thread and a spare (more when they are short), solves
+//! them, and sends back each one's counts and statistics, which is also its request for the
+//! next. So fast and slow ranks finish together, and the coordinator records every finished
+//! subproblem in the checkpoint as it arrives: a job killed at any point is rerun with the same
+//! command and resumes, counting nothing twice (a subproblem is recorded once, by the one
+//! process that writes the file).
 //!
-//! The transport is a small trait, so that the protocol is the same, and tested, without MPI
-//! (see the tests, which run ranks as threads over channels).
+//! The transport is a small trait ([`Cluster`]), so that the protocol is the same, and tested,
+//! without MPI: [`on_thread_ranks`](crate::cluster::on_thread_ranks) runs ranks as threads over
+//! channels. A message that is not sent, or not the one the protocol expects, stops the run
+//! with a [`ClusterError`].
 
-use super::runner::{Batch, RunError, RunReport, Shared, Solved};
+use crate::cluster::{Cluster, ClusterError};
+use crate::runner::{Batch, RunError, RunReport, Shared, Solved};
 use crate::stats::Statistics;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -23,23 +27,6 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
-
-/// The processes of a distributed run, as the runner needs them: a rank, a size, and
-/// messages between rank 0 and the others.
-pub trait Cluster: fmt::Debug {
-    /// This process's rank: 0 for the coordinator.
-    fn rank(&self) -> usize;
-
-    /// How many processes there are.
-    fn size(&self) -> usize;
-
-    /// Sends `message` to the process of rank `to`.
-    fn send(&self, to: usize, message: &[u8]) -> Result<(), String>;
-
-    /// A message that has arrived for this process, with its sender's rank, or `None` when
-    /// none is waiting (it must not block: the runner polls).
-    fn try_receive(&self) -> Result<Option<(usize, Vec<u8>)>, String>;
-}
 
 /// How long a process waits before looking for messages again when there were none: short
 /// next to any subproblem worth sending to another machine, long enough to cost no CPU.
@@ -129,13 +116,27 @@ enum ToWorker<S> {
     Cancel,
 }
 
-fn encode<T: Serialize, E>(message: &T) -> Result<Vec<u8>, RunError<E>> {
-    serde_json::to_vec(message).map_err(|e| RunError::Cluster(format!("cannot encode: {e}")))
+fn encode<T: Serialize>(message: &T) -> Result<Vec<u8>, ClusterError> {
+    serde_json::to_vec(message).map_err(|e| ClusterError::Encode {
+        reason: e.to_string(),
+    })
 }
 
-fn decode<T: DeserializeOwned, E>(from: usize, bytes: &[u8]) -> Result<T, RunError<E>> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| RunError::Cluster(format!("bad message from rank {from}: {e}")))
+fn decode<T: DeserializeOwned>(from: usize, bytes: &[u8]) -> Result<T, ClusterError> {
+    serde_json::from_slice(bytes).map_err(|e| ClusterError::BadMessage {
+        from,
+        reason: e.to_string(),
+    })
+}
+
+/// Sends `message` to rank `to`.
+fn send(cluster: &dyn Cluster, to: usize, message: &[u8]) -> Result<(), ClusterError> {
+    cluster.send(to, message).map_err(ClusterError::transport)
+}
+
+/// A message that has arrived, if any.
+fn receive(cluster: &dyn Cluster) -> Result<Option<(usize, Vec<u8>)>, ClusterError> {
+    cluster.try_receive().map_err(ClusterError::transport)
 }
 
 /// A worker's bookkeeping on the coordinator.
@@ -156,7 +157,7 @@ impl Peer {
 impl<S, const K: usize> Batch<'_, S, K> {
     /// [`Batch::run`] on the processes of the [`Cluster`] the runner was given (without one,
     /// or on a cluster of one process, it is [`Batch::run`]); see the
-    /// [module docs](super::distributed). Every process calls it: on the coordinator it
+    /// [module docs](crate::distributed). Every process calls it: on the coordinator it
     /// returns the run's report, with the exact totals; on a worker, an empty report (no
     /// counts, no subproblems), as only the coordinator knows the totals. `progress` is
     /// called on the coordinator only. A worker's error stops the run with
@@ -271,27 +272,30 @@ impl<S, const K: usize> Batch<'_, S, K> {
                         encode(&ToWorker::<()>::Stop)?
                     }
                 };
-                cluster.send(to, &message).map_err(RunError::Cluster)
+                Ok(send(cluster, to, &message)?)
             };
             let grow = |from: usize, peers: &mut [Peer], more: usize| match &mut peers[from].slots {
                 Some(slots) if more <= MAX_PER_THREAD => {
                     *slots += more;
                     Ok(())
                 }
-                _ => Err(RunError::Cluster(format!(
-                    "rank {from} asked for {more} more subproblems out of turn"
+                _ => Err(RunError::Cluster(ClusterError::out_of_turn(
+                    from,
+                    format!("asked for {more} more subproblems out of turn"),
                 ))),
             };
             let mut cancel_sent = false;
             let mut serve = || -> Result<(), RunError<E>> {
                 loop {
                     let mut idle = true;
-                    while let Some((from, bytes)) =
-                        cluster.try_receive().map_err(RunError::Cluster)?
-                    {
+                    while let Some((from, bytes)) = receive(cluster)? {
                         idle = false;
                         if from == 0 || from >= peers.len() {
-                            return Err(RunError::Cluster(format!("message from rank {from}")));
+                            return Err(ClusterError::out_of_turn(
+                                from,
+                                "sent the coordinator a message, but is not one of its workers",
+                            )
+                            .into());
                         }
                         match decode(from, &bytes)? {
                             ToCoordinator::Ready { slots } => {
@@ -306,17 +310,19 @@ impl<S, const K: usize> Batch<'_, S, K> {
                                 more,
                             } => {
                                 if index >= total {
-                                    return Err(RunError::Cluster(format!(
-                                        "rank {from} finished subproblem {index} of {total}"
-                                    )));
+                                    return Err(ClusterError::out_of_turn(
+                                        from,
+                                        format!("finished subproblem {index} of {total}"),
+                                    )
+                                    .into());
                                 }
                                 match outcome {
                                     Outcome::Solved { counts, stats } => {
                                         let counts = <[u64; K]>::try_from(counts).map_err(|c| {
-                                            RunError::Cluster(format!(
-                                                "rank {from} sent {} counts, not {K}",
-                                                c.len()
-                                            ))
+                                            ClusterError::out_of_turn(
+                                                from,
+                                                format!("sent {} counts, not {K}", c.len()),
+                                            )
                                         })?;
                                         finish(index, Solved { counts, stats });
                                     }
@@ -338,7 +344,7 @@ impl<S, const K: usize> Batch<'_, S, K> {
                         cancel_sent = true;
                         let message = encode(&ToWorker::<()>::Cancel)?;
                         for (rank, _) in peers.iter().enumerate().filter(|(_, p)| !p.finished()) {
-                            cluster.send(rank, &message).map_err(RunError::Cluster)?;
+                            send(cluster, rank, &message)?;
                         }
                     }
                     if peers.iter().all(Peer::finished) && local.iter().all(|h| h.is_finished()) {
@@ -411,9 +417,7 @@ impl<S, const K: usize> Batch<'_, S, K> {
                 });
             }
             let send = |message: &ToCoordinator| -> Result<(), RunError<E>> {
-                cluster
-                    .send(0, &encode(message)?)
-                    .map_err(RunError::Cluster)
+                Ok(send(cluster, 0, &encode(message)?)?)
             };
             let mut requests = Requests::new(threads);
             send(&ToCoordinator::Ready {
@@ -430,9 +434,9 @@ impl<S, const K: usize> Batch<'_, S, K> {
                         more,
                     })?;
                 }
-                while let Some((from, bytes)) = cluster.try_receive().map_err(RunError::Cluster)? {
+                while let Some((from, bytes)) = receive(cluster)? {
                     idle = false;
-                    match decode::<ToWorker<S>, E>(from, &bytes)? {
+                    match decode::<ToWorker<S>>(from, &bytes)? {
                         ToWorker::Task { index, subproblem } => {
                             requests.held += 1;
                             // The threads outlive this loop, so the channel is open.
@@ -514,7 +518,7 @@ pub fn map_round<S, R, T>(
     items: Option<&[S]>,
     init: impl Fn() -> T + Sync,
     answer: impl Fn(&mut T, &S) -> R + Sync,
-) -> Result<Option<Vec<Option<R>>>, String>
+) -> Result<Option<Vec<Option<R>>>, ClusterError>
 where
     S: Serialize + DeserializeOwned + Sync + Send,
     R: Serialize + DeserializeOwned + Send,
@@ -525,11 +529,11 @@ where
     }
     let size = cluster.size();
     let start = match items {
-        Some(_) => json(&MapToWorker::<()>::Begin)?,
-        None => json(&MapToWorker::<()>::End)?,
+        Some(_) => encode(&MapToWorker::<()>::Begin)?,
+        None => encode(&MapToWorker::<()>::End)?,
     };
     for rank in 1..size {
-        cluster.send(rank, &start)?;
+        send(cluster, rank, &start)?;
     }
     let Some(items) = items else {
         return Ok(None);
@@ -547,7 +551,7 @@ where
     };
     let mut peers = vec![Peer::default(); size];
     peers[0].slots = Some(0);
-    let served = std::thread::scope(|scope| -> Result<(), String> {
+    let served = std::thread::scope(|scope| -> Result<(), ClusterError> {
         let local: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
@@ -559,29 +563,31 @@ where
                 })
             })
             .collect();
-        let reply = |to: usize, peers: &mut [Peer]| -> Result<(), String> {
+        let reply = |to: usize, peers: &mut [Peer]| -> Result<(), ClusterError> {
             let message = match next() {
-                Some(index) => json(&MapToWorker::Task {
+                Some(index) => encode(&MapToWorker::Task {
                     index,
                     item: &items[index],
                 })?,
                 None => {
                     peers[to].stopped += 1;
-                    json(&MapToWorker::<()>::Stop)?
+                    encode(&MapToWorker::<()>::Stop)?
                 }
             };
-            cluster.send(to, &message)
+            send(cluster, to, &message)
         };
         let mut cancel_sent = false;
         loop {
             let mut idle = true;
-            while let Some((from, bytes)) = cluster.try_receive()? {
+            while let Some((from, bytes)) = receive(cluster)? {
                 idle = false;
                 if from == 0 || from >= size {
-                    return Err(format!("message from rank {from}"));
+                    return Err(ClusterError::out_of_turn(
+                        from,
+                        "sent the coordinator a message, but is not one of its workers",
+                    ));
                 }
-                let message: MapToCoordinator<R> = serde_json::from_slice(&bytes)
-                    .map_err(|e| format!("bad message from rank {from}: {e}"))?;
+                let message: MapToCoordinator<R> = decode(from, &bytes)?;
                 match message {
                     MapToCoordinator::Ready { slots } => {
                         peers[from].slots = Some(slots);
@@ -595,12 +601,20 @@ where
                         more,
                     } => {
                         if index >= items.len() {
-                            return Err(format!("rank {from} answered item {index}"));
+                            return Err(ClusterError::out_of_turn(
+                                from,
+                                format!("answered item {index} of {}", items.len()),
+                            ));
                         }
                         put(index, result);
                         match &mut peers[from].slots {
                             Some(slots) if more <= MAX_PER_THREAD => *slots += more,
-                            _ => return Err(format!("rank {from} asked for more out of turn")),
+                            _ => {
+                                return Err(ClusterError::out_of_turn(
+                                    from,
+                                    format!("asked for {more} more items out of turn"),
+                                ));
+                            }
                         }
                         for _ in 0..=more {
                             reply(from, &mut peers)?;
@@ -610,9 +624,9 @@ where
             }
             if cancel.load(Ordering::Relaxed) && !cancel_sent {
                 cancel_sent = true;
-                let message = json(&MapToWorker::<()>::Cancel)?;
+                let message = encode(&MapToWorker::<()>::Cancel)?;
                 for (rank, _) in peers.iter().enumerate().filter(|(_, p)| !p.finished()) {
-                    cluster.send(rank, &message)?;
+                    send(cluster, rank, &message)?;
                 }
             }
             if peers.iter().all(Peer::finished) && local.iter().all(|h| h.is_finished()) {
@@ -632,10 +646,6 @@ where
     ))
 }
 
-fn json<T: Serialize>(message: &T) -> Result<Vec<u8>, String> {
-    serde_json::to_vec(message).map_err(|e| format!("cannot encode: {e}"))
-}
-
 /// A worker's side of [`map_round`].
 #[allow(clippy::type_complexity)]
 fn map_serve<S, R, T>(
@@ -644,7 +654,7 @@ fn map_serve<S, R, T>(
     cancel: &AtomicBool,
     init: impl Fn() -> T + Sync,
     answer: impl Fn(&mut T, &S) -> R + Sync,
-) -> Result<Option<Vec<Option<R>>>, String>
+) -> Result<Option<Vec<Option<R>>>, ClusterError>
 where
     S: DeserializeOwned + Send,
     R: Serialize + Send,
@@ -672,16 +682,18 @@ where
         }
         // Nothing is asked before rank 0 starts the round (or says there are no more).
         loop {
-            match cluster.try_receive()? {
+            match receive(cluster)? {
                 Some((from, bytes)) => {
-                    let message: MapToWorker<S> = serde_json::from_slice(&bytes)
-                        .map_err(|e| format!("bad message from rank {from}: {e}"))?;
+                    let message: MapToWorker<S> = decode(from, &bytes)?;
                     match message {
                         MapToWorker::Begin => break,
                         MapToWorker::End => return Ok(None),
                         MapToWorker::Cancel => cancel.store(true, Ordering::Relaxed),
                         MapToWorker::Task { .. } | MapToWorker::Stop => {
-                            return Err(format!("rank {from} sent work before a round began"));
+                            return Err(ClusterError::out_of_turn(
+                                from,
+                                "sent work before a round began",
+                            ));
                         }
                     }
                 }
@@ -692,7 +704,7 @@ where
         let ready = MapToCoordinator::<()>::Ready {
             slots: requests.slots,
         };
-        cluster.send(0, &json(&ready)?)?;
+        send(cluster, 0, &encode(&ready)?)?;
         let send_result = |requests: &mut Requests, index: usize, result: R| {
             let more = requests.more_with_result();
             let done = MapToCoordinator::Done {
@@ -700,7 +712,7 @@ where
                 result,
                 more,
             };
-            cluster.send(0, &json(&done)?)
+            send(cluster, 0, &encode(&done)?)
         };
         while requests.open() {
             let mut idle = true;
@@ -710,11 +722,10 @@ where
             }
             // Not past the last `Stop`: what follows it (the next `Begin`) is the next round's.
             while requests.open()
-                && let Some((from, bytes)) = cluster.try_receive()?
+                && let Some((from, bytes)) = receive(cluster)?
             {
                 idle = false;
-                let message: MapToWorker<S> = serde_json::from_slice(&bytes)
-                    .map_err(|e| format!("bad message from rank {from}: {e}"))?;
+                let message: MapToWorker<S> = decode(from, &bytes)?;
                 match message {
                     MapToWorker::Task { index, item } => {
                         requests.held += 1;
@@ -723,7 +734,10 @@ where
                     MapToWorker::Stop => requests.stopped += 1,
                     MapToWorker::Cancel => cancel.store(true, Ordering::Relaxed),
                     MapToWorker::Begin | MapToWorker::End => {
-                        return Err(format!("rank {from} began a round inside a round"));
+                        return Err(ClusterError::out_of_turn(
+                            from,
+                            "began a round inside a round",
+                        ));
                     }
                 }
             }

@@ -12,8 +12,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{RwLock, RwLockReadGuard};
 
-mod common;
-
 /// Tests here open, close and reopen checkpoint files while other tests spawn processes. A
 /// process forked while a checkpoint is open holds a copy of its descriptor, and with it the
 /// file's lock, until it execs: a reopen in that window is refused as "in use" (one CI run in
@@ -76,7 +74,7 @@ const MODEL: &str = "queens 8";
 
 fn search(n: usize, threads: usize) -> ParallelSearch<impl Fn() -> Result<Model, ModelError>> {
     ParallelSearch::new(format!("queens {n}"), move || {
-        common::queens(n, Consistency::Value).map(|(m, _)| m)
+        crate::queens(n, Consistency::Value).map(|(m, _)| m)
     })
     .threads(Some(threads))
     .per_worker(10)
@@ -86,7 +84,7 @@ fn search(n: usize, threads: usize) -> ParallelSearch<impl Fn() -> Result<Model,
 /// sequential search.
 fn split_and_counts(n: usize, threads: usize) -> (Vec<Subproblem>, Vec<u64>) {
     let subproblems = search(n, threads).subproblems().unwrap();
-    let mut solver = Solver::new(common::queens(n, Consistency::Value).unwrap().0);
+    let mut solver = Solver::new(crate::queens(n, Consistency::Value).unwrap().0);
     let counts = subproblems
         .iter()
         .map(|s| solver.count_in(&s.decisions).unwrap())
@@ -476,7 +474,7 @@ fn a_file_of_another_model_or_kind_is_refused() {
         Ok::<_, CheckpointError>(split.clone())
     })
     .unwrap_err();
-    assert!(matches!(err, CheckpointError::Mismatch { .. }), "{err}");
+    assert!(matches!(err, CheckpointError::OtherRun { .. }), "{err}");
     let err = Checkpoint::open(dir.file(), MODEL, 3, || {
         Ok::<_, CheckpointError>(split.clone())
     })
@@ -789,7 +787,7 @@ fn a_resumed_split_takes_memory_in_proportion_to_the_file() {
             .args([
                 "--ignored",
                 "--exact",
-                "resume_a_large_split_in_this_process",
+                "checkpoint::resume_a_large_split_in_this_process",
                 "--nocapture",
                 "--test-threads=1",
             ])

@@ -2,61 +2,53 @@
 //! recording each finished one in a [`Checkpoint`] so that a rerun resumes, and adds up their
 //! counts exactly.
 //!
-//! The subproblems can be of any serde type: prefixes of decisions
-//! ([`Subproblem`](super::Subproblem)), the first rows of a queens board, anything a caller
-//! splits its work into. A [`Runner`] holds the settings (threads, a cancel flag, a checkpoint
-//! file); [`Runner::open`] or [`Runner::open_fixed`] gives the [`Batch`] to solve (with a
+//! The subproblems can be of any serde type: prefixes of decisions (bezzel-core's
+//! `parallel::Subproblem`), the first rows of a queens board, anything a caller splits its
+//! work into. A [`Runner`] holds the settings (threads, a cancel flag, a checkpoint file, a
+//! cluster); [`Runner::open`] or [`Runner::open_fixed`] gives the [`Batch`] to solve (with a
 //! checkpoint, the split it recorded and the subproblems already finished), and
 //! [`Batch::run`] solves the rest, each worker thread with state of its own (a solver, say),
 //! calling back as subproblems finish.
 //!
-//! A resumable count of a model of your own, in a few lines:
+//! A resumable count in a few lines: the primes below 100,000 (there are 9,592), a range of
+//! a thousand numbers per subproblem.
 //!
 //! ```
-//! use bezzel_core::parallel::{ParallelError, ParallelSearch, Runner, Solved};
-//! use bezzel_core::prelude::*;
+//! use bezzel_runner::{CheckpointError, RunError, RunReport, Runner, Solved};
 //!
-//! let queens = || -> Result<Model, ModelError> {
-//!     let mut m = Model::new();
-//!     let q = m.int_vars(8, 0..8)?;
-//!     let up: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(i as i32)).collect();
-//!     let down: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(-(i as i32))).collect();
-//!     m.all_different(&q)?;
-//!     m.all_different(&up)?;
-//!     m.all_different(&down)?;
-//!     Ok(m)
-//! };
+//! let is_prime = |n: u64| n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0);
 //! let path = std::env::temp_dir().join(format!("bezzel-runner-doc-{}.ckpt", std::process::id()));
-//! // The split: prefixes of decisions, about 10 per worker.
-//! let search = ParallelSearch::new("queens 8", queens).threads(Some(2)).per_worker(10);
-//! let count = || {
+//! let count = || -> Result<RunReport<1>, RunError<CheckpointError>> {
 //!     Runner::new()
 //!         .threads(Some(2))
-//!         .checkpoint(&path, search.identity())
-//!         .open(|| search.subproblems())? // a rerun reads the split from the file instead
+//!         .checkpoint(&path, "primes below 100000")
+//!         // A rerun reads the split from the file instead of calling this.
+//!         .open(|| Ok::<_, CheckpointError>((0..100).map(|k| (k * 1000, k * 1000 + 1000)).collect()))?
 //!         .run(
-//!             || Solver::new(queens().expect("built once already")), // one solver per worker
-//!             |solver, sub, _cancel| Ok(Some(Solved::new([solver.count_in(&sub.decisions)?]))),
+//!             || (), // no state per worker here
+//!             |_, &(from, to): &(u64, u64), _cancel| {
+//!                 Ok(Some(Solved::new([(from..to).filter(|&n| is_prime(n)).count() as u64])))
+//!             },
 //!             |done, total| eprintln!("{done}/{total} subproblems"),
 //!         )
-//!         .map_err(|e| e.map(ParallelError::Model))
 //! };
 //! let report = count()?;
 //! assert!(report.is_complete());
-//! assert_eq!(report.counts, [92]);
+//! assert_eq!(report.counts, [9592]);
 //! // Run it again (after Ctrl-C, say): what the checkpoint holds is not solved twice.
 //! let again = count()?;
-//! assert_eq!((again.counts, again.solved()), ([92], 0));
+//! assert_eq!((again.counts, again.solved()), ([9592], 0));
 //! std::fs::remove_file(&path)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::distributed::Cluster;
 use crate::checkpoint::{Checkpoint, CheckpointError};
+use crate::cluster::{Cluster, ClusterError};
 use crate::stats::{Statistics, StopReason};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use std::convert::Infallible;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -121,7 +113,7 @@ impl<const K: usize> RunReport<K> {
 }
 
 /// Why a run failed (being cancelled is no failure: see [`RunReport::is_complete`]).
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RunError<E> {
     /// The split could not be made.
@@ -157,7 +149,7 @@ pub enum RunError<E> {
     },
     /// The processes of a distributed run could not talk to each other (a message that was
     /// not sent, or not understood).
-    Cluster(String),
+    Cluster(ClusterError),
 }
 
 impl<E: fmt::Display> fmt::Display for RunError<E> {
@@ -179,7 +171,15 @@ impl<E: fmt::Display> fmt::Display for RunError<E> {
     }
 }
 
-impl<E: fmt::Debug + fmt::Display> std::error::Error for RunError<E> {}
+impl<E: fmt::Debug + fmt::Display> std::error::Error for RunError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::Checkpoint(e) => Some(e),
+            RunError::Cluster(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl<E> From<CheckpointError> for RunError<E> {
     fn from(e: CheckpointError) -> RunError<E> {
@@ -187,7 +187,36 @@ impl<E> From<CheckpointError> for RunError<E> {
     }
 }
 
+impl<E> From<ClusterError> for RunError<E> {
+    fn from(e: ClusterError) -> RunError<E> {
+        RunError::Cluster(e)
+    }
+}
+
 impl<E> RunError<E> {
+    /// Separates the caller's errors from the runner's own: `Err` with the error of the split
+    /// or of a subproblem ([`RunError::Split`], [`RunError::Solve`]), `Ok` with any other,
+    /// which holds none of the caller's type.
+    pub fn without_caller_error(self) -> Result<RunError<Infallible>, E> {
+        match self {
+            RunError::Split(e) | RunError::Solve { error: e, .. } => Err(e),
+            RunError::Checkpoint(e) => Ok(RunError::Checkpoint(e)),
+            RunError::Overflow { index } => Ok(RunError::Overflow { index }),
+            RunError::ZeroThreads => Ok(RunError::ZeroThreads),
+            RunError::ThreadPool(e) => Ok(RunError::ThreadPool(e)),
+            RunError::Remote {
+                index,
+                rank,
+                message,
+            } => Ok(RunError::Remote {
+                index,
+                rank,
+                message,
+            }),
+            RunError::Cluster(e) => Ok(RunError::Cluster(e)),
+        }
+    }
+
     /// The same error with the worker's error mapped by `f`.
     pub fn map<F>(self, f: impl FnOnce(E) -> F) -> RunError<F> {
         match self {
@@ -355,22 +384,22 @@ impl<'a> Runner<'a> {
 /// Subproblems to solve, with the checkpoint that records them; made by [`Runner::open`].
 #[derive(Debug)]
 pub struct Batch<'a, S, const K: usize> {
-    pub(super) subproblems: Vec<S>,
-    pub(super) checkpoint: Option<Checkpoint>,
-    pub(super) threads: Option<usize>,
-    pub(super) cancel: Option<&'a AtomicBool>,
-    pub(super) cluster: Option<&'a dyn Cluster>,
+    pub(crate) subproblems: Vec<S>,
+    pub(crate) checkpoint: Option<Checkpoint>,
+    pub(crate) threads: Option<usize>,
+    pub(crate) cancel: Option<&'a AtomicBool>,
+    pub(crate) cluster: Option<&'a dyn Cluster>,
 }
 
 /// What the workers share: one lock per finished subproblem, which is little next to solving
 /// it, and keeps the checkpoint's journal, the totals and the progress in one order.
-pub(super) struct Shared<E, const K: usize> {
-    pub(super) checkpoint: Option<Checkpoint>,
+pub(crate) struct Shared<E, const K: usize> {
+    pub(crate) checkpoint: Option<Checkpoint>,
     counts: [u64; K],
-    pub(super) done: usize,
+    pub(crate) done: usize,
     solutions: u64,
     stats: Statistics,
-    pub(super) error: Option<RunError<E>>,
+    pub(crate) error: Option<RunError<E>>,
 }
 
 impl<'a, S, const K: usize> Batch<'a, S, K> {
@@ -479,7 +508,7 @@ impl<'a, S, const K: usize> Batch<'a, S, K> {
 
 impl<E, const K: usize> Shared<E, K> {
     /// The run's state before any subproblem of this run is finished.
-    pub(super) fn new(checkpoint: Option<Checkpoint>, resumed: usize) -> Shared<E, K> {
+    pub(crate) fn new(checkpoint: Option<Checkpoint>, resumed: usize) -> Shared<E, K> {
         let mut counts = [0; K];
         if let Some(c) = &checkpoint {
             counts.copy_from_slice(c.totals());
@@ -496,7 +525,7 @@ impl<E, const K: usize> Shared<E, K> {
 
     /// Adds a finished subproblem to the totals, after recording it in the checkpoint; an
     /// error (which must stop the run) leaves the totals as they were.
-    pub(super) fn add(&mut self, index: usize, solved: Solved<K>) -> Result<(), RunError<E>> {
+    pub(crate) fn add(&mut self, index: usize, solved: Solved<K>) -> Result<(), RunError<E>> {
         let mut sums = self.counts;
         if sums
             .iter_mut()
@@ -518,7 +547,7 @@ impl<E, const K: usize> Shared<E, K> {
     }
 
     /// The run's report, once every worker has stopped (or its first error).
-    pub(super) fn finish(
+    pub(crate) fn finish(
         mut self,
         started: Instant,
         total: usize,

@@ -6,10 +6,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-mod common;
-
 fn queens(n: usize) -> Result<Model, ModelError> {
-    common::queens(n, Consistency::Value).map(|(m, _)| m)
+    crate::queens(n, Consistency::Value).map(|(m, _)| m)
 }
 
 const A000170: [u64; 13] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
@@ -191,7 +189,7 @@ fn parallel_max_depth_counts_the_subproblem_decisions() {
 #[test]
 fn splits_of_large_models_stay_small() {
     for n in [80, 300, 1000] {
-        let (m, _) = common::queens(n, Consistency::Value).unwrap();
+        let (m, _) = crate::queens(n, Consistency::Value).unwrap();
         let prefixes = Solver::new(m).split(100).expect("no cancel flag");
         let decisions: usize = prefixes.iter().map(Vec::len).sum();
         assert!(prefixes.len() >= 100, "n = {n}: {} pieces", prefixes.len());
@@ -266,4 +264,38 @@ fn a_cancelled_split_is_an_error_not_a_smaller_split() {
     let pieces = search.subproblems().unwrap();
     assert!(pieces.len() >= 100, "{}", pieces.len());
     assert_eq!(solver.split(100).map(|s| s.len()), Some(pieces.len()));
+}
+
+#[test]
+fn a_limit_of_the_configuration_stops_the_run_as_a_limit_not_a_model_error() {
+    // Limits apply to each subproblem of a parallel search: one node is less than any
+    // subproblem of queens 10 takes (its prefix is applied below the root), so the first one
+    // solved stops the run, and the error says which limit, typed.
+    let config = SearchConfig {
+        limits: Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        },
+        ..SearchConfig::default()
+    };
+    let search = ParallelSearch::new("queens 10", || queens(10))
+        .threads(Some(2))
+        .config(config);
+    let subproblems = search.subproblems().unwrap();
+    match search.count(&subproblems, None, |_, _| {}) {
+        Err(e @ ParallelError::Limit { index, reason }) => {
+            assert_eq!(reason, StopReason::NodeLimit);
+            assert!(index < subproblems.len());
+            assert!(e.to_string().contains("node limit"), "{e}");
+        }
+        other => panic!("expected a node limit, got {other:?}"),
+    }
+    // The same through the resumable count: the subproblem's error, with its index.
+    match search.count_resumable(None, None, |_, _| {}) {
+        Err(bezzel_core::parallel::RunError::Solve {
+            index,
+            error: ParallelError::Limit { index: limited, .. },
+        }) => assert_eq!(index, limited),
+        other => panic!("expected a node limit, got {other:?}"),
+    }
 }

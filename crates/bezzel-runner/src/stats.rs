@@ -1,4 +1,4 @@
-//! Statistics of a search run.
+//! Statistics of a search run, and how the statistics of the parts of a split run add up.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -41,7 +41,7 @@ pub struct Statistics {
     pub max_depth: u64,
     /// Solutions found.
     pub solutions: u64,
-    /// Restarts made (only [`Solver::first`](crate::Solver::first) with restarts on).
+    /// Restarts made (only by a search for a first solution with restarts on).
     #[serde(default)]
     pub restarts: u64,
     /// Wall-clock time of the run so far.
