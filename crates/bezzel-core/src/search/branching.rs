@@ -35,6 +35,65 @@ pub enum VarOrder {
     Largest,
 }
 
+impl VarOrder {
+    /// Every variable order.
+    pub const ALL: [VarOrder; 6] = [
+        VarOrder::InputOrder,
+        VarOrder::SmallestDomain,
+        VarOrder::SmallestDomainMaxDegree,
+        VarOrder::DomWDeg,
+        VarOrder::Smallest,
+        VarOrder::Largest,
+    ];
+
+    /// The order's name, the one vocabulary for variable orders: the programs' `--order`
+    /// takes it, [`Display`](std::fmt::Display) and [`FromStr`](std::str::FromStr) use it,
+    /// and checkpoint identities are spelled with it. Stable: a journal names its run with
+    /// it, so a name, once written, is never changed (unlike `Debug` text).
+    ///
+    /// ```
+    /// use bezzel_core::VarOrder;
+    /// assert_eq!(VarOrder::DomWDeg.name(), "dom-wdeg");
+    /// assert_eq!("first-fail".parse::<VarOrder>()?, VarOrder::SmallestDomain);
+    /// # Ok::<(), bezzel_core::ModelError>(())
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            VarOrder::InputOrder => "input-order",
+            VarOrder::SmallestDomain => "first-fail",
+            VarOrder::SmallestDomainMaxDegree => "most-constrained",
+            VarOrder::DomWDeg => "dom-wdeg",
+            VarOrder::Smallest => "smallest",
+            VarOrder::Largest => "largest",
+        }
+    }
+}
+
+impl std::fmt::Display for VarOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for VarOrder {
+    type Err = crate::error::ModelError;
+
+    /// A [`name`](VarOrder::name), in any case, `_` or `-` alike.
+    fn from_str(s: &str) -> Result<VarOrder, crate::error::ModelError> {
+        let wanted = s.trim().to_ascii_lowercase().replace('_', "-");
+        VarOrder::ALL
+            .into_iter()
+            .find(|o| o.name() == wanted)
+            .ok_or_else(|| crate::error::ModelError::InvalidArgument {
+                reason: format!(
+                    "unknown variable order `{}`: expected one of {}",
+                    s.trim(),
+                    VarOrder::ALL.map(VarOrder::name).join(", ")
+                ),
+            })
+    }
+}
+
 /// What to try first on the chosen variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum ValueOrder {
