@@ -92,8 +92,9 @@ struct DisjCase {
 }
 
 impl DisjCase {
-    fn random(rng: &mut Rng, strict: bool) -> DisjCase {
-        let tasks = rng.range(1, 5) as usize;
+    /// From 1 to `max_tasks` tasks.
+    fn random(rng: &mut Rng, strict: bool, max_tasks: i64) -> DisjCase {
+        let tasks = rng.range(1, max_tasks) as usize;
         // Mostly one variable per task, sometimes views and shared variables.
         let vars = if rng.chance(80) {
             tasks
@@ -271,8 +272,8 @@ fn unary_rules_hold(t: &[(i64, i64, i64)]) -> Result<(), &'static str> {
 #[test]
 fn disjunctive_matches_brute_force_and_applies_its_rules_at_every_node() {
     let mut rng = Rng(0x5eed_d15c);
-    for round in 0..700 {
-        let case = DisjCase::random(&mut rng, round % 3 == 0);
+    for round in 0..500 {
+        let case = DisjCase::random(&mut rng, round % 3 == 0, 5);
         let expected = brute(&case.domains, &|a| case.holds(a));
         assert_eq!(solve(case.model().0), expected, "{case:?}");
         walk_nodes(
@@ -280,6 +281,30 @@ fn disjunctive_matches_brute_force_and_applies_its_rules_at_every_node() {
             &expected,
             2,
             round,
+            &|node| case.judge(node),
+            &case,
+        );
+    }
+}
+
+#[test]
+fn disjunctive_with_six_tasks_matches_brute_force_and_applies_its_rules() {
+    // Deeper Θ-Λ-trees (eight leaves) than the instances above.
+    let mut rng = Rng(0x0006_7a5c);
+    let mut rounds = 0;
+    while rounds < 60 {
+        let case = DisjCase::random(&mut rng, rounds % 3 == 0, 6);
+        if case.starts.len() < 6 {
+            continue;
+        }
+        rounds += 1;
+        let expected = brute(&case.domains, &|a| case.holds(a));
+        assert_eq!(solve(case.model().0), expected, "{case:?}");
+        walk_nodes(
+            &|| case.model(),
+            &expected,
+            2,
+            rounds,
             &|node| case.judge(node),
             &case,
         );
@@ -543,7 +568,7 @@ fn energetic_holds(t: &[TaskBounds], cap_min: i64, cap_max: i64) -> Result<(), &
 #[test]
 fn cumulative_matches_brute_force_and_applies_its_rules_at_every_node() {
     let mut rng = Rng(0xc0_ffee);
-    for round in 0..700 {
+    for round in 0..400 {
         let case = CumCase::random(&mut rng, true);
         let expected = brute(&case.domains, &|a| case.holds(a));
         assert_eq!(solve(case.model().0), expected, "{case:?}");
@@ -561,7 +586,7 @@ fn cumulative_matches_brute_force_and_applies_its_rules_at_every_node() {
 #[test]
 fn cumulative_with_variable_durations_and_heights_matches_brute_force() {
     let mut rng = Rng(0xd00d);
-    for round in 0..300 {
+    for round in 0..200 {
         let case = CumCase::random(&mut rng, false);
         let expected = brute(&case.domains, &|a| case.holds(a));
         assert_eq!(solve(case.model().0), expected, "{case:?}");
