@@ -275,8 +275,14 @@ impl Profile {
     }
 }
 
-/// Time-tabling over compulsory parts, for tasks on a cumulative resource: see the [module
-/// docs](self). Post it through [`Model::cumulative`](crate::Model::cumulative).
+/// Time-tabling over compulsory parts, for tasks on a cumulative resource. A task whose
+/// latest start comes before its earliest completion surely runs over that compulsory part;
+/// the compulsory parts stack up into a profile, which may not rise above the capacity (whose
+/// least value rises to the profile's peak). A task may not start where its height on top of
+/// the profile of the others would exceed the capacity: its earliest start moves past every
+/// such stretch that it would overlap, and its latest start likewise back. `O(n²)` per pass;
+/// a run repeats passes until no bound moves. Durations and heights count with their least
+/// values. Post it through [`Model::cumulative`](crate::Model::cumulative).
 #[derive(Debug, Clone)]
 pub struct Cumulative {
     tasks: Tasks,
@@ -438,9 +444,15 @@ fn energetic_pass(
     Ok(need as i64)
 }
 
-/// Energetic reasoning over task intervals, for tasks on a cumulative resource: see the
-/// [module docs](self). Post it through [`Model::cumulative`](crate::Model::cumulative),
-/// which adds it to [`Cumulative`] for up to [`ENERGETIC_MAX_TASKS`] tasks.
+/// Energetic reasoning over task intervals, for tasks on a cumulative resource. In every
+/// window `[a, b)` from an earliest start `a` to a latest completion `b`, each task spends at
+/// least its height times its least overlap with the window over all its starts; the sum may
+/// not exceed the capacity times `b - a` (the capacity's least value rises to the sum over
+/// `b - a`), and a task whose overlap when started at its earliest start does not fit in the
+/// room the others leave must start late enough to fit it (and the same backwards in time).
+/// `O(n³)` per pass; a run repeats passes until no bound moves. Post it through
+/// [`Model::cumulative`](crate::Model::cumulative), which adds it to [`Cumulative`] for up
+/// to [`ENERGETIC_MAX_TASKS`] tasks.
 #[derive(Debug, Clone)]
 pub struct CumulativeEnergy {
     tasks: Tasks,

@@ -285,8 +285,11 @@ fn ect_without(tree: &mut ThetaLambda, i: usize, t: Task) -> i64 {
     ect
 }
 
-/// Tasks of fixed durations on a unary resource: no two tasks of positive duration overlap;
-/// see the [module docs](self) for the rules. Post it through
+/// Tasks of fixed durations on a unary resource: no two tasks of positive duration overlap.
+/// Runs Vilím's overload checking, detectable precedences, not-first/not-last and edge
+/// finding on a Θ-Λ-tree (`O(n log n)` per rule), forwards and backwards in time, until no
+/// bound moves; zero-duration tasks of the strict version are kept out of the inside of the
+/// others pair by pair, on bounds. Post it through
 /// [`Model::disjunctive`](crate::Model::disjunctive) or
 /// [`Model::disjunctive_strict`](crate::Model::disjunctive_strict).
 #[derive(Debug, Clone)]
