@@ -8,7 +8,8 @@
 //! branch is always the decision's negation, so any brancher keeps search complete: the two
 //! branches partition the node's solutions.
 
-use super::branching::{BranchGroup, Decision};
+use super::branching::BranchGroup;
+use super::decision::Decision;
 use super::dfs::Solver;
 use super::guide::Steer;
 use crate::engine::Engine;

@@ -11,8 +11,9 @@
 //! state: the stack, the run's prefix, its statistics and restarts.
 
 use super::brancher::Domains;
-use super::branching::{Branching, Decision};
+use super::branching::Branching;
 use super::config::SearchConfig;
+use super::decision::Decision;
 use super::guide::{Guide, Steer};
 use super::observe::{Node, Observer};
 use super::optimize::Objective;

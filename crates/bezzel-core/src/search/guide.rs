@@ -19,7 +19,8 @@
 //! at each failure.
 
 use super::brancher::Custom;
-use super::branching::{Branching, Decision, ValueOrder, VarOrder};
+use super::branching::{Branching, ValueOrder, VarOrder};
+use super::decision::Decision;
 use crate::engine::Engine;
 use crate::stats::Statistics;
 use crate::var::VarId;

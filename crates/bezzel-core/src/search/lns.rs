@@ -23,8 +23,8 @@
 //! neighbourhoods and find the same solutions (unless the time limit cuts them at different
 //! points).
 
-use super::branching::Decision;
 use super::config::Limits;
+use super::decision::Decision;
 use super::dfs::Solver;
 use super::optimize::{Objective, Optimum, Sense};
 use crate::error::ModelError;

@@ -12,7 +12,8 @@
 //!
 //! * `dfs` — the [`Solver`], its runs ([`Solutions`], counts, runs below a prefix) and the
 //!   depth-first loop;
-//! * `branching` — [`VarOrder`], [`ValueOrder`], [`Decision`] and the choice at each node;
+//! * `decision` — [`Decision`], what a node tries, and its negation;
+//! * `branching` — [`VarOrder`], [`ValueOrder`] and the choice at each node;
 //! * `brancher` — search control: [`Solver::branch_groups`] ([`BranchGroup`]s of variables,
 //!   each with its own orders) and [`Solver::brancher`] (a user's [`Brancher`], reading
 //!   [`Domains`]);
@@ -35,6 +36,7 @@
 mod brancher;
 mod branching;
 mod config;
+mod decision;
 mod dfs;
 pub mod guide;
 pub mod lns;
@@ -47,8 +49,9 @@ mod tests;
 pub mod tree;
 
 pub use brancher::{Brancher, Domains};
-pub use branching::{BranchGroup, Decision, ValueOrder, VarOrder};
+pub use branching::{BranchGroup, ValueOrder, VarOrder};
 pub use config::{Limits, SearchConfig, checks_by_default};
+pub use decision::Decision;
 pub use dfs::{Solutions, Solver};
 pub use lns::{Lns, LnsRun, Neighbourhood};
 pub use observe::{Node, Observer};

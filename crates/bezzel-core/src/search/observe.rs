@@ -13,7 +13,7 @@
 //! parallel work ([`Solver::split`]) are not reported.
 
 use super::brancher::Domains;
-use super::branching::Decision;
+use super::decision::Decision;
 use super::dfs::Solver;
 use std::any::Any;
 use std::fmt;

@@ -14,7 +14,7 @@
 //! [`AtomicI64`] that holds the best value any worker has found, read as each node is
 //! entered, so a worker prunes with the others' solutions too.
 
-use super::branching::Decision;
+use super::decision::Decision;
 use super::dfs::Solver;
 use crate::error::ModelError;
 use crate::solution::Solution;

@@ -6,7 +6,7 @@
 //! [`Solver::count_in`] on another copy of the model, in another thread or process, or stored
 //! in a [`checkpoint`](crate::checkpoint) and solved after a restart.
 
-use super::branching::Decision;
+use super::decision::Decision;
 use super::dfs::{Frame, Solver};
 
 /// The most values of one variable that [`Solver::split`] expands one by one at a node; the

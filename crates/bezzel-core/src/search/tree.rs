@@ -41,7 +41,7 @@
 //! ```
 
 use super::brancher::Domains;
-use super::branching::Decision;
+use super::decision::Decision;
 use super::dfs::Solver;
 use super::observe::{Node, Observer};
 use serde::{Deserialize, Serialize};
