@@ -9,27 +9,11 @@
 
 use crate::FznError;
 use crate::output::Output;
-use crate::parse::Statement;
-use crate::program::Program;
+pub(crate) use crate::value::Value;
 use bezzel_core::prelude::*;
 use bezzel_core::{MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
-use flatzinc::{
-    BoolExpr, ConstraintItem, Expr, IntExpr, SetExpr, SetLiteral, SetLiteralExpr, Stmt,
-};
+use flatzinc::{BoolExpr, Expr, IntExpr, SetExpr, SetLiteral, SetLiteralExpr};
 use std::collections::HashMap;
-
-/// A resolved argument or declaration.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Value {
-    Int(i64),
-    Bool(bool),
-    Set(Vec<i64>),
-    Var(VarId),
-    /// A `var int` declared without bounds, made once its bounds are known (index into
-    /// `Builder::pending`).
-    Pending(usize),
-    Array(Vec<Value>),
-}
 
 /// A declared domain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,63 +94,9 @@ fn range_values(lo: i64, hi: i64) -> Result<Vec<i64>, FznError> {
 }
 
 impl Builder {
-    /// The translation of every statement, in the order of passes the module docs give.
-    pub(crate) fn build(mut self, statements: Vec<Statement>) -> Result<Program, FznError> {
-        let mut constraints = Vec::new();
-        let mut solve = None;
-        for Statement { line, stmt } in statements {
-            match stmt {
-                Stmt::Comment(_) | Stmt::Predicate(_) => {}
-                Stmt::Parameter(p) => self.parameter(p).map_err(|e| e.at(line, ""))?,
-                Stmt::Variable(v) => self.variable(v).map_err(|e| e.at(line, ""))?,
-                Stmt::Constraint(c) => constraints.push((line, c)),
-                Stmt::SolveItem(s) => solve = Some((line, s)),
-            }
-        }
-        let Some((solve_line, solve)) = solve else {
-            return Err(FznError::NoSolveItem);
-        };
-        self.infer_bounds(&constraints);
-        self.make_pending()?;
-        for (v, values, dom) in std::mem::take(&mut self.restrictions) {
-            let x = self.view(&v)?;
-            match dom {
-                Dom::Range(lo, hi) => {
-                    self.model.linear(&[1], &[x], Relation::Ge, lo)?;
-                    self.model.linear(&[1], &[x], Relation::Le, hi)?;
-                }
-                Dom::Unbounded => {
-                    let one = self.constant(1)?;
-                    self.model.among(&[x], &values, one)?;
-                }
-            }
-        }
-        for (line, c) in &constraints {
-            self.constraint(c).map_err(|e| e.at(*line, &c.id))?;
-        }
-        let implied_disjunctives = crate::disjunctions::post_implied(&mut self, &constraints)?;
-        let goal = self.goal(&solve).map_err(|e| e.at(solve_line, "solve"))?;
-        let (groups, restart_scale) = self
-            .search(&solve, goal)
-            .map_err(|e| e.at(solve_line, "solve"))?;
-        let mut outputs = std::mem::take(&mut self.outputs);
-        for o in &mut outputs {
-            o.resolve(|v| self.resolve(v));
-        }
-        Ok(Program {
-            model: self.model,
-            outputs,
-            goal,
-            groups,
-            restart_scale,
-            assumptions: self.assumptions,
-            implied_disjunctives,
-        })
-    }
-
     /// Makes the `var int` variables declared without bounds, in the bounds inferred for
     /// them or in an assumed window.
-    fn make_pending(&mut self) -> Result<(), FznError> {
+    pub(crate) fn make_pending(&mut self) -> Result<(), FznError> {
         let mut infeasible = false;
         for k in 0..self.pending.len() {
             let (name, bounds) = self.pending[k].clone();
@@ -218,25 +148,6 @@ impl Builder {
             self.fail()?;
         }
         Ok(())
-    }
-
-    /// Posts one constraint item through the builtin table.
-    fn constraint(&mut self, c: &ConstraintItem) -> Result<(), FznError> {
-        let args: Vec<Value> = c
-            .exprs
-            .iter()
-            .map(|e| self.expr(e).map(|v| self.resolve(v)))
-            .collect::<Result<_, _>>()?;
-        self.consistency = c
-            .annos
-            .iter()
-            .find_map(|a| match a.id.as_str() {
-                "domain" | "domain_propagation" => Some(Consistency::Domain),
-                "bounds" | "bounds_propagation" => Some(Consistency::Bounds),
-                _ => None,
-            })
-            .unwrap_or(Consistency::Value);
-        crate::builtins::post(self, &c.id, &args, &c.exprs)
     }
 
     // ----- variables -----

@@ -56,10 +56,12 @@ mod parse;
 mod program;
 mod run;
 mod search;
+mod value;
 
 pub use builtins::{ArgType, BUILTINS, Builtin};
 pub use cli::{Cli, MZNLIB, Options, STD_FLAGS, solver_config, write_msc};
 pub use error::FznError;
 pub use output::Output;
-pub use program::{Goal, Program, parse};
+pub use program::{Program, parse};
 pub use run::{run, run_text, run_text_cancellable};
+pub use search::Goal;

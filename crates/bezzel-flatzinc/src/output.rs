@@ -3,8 +3,7 @@
 //! (`array2d(1..2, 1..4, [...])` for an array, Booleans as `true`/`false`).
 
 use crate::FznError;
-use crate::builder::Value;
-use crate::program::Program;
+use crate::value::Value;
 use bezzel_core::prelude::*;
 use flatzinc::{AnnExpr, Annotation, Expr, IntExpr, SetExpr, SetLiteralExpr};
 
@@ -68,45 +67,43 @@ impl Output {
     }
 }
 
-impl Program {
-    /// A solution as FlatZinc prints it: one `name = value;` line per output, without the
-    /// `----------` separator.
-    pub fn format(&self, solution: &Solution) -> String {
-        let show = |v: &Value, is_bool: bool| -> String {
-            let n = match v {
-                Value::Int(n) => *n,
-                Value::Bool(b) => i64::from(*b),
-                Value::Var(x) => i64::from(solution[*x]),
-                _ => 0, // arrays of arrays and pending variables do not reach output
-            };
-            match (is_bool, n) {
-                (true, 0) => "false".into(),
-                (true, _) => "true".into(),
-                (false, n) => n.to_string(),
-            }
+/// A solution as FlatZinc prints it: one `name = value;` line per output, without the
+/// `----------` separator.
+pub(crate) fn format(outputs: &[Output], solution: &Solution) -> String {
+    let show = |v: &Value, is_bool: bool| -> String {
+        let n = match v {
+            Value::Int(n) => *n,
+            Value::Bool(b) => i64::from(*b),
+            Value::Var(x) => i64::from(solution[*x]),
+            _ => 0, // arrays of arrays and pending variables do not reach output
         };
-        let mut out = String::new();
-        for o in &self.outputs {
-            let items: Vec<String> = o.values.iter().map(|v| show(v, o.is_bool)).collect();
-            match &o.dims {
-                None => out.push_str(&format!("{} = {};\n", o.name, items.join(""))),
-                Some(dims) => {
-                    let ranges: Vec<String> = dims
-                        .iter()
-                        .map(|(lo, hi)| format!("{lo}..{hi}, "))
-                        .collect();
-                    out.push_str(&format!(
-                        "{} = array{}d({}[{}]);\n",
-                        o.name,
-                        dims.len(),
-                        ranges.concat(),
-                        items.join(", ")
-                    ));
-                }
+        match (is_bool, n) {
+            (true, 0) => "false".into(),
+            (true, _) => "true".into(),
+            (false, n) => n.to_string(),
+        }
+    };
+    let mut out = String::new();
+    for o in outputs {
+        let items: Vec<String> = o.values.iter().map(|v| show(v, o.is_bool)).collect();
+        match &o.dims {
+            None => out.push_str(&format!("{} = {};\n", o.name, items.join(""))),
+            Some(dims) => {
+                let ranges: Vec<String> = dims
+                    .iter()
+                    .map(|(lo, hi)| format!("{lo}..{hi}, "))
+                    .collect();
+                out.push_str(&format!(
+                    "{} = array{}d({}[{}]);\n",
+                    o.name,
+                    dims.len(),
+                    ranges.concat(),
+                    items.join(", ")
+                ));
             }
         }
-        out
     }
+    out
 }
 
 /// The index ranges of an `output_array` annotation, `None` without one.

@@ -1,21 +1,13 @@
 //! The result of a translation, and the entry point that runs the passes.
 
 use crate::FznError;
-use crate::builder::Builder;
+use crate::builder::{Builder, Dom, Value};
 use crate::output::Output;
+use crate::parse::Statement;
+use crate::search::Goal;
 use bezzel_core::prelude::*;
 use bezzel_core::search::BranchGroup;
-
-/// What a solve item asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Goal {
-    /// Any solution.
-    Satisfy,
-    /// The smallest value of the view.
-    Minimize(IntView),
-    /// The largest value of the view.
-    Maximize(IntView),
-}
+use flatzinc::{ConstraintItem, Stmt};
 
 /// A translated FlatZinc model: the Bezzel model, what to print, the goal and the search
 /// annotations (as branch groups).
@@ -42,9 +34,90 @@ pub struct Program {
     pub implied_disjunctives: usize,
 }
 
+impl Program {
+    /// A solution as FlatZinc prints it: one `name = value;` line per output, without the
+    /// `----------` separator.
+    pub fn format(&self, solution: &Solution) -> String {
+        crate::output::format(&self.outputs, solution)
+    }
+}
+
 /// Reads FlatZinc text and translates it into a [`Program`]: the statements are parsed, the
 /// bounds of unbounded `var int` inferred, the constraints posted through
 /// [`BUILTINS`](crate::BUILTINS), and the solve item's goal and annotations read.
 pub fn parse(text: &str) -> Result<Program, FznError> {
-    Builder::default().build(crate::parse::statements(text)?)
+    build(Builder::default(), crate::parse::statements(text)?)
+}
+
+/// The translation of every statement, in the order of passes the crate docs give.
+fn build(mut b: Builder, statements: Vec<Statement>) -> Result<Program, FznError> {
+    let mut constraints = Vec::new();
+    let mut solve = None;
+    for Statement { line, stmt } in statements {
+        match stmt {
+            Stmt::Comment(_) | Stmt::Predicate(_) => {}
+            Stmt::Parameter(p) => b.parameter(p).map_err(|e| e.at(line, ""))?,
+            Stmt::Variable(v) => b.variable(v).map_err(|e| e.at(line, ""))?,
+            Stmt::Constraint(c) => constraints.push((line, c)),
+            Stmt::SolveItem(s) => solve = Some((line, s)),
+        }
+    }
+    let Some((solve_line, solve)) = solve else {
+        return Err(FznError::NoSolveItem);
+    };
+    b.infer_bounds(&constraints);
+    b.make_pending()?;
+    for (v, values, dom) in std::mem::take(&mut b.restrictions) {
+        let x = b.view(&v)?;
+        match dom {
+            Dom::Range(lo, hi) => {
+                b.model.linear(&[1], &[x], Relation::Ge, lo)?;
+                b.model.linear(&[1], &[x], Relation::Le, hi)?;
+            }
+            Dom::Unbounded => {
+                let one = b.constant(1)?;
+                b.model.among(&[x], &values, one)?;
+            }
+        }
+    }
+    for (line, c) in &constraints {
+        constraint(&mut b, c).map_err(|e| e.at(*line, &c.id))?;
+    }
+    let implied_disjunctives = crate::disjunctions::post_implied(&mut b, &constraints)?;
+    let goal = b.goal(&solve).map_err(|e| e.at(solve_line, "solve"))?;
+    let (groups, restart_scale) = b
+        .search(&solve, goal)
+        .map_err(|e| e.at(solve_line, "solve"))?;
+    let mut outputs = std::mem::take(&mut b.outputs);
+    for o in &mut outputs {
+        o.resolve(|v| b.resolve(v));
+    }
+    Ok(Program {
+        model: b.model,
+        outputs,
+        goal,
+        groups,
+        restart_scale,
+        assumptions: b.assumptions,
+        implied_disjunctives,
+    })
+}
+
+/// Posts one constraint item through the builtin table.
+fn constraint(b: &mut Builder, c: &ConstraintItem) -> Result<(), FznError> {
+    let args: Vec<Value> = c
+        .exprs
+        .iter()
+        .map(|e| b.expr(e).map(|v| b.resolve(v)))
+        .collect::<Result<_, _>>()?;
+    b.consistency = c
+        .annos
+        .iter()
+        .find_map(|a| match a.id.as_str() {
+            "domain" | "domain_propagation" => Some(Consistency::Domain),
+            "bounds" | "bounds_propagation" => Some(Consistency::Bounds),
+            _ => None,
+        })
+        .unwrap_or(Consistency::Value);
+    crate::builtins::post(b, &c.id, &args, &c.exprs)
 }

@@ -8,10 +8,20 @@
 
 use crate::FznError;
 use crate::builder::{Builder, Value};
-use crate::program::Goal;
 use bezzel_core::prelude::*;
 use bezzel_core::search::BranchGroup;
 use flatzinc::{AnnExpr, Annotation, Expr, OptimizationType, SolveItem};
+
+/// What a solve item asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    /// Any solution.
+    Satisfy,
+    /// The smallest value of the view.
+    Minimize(IntView),
+    /// The largest value of the view.
+    Maximize(IntView),
+}
 
 impl Builder {
     /// The solve item's goal.
