@@ -1,17 +1,17 @@
 //! The queens command: count, list, construct and check N-Queens placements.
 //!
 //! ```text
-//! cargo run --release --example queens -- 8                 # the 92 solutions and the total
-//! cargo run --release --example queens -- count 14          # fastest exact count, all cores
-//! cargo run --release --example queens -- count 12 --engine model --consistency domain --stats
-//! cargo run --release --example queens -- count 18 --checkpoint q18.ckpt   # Ctrl-C, rerun: resumes
-//! cargo run --release --example queens -- count 20 --time-limit 10s
-//! cargo run --release --example queens -- first 8 --format board
-//! cargo run --release --example queens -- first 8 --tree tree.html    # the search, drawn
-//! cargo run --release --example queens -- unique 8 --list --format svg > unique8.svg
-//! cargo run --release --example queens -- unique 8 --list
-//! cargo run --release --example queens -- construct 1000000 > placement.txt
-//! cargo run --release --example queens -- 8 | cargo run --release --example queens -- check
+//! cargo run --release --bin queens -- 8                 # the 92 solutions and the total
+//! cargo run --release --bin queens -- count 14          # fastest exact count, all cores
+//! cargo run --release --bin queens -- count 12 --engine model --consistency domain --stats
+//! cargo run --release --bin queens -- count 18 --checkpoint q18.ckpt   # Ctrl-C, rerun: resumes
+//! cargo run --release --bin queens -- count 20 --time-limit 10s
+//! cargo run --release --bin queens -- first 8 --format board
+//! cargo run --release --bin queens -- first 8 --tree tree.html    # the search, drawn
+//! cargo run --release --bin queens -- unique 8 --list --format svg > unique8.svg
+//! cargo run --release --bin queens -- unique 8 --list
+//! cargo run --release --bin queens -- construct 1000000 > placement.txt
+//! cargo run --release --bin queens -- 8 | cargo run --release --bin queens -- check
 //! ```
 //!
 //! The work is the library's (`bezzel_queens::counting` for counts, `listing` and `format` for

@@ -5,13 +5,13 @@
 //! the summary); this program parses the options and hands them over.
 //!
 //! ```text
-//! cargo run --release --example sudoku -- tests/data/top1465_sample.txt  # one answer per line
-//! cargo run --release --example sudoku -- --count --limit 100 tests/data/sudoku17_sample.txt
-//! cargo run --release --example sudoku -- --format board --grid grid.txt  # a grid-form puzzle
-//! cargo run --release --example sudoku -- --format svg examples/data/hex16.txt > hex16.svg
-//! cargo run --release --example sudoku -- --tree tree.html examples/data/hex16.txt  # the search
+//! cargo run --release --bin sudoku -- tests/data/top1465_sample.txt  # one answer per line
+//! cargo run --release --bin sudoku -- --count --limit 100 tests/data/sudoku17_sample.txt
+//! cargo run --release --bin sudoku -- --format board --grid grid.txt  # a grid-form puzzle
+//! cargo run --release --bin sudoku -- --format svg examples/data/hex16.txt > hex16.svg
+//! cargo run --release --bin sudoku -- --tree tree.html examples/data/hex16.txt  # the search
 //! echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \
-//!     | cargo run --release --example sudoku -- --format json
+//!     | cargo run --release --bin sudoku -- --format json
 //! ```
 //!
 //! **Input.** Files given as arguments, in order, or stdin when there are none (`-` names stdin

@@ -2,8 +2,7 @@
 //! `check`, malformed and oversized input, memory bounded on huge boards, and output that
 //! cannot be written.
 
-mod common;
-use common::{run, stderr, stdout};
+use crate::common::{run, stderr, stdout};
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 
@@ -182,7 +181,7 @@ fn limited(args: &[&str]) -> Command {
     command
         .arg("-c")
         .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
-        .arg(common::example("queens"))
+        .arg(crate::common::program("queens"))
         .args(args);
     command
 }
@@ -292,7 +291,7 @@ fn a_closed_pipe_is_not_success() {
         &["10", "--format", "board"][..],
         &["all", "11", "--format", "json"][..],
     ] {
-        let mut child = Command::new(common::example("queens"))
+        let mut child = Command::new(crate::common::program("queens"))
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -318,7 +317,7 @@ fn a_closed_pipe_does_not_panic() {
         .arg("-c")
         // `true` exits at once; by the time queens writes, nothing reads the pipe.
         .arg("{ sleep 1; \"$0\" construct 4; echo \"status $?\" >&2; } | true")
-        .arg(common::example("queens"))
+        .arg(crate::common::program("queens"))
         .output()
         .unwrap();
     let err = stderr(&o);
@@ -335,7 +334,7 @@ fn a_full_disk_is_an_error() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let o = Command::new(common::example("queens"))
+        let o = Command::new(crate::common::program("queens"))
             .args(args)
             .stdout(full)
             .stderr(Stdio::piped())
@@ -351,7 +350,7 @@ fn a_full_disk_is_an_error() {
 /// against the independent checker and the board's symmetries.
 #[test]
 fn unique_representatives_are_listed_in_full_and_in_order() {
-    use bezzel::queens::{check, format, symmetry};
+    use bezzel_queens::{check, format, symmetry};
     let o = queens(&["unique", "10", "--list", "--format", "json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -391,7 +390,7 @@ fn limited_to(kb: u64, args: &[&str]) -> Command {
     command
         .arg("-c")
         .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
-        .arg(common::example("queens"))
+        .arg(crate::common::program("queens"))
         .args(args);
     command
 }
@@ -403,7 +402,7 @@ fn limited_to(kb: u64, args: &[&str]) -> Command {
 #[test]
 fn checking_a_huge_board_needs_memory_for_one_row() {
     let n = "20000";
-    let mut construct = Command::new(common::example("queens"))
+    let mut construct = Command::new(crate::common::program("queens"))
         .args(["construct", n, "--format", "board"])
         .stdout(Stdio::piped())
         .spawn()
@@ -442,7 +441,7 @@ fn endless_input_is_refused_at_once() {
         let o = Command::new("sh")
             .arg("-c")
             .arg("yes \"$1\" | { ulimit -v 1000000 && exec \"$0\" check; }")
-            .arg(common::example("queens"))
+            .arg(crate::common::program("queens"))
             .arg(lines)
             .output()
             .unwrap();
@@ -454,7 +453,7 @@ fn endless_input_is_refused_at_once() {
     let o = Command::new("sh")
         .arg("-c")
         .arg("yes '1 3 0 2\n' | head -n 400000 | { ulimit -v 1000000 && exec \"$0\" check; }")
-        .arg(common::example("queens"))
+        .arg(crate::common::program("queens"))
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -860,7 +859,7 @@ impl Drop for TempDir {
 #[cfg(unix)]
 #[test]
 fn a_stdout_on_dev_null_read_write_is_a_normal_run() {
-    let queens = common::example("queens");
+    let queens = crate::common::program("queens");
     for args in ["8", "count 8", "construct 10"] {
         for redirect in ["1<>/dev/null", ">&-", "> /dev/null"] {
             let o = Command::new("sh")

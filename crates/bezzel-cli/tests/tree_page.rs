@@ -10,8 +10,8 @@
 
 mod common;
 
-use bezzel::core::search::Decision;
-use bezzel::core::search::tree::{SearchTree, Status};
+use bezzel_core::search::Decision;
+use bezzel_core::search::tree::{SearchTree, Status};
 use common::{run, stderr};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -183,7 +183,7 @@ fn queens_first_8() {
     assert!(out.status.success(), "{}", stderr(&out));
     let nodes = stat(&stderr(&out), "nodes");
     // The same search through the library, unwatched.
-    let mut q = bezzel::queens::model::Queens::lexicographic(8).unwrap();
+    let mut q = bezzel_queens::model::Queens::lexicographic(8).unwrap();
     assert_eq!(q.first(), Some(vec![0, 4, 7, 5, 2, 6, 1, 3]));
     assert_eq!(q.stats().nodes, nodes);
     let (tree, total) = tree_of(&page);
@@ -389,10 +389,7 @@ fn sudoku_tree_refuses_two_puzzles_before_solving() {
 fn sudoku_decisions_read_in_the_puzzle_alphabet() {
     let dir = scratch("sudoku-hex");
     let page = dir.join("tree.html");
-    let puzzle = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data/hex16.txt"),
-    )
-    .unwrap();
+    let puzzle = std::fs::read_to_string(common::repository("examples/data/hex16.txt")).unwrap();
     let args = ["--tree", page.to_str().unwrap(), "--stats"];
     let out = run("sudoku", &args, Some(&puzzle));
     assert!(out.status.success(), "{}", stderr(&out));

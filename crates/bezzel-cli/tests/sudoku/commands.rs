@@ -1,10 +1,9 @@
 //! The sudoku command end to end: one answer line per puzzle line, per-line errors, formats,
 //! exit codes. Every solution printed is checked by the independent checker.
 
-mod common;
-use bezzel::sudoku::check;
-use bezzel::sudoku::grid::Grid;
-use common::{run, stderr, stdout};
+use crate::common::{run, stderr, stdout};
+use bezzel_sudoku::check;
+use bezzel_sudoku::grid::Grid;
 use std::path::PathBuf;
 
 const WIKIPEDIA: &str =
@@ -135,7 +134,8 @@ fn good_input_exits_0_with_only_the_summary_on_stderr() {
 
 #[test]
 fn files_stdin_and_their_order() {
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/top1465_sample.txt");
+    let path = crate::common::repository("tests/data/top1465_sample.txt");
+    let data = path.to_str().unwrap();
     let o = run("sudoku", &["--quiet", data], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = std::fs::read_to_string(data).unwrap();
@@ -352,7 +352,7 @@ fn answers_stream_while_stdin_is_open() {
     use std::time::Duration;
 
     // `-q`: nothing goes to stderr, which this test does not read.
-    let mut child = common::spawn("sudoku", &["--threads", "2", "-q"]);
+    let mut child = crate::common::spawn("sudoku", &["--threads", "2", "-q"]);
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
     let (lines_tx, lines_rx) = mpsc::channel();
@@ -406,7 +406,7 @@ fn files_keep_full_chunks_when_stdin_is_a_terminal() {
         |p: &std::path::Path| format!("'{}'", p.display().to_string().replace('\'', "'\\''"));
     let command = format!(
         "{} --threads 2 -q {} > {} 2>&1",
-        quote(&common::example("sudoku")),
+        quote(&crate::common::program("sudoku")),
         quote(&input),
         quote(&merged)
     );
@@ -447,7 +447,7 @@ fn a_read_error_part_way_keeps_the_answers_so_far() {
 
 #[test]
 fn threads_keep_the_input_order() {
-    let text = include_str!("data/sudoku17_sample.txt");
+    let text = include_str!("../../../../tests/data/sudoku17_sample.txt");
     let first: String = text.lines().take(24).collect::<Vec<_>>().join("\n");
     let one = sudoku(&["-q", "--threads", "1"], &first);
     let four = sudoku(&["-q", "--threads", "4"], &first);
@@ -553,10 +553,8 @@ fn version_exits_0() {
 /// the fewest nodes).
 #[test]
 fn every_consistency_level_gives_the_same_answers() {
-    let data = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/top1465_sample.txt"),
-    )
-    .unwrap();
+    let data = std::fs::read_to_string(crate::common::repository("tests/data/top1465_sample.txt"))
+        .unwrap();
     let sample: String = data
         .lines()
         .filter(|l| !l.starts_with('#'))
@@ -712,7 +710,7 @@ fn an_odd_first_line_does_not_stop_the_answers_streaming() {
     use std::sync::mpsc;
     use std::time::Duration;
 
-    let mut child = common::spawn("sudoku", &["--threads", "2", "-q"]);
+    let mut child = crate::common::spawn("sudoku", &["--threads", "2", "-q"]);
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
     let (lines_tx, lines_rx) = mpsc::channel();
@@ -765,7 +763,7 @@ fn more_files_than_the_descriptor_limit_are_read_one_after_another() {
             path.to_str().unwrap().to_string()
         })
         .collect();
-    let sudoku = common::example("sudoku");
+    let sudoku = crate::common::program("sudoku");
     let o = std::process::Command::new("sh")
         .arg("-c")
         .arg(r#"ulimit -n 64 && exec "$0" -q --threads 1 "$@""#)
@@ -790,14 +788,13 @@ fn more_files_than_the_descriptor_limit_are_read_one_after_another() {
 fn output_that_cannot_be_written_is_an_error() {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    let sudoku = common::example("sudoku");
+    let sudoku = crate::common::program("sudoku");
     for redirect in ["1<>/dev/null", ">&-"] {
         let o = Command::new("sh")
             .arg("-c")
-            .arg(format!(
-                r#"exec "$0" -q tests/data/top1465_sample.txt {redirect}"#
-            ))
+            .arg(format!(r#"exec "$0" -q "$1" {redirect}"#))
             .arg(&sudoku)
+            .arg(crate::common::repository("tests/data/top1465_sample.txt"))
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(0), "{redirect}: {}", stderr(&o));
@@ -822,7 +819,10 @@ fn output_that_cannot_be_written_is_an_error() {
     // A full disk is an error with a message.
     let o = Command::new(&sudoku)
         .args(["-q", "--threads", "1"])
-        .stdin(std::fs::File::open("tests/data/top1465_sample.txt").unwrap())
+        .stdin(
+            std::fs::File::open(crate::common::repository("tests/data/top1465_sample.txt"))
+                .unwrap(),
+        )
         .stdout(std::fs::File::create("/dev/full").unwrap())
         .stderr(Stdio::piped())
         .output()
@@ -844,7 +844,7 @@ fn a_read_error_part_way_answers_every_line_read_and_names_the_line() {
     use std::process::{Command, Stdio};
     let (ours, theirs) = UnixStream::pair().unwrap();
     let mut back = theirs.try_clone().unwrap();
-    let child = Command::new(common::example("sudoku"))
+    let child = Command::new(crate::common::program("sudoku"))
         .args(["--threads", "1"])
         .stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs)))
         .stdout(Stdio::piped())
@@ -897,7 +897,7 @@ fn a_named_pipe_is_read_in_its_turn() {
             pipe.write_all(format!("{WIKIPEDIA}\n").as_bytes())
         })
     };
-    let mut child = common::spawn("sudoku", &["-q", "-", fifo.to_str().unwrap()]);
+    let mut child = crate::common::spawn("sudoku", &["-q", "-", fifo.to_str().unwrap()]);
     let mut stdin = child.stdin.take().unwrap();
     stdin
         .write_all(format!("{UNIQUE_4X4}\n").as_bytes())
@@ -948,10 +948,10 @@ fn absurd_thread_counts_are_refused() {
 #[cfg(not(feature = "mpi"))]
 #[test]
 fn mpi_without_the_feature_says_how_to_get_it() {
-    let o = common::run("sudoku", &["--mpi"], Some("1234\n"));
+    let o = crate::common::run("sudoku", &["--mpi"], Some("1234\n"));
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(common::stdout(&o), "");
-    assert!(common::stderr(&o).contains("--features mpi"));
+    assert_eq!(crate::common::stdout(&o), "");
+    assert!(crate::common::stderr(&o).contains("--features mpi"));
 }
 
 /// A repeated `-q` is one `--quiet` (as in many programs): accepted, and no summary either.

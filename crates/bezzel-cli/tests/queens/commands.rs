@@ -1,7 +1,6 @@
 //! The queens command end to end: outputs, formats, exit codes and error messages.
 
-mod common;
-use common::{run, stderr, stdout};
+use crate::common::{run, stderr, stdout};
 
 fn queens(args: &[&str]) -> std::process::Output {
     run("queens", args, None)
@@ -152,7 +151,7 @@ fn interrupted_counts_resume_to_the_exact_total() {
         "--checkpoint",
         path.to_str().unwrap(),
     ];
-    let child = std::process::Command::new(common::example("queens"))
+    let child = std::process::Command::new(crate::common::program("queens"))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -290,7 +289,7 @@ impl Drop for Scratch {
 
 /// Runs the queens command, killing it and failing the test if it takes longer than `limit`.
 fn queens_within(args: &[&str], limit: std::time::Duration) -> std::process::Output {
-    let mut child = common::spawn("queens", args);
+    let mut child = crate::common::spawn("queens", args);
     drop(child.stdin.take());
     let start = std::time::Instant::now();
     while child.try_wait().unwrap().is_none() {
@@ -482,7 +481,7 @@ fn a_checkpoint_in_use_is_refused_and_a_kill_leaves_no_stale_lock() {
         "--checkpoint",
         &dir.arg(),
     ];
-    let mut first = common::spawn("queens", &args);
+    let mut first = crate::common::spawn("queens", &args);
     let start = std::time::Instant::now();
     // The header is written after the lock is taken.
     while !std::fs::read_to_string(dir.path()).is_ok_and(|t| t.contains('\n')) {
@@ -523,7 +522,7 @@ fn killed_runs_leave_no_temporary_files() {
     let dir = Scratch::new("kill");
     let args = ["count", "16", "--threads", "2", "--checkpoint", &dir.arg()];
     for wait_ms in [150, 300, 450, 600] {
-        let mut child = common::spawn("queens", &args);
+        let mut child = crate::common::spawn("queens", &args);
         std::thread::sleep(std::time::Duration::from_millis(wait_ms));
         let _ = child.kill();
         child.wait().unwrap();
