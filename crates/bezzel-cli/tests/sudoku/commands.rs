@@ -445,6 +445,74 @@ fn a_read_error_part_way_keeps_the_answers_so_far() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// `sudoku < /dev/zero` waited forever for a line end that never comes, while the same bytes
+/// cut short by `head` were refused: a line is refused as soon as it passes the length limit,
+/// and the input ends there, the same whether the line would end or not.
+#[cfg(unix)]
+#[test]
+fn an_endless_line_is_refused_at_once() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(crate::common::program("sudoku"))
+        .args(["--threads", "1"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = crate::common::wait_at_most(&mut child, std::time::Duration::from_secs(30));
+    assert!(status.is_some(), "still reading /dev/zero after 30 s");
+    let (mut out, mut err) = (String::new(), String::new());
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.unwrap().code(), Some(2), "{err}");
+    assert_eq!(out, "error: line 1: line is longer than 65536 bytes\n");
+    assert!(
+        err.contains("sudoku: cannot read <stdin> at line 1: the line is longer than 65536 bytes"),
+        "{err}"
+    );
+    // The same bytes with an end, and a puzzle after them: the same answer and status.
+    let zeros = "\0".repeat(100_000);
+    let o = sudoku(&["--threads", "1"], &format!("{zeros}\n{WIKIPEDIA}\n"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stdout(&o), out);
+}
+
+/// A puzzle line with a trailing comment was read as a puzzle of 91 cells: a `#` starts a
+/// comment wherever it is, in line form and in grid form.
+#[test]
+fn a_comment_after_a_puzzle_is_ignored() {
+    let o = sudoku(
+        &["--threads", "1"],
+        &format!("{WIKIPEDIA} # from Wikipedia\n{UNIQUE_4X4}\t#4x4\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], WIKIPEDIA_SOLUTION);
+    assert_solves(UNIQUE_4X4, lines[1]);
+    let grid: String = Grid::parse_line(WIKIPEDIA)
+        .unwrap()
+        .to_pretty()
+        .lines()
+        .map(|row| format!("{row} # a row\n"))
+        .collect();
+    let o = sudoku(&["--threads", "1"], &grid);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{WIKIPEDIA_SOLUTION}\n"));
+}
+
 #[test]
 fn threads_keep_the_input_order() {
     let text = include_str!("../../../../tests/data/sudoku17_sample.txt");
