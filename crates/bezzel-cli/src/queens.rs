@@ -262,6 +262,7 @@ fn drawn<T>(
     tree: &Tree,
     search: impl FnOnce(&mut Queens) -> T,
 ) -> Result<T, Failure> {
+    tree.check_writable().map_err(Failure::input)?;
     let (answer, recorded) = tree::record(q, tree.limit(), search);
     let page = recorded.to_html(&tree::page_options(q.n()));
     tree.write(&page).map_err(Failure::input)?;

@@ -88,6 +88,7 @@ pub fn run(run: &Run<'_>, mpi: Option<&Mpi>) -> Result<u8, Failure> {
         ));
     }
     let inputs = check_inputs(run.files).map_err(Failure::input)?;
+    run.tree.check_writable().map_err(Failure::input)?;
     let mut batch = Batch::new(run.settings.clone(), run.threads)
         .map_err(|e| Failure::input(format!("cannot start threads: {e}")))?;
     let stop = Stop::install(run.time_limit);
