@@ -14,7 +14,7 @@ use bezzel_core::parallel::{Cluster, RunReport};
 use bezzel_core::{Consistency, SearchConfig, Statistics};
 use bezzel_queens::counting::Engine;
 use bezzel_queens::listing::{self, ListError, Output, Style};
-use bezzel_queens::{check, construct, format, model::Queens, tree};
+use bezzel_queens::{check, construct, format, model::Queens, svg, tree};
 use clap::ValueEnum;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -180,6 +180,18 @@ impl PlacementFormat {
 
     /// Prints one placement, as the only one.
     pub fn print_one(&self, placement: &[usize]) -> Result<(), Failure> {
+        if self.format == Format::Svg {
+            // The picture an `Output` draws of one placement, drawn from the placement itself:
+            // the `Output` would keep a copy (80 MB for 10,000,000 queens), which a memory
+            // limit that the placement fits in may not hold.
+            let options = svg::Options {
+                attacks: self.attacks,
+                ..svg::Options::fitted(placement.len())
+            };
+            let mut w = stdout();
+            svg::write_board(&mut w, placement, &options)?;
+            return Ok(w.flush()?);
+        }
         let mut out = self.output()?;
         out.add(1, placement)?;
         Ok(out.finish()?)

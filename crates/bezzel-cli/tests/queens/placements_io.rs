@@ -235,6 +235,74 @@ fn checking_a_huge_conflict_needs_little_memory() {
     assert_eq!(v["solution"], false);
 }
 
+/// 10,000,000 queens under a 200 MB address-space limit: the placement (80 MB) fits, and is
+/// written as it is, in every form, without a second copy in memory (its text was built in
+/// memory first, and the process aborted with status 134 when that failed); under a limit
+/// the placement itself does not fit in, a one-line message and status 2.
+#[cfg(unix)]
+#[test]
+fn a_placement_near_the_memory_limit_is_written_or_refused_clearly() {
+    let n = 10_000_000usize;
+    // The picture is 789 MB: it goes to /dev/null rather than through the test.
+    let under = |limit: &str, format: &str| {
+        let to = if format == "svg" { " > /dev/null" } else { "" };
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {limit} && exec \"$0\" \"$@\"{to}"))
+            .arg(crate::common::program("queens"))
+            .args(["construct", &n.to_string(), "--format", format])
+            .output()
+            .unwrap()
+    };
+    let o = under("200000", "text");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mut tokens = out.split_ascii_whitespace();
+    assert_eq!(tokens.next(), Some("NO.1:"));
+    let columns: Vec<usize> = tokens.map(|t| t.parse().unwrap()).collect();
+    assert_eq!(columns.len(), n);
+    // A solution, by counting the queens on every column and diagonal.
+    let (mut cols, mut downs, mut ups) = (vec![false; n], vec![false; 2 * n], vec![false; 2 * n]);
+    for (row, &col) in columns.iter().enumerate() {
+        assert!(col < n);
+        for line in [
+            &mut cols[col],
+            &mut downs[row + n - col],
+            &mut ups[row + col],
+        ] {
+            assert!(!*line, "row {row}: attacked");
+            *line = true;
+        }
+    }
+    drop((cols, downs, ups));
+    let o = under("200000", "json");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let json: Vec<usize> = v["placement"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap() as usize)
+        .collect();
+    assert!(json == columns, "the JSON placement is the text one");
+    drop(columns);
+    let o = under("200000", "svg");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    for format in ["text", "json", "svg"] {
+        let o = under("60000", format);
+        assert_eq!(o.status.code(), Some(2), "{format}: {}", stderr(&o));
+        assert_eq!(
+            stderr(&o),
+            format!("queens: a placement for n = {n} does not fit in memory\n"),
+            "{format}"
+        );
+        if format != "svg" {
+            assert_eq!(stdout(&o), "", "{format}");
+        }
+    }
+}
+
 /// The board of 100,000 queens is 20 GB of text: written row by row as it goes, not built in
 /// memory first (which aborted on the allocation).
 #[cfg(unix)]
