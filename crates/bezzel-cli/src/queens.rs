@@ -8,6 +8,7 @@
 //! and prints. Every failure is a [`Failure`] with the program's messages and exit statuses.
 
 use crate::cluster::{Mpi, MpiFlag};
+use crate::input::{Input, check_inputs};
 use crate::options::{self, Format, Order, Quiet, Stats, Threads, TimeLimit, Tree};
 use crate::{Failure, Stop, count, status, warn};
 use bezzel_core::parallel::{Cluster, RunReport};
@@ -371,33 +372,72 @@ pub fn list_unique(
     }
 }
 
-/// The message of a placement that cannot be read.
-fn malformed(e: format::ParseError) -> Failure {
+/// The message of a placement that cannot be read from `input` (named in a read error).
+fn malformed(e: format::ParseError, input: &str) -> Failure {
     match e {
         format::ParseError::Read { reason } => {
-            Failure::input(format!("cannot read stdin: {reason}"))
+            Failure::input(format!("cannot read {input}: {reason}"))
         }
         e => Failure::input(format!("malformed placement: {e}")),
     }
 }
 
-/// `queens check`: checks the placement in `columns`, or with none every placement on stdin
-/// (in memory for one, however large the input), listing at most `limit` attacking pairs
-/// each (default 100; all are counted). Status 0 when all are solutions, 1 when one is not,
-/// 2 when one could not be read (each such one named on stderr).
-pub fn check(columns: &[String], limit: Option<u64>, format: Summary) -> Result<u8, Failure> {
+/// What `queens check` was given: none, or `-`, is stdin; one argument that is not made of
+/// column numbers and names something that exists is a file of placements; anything else is
+/// one placement (`None`), such as `1 3 0 2` or `'NO.1: 1 3 0 2'`.
+fn check_input(arguments: &[String]) -> Result<Option<Input>, Failure> {
+    let columns_only = |a: &str| {
+        a.chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c.is_whitespace())
+    };
+    match arguments {
+        [] => Ok(Some(Input::Stdin)),
+        [one] if one == "-" => Ok(Some(Input::Stdin)),
+        [one] if !columns_only(one) => {
+            let path = PathBuf::from(one);
+            if std::fs::symlink_metadata(&path).is_err()
+                && let Err(e) = format::parse_placement(one)
+            {
+                return Err(Failure::input(format!(
+                    "`{one}` is neither a file (no such file) nor a placement ({e}): check \
+                     reads a file of placements, or one placement, e.g. `queens check 1 3 0 2`"
+                )));
+            }
+            if std::fs::symlink_metadata(&path).is_err() {
+                return Ok(None);
+            }
+            let inputs = check_inputs(&[path]).map_err(Failure::input)?;
+            Ok(inputs.into_iter().next())
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `queens check`: checks the placement in `arguments` (its columns), or every placement in
+/// the file they name, or with none every placement on stdin (in memory for one, however
+/// large the input), listing at most `limit` attacking pairs each (default 100; all are
+/// counted). Status 0 when all are solutions, 1 when one is not, 2 when one could not be
+/// read (each such one named on stderr).
+pub fn check(arguments: &[String], limit: Option<u64>, format: Summary) -> Result<u8, Failure> {
     let shown = limit.unwrap_or(100);
     let json = format == Summary::Json;
+    let input = check_input(arguments)?;
     let mut w = stdout();
     let answer = |solution| Ok(if solution { 0 } else { status::NEGATIVE });
-    if !columns.is_empty() {
-        let p = format::parse_placement(&columns.join(" ")).map_err(malformed)?;
+    let Some(input) = input else {
+        let p = format::parse_placement(&arguments.join(" "))
+            .map_err(|e| malformed(e, "the arguments"))?;
         let solution = format::write_check(&mut w, None, &p, shown, json)?;
         w.flush()?;
         return answer(solution);
-    }
-    let found = format::check_placements(io::stdin().lock(), &mut w, shown, json, |i, e| {
-        let message = crate::escape(&malformed(e).message);
+    };
+    let name = match &input {
+        Input::Stdin => "stdin".to_string(),
+        Input::File(path) => path.display().to_string(),
+    };
+    let (reader, _) = input.open().map_err(Failure::input)?;
+    let found = format::check_placements(reader, &mut w, shown, json, |i, e| {
+        let message = crate::escape(&malformed(e, &name).message);
         match i {
             Some(i) => warn(&format!("queens: placement {i}: {message}")),
             None => warn(&format!("queens: {message}")),

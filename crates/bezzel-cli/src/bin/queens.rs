@@ -66,7 +66,8 @@ enum Command {
     /// Print one solution for any n >= 4 (and n = 1) in O(n), by the closed-form rule.
     Construct(ConstructCommand),
     /// Read placements (columns separated by spaces or commas, or any form this program
-    /// prints: `queens 8 | queens check` checks all 92) and say whether each is a solution,
+    /// prints, pictures and empty answers included: `queens 8 | queens check` checks all 92,
+    /// `queens check placements.txt` those of a file) and say whether each is a solution,
     /// and which queens attack each other if not.
     Check(CheckCommand),
 }
@@ -153,8 +154,9 @@ struct ConstructCommand {
 
 #[derive(Args, Debug)]
 struct CheckCommand {
-    /// One placement; placements are read from stdin when absent.
-    #[arg(allow_negative_numbers = true)]
+    /// One placement's columns (`1 3 0 2`), or a file of placements in any form this program
+    /// prints (`-` for stdin); placements are read from stdin when absent.
+    #[arg(allow_negative_numbers = true, value_name = "COLUMNS|FILE")]
     columns: Vec<String>,
     /// Attacking pairs listed per placement (default 100); all are counted.
     #[arg(long, allow_negative_numbers = true, value_parser = options::whole_number)]

@@ -68,6 +68,122 @@ fn split_placements(text: &str, format: &str) -> Vec<String> {
     }
 }
 
+/// What the program prints, whole, in every form (the SVG picture too), reads back into
+/// `check` as the placements printed: all solutions, as many as were printed, and none for
+/// a board without solutions (A000170: 0 for n = 3, 4 for n = 6; A002562: 1 for n = 4).
+/// `queens all 3 --format json | queens check` said "no columns given", and pictures were
+/// refused.
+#[test]
+fn every_printed_form_reads_back_whole_into_check() {
+    for (command, placements) in [
+        (&["8", "--limit", "1"][..], 1),
+        (&["all", "6"][..], 4),
+        (&["first", "8"][..], 1),
+        (&["construct", "50"][..], 1),
+        (&["unique", "8", "--list", "--limit", "3"][..], 3),
+        (&["unique", "4", "--list"][..], 1),
+        (&["all", "3"][..], 0),
+        (&["first", "3"][..], 0),
+        (&["construct", "2"][..], 0),
+        (&["unique", "3", "--list"][..], 0),
+    ] {
+        for format in ["text", "board", "json", "svg"] {
+            let mut args = command.to_vec();
+            args.extend(["--format", format]);
+            let printed = queens(&args);
+            let expected_status = if placements == 0 && ["first", "construct"].contains(&command[0])
+            {
+                1
+            } else {
+                0
+            };
+            assert_eq!(
+                printed.status.code(),
+                Some(expected_status),
+                "{args:?}: {}",
+                stderr(&printed)
+            );
+            let checked = run("queens", &["check"], Some(&stdout(&printed)));
+            let said = stdout(&checked);
+            assert_eq!(
+                checked.status.code(),
+                Some(0),
+                "{args:?}: {said} {}",
+                stderr(&checked)
+            );
+            match placements {
+                0 => assert_eq!(said, "0 placements checked\n", "{args:?}"),
+                1 => assert!(said.starts_with("solution: "), "{args:?}: {said}"),
+                k => assert_eq!(
+                    said,
+                    format!("{k} placements checked: all are solutions\n"),
+                    "{args:?}"
+                ),
+            }
+            let checked = run(
+                "queens",
+                &["check", "--format", "json"],
+                Some(&stdout(&printed)),
+            );
+            if placements != 1 {
+                // One object per placement, then the summary.
+                let said = stdout(&checked);
+                let v: serde_json::Value =
+                    serde_json::from_str(said.lines().last().unwrap()).unwrap();
+                assert_eq!(v["checked"], placements, "{args:?}");
+                assert_eq!(v["not_solutions"], 0, "{args:?}");
+            }
+        }
+    }
+    // A picture is read as drawn: a queen moved by a square is another placement.
+    let picture = stdout(&queens(&["first", "4", "--format", "svg"]));
+    let moved = picture.replacen(
+        "<use href=\"#queen\" x=\"40\"",
+        "<use href=\"#queen\" x=\"0\"",
+        1,
+    );
+    assert_ne!(moved, picture);
+    let o = run("queens", &["check"], Some(&moved));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("not a solution"), "{}", stdout(&o));
+}
+
+/// `queens check FILE` read the file's name as a column: a file argument is read as stdin
+/// is, and `-` is stdin.
+#[test]
+fn check_reads_a_file_of_placements() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = dir.path().join("all6.txt");
+    std::fs::write(&all, stdout(&queens(&["6"]))).unwrap();
+    let wrong = dir.path().join("wrong.json");
+    std::fs::write(&wrong, "{\"n\":4,\"index\":1,\"placement\":[0,1,2,3]}\n").unwrap();
+    // A000170(6) = 4.
+    let o = queens(&["check", all.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "4 placements checked: all are solutions\n");
+    let o = queens(&["check", wrong.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("not a solution: 6 attacking pair(s)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run("queens", &["check", "-"], Some("1 3 0 2\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("solution: "));
+    // One placement as one argument is still a placement.
+    let o = queens(&["check", "NO.1: 2 0 3 1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for missing in [dir.path().join("missing.txt"), dir.path().to_path_buf()] {
+        let o = queens(&["check", missing.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{missing:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(missing.to_str().unwrap()), "{err}");
+        assert_eq!(stdout(&o), "");
+    }
+}
+
 #[test]
 fn a_placement_read_back_keeps_its_columns() {
     // A non-solution, so that check reports on the exact columns it read.
@@ -97,7 +213,11 @@ fn malformed_placements_are_refused_in_one_line() {
         ),
         (&["check"][..], ". Q . .\n. . . Q\nQ . . .\n"),
         (&["check"][..], "{\"placement\": [1, 3, 0,"),
-        (&["check"][..], ""),
+        // A picture's board whose queens are not one a row.
+        (
+            &["check"][..],
+            "<svg>\n<g>\n<rect width=\"80\"/>\n<use x=\"0\" y=\"40\" width=\"40\"/>\n</g>\n</svg>\n",
+        ),
     ] {
         let o = run("queens", args, Some(stdin));
         assert_eq!(o.status.code(), Some(2), "{args:?} {stdin:?}");
