@@ -42,6 +42,10 @@ pub struct TimeLimit {
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
 pub struct Stats {
     /// Print search statistics (nodes, failures, propagations, time) on stderr.
+    ///
+    /// Propagations count propagator runs, not domain changes: a propagator that reaches its
+    /// own fixpoint runs once a node, so where the model is one such propagator (queens at
+    /// domain consistency, whose three all-differents run as one) they equal the nodes.
     #[arg(long)]
     pub stats: bool,
 }

@@ -216,6 +216,13 @@ pub enum Summary {
     Json,
 }
 
+/// `12 unique solutions (92 in total)`, or `1 unique solution (...)`: the sentence of
+/// `queens unique`.
+pub fn unique_summary(unique: u64, total: u64) -> String {
+    let s = if unique == 1 { "" } else { "s" };
+    format!("{unique} unique solution{s} ({total} in total)")
+}
+
 /// Prints a count: the number alone (with `unique`, the sentence of `queens unique`), or its
 /// JSON line, which names the `engine`.
 pub fn print_count(
@@ -229,9 +236,7 @@ pub fn print_count(
     match (format, unique) {
         (Summary::Json, _) => writeln!(w, "{}", format::count_json(n, count, engine, unique))?,
         (Summary::Text, None) => writeln!(w, "{count}")?,
-        (Summary::Text, Some(unique)) => {
-            writeln!(w, "{unique} unique solutions ({count} in total)")?
-        }
+        (Summary::Text, Some(unique)) => writeln!(w, "{}", unique_summary(unique, count))?,
     }
     Ok(w.flush()?)
 }

@@ -1030,9 +1030,15 @@ fn is_summary(line: &str) -> bool {
         [count, "solutions", "shown", "(limit", limit] => {
             number(count) && limit.strip_suffix(')').is_some_and(number)
         }
-        [unique, "unique", "solutions", total, "in", "total)"] => {
-            number(unique) && total.strip_prefix('(').is_some_and(number)
-        }
+        // `1 unique solution (2 in total)`, singular since the count is 1.
+        [
+            unique,
+            "unique",
+            "solutions" | "solution",
+            total,
+            "in",
+            "total)",
+        ] => number(unique) && total.strip_prefix('(').is_some_and(number),
         _ => false,
     }
 }

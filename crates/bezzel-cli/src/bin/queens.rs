@@ -305,7 +305,7 @@ impl UniqueCommand {
         let summary = if json { Summary::Json } else { Summary::Text };
         if format == Format::Svg {
             // Stdout holds the picture alone.
-            bezzel_cli::warn(&format!("{unique} unique solutions ({total} in total)"));
+            bezzel_cli::warn(&queens::unique_summary(unique, total));
         } else {
             print_count(n, total, Some(unique), "symmetry", summary)?;
         }

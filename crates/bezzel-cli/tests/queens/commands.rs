@@ -77,6 +77,65 @@ fn formats_and_limit() {
     );
 }
 
+/// One class is "1 unique solution", not "1 unique solutions", wherever it is said, and
+/// check still reads the sentence back as the summary it is (A002562: 1 class for n = 1 and
+/// n = 4; A000170: 1 and 2 solutions).
+#[test]
+fn one_unique_solution_is_singular() {
+    for (n, line) in [
+        ("1", "1 unique solution (1 in total)"),
+        ("4", "1 unique solution (2 in total)"),
+        ("6", "1 unique solution (4 in total)"),
+        ("5", "2 unique solutions (10 in total)"),
+    ] {
+        let o = queens(&["unique", n]);
+        assert_eq!(stdout(&o), format!("{line}\n"), "n = {n}");
+        let o = queens(&["unique", n, "--list", "--format", "svg"]);
+        assert_eq!(stderr(&o), format!("{line}\n"), "n = {n}");
+        let listed = stdout(&queens(&["unique", n, "--list"]));
+        assert!(listed.ends_with(&format!("{line}\n")), "{listed}");
+        let o = run("queens", &["check"], Some(&listed));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+}
+
+/// `--stats` counts propagator runs: with `--consistency domain` the three all-differents
+/// of the model are one propagator that reaches its own fixpoint, so it runs once a node and
+/// the propagations equal the nodes (this looked like a wrong counter); at value consistency
+/// the three run apart, and only when a queen is placed. The help says what is counted.
+#[test]
+fn stats_count_propagator_runs() {
+    let counters = |consistency: &str| -> (u64, u64) {
+        let args = [
+            "count",
+            "9",
+            "--engine",
+            "model",
+            "--threads",
+            "1",
+            "--stats",
+        ];
+        let o = queens(&[&args[..], &["--consistency", consistency]].concat());
+        assert_eq!(stdout(&o), "352\n", "A000170(9)");
+        let err = stderr(&o);
+        let field = |name: &str| -> u64 {
+            let start = err.find(&format!("{name}: ")).unwrap() + name.len() + 2;
+            let digits: String = err[start..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse().unwrap()
+        };
+        (field("nodes"), field("propagations"))
+    };
+    let (nodes, propagations) = counters("domain");
+    assert_eq!(propagations, nodes);
+    let (nodes, propagations) = counters("value");
+    assert_ne!(propagations, nodes);
+    let help = stdout(&queens(&["count", "--help"]));
+    assert!(help.contains("propagator runs"), "{help}");
+}
+
 #[test]
 fn unique_construct_and_check() {
     let o = queens(&["unique", "8"]);

@@ -1001,7 +1001,7 @@ fn options_that_do_not_apply_are_refused() {
         ),
         (
             &["unique", "4", "--list", "--limit", "1", "--format", "board"][..],
-            "NO.1:\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n1 unique solutions (2 in total)\n",
+            "NO.1:\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n1 unique solution (2 in total)\n",
         ),
         (
             &["first", "4", "--consistency", "domain", "-q"][..],
