@@ -21,12 +21,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # messages are few and small, and `ob1` (shared memory here, TCP between machines) carries
 # them as well. A setting already made in the environment is kept.
 export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
-cargo build --release --features mpi --example queens --example sudoku -q
+cargo build --release --features mpi --bin queens --bin sudoku -q
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); OMPI_MCA_pml=$OMPI_MCA_pml"
 python3 - "$RUNS" "$SUDOKU" <<'PY'
 import os, statistics, subprocess, sys, time
 runs, sudoku = int(sys.argv[1]), sys.argv[2]
-q, s = "target/release/examples/queens", "target/release/examples/sudoku"
+q, s = "target/release/queens", "target/release/sudoku"
 def mpi(k, args):
     return ["mpirun", "--oversubscribe", "-np", str(k)] + args + ["--mpi"]
 def timed(cmd):

@@ -10,11 +10,11 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 THREADS=${THREADS:-2}
 N=${1:-14}
-cargo build --release --example queens -q
+cargo build --release --bin queens -q
 python3 - "$RUNS" "$THREADS" "$N" "${N18:-1}" <<'PY'
 import statistics, subprocess, sys, time
 runs, threads, n, n18 = (int(a) for a in sys.argv[1:])
-q = "target/release/examples/queens"
+q = "target/release/queens"
 def timed(args):
     t = time.perf_counter()
     out = subprocess.run([q] + args, check=True, capture_output=True, text=True).stdout.split()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Simulates the distributed runner's work queue on many ranks, from measured subproblem times.
 
-Reads the output of `cargo run --release --example subproblem_times -- N [SAMPLE [SEED]]`
+Reads the output of `cargo bench --bench subproblem_times -- N [SAMPLE [SEED]]`
 (one line per timed subproblem: index, seconds, ...; a header `# n=N subproblems=S timed=T`).
 When only a sample was timed, every other subproblem gets the time of the nearest timed one in
 split order (neighbours share their first rows, so their sizes are alike); the times can be

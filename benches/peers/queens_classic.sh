@@ -12,7 +12,7 @@ RUNS=${RUNS:-5}
 NS=${*:-15 16}
 mkdir -p benches/peers/build
 gcc -O2 -o benches/peers/build/queens_classic benches/peers/queens_classic.c
-cargo build --release --example queens -q
+cargo build --release --bin queens -q
 python3 - "$RUNS" $NS <<'PY'
 import os, statistics, subprocess, sys, time
 runs, ns = int(sys.argv[1]), [int(a) for a in sys.argv[2:]]
@@ -26,7 +26,7 @@ def median_time(cmd):
         outs.add(out[-1])
     assert len(outs) == 1, outs
     return outs.pop(), statistics.median(times)
-q = "target/release/examples/queens"
+q = "target/release/queens"
 print(f"median of {runs} runs; ratio = C time / Bezzel time (higher is faster); cores: {threads}")
 head = f"{'n':>3} {'count':>12} {'C -O2':>8}"
 for e in ("bitmask", "symmetry"):

@@ -30,7 +30,7 @@ export RUNS=${RUNS:-5} CPU=${CPU:-0} SUDOKU_DATA=${SUDOKU_DATA:-../shared/data/s
 
 (cd benches/peers/sudoku_crate && CARGO_TARGET_DIR=target cargo build --release -q)
 bash benches/peers/qqwing/install.sh
-cargo build --release --example sudoku -q
+cargo build --release --bin sudoku -q
 if [ $# -eq 0 ]; then
     set -- puzzles3_magictour_top1465 puzzles2_17_clue \
         benches/data/sudoku_forum_hardest_1106.txt benches/data/sudoku_hard.txt
@@ -44,7 +44,7 @@ runs, data = int(env["RUNS"]), env["SUDOKU_DATA"]
 pin = ["taskset", "-c", env["CPU"]] if shutil.which("taskset") else []
 CRATE = ["benches/peers/sudoku_crate/target/release/sudoku-crate-peer"]
 QQWING = ["benches/peers/qqwing/build/peer"]
-BEZZEL = ["target/release/examples/sudoku", "--threads", "1", "-q"]
+BEZZEL = ["target/release/sudoku", "--threads", "1", "-q"]
 if env.get("BEZZEL_ORDER"):
     BEZZEL += ["--order", env["BEZZEL_ORDER"]]
 COUNTS = ("puzzles", "unique", "multiple", "no solution")

@@ -1,6 +1,7 @@
 //! `format::parse_placement`, the streaming `format::read_placement` and `format::Placements`
 //! (many placements), the readers behind `queens check`, which take any printed form of a
-//! placement (text, board, JSON lines, bare columns, with the summaries that follow).
+//! placement (text, board, JSON lines, SVG pictures, bare columns, with the summaries that
+//! follow).
 //!
 //! Any text must be answered by a placement that fits its board or by a one-line error, and
 //! both readers must answer alike however the bytes arrive. Every accepted placement, and a
@@ -11,7 +12,7 @@
 //! plain list of its numbers, or be refused as two placements where a blank line splits it.
 #![no_main]
 
-use bezzel_queens::check;
+use bezzel_queens::{check, svg};
 use bezzel_queens::format::{self, ParseError};
 use libfuzzer_sys::fuzz_target;
 
@@ -44,6 +45,14 @@ fn printed_forms(p: &[usize]) -> Vec<String> {
         forms.push(format!("NO.1:\n{board}\n"));
         forms.push(format!("NO.3:\n{board}\n1 solutions\n"));
         forms.push(format!("  NO.1:\r\n{}\r\n", board.replace('\n', "\r\n")));
+        // The SVG picture, alone and with the shading of `--attacks`.
+        for attacks in [false, true] {
+            let options = svg::Options {
+                attacks,
+                ..svg::Options::fitted(n)
+            };
+            forms.push(svg::board(p, &options));
+        }
     }
     forms
 }

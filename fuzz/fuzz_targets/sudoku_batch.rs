@@ -1,5 +1,6 @@
 //! `parse_batch` and `PuzzleLines`, the reader for files of puzzles (one per line, `#`
-//! comments, blank lines): every line that is not blank or a comment must come back exactly
+//! starting a comment to the end of its line, blank lines): every line that holds more than
+//! blanks and a comment must come back exactly
 //! once, in order, with its right 1-based line number and the line form's reading of it; the
 //! two entry points must agree; and every grid accepted must pass `check_grid`. Both are the
 //! streaming `PuzzleReader` over the text, so lines longer than its `MAX_LINE_BYTES` (an
@@ -24,8 +25,8 @@ fuzz_target!(|data: &[u8]| {
     let expected: Vec<_> = without_bom(text)
         .split('\n')
         .enumerate()
-        .map(|(i, line)| (i + 1, line.trim()))
-        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, line)| !line.is_empty())
         .map(|(number, line)| (number, expected_line(line)))
         .collect();
     let found: Vec<_> = batch

@@ -7,19 +7,24 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
-/// Path of a built example: `cargo test` builds examples next to the test binaries.
+/// Path of a built example, or of one of the programs `queens` and `sudoku` (bezzel-cli's
+/// binaries, built next to the examples' folder): `cargo test` builds both.
 pub(crate) fn example(name: &str) -> PathBuf {
     let mut dir = std::env::current_exe().expect("test binary path");
     dir.pop(); // the test binary
     if dir.ends_with("deps") {
         dir.pop();
     }
-    let path = dir
-        .join("examples")
-        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    let file = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    let path = if matches!(name, "queens" | "sudoku") {
+        dir.join(file)
+    } else {
+        dir.join("examples").join(file)
+    };
     assert!(
         path.exists(),
-        "{} is missing: run the tests with `cargo test` (which builds examples)",
+        "{} is missing: run the tests with `cargo test` (which builds examples and, at the \
+         root, the programs; or `cargo build --bins`)",
         path.display()
     );
     path

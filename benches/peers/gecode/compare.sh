@@ -19,10 +19,10 @@ cd "$(dirname "$0")/../../.."
 
 # ---- What Bezzel is asked and how its answers are read: adjust here when the CLI changes.
 # {n}, {consistency} (value|bounds|domain) and {file} are filled in per workload.
-BEZZEL_QUEENS=${BEZZEL_QUEENS:-"target/release/examples/queens count {n} --engine model --threads 1 --consistency {consistency} --stats"}
+BEZZEL_QUEENS=${BEZZEL_QUEENS:-"target/release/queens count {n} --engine model --threads 1 --consistency {consistency} --stats"}
 # Sudoku: first-fail, as Gecode's example branches (INT_VAR_SIZE_MIN); the sudoku command's
 # own default is dom/wdeg.
-BEZZEL_SUDOKU=${BEZZEL_SUDOKU:-"target/release/examples/sudoku --count --limit 2 --threads 1 --order first-fail --consistency {consistency} --stats {file}"}
+BEZZEL_SUDOKU=${BEZZEL_SUDOKU:-"target/release/sudoku --count --limit 2 --threads 1 --order first-fail --consistency {consistency} --stats {file}"}
 BEZZEL_GOLOMB=${BEZZEL_GOLOMB:-"target/release/examples/golomb {n}"}  # stdout: `length: L ...`
 BEZZEL_NONOGRAM=${BEZZEL_NONOGRAM:-"target/release/examples/nonogram {file}"}  # stops at 2 solutions
 # Python regexes over Bezzel's stderr; the last match counts. (The nonogram's count is the
@@ -37,9 +37,9 @@ export BEZZEL_QUEENS BEZZEL_SUDOKU BEZZEL_GOLOMB BEZZEL_NONOGRAM BEZZEL_NODES_RE
 
 G=benches/peers/gecode
 mkdir -p $G/build
-if ! cargo build --release --examples -q >$G/build/cargo-build.log 2>&1; then
-  echo "warning: cargo build --release --examples failed (see $G/build/cargo-build.log);" \
-       "using the binaries already in target/release/examples, which may be stale or missing" >&2
+if ! cargo build --release --bins -q >$G/build/cargo-build.log 2>&1; then
+  echo "warning: cargo build --release --bins failed (see $G/build/cargo-build.log);" \
+       "using the binaries already in target/release, which may be stale or missing" >&2
 fi
 bash $G/install.sh
 

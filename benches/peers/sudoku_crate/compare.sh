@@ -18,7 +18,7 @@ CPU=${CPU:-0}
 DATA=${SUDOKU_DATA:-../shared/data/sudoku}
 P=benches/peers/sudoku_crate
 (cd $P && CARGO_TARGET_DIR=target cargo build --release -q)
-cargo build --release --example sudoku -q
+cargo build --release --bin sudoku -q
 if [ $# -eq 0 ]; then set -- puzzles3_magictour_top1465 puzzles2_17_clue; fi
 pin=""; if command -v taskset >/dev/null; then pin="taskset -c $CPU"; fi
 echo "medians of $RUNS runs, 1 thread, load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -29,7 +29,7 @@ for c in "$@"; do
     peer=(); ours=()
     for _ in $(seq "$RUNS"); do
         peer+=("$($pin $P/target/release/sudoku-crate-peer "$f" 2>&1 | sed -n 's/.*time: \([0-9.]*\) s.*/\1/p')")
-        ours+=("$(BEZZEL_CHECK_SOLUTIONS=0 $pin target/release/examples/sudoku --count --limit 2 --threads 1 --stats -q "$f" 2>&1 | sed -n 's/.*search time: \([0-9.]*\) s.*/\1/p')")
+        ours+=("$(BEZZEL_CHECK_SOLUTIONS=0 $pin target/release/sudoku --count --limit 2 --threads 1 --stats -q "$f" 2>&1 | sed -n 's/.*search time: \([0-9.]*\) s.*/\1/p')")
     done
     python3 - "$c" "${peer[*]}" "${ours[*]}" <<'PY'
 import statistics, sys

@@ -1,7 +1,8 @@
 //! # bezzel-cli: what the `queens` and `sudoku` programs share
 //!
-//! The two programs (`examples/queens.rs` and `examples/sudoku.rs`, installed as commands by
-//! `cargo install --path crates/bezzel-cli`) parse arguments, call the library and print. What
+//! The two programs (`src/bin/queens.rs` and `src/bin/sudoku.rs`: `cargo run --release --bin
+//! queens -- 8` from the repository's root, or installed as commands by `cargo install --path
+//! crates/bezzel-cli`) parse arguments, call the library and print. What
 //! they have in common lives here, so that the same flag means the same thing in both:
 //!
 //! - [`options`]: the options both take (`--threads`, `--time-limit`, `--stats`, `--quiet`,

@@ -42,6 +42,10 @@ pub struct TimeLimit {
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
 pub struct Stats {
     /// Print search statistics (nodes, failures, propagations, time) on stderr.
+    ///
+    /// Propagations count propagator runs, not domain changes: a propagator that reaches its
+    /// own fixpoint runs once a node, so where the model is one such propagator (queens at
+    /// domain consistency, whose three all-differents run as one) they equal the nodes.
     #[arg(long)]
     pub stats: bool,
 }
@@ -79,6 +83,34 @@ impl Tree {
     /// The most nodes to keep.
     pub fn limit(&self) -> usize {
         usize::try_from(self.tree_nodes.unwrap_or(DEFAULT_TREE_NODES)).unwrap_or(usize::MAX)
+    }
+
+    /// Whether the `--tree` file can be written, found before the search rather than after
+    /// it: an existing file is opened for writing (and left as it is), a new one is created
+    /// and removed again. A message naming the file when it cannot be written.
+    pub fn check_writable(&self) -> Result<(), String> {
+        let Some(path) = &self.tree else {
+            return Ok(());
+        };
+        let mut options = std::fs::OpenOptions::new();
+        let opened = match std::fs::metadata(path) {
+            Ok(_) => options.write(true).open(path).map(drop),
+            Err(_) => options
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .and_then(|file| {
+                    drop(file);
+                    std::fs::remove_file(path)
+                }),
+        };
+        opened.map_err(|e| {
+            format!(
+                "cannot write the tree to {}: {}",
+                path.display(),
+                crate::io_reason(&e)
+            )
+        })
     }
 
     /// Writes `html` to the `--tree` file; a message naming it when that fails.

@@ -8,12 +8,13 @@
 //! and prints. Every failure is a [`Failure`] with the program's messages and exit statuses.
 
 use crate::cluster::{Mpi, MpiFlag};
+use crate::input::{Input, check_inputs};
 use crate::options::{self, Format, Order, Quiet, Stats, Threads, TimeLimit, Tree};
 use crate::{Failure, Stop, count, status, warn};
 use bezzel_core::{Consistency, SearchConfig, Statistics};
 use bezzel_queens::counting::Engine;
 use bezzel_queens::listing::{self, ListError, Output, Style};
-use bezzel_queens::{check, construct, format, model::Queens, tree};
+use bezzel_queens::{check, construct, format, model::Queens, svg, tree};
 use bezzel_runner::{Cluster, RunReport};
 use clap::ValueEnum;
 use std::io::{self, BufWriter, Write};
@@ -180,6 +181,18 @@ impl PlacementFormat {
 
     /// Prints one placement, as the only one.
     pub fn print_one(&self, placement: &[usize]) -> Result<(), Failure> {
+        if self.format == Format::Svg {
+            // The picture an `Output` draws of one placement, drawn from the placement itself:
+            // the `Output` would keep a copy (80 MB for 10,000,000 queens), which a memory
+            // limit that the placement fits in may not hold.
+            let options = svg::Options {
+                attacks: self.attacks,
+                ..svg::Options::fitted(placement.len())
+            };
+            let mut w = stdout();
+            svg::write_board(&mut w, placement, &options)?;
+            return Ok(w.flush()?);
+        }
         let mut out = self.output()?;
         out.add(1, placement)?;
         Ok(out.finish()?)
@@ -203,6 +216,13 @@ pub enum Summary {
     Json,
 }
 
+/// `12 unique solutions (92 in total)`, or `1 unique solution (...)`: the sentence of
+/// `queens unique`.
+pub fn unique_summary(unique: u64, total: u64) -> String {
+    let s = if unique == 1 { "" } else { "s" };
+    format!("{unique} unique solution{s} ({total} in total)")
+}
+
 /// Prints a count: the number alone (with `unique`, the sentence of `queens unique`), or its
 /// JSON line, which names the `engine`.
 pub fn print_count(
@@ -216,9 +236,7 @@ pub fn print_count(
     match (format, unique) {
         (Summary::Json, _) => writeln!(w, "{}", format::count_json(n, count, engine, unique))?,
         (Summary::Text, None) => writeln!(w, "{count}")?,
-        (Summary::Text, Some(unique)) => {
-            writeln!(w, "{unique} unique solutions ({count} in total)")?
-        }
+        (Summary::Text, Some(unique)) => writeln!(w, "{}", unique_summary(unique, count))?,
     }
     Ok(w.flush()?)
 }
@@ -262,6 +280,7 @@ fn drawn<T>(
     tree: &Tree,
     search: impl FnOnce(&mut Queens) -> T,
 ) -> Result<T, Failure> {
+    tree.check_writable().map_err(Failure::input)?;
     let (answer, recorded) = tree::record(q, tree.limit(), search);
     let page = recorded.to_html(&tree::page_options(q.n()));
     tree.write(&page).map_err(Failure::input)?;
@@ -358,33 +377,72 @@ pub fn list_unique(
     }
 }
 
-/// The message of a placement that cannot be read.
-fn malformed(e: format::ParseError) -> Failure {
+/// The message of a placement that cannot be read from `input` (named in a read error).
+fn malformed(e: format::ParseError, input: &str) -> Failure {
     match e {
         format::ParseError::Read { reason } => {
-            Failure::input(format!("cannot read stdin: {reason}"))
+            Failure::input(format!("cannot read {input}: {reason}"))
         }
         e => Failure::input(format!("malformed placement: {e}")),
     }
 }
 
-/// `queens check`: checks the placement in `columns`, or with none every placement on stdin
-/// (in memory for one, however large the input), listing at most `limit` attacking pairs
-/// each (default 100; all are counted). Status 0 when all are solutions, 1 when one is not,
-/// 2 when one could not be read (each such one named on stderr).
-pub fn check(columns: &[String], limit: Option<u64>, format: Summary) -> Result<u8, Failure> {
+/// What `queens check` was given: none, or `-`, is stdin; one argument that is not made of
+/// column numbers and names something that exists is a file of placements; anything else is
+/// one placement (`None`), such as `1 3 0 2` or `'NO.1: 1 3 0 2'`.
+fn check_input(arguments: &[String]) -> Result<Option<Input>, Failure> {
+    let columns_only = |a: &str| {
+        a.chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c.is_whitespace())
+    };
+    match arguments {
+        [] => Ok(Some(Input::Stdin)),
+        [one] if one == "-" => Ok(Some(Input::Stdin)),
+        [one] if !columns_only(one) => {
+            let path = PathBuf::from(one);
+            if std::fs::symlink_metadata(&path).is_err()
+                && let Err(e) = format::parse_placement(one)
+            {
+                return Err(Failure::input(format!(
+                    "`{one}` is neither a file (no such file) nor a placement ({e}): check \
+                     reads a file of placements, or one placement, e.g. `queens check 1 3 0 2`"
+                )));
+            }
+            if std::fs::symlink_metadata(&path).is_err() {
+                return Ok(None);
+            }
+            let inputs = check_inputs(&[path]).map_err(Failure::input)?;
+            Ok(inputs.into_iter().next())
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `queens check`: checks the placement in `arguments` (its columns), or every placement in
+/// the file they name, or with none every placement on stdin (in memory for one, however
+/// large the input), listing at most `limit` attacking pairs each (default 100; all are
+/// counted). Status 0 when all are solutions, 1 when one is not, 2 when one could not be
+/// read (each such one named on stderr).
+pub fn check(arguments: &[String], limit: Option<u64>, format: Summary) -> Result<u8, Failure> {
     let shown = limit.unwrap_or(100);
     let json = format == Summary::Json;
+    let input = check_input(arguments)?;
     let mut w = stdout();
     let answer = |solution| Ok(if solution { 0 } else { status::NEGATIVE });
-    if !columns.is_empty() {
-        let p = format::parse_placement(&columns.join(" ")).map_err(malformed)?;
+    let Some(input) = input else {
+        let p = format::parse_placement(&arguments.join(" "))
+            .map_err(|e| malformed(e, "the arguments"))?;
         let solution = format::write_check(&mut w, None, &p, shown, json)?;
         w.flush()?;
         return answer(solution);
-    }
-    let found = format::check_placements(io::stdin().lock(), &mut w, shown, json, |i, e| {
-        let message = crate::escape(&malformed(e).message);
+    };
+    let name = match &input {
+        Input::Stdin => "stdin".to_string(),
+        Input::File(path) => path.display().to_string(),
+    };
+    let (reader, _) = input.open().map_err(Failure::input)?;
+    let found = format::check_placements(reader, &mut w, shown, json, |i, e| {
+        let message = crate::escape(&malformed(e, &name).message);
         match i {
             Some(i) => warn(&format!("queens: placement {i}: {message}")),
             None => warn(&format!("queens: {message}")),

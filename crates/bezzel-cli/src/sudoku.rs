@@ -8,7 +8,7 @@
 //! [`bezzel_sudoku::output`] writes); what this adds is the program's plumbing around it: a
 //! spinner while a person watches, each bad line repeated on stderr, a summary at the end,
 //! the exit status, and `--tree`'s page of one puzzle's search. The behaviour is described
-//! in full in the program's own documentation (`examples/sudoku.rs`).
+//! in full in the program's own documentation (`src/bin/sudoku.rs`).
 
 use crate::cluster::Mpi;
 use crate::input::{Input, check_inputs, io_reason};
@@ -89,6 +89,7 @@ pub fn run(run: &Run<'_>, mpi: Option<&Mpi>) -> Result<u8, Failure> {
         ));
     }
     let inputs = check_inputs(run.files).map_err(Failure::input)?;
+    run.tree.check_writable().map_err(Failure::input)?;
     let mut batch = Batch::new(run.settings.clone(), run.threads)
         .map_err(|e| Failure::input(format!("cannot start threads: {e}")))?;
     let stop = Stop::install(run.time_limit);

@@ -9,6 +9,9 @@
 //! - JSON, one object per line: `{"n":8,"index":1,"placement":[0,4,7,5,2,6,1,3]}`
 //!   ([`json`]).
 //!
+//! The program also draws placements as SVG pictures ([`svg`](mod@crate::svg)); the readers
+//! take those back too, so that `check` reads whatever the program printed.
+//!
 //! [`write_placement`] writes any of them, [`write_check`] what `queens check` says of a
 //! placement; [`read_placement`] reads one placement from a stream, [`Placements`] many, and
 //! [`check_placements`] checks them all.
@@ -81,8 +84,9 @@ pub enum Form {
     Json,
 }
 
-/// Writes placement number `index` in `form`; the board row by row, as it can be far larger
-/// than the placement.
+/// Writes placement number `index` in `form`, column by column (the board row by row): a
+/// copy of the text in memory would take more than the placement itself (about 80 MB more
+/// for 10,000,000 queens, and `2 n²` bytes for the board). `w` should be buffered.
 pub fn write_placement(
     w: &mut impl io::Write,
     form: Form,
@@ -90,13 +94,29 @@ pub fn write_placement(
     placement: &[usize],
 ) -> io::Result<()> {
     match form {
-        Form::Text => writeln!(w, "{}", text(index, placement)),
+        Form::Text => {
+            write!(w, "NO.{index}:")?;
+            for c in placement {
+                write!(w, " {c}")?;
+            }
+            writeln!(w)
+        }
         Form::Board => {
             writeln!(w, "NO.{index}:")?;
             write_board(w, placement)?;
             writeln!(w)
         }
-        Form::Json => writeln!(w, "{}", json(index, placement)),
+        Form::Json => {
+            write!(
+                w,
+                "{{\"n\":{},\"index\":{index},\"placement\":[",
+                placement.len()
+            )?;
+            for (i, c) in placement.iter().enumerate() {
+                write!(w, "{}{c}", if i == 0 { "" } else { "," })?;
+            }
+            writeln!(w, "]}}")
+        }
     }
 }
 
@@ -197,9 +217,10 @@ pub struct Checked {
 /// after `w` is flushed, so that a message on another stream comes in order.
 ///
 /// Input without any placement is [`ParseError::Empty`], handed to `malformed`, unless it is
-/// what the program prints for a board without solutions (`queens 3` prints `0 solutions`;
-/// see [`Placements::said_none`]): that is a list of none, all of them solutions, answered
-/// `0 placements checked` (JSON: `{"checked":0,"not_solutions":0,"malformed":0}`).
+/// what the program prints for a board without solutions (`queens 3` prints `0 solutions`,
+/// `queens first 3` nothing; see [`Placements::said_none`]): that is a list of none, all of
+/// them solutions, answered `0 placements checked` (JSON:
+/// `{"checked":0,"not_solutions":0,"malformed":0}`).
 pub fn check_placements(
     input: impl io::BufRead,
     w: &mut impl io::Write,
@@ -350,6 +371,13 @@ pub enum ParseError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A line of an SVG picture that is not as the program draws one.
+    Picture {
+        /// The line.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A column outside the board, whose size is the number of columns.
     OutOfRange(PlacementError),
 }
@@ -392,6 +420,7 @@ impl fmt::Display for ParseError {
                 format!("line {line}: board rows and column numbers mixed in one placement")
             }
             Self::Json { line, reason } => format!("line {line}: {reason}"),
+            Self::Picture { line, reason } => format!("line {line}: {reason}"),
             Self::OutOfRange(e) => e.to_string(),
         };
         f.write_str(&escape(&message))
@@ -432,6 +461,14 @@ enum Partial {
     Board(Vec<usize>, usize),
     /// A whole placement from one JSON line.
     Done(Vec<usize>),
+    /// A board of an SVG picture, from its `<g>` line: the side of the board and of a square
+    /// once read, and the queens' columns, row by row.
+    Picture {
+        line: usize,
+        side: Option<f64>,
+        square: Option<f64>,
+        columns: Vec<usize>,
+    },
 }
 
 /// One JSON line: a placement, or the summary after the placements (`count`, `engine`,
@@ -444,9 +481,17 @@ struct JsonLine {
     #[allow(dead_code)]
     index: Option<u64>,
     placement: Option<Vec<usize>>,
-    count: Option<serde::de::IgnoredAny>,
+    count: Option<serde_json::Value>,
     engine: Option<serde::de::IgnoredAny>,
-    unique: Option<serde::de::IgnoredAny>,
+    unique: Option<serde_json::Value>,
+}
+
+/// What a JSON line holds.
+enum JsonItem {
+    /// A placement.
+    Placement(Vec<usize>),
+    /// The summary after the placements; whether it says the board has no solutions.
+    Summary { says_none: bool },
 }
 
 /// The most queens [`read_placement`] accepts: a placement of this many costs `check` a few
@@ -489,7 +534,11 @@ pub fn parse_placement(text: &str) -> Result<Vec<usize>, ParseError> {
 /// - a line starting with `{` is the JSON form, a whole placement; a JSON line with a
 ///   `count` and no `placement` is the summary that follows the placements and is ignored,
 ///   like the text summaries `92 solutions`, `1 solutions shown (limit 1)` and
-///   `12 unique solutions (92 in total)` (a summary also ends a placement).
+///   `12 unique solutions (92 in total)` (a summary also ends a placement);
+/// - a line starting with `<` is a line of an SVG picture as [`svg`](mod@crate::svg) draws
+///   it, one line an element: each board a `<g>` holding its `<rect>` and a queen's `<use>`
+///   for each row, in row order, whose `x` and `y` are the column and the row times the
+///   square's side; the other elements are passed over.
 ///
 /// Exactly one placement must be given: a second is refused as soon as it is read.
 /// [`Placements`] reads any number.
@@ -554,6 +603,8 @@ impl<R: io::BufRead> Placements<R> {
                 stream: true,
                 seen_one: false,
                 said_none: false,
+                said_something: false,
+                boards_in_picture: None,
             },
             buf: Vec::new(),
             line: 0,
@@ -567,11 +618,12 @@ impl<R: io::BufRead> Placements<R> {
         self.line
     }
 
-    /// Whether the input so far held the summary the program prints for a board without
-    /// solutions (`0 solutions`, `0 unique solutions (0 in total)`): with no placement
-    /// read, the input is then a list of none rather than no input at all.
+    /// Whether the input so far is what the program prints for a board without solutions:
+    /// the summary `0 solutions` or `0 unique solutions (0 in total)`, the JSON summary of a
+    /// count of 0, an SVG picture of no board, or nothing at all (`queens first 3` prints
+    /// nothing on stdout). With no placement read, the input is then a list of none.
     pub fn said_none(&self) -> bool {
-        self.reader.said_none
+        self.reader.said_none || !self.reader.said_something
     }
 
     /// The next placement as read, not yet checked against its board.
@@ -694,8 +746,13 @@ struct Reader {
     stream: bool,
     /// Whether a placement was finished.
     seen_one: bool,
-    /// Whether a summary said that the board has no solutions ([`says_none`]).
+    /// Whether a summary said that the board has no solutions ([`says_none`], the JSON
+    /// summary of a count of 0, or an SVG picture of no board).
     said_none: bool,
+    /// Whether any line held more than whitespace.
+    said_something: bool,
+    /// Boards read in the SVG picture being read, if one is.
+    boards_in_picture: Option<usize>,
 }
 
 impl Reader {
@@ -705,6 +762,10 @@ impl Reader {
             None => return Ok(()),
             Some(Partial::Label) => Vec::new(),
             Some(Partial::Columns(columns) | Partial::Done(columns)) => columns,
+            Some(Partial::Picture { line, .. }) => {
+                let reason = "the board drawn from here has no `</g>` to end it".to_string();
+                return Err(ParseError::Picture { line, reason });
+            }
             Some(Partial::Board(rows, columns)) => {
                 if rows.len() != columns {
                     return Err(ParseError::BoardShape {
@@ -731,14 +792,136 @@ impl Reader {
         self.finish()
     }
 
+    /// Takes in one line of an SVG picture as the program draws it ([`crate::svg`]): each
+    /// board is a `<g>` element holding the board's `<rect>` and a `<use>` of the queen for
+    /// each row, in row order, at `x` = column times the square's side and `y` = row times
+    /// it; the other elements (the header, the shared definitions, captions, the shading of
+    /// `--attacks`) say nothing of the placements. A picture of no board is a list of none.
+    fn markup(&mut self, text: &str, line: usize) -> Result<(), ParseError> {
+        let error = |reason: String| ParseError::Picture { line, reason };
+        let tag = text[1..]
+            .split(|c: char| c.is_whitespace() || c == '>' || c == '/')
+            .next()
+            .unwrap_or("");
+        let in_picture = matches!(self.current, Some(Partial::Picture { .. }));
+        let closing = text.starts_with("</");
+        match (tag, closing) {
+            ("svg", false) => {
+                self.end_placement()?;
+                self.boards_in_picture = Some(0);
+            }
+            ("", true) if text.starts_with("</svg>") => {
+                if in_picture {
+                    return Err(error("the picture ends inside a board".into()));
+                }
+                self.said_none |= self.boards_in_picture == Some(0);
+                self.boards_in_picture = None;
+            }
+            ("", true) if text.starts_with("</g>") => {
+                let Some(Partial::Picture {
+                    side,
+                    square,
+                    columns,
+                    ..
+                }) = self.current.take()
+                else {
+                    return Err(error("`</g>` ends no board".into()));
+                };
+                let side = side.ok_or_else(|| error("the board has no `<rect>`".into()))?;
+                let rows = match square {
+                    Some(square) => whole_squares(side, square),
+                    None if side == 0.0 => Some(0),
+                    None => None,
+                };
+                if rows != Some(columns.len()) {
+                    return Err(error(format!(
+                        "the board is {side} wide, but has {} queens, one a row",
+                        columns.len()
+                    )));
+                }
+                self.current = Some(Partial::Done(columns));
+                self.finish()?;
+            }
+            ("g", false) => {
+                if self.boards_in_picture.is_none() {
+                    return Err(error("a board `<g>` outside an `<svg>` picture".into()));
+                }
+                self.finish()?;
+                self.boards_in_picture = self.boards_in_picture.map(|b| b + 1);
+                self.current = Some(Partial::Picture {
+                    line,
+                    side: None,
+                    square: None,
+                    columns: Vec::new(),
+                });
+            }
+            ("rect", false) if in_picture => {
+                let Some(Partial::Picture { side, .. }) = &mut self.current else {
+                    unreachable!("in a picture");
+                };
+                if side.is_none() {
+                    let width = number_attribute(text, "width")
+                        .ok_or_else(|| error("a board's `<rect>` has no width".into()))?;
+                    *side = Some(width);
+                }
+            }
+            ("use", false) => {
+                let Some(Partial::Picture {
+                    square, columns, ..
+                }) = &mut self.current
+                else {
+                    return Err(error("a queen `<use>` outside a board `<g>`".into()));
+                };
+                let [x, y, width] = ["x", "y", "width"].map(|name| number_attribute(text, name));
+                let (Some(x), Some(y), Some(width)) = (x, y, width) else {
+                    return Err(error("a queen `<use>` needs its x, y and width".into()));
+                };
+                let square = *square.get_or_insert(width);
+                if width != square || square <= 0.0 {
+                    return Err(error("the queens of one board differ in size".into()));
+                }
+                if whole_squares(y, square) != Some(columns.len()) {
+                    let row = columns.len();
+                    return Err(error(format!(
+                        "expected the queen of row {row} (queens come row by row, one each)"
+                    )));
+                }
+                let column = whole_squares(x, square)
+                    .ok_or_else(|| error(format!("a queen at x = {x} is on no column")))?;
+                if columns.len() == MAX_QUEENS {
+                    return Err(ParseError::TooLarge { line });
+                }
+                columns.push(column);
+            }
+            // The header, the shared definitions, captions and the shading: nothing of the
+            // placements.
+            ("?xml" | "defs" | "pattern" | "symbol" | "text" | "path", false) => {}
+            ("", true) if text.starts_with("</defs>") => {}
+            _ => {
+                let shown = shorten(text);
+                return Err(error(format!(
+                    "`{shown}` is in no placement form (an SVG picture has <svg>, <g>, <rect> and <use>)"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Takes in one line of the input, the `line`th.
     fn line(&mut self, raw: &str, line: usize) -> Result<(), ParseError> {
         let trimmed = raw.trim();
         self.said_none |= says_none(trimmed);
+        self.said_something |= !trimmed.is_empty();
         if trimmed.is_empty() || is_summary(trimmed) {
             // What separates placements in the printed forms: `1 3 0 2`, a blank line and
             // `2 0 3 1` are two placements, not one of 8 queens.
             return self.end_placement();
+        }
+        if trimmed.starts_with('<') {
+            return self.markup(trimmed, line);
+        }
+        if let Some(Partial::Picture { .. }) = self.current {
+            return Err(ParseError::Mixed { line });
         }
         if let Some(rest) = trimmed.strip_prefix("NO.") {
             let (number, after) = rest.split_once(':').ok_or(ParseError::Label { line })?;
@@ -757,8 +940,12 @@ impl Reader {
             return Ok(());
         }
         if trimmed.starts_with('{') {
-            let Some(placement) = parse_json(trimmed, line)? else {
-                return self.end_placement();
+            let placement = match parse_json(trimmed, line)? {
+                JsonItem::Placement(placement) => placement,
+                JsonItem::Summary { says_none } => {
+                    self.said_none |= says_none;
+                    return self.end_placement();
+                }
             };
             // A label followed by a JSON line labels that placement: one placement.
             if !matches!(self.current, Some(Partial::Label)) {
@@ -788,7 +975,9 @@ impl Reader {
                     }
                     rows.push(queen);
                 }
-                Some(Partial::Columns(_)) => return Err(ParseError::Mixed { line }),
+                Some(Partial::Columns(_) | Partial::Picture { .. }) => {
+                    return Err(ParseError::Mixed { line });
+                }
                 Some(Partial::Done(_)) | None | Some(Partial::Label) => {
                     if matches!(self.current, Some(Partial::Done(_))) {
                         self.finish()?;
@@ -800,7 +989,9 @@ impl Reader {
         }
         match &mut self.current {
             Some(Partial::Columns(columns)) => push_columns(trimmed, line, columns)?,
-            Some(Partial::Board(..)) => return Err(ParseError::Mixed { line }),
+            Some(Partial::Board(..) | Partial::Picture { .. }) => {
+                return Err(ParseError::Mixed { line });
+            }
             Some(Partial::Done(_)) | None | Some(Partial::Label) => {
                 if matches!(self.current, Some(Partial::Done(_))) {
                     self.finish()?;
@@ -839,9 +1030,15 @@ fn is_summary(line: &str) -> bool {
         [count, "solutions", "shown", "(limit", limit] => {
             number(count) && limit.strip_suffix(')').is_some_and(number)
         }
-        [unique, "unique", "solutions", total, "in", "total)"] => {
-            number(unique) && total.strip_prefix('(').is_some_and(number)
-        }
+        // `1 unique solution (2 in total)`, singular since the count is 1.
+        [
+            unique,
+            "unique",
+            "solutions" | "solution",
+            total,
+            "in",
+            "total)",
+        ] => number(unique) && total.strip_prefix('(').is_some_and(number),
         _ => false,
     }
 }
@@ -907,8 +1104,8 @@ fn parse_board_row(text: &str, line: usize) -> Result<(usize, usize), ParseError
     Ok((queen, width))
 }
 
-/// The placement of a JSON line; `None` for the summary line.
-fn parse_json(text: &str, line: usize) -> Result<Option<Vec<usize>>, ParseError> {
+/// The placement of a JSON line, or the summary line.
+fn parse_json(text: &str, line: usize) -> Result<JsonItem, ParseError> {
     let error = |reason: String| ParseError::Json { line, reason };
     let parsed: JsonLine = serde_json::from_str(text).map_err(|e| {
         error(match e.classify() {
@@ -921,7 +1118,12 @@ fn parse_json(text: &str, line: usize) -> Result<Option<Vec<usize>>, ParseError>
     let summary = parsed.count.is_some() || parsed.engine.is_some() || parsed.unique.is_some();
     let placement = match parsed.placement {
         // The summary line after the placements.
-        None if parsed.count.is_some() => return Ok(None),
+        None if parsed.count.is_some() => {
+            let zero = serde_json::Value::from(0);
+            let says_none = parsed.count.as_ref() == Some(&zero)
+                && parsed.unique.as_ref().is_none_or(|u| *u == zero);
+            return Ok(JsonItem::Summary { says_none });
+        }
         None => {
             return Err(error(
                 "expected {\"n\": N, \"index\": K, \"placement\": [columns]}: no \"placement\""
@@ -946,7 +1148,23 @@ fn parse_json(text: &str, line: usize) -> Result<Option<Vec<usize>>, ParseError>
             placement.len()
         )));
     }
-    Ok(Some(placement))
+    Ok(JsonItem::Placement(placement))
+}
+
+/// The value of the attribute `name="..."` of one SVG element's text, as a number.
+fn number_attribute(element: &str, name: &str) -> Option<f64> {
+    let start = element.find(&format!(" {name}=\""))? + name.len() + 3;
+    let value = &element[start..];
+    let value = &value[..value.find('"')?];
+    value.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// How many squares of side `square` make `length`, when it is a whole number of them (as the
+/// program draws; a little rounding allowed).
+fn whole_squares(length: f64, square: f64) -> Option<usize> {
+    let squares = (length / square).round();
+    let whole = (length - squares * square).abs() <= 1e-6 * square;
+    (whole && (0.0..=MAX_QUEENS as f64).contains(&squares)).then_some(squares as usize)
 }
 
 /// `token`, cut to a length that fits in a one-line message.
@@ -961,6 +1179,77 @@ fn shorten(token: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pictures_read_back_as_the_placements_drawn() {
+        use crate::svg;
+        let placements = vec![vec![1, 3, 0, 2], vec![0, 1, 2, 3], vec![4, 0, 3, 1, 2]];
+        for attacks in [false, true] {
+            let options = svg::Options {
+                attacks,
+                ..svg::Options::fitted(5)
+            };
+            let sheet = svg::sheet(&placements, &[], &options);
+            let read: Vec<_> = Placements::new(sheet.as_bytes()).collect();
+            assert_eq!(read, placements.iter().cloned().map(Ok).collect::<Vec<_>>());
+            for p in &placements {
+                let one = svg::board(p, &options);
+                assert_eq!(parse_placement(&one).as_ref(), Ok(p), "{one}");
+            }
+        }
+        // Many squares to the board, and a square that is no whole number of pixels.
+        let big: Vec<usize> = (0..1000).map(|r| (r * 7) % 1000).collect();
+        let options = svg::Options {
+            square: 0.75,
+            ..svg::Options::default()
+        };
+        assert_eq!(parse_placement(&svg::board(&big, &options)), Ok(big));
+        // A picture of none is a list of none; so is nothing at all.
+        let none = svg::sheet(
+            &[],
+            &["no solutions shown".to_string()],
+            &svg::Options::default(),
+        );
+        for text in [none.as_str(), "", "\n\n"] {
+            let mut read = Placements::new(text.as_bytes());
+            assert!(read.next().is_none(), "{text:?}");
+            assert!(read.said_none(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_json_count_of_none_is_a_list_of_none() {
+        for (text, none) in [
+            (
+                "{\"n\":3,\"count\":0,\"engine\":\"symmetry\",\"unique\":0}\n",
+                true,
+            ),
+            ("{\"n\":3,\"count\":0,\"engine\":\"bitmask\"}\n", true),
+            (
+                "{\"n\":8,\"count\":92,\"engine\":\"symmetry\",\"unique\":12}\n",
+                false,
+            ),
+            ("92 solutions\n", false),
+        ] {
+            let mut read = Placements::new(text.as_bytes());
+            assert!(read.next().is_none(), "{text:?}");
+            assert_eq!(read.said_none(), none, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn streamed_forms_are_the_built_strings() {
+        for placement in [&[][..], &[0], &[1, 3, 0, 2], &[0, 4, 7, 5, 2, 6, 1, 3]] {
+            for (form, line) in [
+                (Form::Text, text(12, placement)),
+                (Form::Json, json(12, placement)),
+            ] {
+                let mut written = Vec::new();
+                write_placement(&mut written, form, 12, placement).unwrap();
+                assert_eq!(String::from_utf8(written).unwrap(), line + "\n");
+            }
+        }
+    }
 
     #[test]
     fn a_bad_line_does_not_swallow_the_placement_it_ends() {
@@ -1373,8 +1662,14 @@ mod tests {
     #[test]
     fn a_board_without_solutions_is_a_list_of_none() {
         // What `queens 3` and `queens unique 3 --list` print: no placement, and a summary
-        // that says there is none (3 queens have no solution: OEIS A000170).
-        for input in ["0 solutions\n", "\n0 unique solutions (0 in total)\n"] {
+        // that says there is none (3 queens have no solution: OEIS A000170); and what
+        // `queens first 3` and `queens all 3 --format json` print on stdout: nothing.
+        for input in [
+            "0 solutions\n",
+            "\n0 unique solutions (0 in total)\n",
+            "",
+            "\n",
+        ] {
             let (found, text, refused) = checked(input, false);
             assert_eq!(found, Checked::default(), "{input:?}");
             assert_eq!(text, "0 placements checked\n", "{input:?}");
@@ -1385,9 +1680,9 @@ mod tests {
             text,
             "{\"checked\":0,\"not_solutions\":0,\"malformed\":0}\n"
         );
-        // No input at all, a summary of solutions that are not there, or a limit of 0 say
-        // nothing of the board: still no placement given.
-        for input in ["", "\n", "92 solutions\n", "0 solutions shown (limit 0)\n"] {
+        // A summary of solutions that are not there, or a limit of 0, say nothing of the
+        // board: still no placement given.
+        for input in ["92 solutions\n", "0 solutions shown (limit 0)\n"] {
             let (found, text, refused) = checked(input, false);
             assert_eq!(found.malformed, 1, "{input:?}");
             assert_eq!(text, "", "{input:?}");

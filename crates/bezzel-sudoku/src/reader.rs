@@ -11,9 +11,12 @@
 //!
 //! - Lines end in `\n` or `\r\n`. A UTF-8 byte-order mark at the very start is skipped. Bytes
 //!   that are not UTF-8 become U+FFFD and are then reported as illegal characters of their
-//!   puzzle. A line longer than [`MAX_LINE_BYTES`] is an error of its own
-//!   ([`ParseError::LineTooLong`]), read past without being kept.
-//! - Blank lines, and lines whose first non-blank character is `#`, are skipped.
+//!   puzzle. A line longer than [`MAX_LINE_BYTES`] is refused as soon as it passes the limit:
+//!   it is an error of its own ([`ParseError::LineTooLong`], when it is a puzzle line), and
+//!   the input ends there with a [`ReadError`], since the line's end may never come (`sudoku
+//!   < /dev/zero`): no puzzle file holds such a line.
+//! - A `#` starts a comment, to the end of the line: `1234...  # an easy one` is the puzzle
+//!   `1234...`. Blank lines, and lines holding only a comment, are skipped.
 //! - **Line form** (a *batch*): every other line is one puzzle, `N * N` cells row by row, for
 //!   `N` = 4, 9, 16 or 25 (lines of 16, 81, 256 or 625 characters after trimming). Each line is
 //!   a puzzle of its own and gets its own error.
@@ -149,24 +152,19 @@ impl std::error::Error for ReadError {
     }
 }
 
-/// A line of the input, without its line end.
+/// A line of the input, without its line end and its comment.
 struct Line {
     number: usize,
+    /// The text before the comment, if any.
     text: String,
     /// Longer than [`MAX_LINE_BYTES`]: `text` holds only its start.
     too_long: bool,
 }
 
 impl Line {
-    /// Whether the line is a puzzle line rather than blank or a comment. A line too long to
-    /// keep is a puzzle line (an error) unless it starts as a comment.
+    /// Whether the line is a puzzle line rather than blank or only a comment.
     fn is_puzzle(&self) -> bool {
-        let trimmed = self.text.trim();
-        if self.too_long {
-            !trimmed.starts_with('#')
-        } else {
-            !trimmed.is_empty() && !trimmed.starts_with('#')
-        }
+        !self.text.trim().is_empty()
     }
 
     /// The number of cells the line holds in grid form: every character but whitespace and
@@ -184,12 +182,27 @@ struct LineReader<R> {
     input: R,
     number: usize,
     bytes: Vec<u8>,
+    /// The last line was longer than [`MAX_LINE_BYTES`]: the input ends with an error.
+    overlong: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
     fn next_line(&mut self) -> Result<Option<Line>, ReadError> {
+        if self.overlong {
+            return Err(ReadError {
+                line: self.number,
+                error: io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "the line is longer than {MAX_LINE_BYTES} bytes, more than any \
+                         puzzle: the rest of the input is not read"
+                    ),
+                ),
+            });
+        }
         self.bytes.clear();
-        // Room for the longest line kept and its `\r\n`; the rest of a longer line is skipped.
+        // Room for the longest line kept and its `\r\n`. A longer line is refused as soon as
+        // it passes the limit, without looking for its end.
         let cap = MAX_LINE_BYTES + 2;
         let mut too_long = false;
         let mut any = false;
@@ -214,8 +227,11 @@ impl<R: BufRead> LineReader<R> {
             };
             let keep = len.min(cap - self.bytes.len());
             self.bytes.extend_from_slice(&available[..keep]);
-            too_long |= keep < len;
-            self.input.consume(len);
+            self.input.consume(keep);
+            if keep < len {
+                too_long = true;
+                break;
+            }
             if done {
                 break;
             }
@@ -233,14 +249,20 @@ impl<R: BufRead> LineReader<R> {
             too_long = true;
             self.bytes.truncate(MAX_LINE_BYTES);
         }
+        self.overlong = too_long;
         let mut start = 0;
         if self.number == 0 && self.bytes.starts_with(b"\xEF\xBB\xBF") {
             start = 3;
         }
+        // No cell is written `#`, so a comment starts at the first one.
+        let end = self.bytes[start..]
+            .iter()
+            .position(|&b| b == b'#')
+            .map_or(self.bytes.len(), |i| start + i);
         self.number += 1;
         Ok(Some(Line {
             number: self.number,
-            text: String::from_utf8_lossy(&self.bytes[start..]).into_owned(),
+            text: String::from_utf8_lossy(&self.bytes[start..end]).into_owned(),
             too_long,
         }))
     }
@@ -294,6 +316,7 @@ impl<R: BufRead> PuzzleReader<R> {
                 input,
                 number: 0,
                 bytes: Vec::new(),
+                overlong: false,
             },
             options,
             state: State::Start,
@@ -661,25 +684,90 @@ mod tests {
     }
 
     #[test]
-    fn a_line_too_long_is_its_own_error_and_is_not_kept() {
+    fn a_line_too_long_is_its_own_error_and_ends_the_input() {
         let long = "1".repeat(MAX_LINE_BYTES + 1);
-        let comment = format!("#{long}");
-        let text = format!(
-            "{long}\n{comment}\n{WIKI}\n{}\n",
-            ".".repeat(MAX_LINE_BYTES)
-        );
-        let got = read_all(&text, ReadOptions::default());
-        assert_eq!(got.len(), 3);
-        assert_eq!(
-            got[0].grid,
-            Err(ParseError::LineTooLong {
-                limit: MAX_LINE_BYTES
-            })
-        );
-        assert_eq!(got[0].text.len(), MAX_LINE_BYTES);
-        assert_eq!((got[1].line, got[1].grid.is_ok()), (3, true));
+        let text = format!("{}\r\n{WIKI}\n{long}\n{WIKI}\n", ".".repeat(MAX_LINE_BYTES));
+        let got: Vec<_> = PuzzleReader::new(text.as_bytes()).collect();
+        assert_eq!(got.len(), 4, "three puzzles, then the error");
         // At the limit exactly: kept, and simply the wrong length.
-        assert!(matches!(got[2].grid, Err(ParseError::WrongLength { .. })));
+        let first = got[0].as_ref().unwrap();
+        assert!(matches!(first.grid, Err(ParseError::WrongLength { .. })));
+        assert_eq!(got[1].as_ref().unwrap().line, 2);
+        let long = got[2].as_ref().unwrap();
+        let limit = MAX_LINE_BYTES;
+        assert_eq!(long.grid, Err(ParseError::LineTooLong { limit }));
+        assert_eq!((long.line, long.text.len()), (3, MAX_LINE_BYTES));
+        let error = got[3].as_ref().unwrap_err();
+        assert_eq!(error.line, 3);
+        assert!(
+            error
+                .to_string()
+                .contains("the rest of the input is not read")
+        );
+        // A comment too long ends the input too, with no puzzle of its own.
+        let got: Vec<_> =
+            PuzzleReader::new(format!("#{long}\n{WIKI}\n", long = long.text).as_bytes()).collect();
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].as_ref().unwrap_err().line, 1);
+    }
+
+    /// Zero bytes without end, as `/dev/zero` gives, serving at most `limit` of them (so that a
+    /// reader that looks for the line's end fails the test rather than hanging it).
+    struct Endless {
+        served: std::rc::Rc<std::cell::Cell<usize>>,
+        limit: usize,
+    }
+
+    impl io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.limit - self.served.get());
+            buf[..n].fill(0);
+            self.served.set(self.served.get() + n);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_endless_line_is_refused_once_it_passes_the_limit() {
+        let served = std::rc::Rc::new(std::cell::Cell::new(0));
+        let endless = Endless {
+            served: served.clone(),
+            limit: 1 << 30,
+        };
+        let mut reader = PuzzleReader::new(io::BufReader::new(endless));
+        let first = reader.next().unwrap().unwrap();
+        let limit = MAX_LINE_BYTES;
+        assert_eq!(first.grid, Err(ParseError::LineTooLong { limit }));
+        assert!(
+            served.get() < 4 * MAX_LINE_BYTES,
+            "{} bytes read for a line refused at {MAX_LINE_BYTES}",
+            served.get()
+        );
+        assert_eq!(reader.next().unwrap().unwrap_err().line, 1);
+        assert!(reader.next().is_none());
+    }
+
+    #[test]
+    fn a_comment_after_a_puzzle_is_ignored() {
+        let text = format!(
+            "{WIKI} # Wikipedia's\n{WIKI}# no space\n  # only a comment\n....3..2..4....3\t#4x4\n"
+        );
+        let got = summary(&read_all(&text, ReadOptions::default()));
+        let wiki = Grid::parse_line(WIKI).unwrap().to_line();
+        let small = Grid::parse_line("....3..2..4....3").unwrap().to_line();
+        assert_eq!(got, [(1, Ok(wiki.clone())), (2, Ok(wiki)), (4, Ok(small))]);
+        // In grid form too: the separators' comments and a row's.
+        let grid = Grid::parse_line(WIKI).unwrap();
+        let commented: String = grid
+            .to_pretty()
+            .lines()
+            .enumerate()
+            .map(|(i, row)| format!("{row}   # row {i}\n"))
+            .collect();
+        let got = read_all(&commented, ReadOptions::default());
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].grid.as_ref().unwrap().to_line(), WIKI);
+        assert!(!got[0].text.contains('#'));
     }
 
     #[test]

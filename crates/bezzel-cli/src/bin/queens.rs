@@ -1,17 +1,17 @@
 //! The queens command: count, list, construct and check N-Queens placements.
 //!
 //! ```text
-//! cargo run --release --example queens -- 8                 # the 92 solutions and the total
-//! cargo run --release --example queens -- count 14          # fastest exact count, all cores
-//! cargo run --release --example queens -- count 12 --engine model --consistency domain --stats
-//! cargo run --release --example queens -- count 18 --checkpoint q18.ckpt   # Ctrl-C, rerun: resumes
-//! cargo run --release --example queens -- count 20 --time-limit 10s
-//! cargo run --release --example queens -- first 8 --format board
-//! cargo run --release --example queens -- first 8 --tree tree.html    # the search, drawn
-//! cargo run --release --example queens -- unique 8 --list --format svg > unique8.svg
-//! cargo run --release --example queens -- unique 8 --list
-//! cargo run --release --example queens -- construct 1000000 > placement.txt
-//! cargo run --release --example queens -- 8 | cargo run --release --example queens -- check
+//! cargo run --release --bin queens -- 8                 # the 92 solutions and the total
+//! cargo run --release --bin queens -- count 14          # fastest exact count, all cores
+//! cargo run --release --bin queens -- count 12 --engine model --consistency domain --stats
+//! cargo run --release --bin queens -- count 18 --checkpoint q18.ckpt   # Ctrl-C, rerun: resumes
+//! cargo run --release --bin queens -- count 20 --time-limit 10s
+//! cargo run --release --bin queens -- first 8 --format board
+//! cargo run --release --bin queens -- first 8 --tree tree.html    # the search, drawn
+//! cargo run --release --bin queens -- unique 8 --list --format svg > unique8.svg
+//! cargo run --release --bin queens -- unique 8 --list
+//! cargo run --release --bin queens -- construct 1000000 > placement.txt
+//! cargo run --release --bin queens -- 8 | cargo run --release --bin queens -- check
 //! ```
 //!
 //! The work is the library's (`bezzel_queens::counting` for counts, `listing` and `format` for
@@ -66,7 +66,8 @@ enum Command {
     /// Print one solution for any n >= 4 (and n = 1) in O(n), by the closed-form rule.
     Construct(ConstructCommand),
     /// Read placements (columns separated by spaces or commas, or any form this program
-    /// prints: `queens 8 | queens check` checks all 92) and say whether each is a solution,
+    /// prints, pictures and empty answers included: `queens 8 | queens check` checks all 92,
+    /// `queens check placements.txt` those of a file) and say whether each is a solution,
     /// and which queens attack each other if not.
     Check(CheckCommand),
 }
@@ -153,8 +154,9 @@ struct ConstructCommand {
 
 #[derive(Args, Debug)]
 struct CheckCommand {
-    /// One placement; placements are read from stdin when absent.
-    #[arg(allow_negative_numbers = true)]
+    /// One placement's columns (`1 3 0 2`), or a file of placements in any form this program
+    /// prints (`-` for stdin); placements are read from stdin when absent.
+    #[arg(allow_negative_numbers = true, value_name = "COLUMNS|FILE")]
     columns: Vec<String>,
     /// Attacking pairs listed per placement (default 100); all are counted.
     #[arg(long, allow_negative_numbers = true, value_parser = options::whole_number)]
@@ -303,7 +305,7 @@ impl UniqueCommand {
         let summary = if json { Summary::Json } else { Summary::Text };
         if format == Format::Svg {
             // Stdout holds the picture alone.
-            bezzel_cli::warn(&format!("{unique} unique solutions ({total} in total)"));
+            bezzel_cli::warn(&queens::unique_summary(unique, total));
         } else {
             print_count(n, total, Some(unique), "symmetry", summary)?;
         }

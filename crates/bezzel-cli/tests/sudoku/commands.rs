@@ -1,10 +1,9 @@
 //! The sudoku command end to end: one answer line per puzzle line, per-line errors, formats,
 //! exit codes. Every solution printed is checked by the independent checker.
 
-mod common;
-use bezzel::sudoku::check;
-use bezzel::sudoku::grid::Grid;
-use common::{run, stderr, stdout};
+use crate::common::{run, stderr, stdout};
+use bezzel_sudoku::check;
+use bezzel_sudoku::grid::Grid;
 use std::path::PathBuf;
 
 const WIKIPEDIA: &str =
@@ -135,7 +134,8 @@ fn good_input_exits_0_with_only_the_summary_on_stderr() {
 
 #[test]
 fn files_stdin_and_their_order() {
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/top1465_sample.txt");
+    let path = crate::common::repository("tests/data/top1465_sample.txt");
+    let data = path.to_str().unwrap();
     let o = run("sudoku", &["--quiet", data], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = std::fs::read_to_string(data).unwrap();
@@ -352,7 +352,7 @@ fn answers_stream_while_stdin_is_open() {
     use std::time::Duration;
 
     // `-q`: nothing goes to stderr, which this test does not read.
-    let mut child = common::spawn("sudoku", &["--threads", "2", "-q"]);
+    let mut child = crate::common::spawn("sudoku", &["--threads", "2", "-q"]);
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
     let (lines_tx, lines_rx) = mpsc::channel();
@@ -406,7 +406,7 @@ fn files_keep_full_chunks_when_stdin_is_a_terminal() {
         |p: &std::path::Path| format!("'{}'", p.display().to_string().replace('\'', "'\\''"));
     let command = format!(
         "{} --threads 2 -q {} > {} 2>&1",
-        quote(&common::example("sudoku")),
+        quote(&crate::common::program("sudoku")),
         quote(&input),
         quote(&merged)
     );
@@ -445,9 +445,77 @@ fn a_read_error_part_way_keeps_the_answers_so_far() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// `sudoku < /dev/zero` waited forever for a line end that never comes, while the same bytes
+/// cut short by `head` were refused: a line is refused as soon as it passes the length limit,
+/// and the input ends there, the same whether the line would end or not.
+#[cfg(unix)]
+#[test]
+fn an_endless_line_is_refused_at_once() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(crate::common::program("sudoku"))
+        .args(["--threads", "1"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = crate::common::wait_at_most(&mut child, std::time::Duration::from_secs(30));
+    assert!(status.is_some(), "still reading /dev/zero after 30 s");
+    let (mut out, mut err) = (String::new(), String::new());
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.unwrap().code(), Some(2), "{err}");
+    assert_eq!(out, "error: line 1: line is longer than 65536 bytes\n");
+    assert!(
+        err.contains("sudoku: cannot read <stdin> at line 1: the line is longer than 65536 bytes"),
+        "{err}"
+    );
+    // The same bytes with an end, and a puzzle after them: the same answer and status.
+    let zeros = "\0".repeat(100_000);
+    let o = sudoku(&["--threads", "1"], &format!("{zeros}\n{WIKIPEDIA}\n"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stdout(&o), out);
+}
+
+/// A puzzle line with a trailing comment was read as a puzzle of 91 cells: a `#` starts a
+/// comment wherever it is, in line form and in grid form.
+#[test]
+fn a_comment_after_a_puzzle_is_ignored() {
+    let o = sudoku(
+        &["--threads", "1"],
+        &format!("{WIKIPEDIA} # from Wikipedia\n{UNIQUE_4X4}\t#4x4\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], WIKIPEDIA_SOLUTION);
+    assert_solves(UNIQUE_4X4, lines[1]);
+    let grid: String = Grid::parse_line(WIKIPEDIA)
+        .unwrap()
+        .to_pretty()
+        .lines()
+        .map(|row| format!("{row} # a row\n"))
+        .collect();
+    let o = sudoku(&["--threads", "1"], &grid);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{WIKIPEDIA_SOLUTION}\n"));
+}
+
 #[test]
 fn threads_keep_the_input_order() {
-    let text = include_str!("data/sudoku17_sample.txt");
+    let text = include_str!("../../../../tests/data/sudoku17_sample.txt");
     let first: String = text.lines().take(24).collect::<Vec<_>>().join("\n");
     let one = sudoku(&["-q", "--threads", "1"], &first);
     let four = sudoku(&["-q", "--threads", "4"], &first);
@@ -553,10 +621,8 @@ fn version_exits_0() {
 /// the fewest nodes).
 #[test]
 fn every_consistency_level_gives_the_same_answers() {
-    let data = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/top1465_sample.txt"),
-    )
-    .unwrap();
+    let data = std::fs::read_to_string(crate::common::repository("tests/data/top1465_sample.txt"))
+        .unwrap();
     let sample: String = data
         .lines()
         .filter(|l| !l.starts_with('#'))
@@ -712,7 +778,7 @@ fn an_odd_first_line_does_not_stop_the_answers_streaming() {
     use std::sync::mpsc;
     use std::time::Duration;
 
-    let mut child = common::spawn("sudoku", &["--threads", "2", "-q"]);
+    let mut child = crate::common::spawn("sudoku", &["--threads", "2", "-q"]);
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
     let (lines_tx, lines_rx) = mpsc::channel();
@@ -765,7 +831,7 @@ fn more_files_than_the_descriptor_limit_are_read_one_after_another() {
             path.to_str().unwrap().to_string()
         })
         .collect();
-    let sudoku = common::example("sudoku");
+    let sudoku = crate::common::program("sudoku");
     let o = std::process::Command::new("sh")
         .arg("-c")
         .arg(r#"ulimit -n 64 && exec "$0" -q --threads 1 "$@""#)
@@ -790,14 +856,13 @@ fn more_files_than_the_descriptor_limit_are_read_one_after_another() {
 fn output_that_cannot_be_written_is_an_error() {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    let sudoku = common::example("sudoku");
+    let sudoku = crate::common::program("sudoku");
     for redirect in ["1<>/dev/null", ">&-"] {
         let o = Command::new("sh")
             .arg("-c")
-            .arg(format!(
-                r#"exec "$0" -q tests/data/top1465_sample.txt {redirect}"#
-            ))
+            .arg(format!(r#"exec "$0" -q "$1" {redirect}"#))
             .arg(&sudoku)
+            .arg(crate::common::repository("tests/data/top1465_sample.txt"))
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(0), "{redirect}: {}", stderr(&o));
@@ -822,7 +887,10 @@ fn output_that_cannot_be_written_is_an_error() {
     // A full disk is an error with a message.
     let o = Command::new(&sudoku)
         .args(["-q", "--threads", "1"])
-        .stdin(std::fs::File::open("tests/data/top1465_sample.txt").unwrap())
+        .stdin(
+            std::fs::File::open(crate::common::repository("tests/data/top1465_sample.txt"))
+                .unwrap(),
+        )
         .stdout(std::fs::File::create("/dev/full").unwrap())
         .stderr(Stdio::piped())
         .output()
@@ -844,7 +912,7 @@ fn a_read_error_part_way_answers_every_line_read_and_names_the_line() {
     use std::process::{Command, Stdio};
     let (ours, theirs) = UnixStream::pair().unwrap();
     let mut back = theirs.try_clone().unwrap();
-    let child = Command::new(common::example("sudoku"))
+    let child = Command::new(crate::common::program("sudoku"))
         .args(["--threads", "1"])
         .stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs)))
         .stdout(Stdio::piped())
@@ -897,7 +965,7 @@ fn a_named_pipe_is_read_in_its_turn() {
             pipe.write_all(format!("{WIKIPEDIA}\n").as_bytes())
         })
     };
-    let mut child = common::spawn("sudoku", &["-q", "-", fifo.to_str().unwrap()]);
+    let mut child = crate::common::spawn("sudoku", &["-q", "-", fifo.to_str().unwrap()]);
     let mut stdin = child.stdin.take().unwrap();
     stdin
         .write_all(format!("{UNIQUE_4X4}\n").as_bytes())
@@ -948,10 +1016,10 @@ fn absurd_thread_counts_are_refused() {
 #[cfg(not(feature = "mpi"))]
 #[test]
 fn mpi_without_the_feature_says_how_to_get_it() {
-    let o = common::run("sudoku", &["--mpi"], Some("1234\n"));
+    let o = crate::common::run("sudoku", &["--mpi"], Some("1234\n"));
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(common::stdout(&o), "");
-    assert!(common::stderr(&o).contains("--features mpi"));
+    assert_eq!(crate::common::stdout(&o), "");
+    assert!(crate::common::stderr(&o).contains("--features mpi"));
 }
 
 /// A repeated `-q` is one `--quiet` (as in many programs): accepted, and no summary either.

@@ -2,9 +2,12 @@
 //! `docs/distributed.md` (whose simulator, `benches/simulate_queue.py`, reads this output).
 //!
 //! ```text
-//! cargo run --release --example subproblem_times -- 18            # every subproblem
-//! cargo run --release --example subproblem_times -- 20 300 7      # 300 at random (seed 7)
+//! cargo bench --bench subproblem_times -- 18            # every subproblem
+//! cargo bench --bench subproblem_times -- 20 300 7      # 300 at random (seed 7)
 //! ```
+//!
+//! A tool kept among the benchmarks (a `harness = false` bench target, so built optimised):
+//! `cargo bench` adds `--bench` to the arguments, which is ignored.
 //!
 //! Prints `# n=N subproblems=S timed=T` and then one line per timed subproblem:
 //! its index, its seconds, its solutions and its first rows.
@@ -16,6 +19,7 @@ use std::time::Instant;
 fn main() -> ExitCode {
     let args: Vec<u64> = match std::env::args()
         .skip(1)
+        .filter(|a| a != "--bench")
         .map(|a| a.parse::<u64>())
         .collect::<Result<Vec<u64>, _>>()
     {

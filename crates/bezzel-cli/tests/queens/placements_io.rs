@@ -2,8 +2,7 @@
 //! `check`, malformed and oversized input, memory bounded on huge boards, and output that
 //! cannot be written.
 
-mod common;
-use common::{run, stderr, stdout};
+use crate::common::{run, stderr, stdout};
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 
@@ -69,6 +68,122 @@ fn split_placements(text: &str, format: &str) -> Vec<String> {
     }
 }
 
+/// What the program prints, whole, in every form (the SVG picture too), reads back into
+/// `check` as the placements printed: all solutions, as many as were printed, and none for
+/// a board without solutions (A000170: 0 for n = 3, 4 for n = 6; A002562: 1 for n = 4).
+/// `queens all 3 --format json | queens check` said "no columns given", and pictures were
+/// refused.
+#[test]
+fn every_printed_form_reads_back_whole_into_check() {
+    for (command, placements) in [
+        (&["8", "--limit", "1"][..], 1),
+        (&["all", "6"][..], 4),
+        (&["first", "8"][..], 1),
+        (&["construct", "50"][..], 1),
+        (&["unique", "8", "--list", "--limit", "3"][..], 3),
+        (&["unique", "4", "--list"][..], 1),
+        (&["all", "3"][..], 0),
+        (&["first", "3"][..], 0),
+        (&["construct", "2"][..], 0),
+        (&["unique", "3", "--list"][..], 0),
+    ] {
+        for format in ["text", "board", "json", "svg"] {
+            let mut args = command.to_vec();
+            args.extend(["--format", format]);
+            let printed = queens(&args);
+            let expected_status = if placements == 0 && ["first", "construct"].contains(&command[0])
+            {
+                1
+            } else {
+                0
+            };
+            assert_eq!(
+                printed.status.code(),
+                Some(expected_status),
+                "{args:?}: {}",
+                stderr(&printed)
+            );
+            let checked = run("queens", &["check"], Some(&stdout(&printed)));
+            let said = stdout(&checked);
+            assert_eq!(
+                checked.status.code(),
+                Some(0),
+                "{args:?}: {said} {}",
+                stderr(&checked)
+            );
+            match placements {
+                0 => assert_eq!(said, "0 placements checked\n", "{args:?}"),
+                1 => assert!(said.starts_with("solution: "), "{args:?}: {said}"),
+                k => assert_eq!(
+                    said,
+                    format!("{k} placements checked: all are solutions\n"),
+                    "{args:?}"
+                ),
+            }
+            let checked = run(
+                "queens",
+                &["check", "--format", "json"],
+                Some(&stdout(&printed)),
+            );
+            if placements != 1 {
+                // One object per placement, then the summary.
+                let said = stdout(&checked);
+                let v: serde_json::Value =
+                    serde_json::from_str(said.lines().last().unwrap()).unwrap();
+                assert_eq!(v["checked"], placements, "{args:?}");
+                assert_eq!(v["not_solutions"], 0, "{args:?}");
+            }
+        }
+    }
+    // A picture is read as drawn: a queen moved by a square is another placement.
+    let picture = stdout(&queens(&["first", "4", "--format", "svg"]));
+    let moved = picture.replacen(
+        "<use href=\"#queen\" x=\"40\"",
+        "<use href=\"#queen\" x=\"0\"",
+        1,
+    );
+    assert_ne!(moved, picture);
+    let o = run("queens", &["check"], Some(&moved));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("not a solution"), "{}", stdout(&o));
+}
+
+/// `queens check FILE` read the file's name as a column: a file argument is read as stdin
+/// is, and `-` is stdin.
+#[test]
+fn check_reads_a_file_of_placements() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = dir.path().join("all6.txt");
+    std::fs::write(&all, stdout(&queens(&["6"]))).unwrap();
+    let wrong = dir.path().join("wrong.json");
+    std::fs::write(&wrong, "{\"n\":4,\"index\":1,\"placement\":[0,1,2,3]}\n").unwrap();
+    // A000170(6) = 4.
+    let o = queens(&["check", all.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "4 placements checked: all are solutions\n");
+    let o = queens(&["check", wrong.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("not a solution: 6 attacking pair(s)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run("queens", &["check", "-"], Some("1 3 0 2\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("solution: "));
+    // One placement as one argument is still a placement.
+    let o = queens(&["check", "NO.1: 2 0 3 1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for missing in [dir.path().join("missing.txt"), dir.path().to_path_buf()] {
+        let o = queens(&["check", missing.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{missing:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(missing.to_str().unwrap()), "{err}");
+        assert_eq!(stdout(&o), "");
+    }
+}
+
 #[test]
 fn a_placement_read_back_keeps_its_columns() {
     // A non-solution, so that check reports on the exact columns it read.
@@ -98,7 +213,11 @@ fn malformed_placements_are_refused_in_one_line() {
         ),
         (&["check"][..], ". Q . .\n. . . Q\nQ . . .\n"),
         (&["check"][..], "{\"placement\": [1, 3, 0,"),
-        (&["check"][..], ""),
+        // A picture's board whose queens are not one a row.
+        (
+            &["check"][..],
+            "<svg>\n<g>\n<rect width=\"80\"/>\n<use x=\"0\" y=\"40\" width=\"40\"/>\n</g>\n</svg>\n",
+        ),
     ] {
         let o = run("queens", args, Some(stdin));
         assert_eq!(o.status.code(), Some(2), "{args:?} {stdin:?}");
@@ -182,7 +301,7 @@ fn limited(args: &[&str]) -> Command {
     command
         .arg("-c")
         .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
-        .arg(common::example("queens"))
+        .arg(crate::common::program("queens"))
         .args(args);
     command
 }
@@ -234,6 +353,74 @@ fn checking_a_huge_conflict_needs_little_memory() {
     assert_eq!(v["attacking_pairs"], pairs);
     assert_eq!(v["attacks"].as_array().unwrap().len(), 2);
     assert_eq!(v["solution"], false);
+}
+
+/// 10,000,000 queens under a 200 MB address-space limit: the placement (80 MB) fits, and is
+/// written as it is, in every form, without a second copy in memory (its text was built in
+/// memory first, and the process aborted with status 134 when that failed); under a limit
+/// the placement itself does not fit in, a one-line message and status 2.
+#[cfg(unix)]
+#[test]
+fn a_placement_near_the_memory_limit_is_written_or_refused_clearly() {
+    let n = 10_000_000usize;
+    // The picture is 789 MB: it goes to /dev/null rather than through the test.
+    let under = |limit: &str, format: &str| {
+        let to = if format == "svg" { " > /dev/null" } else { "" };
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {limit} && exec \"$0\" \"$@\"{to}"))
+            .arg(crate::common::program("queens"))
+            .args(["construct", &n.to_string(), "--format", format])
+            .output()
+            .unwrap()
+    };
+    let o = under("200000", "text");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mut tokens = out.split_ascii_whitespace();
+    assert_eq!(tokens.next(), Some("NO.1:"));
+    let columns: Vec<usize> = tokens.map(|t| t.parse().unwrap()).collect();
+    assert_eq!(columns.len(), n);
+    // A solution, by counting the queens on every column and diagonal.
+    let (mut cols, mut downs, mut ups) = (vec![false; n], vec![false; 2 * n], vec![false; 2 * n]);
+    for (row, &col) in columns.iter().enumerate() {
+        assert!(col < n);
+        for line in [
+            &mut cols[col],
+            &mut downs[row + n - col],
+            &mut ups[row + col],
+        ] {
+            assert!(!*line, "row {row}: attacked");
+            *line = true;
+        }
+    }
+    drop((cols, downs, ups));
+    let o = under("200000", "json");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let json: Vec<usize> = v["placement"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap() as usize)
+        .collect();
+    assert!(json == columns, "the JSON placement is the text one");
+    drop(columns);
+    let o = under("200000", "svg");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    for format in ["text", "json", "svg"] {
+        let o = under("60000", format);
+        assert_eq!(o.status.code(), Some(2), "{format}: {}", stderr(&o));
+        assert_eq!(
+            stderr(&o),
+            format!("queens: a placement for n = {n} does not fit in memory\n"),
+            "{format}"
+        );
+        if format != "svg" {
+            assert_eq!(stdout(&o), "", "{format}");
+        }
+    }
 }
 
 /// The board of 100,000 queens is 20 GB of text: written row by row as it goes, not built in
@@ -292,7 +479,7 @@ fn a_closed_pipe_is_not_success() {
         &["10", "--format", "board"][..],
         &["all", "11", "--format", "json"][..],
     ] {
-        let mut child = Command::new(common::example("queens"))
+        let mut child = Command::new(crate::common::program("queens"))
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -318,7 +505,7 @@ fn a_closed_pipe_does_not_panic() {
         .arg("-c")
         // `true` exits at once; by the time queens writes, nothing reads the pipe.
         .arg("{ sleep 1; \"$0\" construct 4; echo \"status $?\" >&2; } | true")
-        .arg(common::example("queens"))
+        .arg(crate::common::program("queens"))
         .output()
         .unwrap();
     let err = stderr(&o);
@@ -335,7 +522,7 @@ fn a_full_disk_is_an_error() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let o = Command::new(common::example("queens"))
+        let o = Command::new(crate::common::program("queens"))
             .args(args)
             .stdout(full)
             .stderr(Stdio::piped())
@@ -351,7 +538,7 @@ fn a_full_disk_is_an_error() {
 /// against the independent checker and the board's symmetries.
 #[test]
 fn unique_representatives_are_listed_in_full_and_in_order() {
-    use bezzel::queens::{check, format, symmetry};
+    use bezzel_queens::{check, format, symmetry};
     let o = queens(&["unique", "10", "--list", "--format", "json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -391,7 +578,7 @@ fn limited_to(kb: u64, args: &[&str]) -> Command {
     command
         .arg("-c")
         .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
-        .arg(common::example("queens"))
+        .arg(crate::common::program("queens"))
         .args(args);
     command
 }
@@ -403,7 +590,7 @@ fn limited_to(kb: u64, args: &[&str]) -> Command {
 #[test]
 fn checking_a_huge_board_needs_memory_for_one_row() {
     let n = "20000";
-    let mut construct = Command::new(common::example("queens"))
+    let mut construct = Command::new(crate::common::program("queens"))
         .args(["construct", n, "--format", "board"])
         .stdout(Stdio::piped())
         .spawn()
@@ -442,7 +629,7 @@ fn endless_input_is_refused_at_once() {
         let o = Command::new("sh")
             .arg("-c")
             .arg("yes \"$1\" | { ulimit -v 1000000 && exec \"$0\" check; }")
-            .arg(common::example("queens"))
+            .arg(crate::common::program("queens"))
             .arg(lines)
             .output()
             .unwrap();
@@ -454,7 +641,7 @@ fn endless_input_is_refused_at_once() {
     let o = Command::new("sh")
         .arg("-c")
         .arg("yes '1 3 0 2\n' | head -n 400000 | { ulimit -v 1000000 && exec \"$0\" check; }")
-        .arg(common::example("queens"))
+        .arg(crate::common::program("queens"))
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -814,7 +1001,7 @@ fn options_that_do_not_apply_are_refused() {
         ),
         (
             &["unique", "4", "--list", "--limit", "1", "--format", "board"][..],
-            "NO.1:\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n1 unique solutions (2 in total)\n",
+            "NO.1:\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n1 unique solution (2 in total)\n",
         ),
         (
             &["first", "4", "--consistency", "domain", "-q"][..],
@@ -860,7 +1047,7 @@ impl Drop for TempDir {
 #[cfg(unix)]
 #[test]
 fn a_stdout_on_dev_null_read_write_is_a_normal_run() {
-    let queens = common::example("queens");
+    let queens = crate::common::program("queens");
     for args in ["8", "count 8", "construct 10"] {
         for redirect in ["1<>/dev/null", ">&-", "> /dev/null"] {
             let o = Command::new("sh")

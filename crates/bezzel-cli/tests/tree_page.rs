@@ -10,8 +10,8 @@
 
 mod common;
 
-use bezzel::core::search::Decision;
-use bezzel::core::search::tree::{SearchTree, Status};
+use bezzel_core::search::Decision;
+use bezzel_core::search::tree::{SearchTree, Status};
 use common::{run, stderr};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -183,7 +183,7 @@ fn queens_first_8() {
     assert!(out.status.success(), "{}", stderr(&out));
     let nodes = stat(&stderr(&out), "nodes");
     // The same search through the library, unwatched.
-    let mut q = bezzel::queens::model::Queens::lexicographic(8).unwrap();
+    let mut q = bezzel_queens::model::Queens::lexicographic(8).unwrap();
     assert_eq!(q.first(), Some(vec![0, 4, 7, 5, 2, 6, 1, 3]));
     assert_eq!(q.stats().nodes, nodes);
     let (tree, total) = tree_of(&page);
@@ -328,6 +328,83 @@ fn tree_options_are_refused_where_they_do_not_apply() {
     );
 }
 
+/// A `--tree` file that cannot be written was found only once the search was over, which may
+/// be hours: both programs refuse it before searching. The searches here would take minutes:
+/// 16 queens counted on the model, and an empty grid's solutions counted to 10^8.
+#[test]
+fn an_unwritable_tree_file_is_refused_before_the_search() {
+    use std::io::Write as _;
+    let dir = scratch("unwritable");
+    let missing = dir.join("no-such-folder").join("tree.html");
+    let targets = [missing.to_str().unwrap(), dir.to_str().unwrap()];
+    let empty = format!("{}\n", ".".repeat(81));
+    for target in targets {
+        for (program, args) in [
+            (
+                "queens",
+                &["count", "16", "--engine", "model", "--tree"][..],
+            ),
+            (
+                "sudoku",
+                &[
+                    "--count",
+                    "--limit",
+                    "100000000",
+                    "--threads",
+                    "1",
+                    "--tree",
+                ],
+            ),
+        ] {
+            let mut args = args.to_vec();
+            args.push(target);
+            let mut child = common::spawn(program, &args);
+            let mut stdin = child.stdin.take().unwrap();
+            if program == "sudoku" {
+                // Refused before reading, the program may have closed its end already.
+                if let Err(e) = stdin.write_all(empty.as_bytes()) {
+                    assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+                }
+            }
+            drop(stdin);
+            let status = common::wait_at_most(&mut child, std::time::Duration::from_secs(20));
+            assert!(status.is_some(), "{program} {args:?} searched first");
+            let out = child.wait_with_output().unwrap();
+            assert_eq!(out.status.code(), Some(2), "{program} {args:?}");
+            assert_eq!(common::stdout(&out), "", "{program} {args:?}");
+            let err = stderr(&out);
+            assert!(
+                err.contains(&format!("cannot write the tree to {target}")),
+                "{program} {args:?}: {err}"
+            );
+        }
+    }
+    assert!(dir.is_dir(), "the folder given as the file is left alone");
+}
+
+/// Checking that the `--tree` file can be written before the search leaves an existing file
+/// as it was until the page replaces it, and leaves no new file behind when the run is
+/// refused for another reason.
+#[test]
+fn checking_the_tree_file_changes_nothing() {
+    let dir = scratch("checked");
+    let page = dir.join("tree.html");
+    let path = page.to_str().unwrap();
+    // Two puzzles: refused once the second is read, after the check.
+    let two = "1...\n.2..\n";
+    let out = run("sudoku", &["--tree", path], Some(two));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("more than one"), "{}", stderr(&out));
+    assert!(!page.exists(), "no page for a refused run");
+    std::fs::write(&page, "kept").unwrap();
+    let out = run("sudoku", &["--tree", path], Some(two));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "kept");
+    let out = run("queens", &["first", "8", "--tree", path], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&page).unwrap().contains("<html"));
+}
+
 /// A search the time limit cuts short still leaves its page, and the page is that search:
 /// the nodes it holds are the nodes the summary reports (the page once came from a second
 /// search, or from none at all when the limit came during the first). Counting the solutions
@@ -389,10 +466,7 @@ fn sudoku_tree_refuses_two_puzzles_before_solving() {
 fn sudoku_decisions_read_in_the_puzzle_alphabet() {
     let dir = scratch("sudoku-hex");
     let page = dir.join("tree.html");
-    let puzzle = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data/hex16.txt"),
-    )
-    .unwrap();
+    let puzzle = std::fs::read_to_string(common::repository("examples/data/hex16.txt")).unwrap();
     let args = ["--tree", page.to_str().unwrap(), "--stats"];
     let out = run("sudoku", &args, Some(&puzzle));
     assert!(out.status.success(), "{}", stderr(&out));

@@ -5,13 +5,13 @@
 //! the summary); this program parses the options and hands them over.
 //!
 //! ```text
-//! cargo run --release --example sudoku -- tests/data/top1465_sample.txt  # one answer per line
-//! cargo run --release --example sudoku -- --count --limit 100 tests/data/sudoku17_sample.txt
-//! cargo run --release --example sudoku -- --format board --grid grid.txt  # a grid-form puzzle
-//! cargo run --release --example sudoku -- --format svg examples/data/hex16.txt > hex16.svg
-//! cargo run --release --example sudoku -- --tree tree.html examples/data/hex16.txt  # the search
+//! cargo run --release --bin sudoku -- tests/data/top1465_sample.txt  # one answer per line
+//! cargo run --release --bin sudoku -- --count --limit 100 tests/data/sudoku17_sample.txt
+//! cargo run --release --bin sudoku -- --format board --grid grid.txt  # a grid-form puzzle
+//! cargo run --release --bin sudoku -- --format svg examples/data/hex16.txt > hex16.svg
+//! cargo run --release --bin sudoku -- --tree tree.html examples/data/hex16.txt  # the search
 //! echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \
-//!     | cargo run --release --example sudoku -- --format json
+//!     | cargo run --release --bin sudoku -- --format json
 //! ```
 //!
 //! **Input.** Files given as arguments, in order, or stdin when there are none (`-` names stdin
@@ -22,8 +22,10 @@
 //! little memory and answers come while stdin is still being written (one by one when stdin is
 //! a terminal). The text accepted is the library's (`bezzel_sudoku::reader`): one puzzle per
 //! line in line form, `N * N` cells row by row, `1`-`9` then `A`-`P` for 10-25, `.` or `0` for
-//! an empty cell; blank lines and lines starting with `#` are skipped; a byte-order mark at the
-//! start is skipped. An input is instead read as *one* puzzle in grid form (one row per line;
+//! an empty cell; a `#` starts a comment, to the end of its line; blank lines and lines holding
+//! only a comment are skipped; a byte-order mark at the start is skipped; a line longer than
+//! 65,536 bytes is refused as soon as it passes that length, and ends the input (`sudoku <
+//! /dev/zero` stops at once). An input is instead read as *one* puzzle in grid form (one row per line;
 //! spaces and the separators `|`, `-`, `+` ignored, so `--format board` output reads back) when
 //! `--grid` is given, or when its lines really form a grid: no line has the length of a
 //! line-form puzzle (16, 81, 256 or 625 characters), and there are N rows of N cells for N = 4,

@@ -1,6 +1,6 @@
 //! Counts on three local MPI ranks (`mpirun --oversubscribe -np 3`), with the `mpi` feature
-//! only (`cargo test --release --features mpi --test mpi`; `.ci/run` installs Open MPI for
-//! it). Ground truth: OEIS A000170 and A002562, and the thread pool's own count.
+//! only (`cargo test --release --features mpi -p bezzel-cli --test mpi`; `.ci/mpi` installs
+//! Open MPI for it). Ground truth: OEIS A000170 and A002562, and the thread pool's own count.
 //!
 //! As root, Open MPI wants `OMPI_ALLOW_RUN_AS_ROOT=1` and `OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1`;
 //! the tests set them for the `mpirun` they start.
@@ -12,13 +12,34 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// `mpirun --oversubscribe -np ranks PROGRAM ARGS`, for an example program.
-fn mpirun(ranks: usize, example: &str, args: &[&str]) -> Command {
+/// The program `name`: `queens` or `sudoku`, or the repository's `distributed_count`
+/// example (the library's entry point), which `cargo build --release --features mpi
+/// --examples` builds next to the programs (`.ci/mpi` does so before these tests).
+fn executable(name: &str) -> PathBuf {
+    if name != "distributed_count" {
+        return common::program(name);
+    }
+    let programs = common::program("queens");
+    let path = programs
+        .parent()
+        .expect("the programs' folder")
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: build it with `cargo build --release --features mpi --examples`",
+        path.display()
+    );
+    path
+}
+
+/// `mpirun --oversubscribe -np ranks PROGRAM ARGS`.
+fn mpirun(ranks: usize, program: &str, args: &[&str]) -> Command {
     let mut c = Command::new("mpirun");
     c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .args(["--oversubscribe", "-np", &ranks.to_string()])
-        .arg(common::example(example))
+        .arg(executable(program))
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -125,23 +146,23 @@ fn kill(child: &mut Child) {
     let _ = child.wait();
 }
 
-/// Runs `example` with `args` (where `CKPT` stands for a checkpoint file), kills the job
+/// Runs `program` with `args` (where `CKPT` stands for a checkpoint file), kills the job
 /// midway, reruns it, and expects `expected`.
-fn resume_after_kill(example: &str, args: &[&str], expected: &str) {
-    let dir = TempDir::new(example);
+fn resume_after_kill(program: &str, args: &[&str], expected: &str) {
+    let dir = TempDir::new(program);
     let checkpoint = dir.0.join("run.ckpt");
     let path = checkpoint.to_str().unwrap();
     let args: Vec<&str> = args
         .iter()
         .map(|&a| if a == "CKPT" { path } else { a })
         .collect();
-    let mut job = mpirun(3, example, &args).spawn().expect("mpirun starts");
+    let mut job = mpirun(3, program, &args).spawn().expect("mpirun starts");
     // Killed once some subproblems are recorded, well before the end.
     let started = Instant::now();
     while lines(&checkpoint) < 12 {
         assert!(
             job.try_wait().unwrap().is_none(),
-            "{example} {args:?} finished before it could be killed: make it longer"
+            "{program} {args:?} finished before it could be killed: make it longer"
         );
         assert!(started.elapsed() < Duration::from_secs(120), "no progress");
         std::thread::sleep(Duration::from_millis(5));
@@ -151,14 +172,14 @@ fn resume_after_kill(example: &str, args: &[&str], expected: &str) {
     // The ranks notice that mpirun is gone and stop; until then the checkpoint is locked.
     let started = Instant::now();
     let o = loop {
-        let o = output(mpirun(3, example, &args));
+        let o = output(mpirun(3, program, &args));
         let err = common::stderr(&o);
         if o.status.success() || !err.contains("in use") || started.elapsed().as_secs() > 30 {
             break o;
         }
         std::thread::sleep(Duration::from_millis(500));
     };
-    assert_eq!(count_of(&o), expected, "{example} {args:?}");
+    assert_eq!(count_of(&o), expected, "{program} {args:?}");
     assert!(
         lines(&checkpoint) > recorded,
         "the rerun resumed and finished the rest"
@@ -188,9 +209,7 @@ fn a_killed_job_resumes_and_counts_nothing_twice() {
 #[test]
 fn sudoku_answers_a_batch_on_three_ranks_as_on_threads() {
     for file in ["sudoku17_sample.txt", "top1465_sample.txt"] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data")
-            .join(file);
+        let path = common::repository("tests/data").join(file);
         let path = path.to_str().unwrap();
         let threads = common::run("sudoku", &[path, "--threads", "2"], None);
         assert!(threads.status.success());

@@ -2,9 +2,7 @@
 //! second Ctrl-C ends it at once. Unix only: the signals are sent with `kill`.
 #![cfg(unix)]
 
-mod common;
-
-use common::{interrupt, wait_at_most, wait_for_handler};
+use crate::common::{interrupt, wait_at_most, wait_for_handler};
 
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -14,7 +12,7 @@ use std::time::Duration;
 const LONG: &str = "21";
 
 fn start(args: &[&str]) -> Child {
-    Command::new(common::example("queens"))
+    Command::new(crate::common::program("queens"))
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

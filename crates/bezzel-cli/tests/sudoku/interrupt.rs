@@ -3,16 +3,14 @@
 //! by the independent checker against its puzzle, and a puzzle cut short is `unknown`, never
 //! `no solution`, `unique` or a count.
 
-mod common;
-
-use bezzel::sudoku::check;
-use bezzel::sudoku::grid::Grid;
-use common::{example, interrupt, stderr, stdout, wait_at_most, wait_for_handler};
+use crate::common::{interrupt, program, stderr, stdout, wait_at_most, wait_for_handler};
+use bezzel_sudoku::check;
+use bezzel_sudoku::grid::Grid;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const TOP1465: &str = include_str!("data/top1465_sample.txt");
+const TOP1465: &str = include_str!("../../../../tests/data/top1465_sample.txt");
 
 /// Copies of the 50-puzzle top1465 sample: 20,000 hard puzzles, seconds of work on one thread
 /// of any machine, so that a stop after a fraction of a second always cuts it short.
@@ -23,7 +21,7 @@ fn big_batch() -> (tempfile::TempDir, PathBuf, Vec<Grid>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.txt");
     std::fs::write(&path, TOP1465.repeat(COPIES)).unwrap();
-    let puzzles: Vec<Grid> = bezzel::sudoku::reader::PuzzleLines::new(TOP1465)
+    let puzzles: Vec<Grid> = bezzel_sudoku::reader::PuzzleLines::new(TOP1465)
         .map(|(line, g)| g.unwrap_or_else(|e| panic!("line {line}: {e}")))
         .collect();
     let all = puzzles.iter().cycle().take(puzzles.len() * COPIES);
@@ -48,7 +46,7 @@ fn assert_right_answers(out: &str, puzzles: &[Grid]) -> usize {
 /// Starts sudoku with its answers going to the file `out`: a pipe that nobody drains while
 /// the test waits would fill up and stall it.
 fn start(args: &[&str], out: &std::path::Path) -> Child {
-    Command::new(example("sudoku"))
+    Command::new(program("sudoku"))
         .args(args)
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(out).unwrap())
@@ -109,7 +107,7 @@ fn a_search_that_cannot_finish_prints_no_count() {
             "-q",
         ];
         let started = Instant::now();
-        let o = common::run("sudoku", &args, Some(&empty));
+        let o = crate::common::run("sudoku", &args, Some(&empty));
         assert!(started.elapsed() < PROMPT);
         assert_eq!(o.status.code(), Some(124), "{}", stderr(&o));
         let out = stdout(&o);
@@ -156,7 +154,7 @@ fn ctrl_c_stops_a_batch_with_status_130_the_summary_and_only_right_answers() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_a_long_search_promptly() {
-    let mut child = Command::new(example("sudoku"))
+    let mut child = Command::new(program("sudoku"))
         .args(["--alphabet", "1", "--count", "--limit", "1000000000000"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -1,7 +1,6 @@
 //! The queens command end to end: outputs, formats, exit codes and error messages.
 
-mod common;
-use common::{run, stderr, stdout};
+use crate::common::{run, stderr, stdout};
 
 fn queens(args: &[&str]) -> std::process::Output {
     run("queens", args, None)
@@ -78,6 +77,65 @@ fn formats_and_limit() {
     );
 }
 
+/// One class is "1 unique solution", not "1 unique solutions", wherever it is said, and
+/// check still reads the sentence back as the summary it is (A002562: 1 class for n = 1 and
+/// n = 4; A000170: 1 and 2 solutions).
+#[test]
+fn one_unique_solution_is_singular() {
+    for (n, line) in [
+        ("1", "1 unique solution (1 in total)"),
+        ("4", "1 unique solution (2 in total)"),
+        ("6", "1 unique solution (4 in total)"),
+        ("5", "2 unique solutions (10 in total)"),
+    ] {
+        let o = queens(&["unique", n]);
+        assert_eq!(stdout(&o), format!("{line}\n"), "n = {n}");
+        let o = queens(&["unique", n, "--list", "--format", "svg"]);
+        assert_eq!(stderr(&o), format!("{line}\n"), "n = {n}");
+        let listed = stdout(&queens(&["unique", n, "--list"]));
+        assert!(listed.ends_with(&format!("{line}\n")), "{listed}");
+        let o = run("queens", &["check"], Some(&listed));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+}
+
+/// `--stats` counts propagator runs: with `--consistency domain` the three all-differents
+/// of the model are one propagator that reaches its own fixpoint, so it runs once a node and
+/// the propagations equal the nodes (this looked like a wrong counter); at value consistency
+/// the three run apart, and only when a queen is placed. The help says what is counted.
+#[test]
+fn stats_count_propagator_runs() {
+    let counters = |consistency: &str| -> (u64, u64) {
+        let args = [
+            "count",
+            "9",
+            "--engine",
+            "model",
+            "--threads",
+            "1",
+            "--stats",
+        ];
+        let o = queens(&[&args[..], &["--consistency", consistency]].concat());
+        assert_eq!(stdout(&o), "352\n", "A000170(9)");
+        let err = stderr(&o);
+        let field = |name: &str| -> u64 {
+            let start = err.find(&format!("{name}: ")).unwrap() + name.len() + 2;
+            let digits: String = err[start..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse().unwrap()
+        };
+        (field("nodes"), field("propagations"))
+    };
+    let (nodes, propagations) = counters("domain");
+    assert_eq!(propagations, nodes);
+    let (nodes, propagations) = counters("value");
+    assert_ne!(propagations, nodes);
+    let help = stdout(&queens(&["count", "--help"]));
+    assert!(help.contains("propagator runs"), "{help}");
+}
+
 #[test]
 fn unique_construct_and_check() {
     let o = queens(&["unique", "8"]);
@@ -152,7 +210,7 @@ fn interrupted_counts_resume_to_the_exact_total() {
         "--checkpoint",
         path.to_str().unwrap(),
     ];
-    let child = std::process::Command::new(common::example("queens"))
+    let child = std::process::Command::new(crate::common::program("queens"))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -290,7 +348,7 @@ impl Drop for Scratch {
 
 /// Runs the queens command, killing it and failing the test if it takes longer than `limit`.
 fn queens_within(args: &[&str], limit: std::time::Duration) -> std::process::Output {
-    let mut child = common::spawn("queens", args);
+    let mut child = crate::common::spawn("queens", args);
     drop(child.stdin.take());
     let start = std::time::Instant::now();
     while child.try_wait().unwrap().is_none() {
@@ -482,7 +540,7 @@ fn a_checkpoint_in_use_is_refused_and_a_kill_leaves_no_stale_lock() {
         "--checkpoint",
         &dir.arg(),
     ];
-    let mut first = common::spawn("queens", &args);
+    let mut first = crate::common::spawn("queens", &args);
     let start = std::time::Instant::now();
     // The header is written after the lock is taken.
     while !std::fs::read_to_string(dir.path()).is_ok_and(|t| t.contains('\n')) {
@@ -523,7 +581,7 @@ fn killed_runs_leave_no_temporary_files() {
     let dir = Scratch::new("kill");
     let args = ["count", "16", "--threads", "2", "--checkpoint", &dir.arg()];
     for wait_ms in [150, 300, 450, 600] {
-        let mut child = common::spawn("queens", &args);
+        let mut child = crate::common::spawn("queens", &args);
         std::thread::sleep(std::time::Duration::from_millis(wait_ms));
         let _ = child.kill();
         child.wait().unwrap();
