@@ -625,9 +625,10 @@ fn both_kernels_search_the_same_trees() {
         // Already the plain kernel (CI's second pass): no other kernel to compare with.
         return;
     }
-    // The kernel is chosen from the environment when a family is made, for the whole
-    // process: the plain one runs this very test again in a process of its own. The test's
-    // name for the harness is its path without the crate's name.
+    // A family takes its kernel from the environment, which is the whole process's (setting
+    // it here would switch the tests running beside this one): the plain kernel runs this
+    // very test again in a process of its own. The harness names a test by its path without
+    // the crate's name.
     let path = concat!(module_path!(), "::both_kernels_search_the_same_trees");
     let name = path.split_once("::").map_or(path, |(_, name)| name);
     let exe = std::env::current_exe().unwrap();
