@@ -113,9 +113,9 @@ fn bits(mut word: u64) -> impl Iterator<Item = usize> {
 #[cfg(test)]
 mod tests {
     /// The built-in propagators use only what a propagator outside the crate can: the public
-    /// API of `Context`, `Setup` and the views (`tests/public_propagator.rs` shows that this
-    /// is enough to match them). None reaches into the store, the queue, a view's fields or
-    /// the private fields of `Context`.
+    /// API of `Context`, `Setup` and the views (`tests/propagators/public_propagator.rs`
+    /// shows that this is enough to match them). None reaches into the store, the queue, a
+    /// view's fields or the private fields of `Context`.
     #[test]
     fn built_ins_use_only_the_public_propagator_api() {
         let sources = [
