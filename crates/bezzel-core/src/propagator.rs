@@ -62,8 +62,8 @@
 //! The built-in propagators use nothing that a propagator written outside the crate cannot:
 //! [`Context`] lists the powers they are built from (advice on which views changed, one-word
 //! domain masks and [`WordView`]s, staged runs), each documented with an example.
-//! `tests/public_propagator.rs` rebuilds the value-level all-different from them and matches
-//! the built-in one node for node.
+//! `tests/propagators/public_propagator.rs` rebuilds the value-level all-different from them
+//! and matches the built-in one node for node.
 
 use crate::event::Event;
 use crate::queue::{Priority, Queue};

@@ -1,3 +1,7 @@
+//! A test binary of its own, not a module of `propagators` or `search`: its global allocator
+//! is the whole process's, so in a shared binary every other suite would run through it, and
+//! the `unsafe` it needs would be allowed in all of them.
+//!
 //! The search loop allocates nothing per node once warm: a second run over the same tree
 //! performs no heap allocation at all. Checked with a global allocator that counts the
 //! allocations of the thread running the search only: the test harness's own threads allocate

@@ -11,8 +11,9 @@
 //! queue's advice says which views were fixed since the last run (each subscription carries
 //! its view's bit), so nothing is scanned to find them; removals are one-word writes.
 //!
-//! It uses only the public [`Context`] and [`Setup`] API: `tests/public_propagator.rs`
-//! rebuilds it outside the crate and checks that it matches this one node for node.
+//! It uses only the public [`Context`] and [`Setup`] API:
+//! `tests/propagators/public_propagator.rs` rebuilds it outside the crate and checks that it
+//! matches this one node for node.
 
 use super::bits;
 use super::value_pass::{Fixed, MaskViews, value_pass, value_pass_masks};

@@ -124,9 +124,9 @@ pub use counting::{Among, Inverse};
 #[cfg(test)]
 mod tests {
     /// The built-in propagators use only what a propagator outside the crate can: the public
-    /// API of `Context`, `Setup` and the views (`tests/public_propagator.rs` shows that this
-    /// is enough to match them). None reaches into the store, the queue, a view's fields or
-    /// the private fields of `Context`.
+    /// API of `Context`, `Setup` and the views (`tests/propagators/public_propagator.rs`
+    /// shows that this is enough to match them). None reaches into the store, the queue, a
+    /// view's fields or the private fields of `Context`.
     #[test]
     fn built_ins_use_only_the_public_propagator_api() {
         // Every file below this folder, so that a new propagator is checked without being

@@ -2,7 +2,7 @@
 //! nothing of this code), holding exactly the queens and digits they should, and snapshots of
 //! small ones; and `--format svg` in both programs.
 
-mod common;
+use crate::common;
 
 use bezzel::queens::svg as queens_svg;
 use bezzel::sudoku::grid::{Alphabet, Grid};

@@ -16,7 +16,7 @@ use bezzel_core::propagators::{AllDifferentDomain, AllDifferentValue};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
-mod brute;
+use crate::brute;
 
 use brute::Rng;
 

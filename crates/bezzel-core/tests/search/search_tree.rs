@@ -298,7 +298,7 @@ fn markup_in_names_and_titles_stays_data() {
         title: nasty.into(),
         ..tree::PageOptions::default()
     });
-    let template = include_str!("../src/search/tree_page.html");
+    let template = include_str!("../../src/search/tree_page.html");
     assert_eq!(
         html.matches("<script").count(),
         template.matches("<script").count()

@@ -9,7 +9,7 @@
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
 
-mod brute;
+use crate::brute;
 
 use brute::*;
 

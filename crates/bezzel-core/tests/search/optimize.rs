@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-mod brute;
+use crate::brute;
 
 use brute::ViewSpec;
 use brute::spec::{Kinds, ModelSpec, Shape, VALUE_ORDERS, VAR_ORDERS};

@@ -14,7 +14,7 @@ use bezzel_core::propagators::{AllDifferentBounds, AllDifferentDomain};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-mod brute;
+use crate::brute;
 
 use brute::{ViewSpec, has_matching};
 

@@ -13,8 +13,8 @@ use bezzel::sudoku::model::{self, Status};
 use bezzel::sudoku::reader::PuzzleLines;
 use rayon::prelude::*;
 
-const SEVENTEEN: &str = include_str!("data/sudoku17_sample.txt");
-const TOP1465: &str = include_str!("data/top1465_sample.txt");
+const SEVENTEEN: &str = include_str!("../data/sudoku17_sample.txt");
+const TOP1465: &str = include_str!("../data/top1465_sample.txt");
 
 fn read(text: &str) -> Vec<(usize, Grid)> {
     PuzzleLines::new(text)

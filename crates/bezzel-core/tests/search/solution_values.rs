@@ -1,5 +1,5 @@
-//! Second review: a solution's values are now read as the store's first `num_vars` minima in
-//! one pass. Models with variables outside the family (before, between and after its units),
+//! A solution holds every variable's value, read as the store's first `num_vars` minima in one
+//! pass. Models with variables outside the family (before, between and after its units),
 //! variables and constraints added after a propagation formed the family, Boolean variables,
 //! and unconstrained variables: every solution, read whole (`values()`), per variable
 //! (`sol[x]`) and as `values_of`, against an enumeration of every assignment written here.
@@ -7,7 +7,7 @@
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
 
-mod brute;
+use crate::brute;
 
 use brute::Rng;
 

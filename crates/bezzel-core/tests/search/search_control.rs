@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
-mod brute;
+use crate::brute;
 
 use brute::spec::{Kinds, ModelSpec, Shape, VALUE_ORDERS, VAR_ORDERS};
 

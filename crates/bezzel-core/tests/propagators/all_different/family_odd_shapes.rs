@@ -1,5 +1,7 @@
-//! A review of the family's `slots` module (the per-slot masks and the cell/slot tables read
-//! without bounds checks), the locked pairs that or their masks through a `SlotList`, the sweep
+//! Odd family shapes give the answers of the units one by one, through the family's `slots`
+//! module (the per-slot masks and the cell/slot tables read without bounds checks), the locked
+//! pairs that or their masks through a `SlotList`, the sweep schedule, and the queue's
+//! one-subscriber gate. The shapes:
 //! schedule, and the queue's one-subscriber gate, through odd family shapes:
 //! - cells in more than four units (the other-slot lists empty: the fallback paths), with
 //!   locked pairs among exact units there;
@@ -14,7 +16,7 @@
 //! the pruning), and, where no locked pair exists, the node counts of first-fail searches
 //! (the family's domains are then those of the units one by one at every node).
 
-mod brute;
+use crate::brute;
 
 use bezzel_core::prelude::*;
 use brute::{Rng, enumerate_units, exact_values, set_of, units_model};
@@ -260,7 +262,7 @@ fn symbols(rng: &mut Rng, n: usize) -> Vec<i32> {
 }
 
 #[test]
-fn sixty_four_units_with_most_cells_in_five_or_more() {
+fn sixty_four_units_with_most_cells_in_five_or_more_agree_with_the_units_one_by_one() {
     let mut rng = Rng::seeded(0x64);
     let mut propagations = (0, 0);
     let (mut paired, mut feasible) = (0, 0);
@@ -315,7 +317,7 @@ fn sixty_four_units_with_most_cells_in_five_or_more() {
 }
 
 #[test]
-fn latin_squares_and_grids_with_values_anywhere_in_a_window_of_sixty_four() {
+fn latin_squares_with_values_anywhere_in_a_window_agree_with_the_units_one_by_one() {
     let mut rng = Rng::seeded(0x1a7);
     let mut feasible = 0;
     for n in 3..=8usize {
@@ -362,7 +364,7 @@ fn latin_squares_and_grids_with_values_anywhere_in_a_window_of_sixty_four() {
 }
 
 #[test]
-fn grids_of_other_shapes_with_their_boxes_paired() {
+fn grids_of_other_shapes_with_paired_boxes_agree_with_the_units_one_by_one() {
     // 2 × 3 (6 × 6), 3 × 2, 2 × 4, 3 × 3 and 4 × 2 grids with diagonals or without: cells in
     // three to five units, rows and boxes paired through the slot lists or the fallback.
     let mut rng = Rng::seeded(0x9e1d);

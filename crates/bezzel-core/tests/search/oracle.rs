@@ -5,7 +5,7 @@ use bezzel_core::prelude::*;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-mod brute;
+use crate::brute;
 
 use brute::ViewSpec;
 use brute::spec::{ConstraintSpec, Kinds, ModelSpec, Shape, VALUE_ORDERS, VAR_ORDERS};

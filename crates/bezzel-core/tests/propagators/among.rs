@@ -1,18 +1,18 @@
-//! An adversarial review of the incremental `among` (and through it `count` and
-//! `global_cardinality`): its standings and counts are trailed and updated only for the views
-//! its advice names, so these tests go after what could leave them stale. Views share
-//! variables (`x`, `-x`, `x + 1`, and `n` itself among them), more than 64 views share advice
-//! bits, other propagators narrow the views while it waits in the queue, several `among`s
-//! watch the same variables, and the same solver is driven through every kind of run:
-//! random decisions, restarts, prefixes from a split, a second run, parallel workers, branch
-//! and bound. Ground truth comes from outside the solver: every assignment enumerated and
-//! judged by the definition written here, or the published count of magic sequences.
+//! The incremental `among` (and through it `count` and `global_cardinality`) stays exact: its
+//! standings and counts are trailed and updated only for the views its advice names, so these
+//! tests go after what could leave them stale. Views share variables (`x`, `-x`, `x + 1`, and
+//! `n` itself among them), more than 64 views share advice bits, other propagators narrow the
+//! views while it waits in the queue, several `among`s watch the same variables, and the same
+//! solver is driven through every kind of run: random decisions, restarts, prefixes from a
+//! split, a second run, parallel workers, branch and bound. Ground truth comes from outside the
+//! solver: every assignment enumerated and judged by the definition written here, or the
+//! published count of magic sequences.
 
 use bezzel_core::parallel::ParallelSearch;
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
 
-mod brute;
+use crate::brute;
 
 use brute::{RandomDecisions, Rng, ViewSpec, set_of, values, views};
 

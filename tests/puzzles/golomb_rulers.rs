@@ -2,7 +2,7 @@
 //! and the rulers found, checked from the definition.
 
 #[allow(dead_code)] // the example's `main` is not called here
-#[path = "../examples/golomb.rs"]
+#[path = "../../examples/golomb.rs"]
 mod golomb;
 
 /// The marks and proven length of the optimal ruler that `examples/golomb.rs` finds.

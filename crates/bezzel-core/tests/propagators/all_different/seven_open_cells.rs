@@ -1,6 +1,7 @@
-//! Second review of the family's skip of Régin at seven open cells (exact units) when none of
-//! four shapes exists: two cells with the same two values, two values held by the same two
-//! cells, three cells within three values, three values within three cells.
+//! The family's skip of Régin at seven open cells loses nothing: it skips the matching in exact
+//! units when none of four shapes exists (two cells with the same two values, two values held
+//! by the same two cells, three cells within three values, three values within three cells),
+//! and then the matching would prune nothing.
 //!
 //! First the claim by itself, on bipartite graphs of 7 cells over 7 values at the cheap
 //! rules' fixpoint (every cell with two values or more, every value in two cells or more):
@@ -16,7 +17,7 @@
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
 
-mod brute;
+use crate::brute;
 
 use brute::{Rng, supports};
 
@@ -137,7 +138,7 @@ fn check(cells: &[u8; K]) -> (bool, bool, bool) {
 }
 
 #[test]
-fn the_claim_on_random_and_planted_graphs() {
+fn without_a_shape_no_matching_prunes_on_random_and_planted_graphs() {
     let mut rng = Rng::seeded(7_000_007);
     let (mut fix, mut prunes, mut settled) = (0u64, 0u64, 0u64);
     for _ in 0..400_000 {
@@ -181,7 +182,7 @@ fn the_claim_on_random_and_planted_graphs() {
 }
 
 #[test]
-fn the_claim_on_every_graph_of_three_values_per_cell_but_one() {
+fn without_a_shape_no_matching_prunes_on_every_graph_of_three_values_per_cell() {
     // Every graph (up to renaming cells and values) whose cells hold three values each, or
     // one cell two values and the others three: rename values so that the cell with fewest
     // values holds {0, 1, 2} (or {0, 1}), the smallest mask of its size; rename cells so
@@ -253,7 +254,7 @@ fn shape_bits(cells: &[u8; K]) -> bool {
 }
 
 #[test]
-fn the_family_on_units_of_seven_open_cells() {
+fn units_of_seven_open_cells_keep_exactly_their_supported_values() {
     // A unit of seven open cells at the cheap fixpoint (random, often with a planted Hall
     // set) plus `g` givens (values 7..7+g), values shifted by `lo`; a second unit of three
     // cells (two of the first, one fresh over a wider range: never exact, no pair) so that a

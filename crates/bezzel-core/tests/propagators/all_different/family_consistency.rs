@@ -1,7 +1,8 @@
-//! An adversarial review of the all-different family's third and fourth passes: units of 9
-//! and 16 cells on an unrolled path, Régin skipped ("settled") in units with as many values as
-//! cells and at most seven open cells (six before the seventh pass) without a Hall set shape,
-//! and locked candidates between two such units over the same values.
+//! The all-different family's fast paths keep every unit domain consistent and every pair of
+//! exact units locked, and lose no solution: units of 9 and 16 cells on an unrolled path,
+//! Régin skipped ("settled") in units with as many values as cells and at most seven open
+//! cells (six before the seventh pass) without a Hall set shape, and locked candidates between
+//! two such units over the same values.
 //! The ground truth never goes through the family: every assignment enumerated by a
 //! backtracking search written here (for small cases), or the same units posted one by one as
 //! separate `AllDifferentDomain` propagators, compared by solution sets, by the first solutions
@@ -34,7 +35,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-mod brute;
+use crate::brute;
 
 use brute::{RandomDecisions, Rng, has_matching, set_of, supports};
 
@@ -1346,7 +1347,7 @@ fn sixteen_by_sixteen_sudokus_count_as_the_units_one_by_one() {
 }
 
 #[test]
-fn nearly_complete_sixteen_by_sixteen_grids() {
+fn nearly_complete_sixteen_by_sixteen_grids_find_exactly_their_completions() {
     // A few cells open: often a unique completion; every other grid has one wrong given.
     let mut rng = Rng::seeded(7);
     for round in 0..6 {
@@ -1375,7 +1376,7 @@ impl Case {
 }
 
 #[test]
-fn families_of_sixty_four_units_and_more() {
+fn families_of_sixty_four_units_and_more_find_every_solution() {
     // Units of three cells (not exact) or four (mostly exact, and then paired with others)
     // over ten shared variables and four values, around a plant: 63 to 70 units, the model
     // forming families of at most 64 (a pair may fall across two families, one unit alone
@@ -1412,7 +1413,7 @@ fn families_of_sixty_four_units_and_more() {
 }
 
 #[test]
-fn a_window_of_sixty_four_values_from_minus_thirty_two() {
+fn units_over_sixty_four_values_from_minus_thirty_two_find_every_solution() {
     // Two units of 64 cells over -32..=31 sharing 60 cells (a pair), and a third of 9 cells,
     // around a plant with all but a few cells given.
     let mut rng = Rng::seeded(3264);
@@ -1450,7 +1451,7 @@ fn a_window_of_sixty_four_values_from_minus_thirty_two() {
 }
 
 #[test]
-fn branch_and_bound_and_parallel_runs_over_jigsaws() {
+fn branch_and_bound_and_parallel_runs_over_jigsaws_find_the_brute_force_answers() {
     let mut rng = Rng::seeded(99);
     let mut runs_done = 0;
     while runs_done < 12 {
@@ -1553,7 +1554,7 @@ fn locked_candidates_across_odd_shapes_prune_exactly_the_rule() {
 }
 
 #[test]
-fn units_at_both_ends_of_one_window() {
+fn units_at_both_ends_of_one_window_stay_consistent_and_lose_no_solution() {
     // Exact units near the bottom and near the top of a window of 64 values (-8 to 55),
     // joined by a variable declared over the whole window, so that the masks use the word's
     // lowest and highest bits; pairs at both ends.
@@ -1600,7 +1601,7 @@ fn units_at_both_ends_of_one_window() {
 }
 
 #[test]
-fn two_units_of_sixty_four_cells_with_many_open() {
+fn two_units_of_sixty_four_open_cells_stay_consistent_and_locked() {
     // Two units of 64 cells over -32..=31 sharing 62 (a pair), each cell over its planted
     // value and five others: Régin on up to 64 open cells, every bit of the word in use.
     let mut rng = Rng::seeded(6464);
@@ -1627,7 +1628,7 @@ fn two_units_of_sixty_four_cells_with_many_open() {
 }
 
 #[test]
-fn propagation_again_after_each_fix_then_search() {
+fn propagating_again_after_each_given_keeps_the_rules_and_every_solution() {
     // The same model propagated again and again as givens are added (the family's slots and
     // caches kept between runs), then searched (from the declared domains): at every step
     // the root domains against the units one by one, the remaining solutions and the rules.

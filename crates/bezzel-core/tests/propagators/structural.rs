@@ -10,7 +10,7 @@
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
 
-mod brute;
+use crate::brute;
 
 use brute::*;
 

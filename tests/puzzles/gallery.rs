@@ -2,7 +2,7 @@
 //! against its published answer before its solution is compared with a snapshot.
 
 #[allow(dead_code)]
-#[path = "../examples/zebra.rs"]
+#[path = "../../examples/zebra.rs"]
 mod zebra;
 
 use bezzel::prelude::*;
@@ -22,7 +22,7 @@ fn zebra_has_one_solution_the_published_one() {
 }
 
 #[allow(dead_code)]
-#[path = "../examples/kenken.rs"]
+#[path = "../../examples/kenken.rs"]
 mod kenken;
 
 /// Whether `grid` is a Latin square that makes every cage's target, checked from the rules
@@ -82,7 +82,7 @@ fn kenken_has_one_solution_the_published_one() {
 }
 
 #[allow(dead_code)]
-#[path = "../examples/graph_colouring.rs"]
+#[path = "../../examples/graph_colouring.rs"]
 mod graph_colouring;
 
 /// Whether some colouring of the graph with `k` colours is proper, by trying all `k^n`.
@@ -136,7 +136,7 @@ fn grotzsch_graph_needs_four_colours() {
 }
 
 #[allow(dead_code)]
-#[path = "../examples/knights_tour.rs"]
+#[path = "../../examples/knights_tour.rs"]
 mod knights_tour;
 
 /// Whether `next` (a successor square for each square of an `n × n` board) is a closed

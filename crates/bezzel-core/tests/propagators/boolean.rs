@@ -11,7 +11,7 @@ use bezzel_core::prelude::*;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-mod brute;
+use crate::brute;
 
 use brute::ViewSpec;
 

@@ -12,7 +12,7 @@ use bezzel_core::prelude::*;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-mod brute;
+use crate::brute;
 
 use brute::spec::domains;
 use brute::{Level, ViewSpec, brute as brute_force, values, views};

@@ -2,7 +2,7 @@
 //! solution sets checked against brute force, and bad files.
 
 #[allow(dead_code)] // the example's `main` is not called here
-#[path = "../examples/nonogram.rs"]
+#[path = "../../examples/nonogram.rs"]
 mod nonogram;
 
 use nonogram::{Puzzle, model, parse, picture};
