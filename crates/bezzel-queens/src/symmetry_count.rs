@@ -31,23 +31,26 @@
 //!   quarter turn is an orbit of 2, one equal to its half turn an orbit of
 //!   4, and all the others are orbits of 8.
 //!
-//! The search is the one of [`bitmask`], iterative with an
-//! explicit stack and nested loops for the last five rows, compiled once
-//! for each way the bound masks can reach into those rows, so that the hot
-//! loops test no more than they must. Searching only for representatives
+//! The search is the one of [`bitmask`](crate::bitmask), on the same bit
+//! kernel: iterative with an explicit stack and nested loops for the last
+//! five rows, compiled once for each way the bound masks
+//! can reach into those rows, so that the hot loops test no more than they
+//! must. Searching only for representatives
 //! visits about 45% of the nodes that the mirror-only counter of
-//! [`bitmask`] visits. The placements of the first
+//! [`bitmask`](crate::bitmask) visits. The placements of the first
 //! [`split_rows`] rows that can start a representative are the
 //! subproblems ([`FirstRows`]), which are independent and are what the
 //! parallel counter hands to bezzel-core's runner (see
 //! [`counting`](crate::counting)); larger boards fix more rows, so that
 //! there are many more subproblems than the workers of a cluster.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use serde::{Deserialize, Serialize};
 
-use crate::bitmask::{self, BitmaskError, Flag, Lines, Never, Poll};
+use crate::counter::{BitmaskError, Counter, Poll, SplitCounter, check_size_for};
+use crate::kernel::{
+    LastTwo, Lines, Rows, STACK_LEN, STACK_MASK, TAIL_ROWS, count_last_five, full_row, search_rows,
+    sum_over_bits,
+};
 use crate::symmetry::UniqueCount;
 
 /// How many rows each [`FirstRows`] from [`subproblems`] fixes on boards up to 15 columns
@@ -68,18 +71,9 @@ pub fn split_rows(n: usize) -> usize {
     }
 }
 
-/// Every row index is masked with this, which lets the compiler see that it
-/// stays inside the per-row arrays and drop the bounds checks.
-const STACK_MASK: usize = 31;
-const STACK_LEN: usize = STACK_MASK + 1;
-const _: () = assert!(bitmask::MAX_N <= STACK_LEN && bitmask::MAX_N <= u32::BITS as usize);
-
 /// The smallest board the shapes are defined for; of the smaller ones only
 /// the 1x1 board has a solution, whose one queen is its own orbit.
 const SMALLEST_SEARCHED: usize = 4;
-
-/// The rows searched by nested loops rather than the stack loop.
-const TAIL_ROWS: usize = 5;
 
 /// One independent piece (subproblem) of the symmetry-reduced search: the
 /// queens of the first rows. Its serialized form (`prefix`) is what
@@ -87,7 +81,7 @@ const TAIL_ROWS: usize = 5;
 ///
 /// It stands for the representatives (see the [module docs](self)) that
 /// start with [`prefix`](Self::prefix). Summing [`count_subproblem`] over
-/// [`subproblems`] gives [`count`].
+/// [`subproblems`] gives [`SplitCounter::count`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FirstRows {
     /// The columns of the queens in the first rows, top row first.
@@ -116,13 +110,6 @@ impl Tally {
             unique: self.two + self.four + self.eight,
             total: 2 * self.two + 4 * self.four + 8 * self.eight,
         }
-    }
-}
-
-fn add(a: UniqueCount, b: UniqueCount) -> UniqueCount {
-    UniqueCount {
-        unique: a.unique + b.unique,
-        total: a.total + b.total,
     }
 }
 
@@ -174,7 +161,7 @@ struct Rules {
 
 impl Rules {
     fn new(n: usize, shape: Shape) -> Self {
-        let all = u32::MAX >> (u32::BITS as usize - n);
+        let all = full_row(n);
         let sides = 1 | 1 << (n - 1);
         let mut allowed = [all; STACK_LEN];
         let mut need = [0; STACK_LEN];
@@ -467,7 +454,15 @@ struct Search<'r, 'p, L, P> {
     poll: &'p P,
 }
 
-impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
+impl<L: Leaves, P: Poll> Rows for Search<'_, '_, L, P> {
+    type Tail = Tail;
+
+    /// The columns `row` may take below `lines`, by the rules.
+    #[inline(always)]
+    fn candidates(&self, row: usize, lines: Lines) -> u32 {
+        self.rules.candidates(row, lines)
+    }
+
     #[inline(always)]
     fn set(&mut self, row: usize, bit: u32) {
         if L::BOARD {
@@ -475,6 +470,20 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
         }
     }
 
+    #[inline(always)]
+    fn tail(&mut self, tail: Tail, row: usize, lines: Lines) -> u64 {
+        match tail {
+            Tail::Rules => self.last_five(row, lines),
+            Tail::Plain => count_last_five(self.rules.all, lines),
+            Tail::Edge { sides: 3 } => self.edge_five::<3>(row, lines),
+            Tail::Edge { sides: 4 } => self.edge_five::<4>(row, lines),
+            Tail::Edge { sides: 5 } => self.edge_five::<5>(row, lines),
+            Tail::Edge { .. } => self.edge_five::<0>(row, lines),
+        }
+    }
+}
+
+impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
     /// Places `prefix` from the top row; `None` if the rules or the queens
     /// themselves rule it out.
     fn place_prefix(&mut self, prefix: &[usize]) -> Option<Lines> {
@@ -503,22 +512,18 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
         self.leaves.leaf(&self.board)
     }
 
-    /// The last two rows, from `row`, without a loop: exactly two columns
-    /// are left, and both orders are tested with bit arithmetic.
+    /// The last two rows, from `row`, without a loop (see [`LastTwo`]), each
+    /// order also tested against the rules.
     #[inline(always)]
     fn last_two(&mut self, row: usize, lines: Lines) -> u64 {
         let rules = self.rules;
-        let free = rules.all & !lines.cols;
-        let low = free & free.wrapping_neg();
-        let high = free ^ low;
-        let here = rules.allowed[row & STACK_MASK] & !(lines.ld | lines.rd);
-        let below = rules.allowed[(row + 1) & STACK_MASK] & !((lines.ld << 1) | (lines.rd >> 1));
-        let missing = rules.need[row & STACK_MASK] & free;
-        // Queens in adjacent columns of consecutive rows share a diagonal,
-        // whichever goes first.
-        let apart = high != low << 1;
-        let low_first = apart & (low & here != 0) & (high & below != 0) & (missing & !low == 0);
-        let high_first = apart & (high & here != 0) & (low & below != 0) & (missing & !high == 0);
+        let t = LastTwo::new(rules.all, lines);
+        let here = rules.allowed[row & STACK_MASK] & !t.here;
+        let below = rules.allowed[(row + 1) & STACK_MASK] & !t.below;
+        let missing = rules.need[row & STACK_MASK] & t.free;
+        let (low, high) = (t.low, t.high);
+        let low_first = t.apart & (low & here != 0) & (high & below != 0) & (missing & !low == 0);
+        let high_first = t.apart & (high & here != 0) & (low & below != 0) & (missing & !high == 0);
         if !L::BOARD {
             return u64::from(low_first) + u64::from(high_first);
         }
@@ -543,63 +548,33 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
     /// take, each followed by [`last_two`](Self::last_two).
     #[inline(always)]
     fn last_three(&mut self, row: usize, lines: Lines) -> u64 {
-        let mut avail = self.rules.candidates(row, lines);
-        let mut count = 0;
-        while avail != 0 {
-            let bit = avail & avail.wrapping_neg();
-            avail ^= bit;
+        sum_over_bits(self.rules.candidates(row, lines), |bit| {
             self.set(row, bit);
-            count += self.last_two(row + 1, lines.place(bit));
-        }
-        count
+            self.last_two(row + 1, lines.place(bit))
+        })
     }
 
     /// The last four rows, from `row`, likewise.
     #[inline(always)]
     fn last_four(&mut self, row: usize, lines: Lines) -> u64 {
-        let mut avail = self.rules.candidates(row, lines);
-        let mut count = 0;
-        while avail != 0 {
-            let bit = avail & avail.wrapping_neg();
-            avail ^= bit;
+        sum_over_bits(self.rules.candidates(row, lines), |bit| {
             self.set(row, bit);
-            count += self.last_three(row + 1, lines.place(bit));
-        }
-        count
+            self.last_three(row + 1, lines.place(bit))
+        })
     }
 
     /// The last five rows, from `row`, likewise.
     #[inline(always)]
     fn last_five(&mut self, row: usize, lines: Lines) -> u64 {
-        let mut avail = self.rules.candidates(row, lines);
-        let mut count = 0;
-        while avail != 0 {
-            let bit = avail & avail.wrapping_neg();
-            avail ^= bit;
+        sum_over_bits(self.rules.candidates(row, lines), |bit| {
             self.set(row, bit);
-            count += self.last_four(row + 1, lines.place(bit));
-        }
-        count
+            self.last_four(row + 1, lines.place(bit))
+        })
     }
 
     // The fast tails, [`Tail::Plain`] and [`Tail::Edge`]: only the
-    // restrictions that can reach the last five rows are tested. Each depth
-    // has a loop of its own, whose branches the branch predictor learns far
-    // better than those of one loop shared by all depths.
-
-    /// The last two rows of a [`Tail::Plain`] search.
-    #[inline(always)]
-    fn plain_two(&self, lines: Lines) -> u64 {
-        let free = self.rules.all & !lines.cols;
-        let low = free & free.wrapping_neg();
-        let high = free ^ low;
-        let here = lines.ld | lines.rd;
-        let below = (lines.ld << 1) | (lines.rd >> 1);
-        let apart = high != low << 1;
-        let low_first = (low & here == 0) & (high & below == 0);
-        let high_first = (high & here == 0) & (low & below == 0);
-        u64::from(apart) * (u64::from(low_first) + u64::from(high_first))
-    }
+    // restrictions that can reach the last five rows are tested. A plain tail
+    // has none, and is the kernel's [`count_last_five`].
 
     /// The last two rows of a [`Tail::Edge`] search: the bottom row keeps
     /// off `LASTMASK`, and the few placements that may tie with a rotation
@@ -607,16 +582,14 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
     #[inline(always)]
     fn edge_two(&mut self, row: usize, lines: Lines) -> u64 {
         let rules = self.rules;
-        let free = rules.all & !lines.cols;
-        let low = free & free.wrapping_neg();
-        let high = free ^ low;
-        let here = !(lines.ld | lines.rd);
-        let below = rules.allowed[(row + 1) & STACK_MASK] & !((lines.ld << 1) | (lines.rd >> 1));
-        let apart = high != low << 1;
-        let low_first = apart & (low & here != 0) & (high & below != 0);
-        let high_first = apart & (high & here != 0) & (low & below != 0);
+        let t = LastTwo::new(rules.all, lines);
+        let here = !t.here;
+        let below = rules.allowed[(row + 1) & STACK_MASK] & !t.below;
+        let (low, high) = (t.low, t.high);
+        let low_first = t.apart & (low & here != 0) & (high & below != 0);
+        let high_first = t.apart & (high & here != 0) & (low & below != 0);
         let count = u64::from(low_first) + u64::from(high_first);
-        if count != 0 && self.leaves.needs_leaf(&self.board, free) {
+        if count != 0 && self.leaves.needs_leaf(&self.board, t.free) {
             return self.edge_leaves(row, [(low, high, low_first), (high, low, high_first)]);
         }
         count
@@ -628,11 +601,11 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
         self.both_orders(row, orders)
     }
 
-    /// The columns the row `K` rows from the bottom of a fast tail may take:
-    /// any free one, except that row `BOUND2`, `SIDES` rows from the bottom,
-    /// must take the side columns that the rows above left free.
+    /// The columns the row `K` rows from the bottom of an edge tail may
+    /// take: any free one, except that row `BOUND2`, `SIDES` rows from the
+    /// bottom, must take the side columns that the rows above left free.
     #[inline(always)]
-    fn tail_candidates<const K: usize, const SIDES: usize>(&self, lines: Lines) -> u32 {
+    fn edge_candidates<const K: usize, const SIDES: usize>(&self, lines: Lines) -> u32 {
         let avail = self.rules.all & !lines.attacked();
         if K != SIDES {
             return avail;
@@ -648,69 +621,31 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
         }
     }
 
-    /// The row three from the bottom of a [`Tail::Plain`] (`EDGE` false) or
-    /// [`Tail::Edge`] (`EDGE` true) search.
+    /// The row three from the bottom of a [`Tail::Edge`] search.
     #[inline(always)]
-    fn tail_three<const EDGE: bool, const SIDES: usize>(
-        &mut self,
-        row: usize,
-        lines: Lines,
-    ) -> u64 {
-        let mut avail = self.tail_candidates::<3, SIDES>(lines);
-        let mut count = 0;
-        while avail != 0 {
-            let bit = avail & avail.wrapping_neg();
-            avail ^= bit;
+    fn edge_three<const SIDES: usize>(&mut self, row: usize, lines: Lines) -> u64 {
+        sum_over_bits(self.edge_candidates::<3, SIDES>(lines), |bit| {
             self.set(row, bit);
-            let next = lines.place(bit);
-            count += if EDGE {
-                self.edge_two(row + 1, next)
-            } else {
-                self.plain_two(next)
-            };
-        }
-        count
+            self.edge_two(row + 1, lines.place(bit))
+        })
     }
 
-    /// The row four from the bottom of a fast tail.
+    /// The row four from the bottom of an edge tail.
     #[inline(always)]
-    fn tail_four<const EDGE: bool, const SIDES: usize>(&mut self, row: usize, lines: Lines) -> u64 {
-        let mut avail = self.tail_candidates::<4, SIDES>(lines);
-        let mut count = 0;
-        while avail != 0 {
-            let bit = avail & avail.wrapping_neg();
-            avail ^= bit;
+    fn edge_four<const SIDES: usize>(&mut self, row: usize, lines: Lines) -> u64 {
+        sum_over_bits(self.edge_candidates::<4, SIDES>(lines), |bit| {
             self.set(row, bit);
-            count += self.tail_three::<EDGE, SIDES>(row + 1, lines.place(bit));
-        }
-        count
+            self.edge_three::<SIDES>(row + 1, lines.place(bit))
+        })
     }
 
-    /// The row five from the bottom of a fast tail.
+    /// The row five from the bottom of an edge tail.
     #[inline(always)]
-    fn tail_five<const EDGE: bool, const SIDES: usize>(&mut self, row: usize, lines: Lines) -> u64 {
-        let mut avail = self.tail_candidates::<5, SIDES>(lines);
-        let mut count = 0;
-        while avail != 0 {
-            let bit = avail & avail.wrapping_neg();
-            avail ^= bit;
+    fn edge_five<const SIDES: usize>(&mut self, row: usize, lines: Lines) -> u64 {
+        sum_over_bits(self.edge_candidates::<5, SIDES>(lines), |bit| {
             self.set(row, bit);
-            count += self.tail_four::<EDGE, SIDES>(row + 1, lines.place(bit));
-        }
-        count
-    }
-
-    /// The last five rows, from `row`, searched as `tail` says.
-    #[inline(always)]
-    fn tail(&mut self, tail: Tail, row: usize, lines: Lines) -> u64 {
-        match tail {
-            Tail::Rules => self.last_five(row, lines),
-            Tail::Plain => self.tail_five::<false, 0>(row, lines),
-            Tail::Edge { sides: 3 } => self.tail_five::<true, 3>(row, lines),
-            Tail::Edge { sides: 4 } => self.tail_five::<true, 4>(row, lines),
-            Tail::Edge { sides: 5 } => self.tail_five::<true, 5>(row, lines),
-            Tail::Edge { .. } => self.tail_five::<true, 0>(row, lines),
-        }
+            self.edge_four::<SIDES>(row + 1, lines.place(bit))
+        })
     }
 
     /// Searches rows `first..n` below `start`, the last five as `tail` says;
@@ -730,45 +665,8 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
             5 => return Some(self.last_five(first, start)),
             _ => {}
         }
-        // The current row's state lives in locals; a frame is pushed only
-        // when descending, and never below the tail rows.
-        let deepest = n - TAIL_ROWS - 1;
-        let poll_below = bitmask::poll_below(deepest, self.poll);
-        let mut stack = [Lines::EMPTY; STACK_LEN];
-        let mut avail_stack = [0u32; STACK_LEN];
-        let mut row = first;
-        let mut lines = start;
-        let mut avail = self.rules.candidates(row, lines);
-        let mut count = 0u64;
-        loop {
-            if avail != 0 {
-                let bit = avail & avail.wrapping_neg();
-                avail ^= bit;
-                self.set(row, bit);
-                let next = lines.place(bit);
-                if row == deepest {
-                    count += self.tail(tail, row + 1, next);
-                } else {
-                    let next_avail = self.rules.candidates(row + 1, next);
-                    if next_avail != 0 {
-                        stack[row & STACK_MASK] = lines;
-                        avail_stack[row & STACK_MASK] = avail;
-                        row += 1;
-                        lines = next;
-                        avail = next_avail;
-                    }
-                }
-            } else if row == first {
-                return Some(count);
-            } else {
-                row -= 1;
-                if row < poll_below && self.poll.cancelled() {
-                    return None;
-                }
-                lines = stack[row & STACK_MASK];
-                avail = avail_stack[row & STACK_MASK];
-            }
-        }
+        let poll = self.poll;
+        search_rows(self, tail, n, first, start, poll)
     }
 }
 
@@ -896,7 +794,7 @@ pub fn subproblems(n: usize) -> Result<Vec<FirstRows>, BitmaskError> {
 /// [`subproblems`], fixing `rows` rows (at least 2, as a corner shape is
 /// set by its second row; shorter boards fix them all), to compare splits.
 pub fn subproblems_at(n: usize, rows: usize) -> Result<Vec<FirstRows>, BitmaskError> {
-    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
+    check_size_for(n, Counter::Symmetry)?;
     if n < SMALLEST_SEARCHED {
         // Only the 1x1 board has a solution: its one queen.
         return Ok(if n == 1 {
@@ -918,150 +816,73 @@ pub fn subproblems_at(n: usize, rows: usize) -> Result<Vec<FirstRows>, BitmaskEr
     Ok(pieces)
 }
 
-/// The orbits of `n`-queens solutions whose representative (see the
-/// [module docs](self)) starts with the queens of `subproblem`: how many
-/// (`unique`), and how many solutions they hold (`total`).
-///
-/// Any prefix is accepted, not only those from [`subproblems`]: the empty
-/// prefix stands for every orbit, and a prefix that no representative
-/// starts with (its queens attack each other, say, or it is longer than the
-/// board) stands for none. A column outside `0..n` is an error.
+/// The full-symmetry counter, on the [`SplitCounter`] API: the unique and
+/// total counts together; in parallel with
+/// [`counting::count_parallel`](crate::counting::count_parallel).
+#[derive(Debug, Clone, Copy)]
+pub struct SymmetryCounter;
+
+impl SplitCounter for SymmetryCounter {
+    type Piece = FirstRows;
+    type Count = UniqueCount;
+    const NAME: Counter = Counter::Symmetry;
+
+    fn subproblems(n: usize) -> Result<Vec<FirstRows>, BitmaskError> {
+        subproblems(n)
+    }
+
+    /// The orbits whose representative (see the [module docs](self)) starts
+    /// with the piece's queens: how many (`unique`), and how many solutions
+    /// they hold (`total`). The empty prefix stands for every orbit, and a
+    /// prefix that no representative starts with (its queens attack each
+    /// other, say, or it is longer than the board) for none.
+    fn count_polled(
+        n: usize,
+        piece: &FirstRows,
+        poll: &impl Poll,
+    ) -> Result<UniqueCount, BitmaskError> {
+        check_size_for(n, Counter::Symmetry)?;
+        let prefix = piece.prefix.as_slice();
+        if let Some((row, &column)) = prefix.iter().enumerate().find(|&(_, &c)| c >= n) {
+            return Err(BitmaskError::ColumnOutOfRange { row, column, n });
+        }
+        if prefix.len() > n {
+            return Ok(UniqueCount::default());
+        }
+        if n < SMALLEST_SEARCHED {
+            let whole_board = UniqueCount {
+                unique: 1,
+                total: 1,
+            };
+            return Ok(if n == 1 {
+                whole_board
+            } else {
+                UniqueCount::default()
+            });
+        }
+        count_prefix(n, prefix, Tail::fastest, poll)
+            .map(Tally::unique_count)
+            .ok_or(BitmaskError::Cancelled)
+    }
+}
+
+/// The orbits of `n`-queens solutions whose representative starts with the
+/// queens of `subproblem` ([`SymmetryCounter::count_subproblem`]).
 pub fn count_subproblem(n: usize, subproblem: &FirstRows) -> Result<UniqueCount, BitmaskError> {
-    count_subproblem_polled(n, subproblem, &Never)
-}
-
-/// [`count_subproblem`], giving up with [`BitmaskError::Cancelled`] soon
-/// (well within a millisecond of search) after `cancel` is raised, say by
-/// another thread on Ctrl-C.
-pub fn count_subproblem_with_cancel(
-    n: usize,
-    subproblem: &FirstRows,
-    cancel: &AtomicBool,
-) -> Result<UniqueCount, BitmaskError> {
-    if cancel.load(Ordering::Relaxed) {
-        return Err(BitmaskError::Cancelled);
-    }
-    count_subproblem_polled(n, subproblem, &Flag(cancel))
-}
-
-fn count_subproblem_polled(
-    n: usize,
-    subproblem: &FirstRows,
-    poll: &impl Poll,
-) -> Result<UniqueCount, BitmaskError> {
-    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
-    let prefix = subproblem.prefix.as_slice();
-    if let Some((row, &column)) = prefix.iter().enumerate().find(|&(_, &c)| c >= n) {
-        return Err(BitmaskError::ColumnOutOfRange { row, column, n });
-    }
-    if prefix.len() > n {
-        return Ok(UniqueCount::default());
-    }
-    if n < SMALLEST_SEARCHED {
-        let whole_board = UniqueCount {
-            unique: 1,
-            total: 1,
-        };
-        return Ok(if n == 1 {
-            whole_board
-        } else {
-            UniqueCount::default()
-        });
-    }
-    count_prefix(n, prefix, Tail::fastest, poll)
-        .map(Tally::unique_count)
-        .ok_or(BitmaskError::Cancelled)
-}
-
-/// The number of `n`-queens solutions up to rotation and reflection
-/// (`unique`, OEIS A002562) and of all solutions (`total`, OEIS A000170),
-/// on the calling thread.
-pub fn count(n: usize) -> Result<UniqueCount, BitmaskError> {
-    subproblems(n)?
-        .iter()
-        .try_fold(UniqueCount::default(), |sum, subproblem| {
-            Ok(add(sum, count_subproblem(n, subproblem)?))
-        })
-}
-
-/// [`count`] spread over `threads` threads (every core when `None`), by the
-/// runner every parallel count uses (see [`counting`](crate::counting), which
-/// also makes it resumable).
-pub fn count_parallel(n: usize, threads: Option<usize>) -> Result<UniqueCount, BitmaskError> {
-    count_parallel_with_progress(n, threads, |_, _| {})
-}
-
-/// [`count_parallel`], calling `on_task_done(done, total)` after each of the
-/// `total` subproblems is counted.
-///
-/// The calls come from the worker threads, one at a time, `done` rising from 1
-/// to `total`.
-pub fn count_parallel_with_progress(
-    n: usize,
-    threads: Option<usize>,
-    on_task_done: impl Fn(u64, u64) + Sync,
-) -> Result<UniqueCount, BitmaskError> {
-    count_pieces(n, threads, None, on_task_done)
-}
-
-/// [`count_parallel`] that gives up with [`BitmaskError::Cancelled`] soon
-/// after `cancel` is raised (say by a Ctrl-C handler): every thread looks at
-/// the flag inside its search, not only between subproblems.
-pub fn count_parallel_with_cancel(
-    n: usize,
-    threads: Option<usize>,
-    cancel: &AtomicBool,
-) -> Result<UniqueCount, BitmaskError> {
-    count_pieces(n, threads, Some(cancel), |_, _| {})
-}
-
-fn count_pieces(
-    n: usize,
-    threads: Option<usize>,
-    cancel: Option<&AtomicBool>,
-    on_task_done: impl Fn(u64, u64) + Sync,
-) -> Result<UniqueCount, BitmaskError> {
-    let [total, unique] = crate::counting::count_pieces(
-        (n, bitmask::Counter::Symmetry),
-        subproblems(n)?,
-        threads,
-        cancel,
-        |piece, cancel| {
-            let c = count_subproblem_with_cancel(n, piece, cancel)?;
-            Ok([c.total, c.unique])
-        },
-        on_task_done,
-    )?;
-    Ok(UniqueCount { unique, total })
+    SymmetryCounter::count_subproblem(n, subproblem)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::check::is_solution;
+    use crate::counter::{MAX_N, Never};
+    use crate::oeis::unique_and_total as expected;
     use crate::symmetry;
-
-    /// OEIS A002562, starting at n = 1.
-    const UNIQUE: [u64; 17] = [
-        1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955, 11977939,
-    ];
-
-    /// OEIS A000170, starting at n = 1.
-    const TOTAL: [u64; 17] = [
-        1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
-        95815104,
-    ];
-
-    fn expected(n: usize) -> UniqueCount {
-        UniqueCount {
-            unique: UNIQUE[n - 1],
-            total: TOTAL[n - 1],
-        }
-    }
 
     fn sum(n: usize, pieces: &[FirstRows]) -> UniqueCount {
         pieces.iter().fold(UniqueCount::default(), |total, piece| {
-            add(total, count_subproblem(n, piece).unwrap())
+            total + count_subproblem(n, piece).unwrap()
         })
     }
 
@@ -1121,27 +942,8 @@ mod tests {
     #[test]
     fn count_matches_oeis() {
         for n in 1..=15 {
-            assert_eq!(count(n), Ok(expected(n)), "n = {n}");
+            assert_eq!(SymmetryCounter::count(n), Ok(expected(n)), "n = {n}");
         }
-    }
-
-    #[test]
-    #[ignore = "takes a few seconds; run with --ignored"]
-    fn count_matches_oeis_for_16_and_17() {
-        for n in [16, 17] {
-            assert_eq!(count_parallel(n, None), Ok(expected(n)), "n = {n}");
-        }
-    }
-
-    #[test]
-    fn count_parallel_equals_count() {
-        for n in 1..=14 {
-            let sequential = count(n).unwrap();
-            assert_eq!(count_parallel(n, Some(1)), Ok(sequential), "n = {n}");
-            assert_eq!(count_parallel(n, Some(2)), Ok(sequential), "n = {n}");
-        }
-        assert_eq!(count_parallel(15, Some(2)), Ok(expected(15)));
-        assert_eq!(count_parallel(12, None), Ok(expected(12)));
     }
 
     #[test]
@@ -1149,7 +951,11 @@ mod tests {
         for n in 4..=12 {
             for rows in 0..=7 {
                 let pieces = subproblems_at(n, rows).unwrap();
-                assert_eq!(sum(n, &pieces), count(n).unwrap(), "n = {n}, rows = {rows}");
+                assert_eq!(
+                    sum(n, &pieces),
+                    SymmetryCounter::count(n).unwrap(),
+                    "n = {n}, rows = {rows}"
+                );
             }
         }
         // The depth grows with the board, never shrinks.
@@ -1161,7 +967,11 @@ mod tests {
     fn subproblems_sum_to_the_count() {
         for n in 1..=14 {
             let pieces = subproblems(n).unwrap();
-            assert_eq!(sum(n, &pieces), count(n).unwrap(), "n = {n}");
+            assert_eq!(
+                sum(n, &pieces),
+                SymmetryCounter::count(n).unwrap(),
+                "n = {n}"
+            );
             assert!(
                 pieces
                     .iter()
@@ -1183,7 +993,11 @@ mod tests {
     #[test]
     fn agrees_with_enumerating_every_solution() {
         for n in 1..=12 {
-            assert_eq!(count(n), symmetry::count_unique(n), "n = {n}");
+            assert_eq!(
+                SymmetryCounter::count(n),
+                symmetry::count_unique(n),
+                "n = {n}"
+            );
         }
     }
 
@@ -1245,7 +1059,7 @@ mod tests {
     #[test]
     fn prefixes_of_any_length_partition_the_orbits() {
         for n in 4..=8 {
-            let whole = count(n).unwrap();
+            let whole = SymmetryCounter::count(n).unwrap();
             assert_eq!(
                 count_subproblem(n, &FirstRows { prefix: vec![] }),
                 Ok(whole)
@@ -1326,40 +1140,23 @@ mod tests {
     }
 
     #[test]
-    fn progress_reports_every_task_once() {
-        let n = 10;
-        let total = subproblems(n).unwrap().len() as u64;
-        let reports = std::sync::Mutex::new(Vec::new());
-        let found = count_parallel_with_progress(n, Some(2), |done, all| {
-            assert_eq!(all, total);
-            reports.lock().unwrap().push(done);
-        });
-        assert_eq!(found, Ok(expected(n)));
-        let mut reports = reports.into_inner().unwrap();
-        reports.sort_unstable();
-        assert_eq!(reports, (1..=total).collect::<Vec<_>>());
-    }
-
-    #[test]
     fn refuses_bad_sizes() {
-        assert_eq!(count(0), Err(BitmaskError::ZeroBoard));
-        assert_eq!(count_parallel(0, Some(2)), Err(BitmaskError::ZeroBoard));
+        assert_eq!(SymmetryCounter::count(0), Err(BitmaskError::ZeroBoard));
         let too_large = BitmaskError::TooLarge {
-            n: bitmask::MAX_N + 1,
-            max: bitmask::MAX_N,
-            counter: bitmask::Counter::Symmetry,
+            n: MAX_N + 1,
+            max: MAX_N,
+            counter: Counter::Symmetry,
         };
         assert_eq!(
             too_large.to_string(),
             format!(
                 "n = {} is too large for the symmetry counter (at most {})",
-                bitmask::MAX_N + 1,
-                bitmask::MAX_N
+                MAX_N + 1,
+                MAX_N
             )
         );
-        assert_eq!(count(bitmask::MAX_N + 1), Err(too_large.clone()));
-        assert_eq!(subproblems(bitmask::MAX_N + 1), Err(too_large));
-        assert_eq!(count_parallel(8, Some(0)), Err(BitmaskError::ZeroThreads));
+        assert_eq!(SymmetryCounter::count(MAX_N + 1), Err(too_large.clone()));
+        assert_eq!(subproblems(MAX_N + 1), Err(too_large));
         assert!(subproblems(0).is_err());
     }
 
@@ -1368,7 +1165,7 @@ mod tests {
         // Counting n = MAX_N is out of reach, but the set-up must not
         // overflow a shift, and a subproblem with most rows fixed finishes
         // at once.
-        let n = bitmask::MAX_N;
+        let n = MAX_N;
         let pieces = subproblems(n).unwrap();
         assert!(pieces.iter().all(|piece| 2 * piece.prefix[0] + 1 < n));
         let solution = crate::construct::construct(n).unwrap();
