@@ -6,7 +6,8 @@
 //! threads. It prints medians of RUNS runs, each engine's speed as a ratio to the baseline, and
 //! the model's nodes per second. Counts are cross-checked between engines on every run.
 
-use bezzel::queens::{bitmask, model::Queens};
+use bezzel::queens::bitmask::{self, BitmaskCounter};
+use bezzel::queens::{counting, model::Queens};
 use std::time::{Duration, Instant};
 
 /// The textbook program: place row by row, checking every earlier row for a clash.
@@ -99,7 +100,9 @@ fn main() {
             (count, q.stats().nodes)
         });
         let (one_count, one) = time(runs, || bitmask::count(n).expect("valid n"));
-        let (all_count, all) = time(runs, || bitmask::count_parallel(n, None).expect("valid n"));
+        let (all_count, all) = time(runs, || {
+            counting::count_parallel::<BitmaskCounter>(n, None).expect("valid n")
+        });
         assert_eq!(base_count, model_result.0);
         assert_eq!(base_count, one_count);
         assert_eq!(base_count, all_count);

@@ -1,7 +1,9 @@
 //! Resumable parallel counts by every engine: the symmetry and bitmask counters and the
 //! constraint model, each split into subproblems that the
 //! [runner](bezzel_runner::runner) solves on a thread pool, optionally recording them
-//! in a checkpoint file so that an interrupted count resumes where it stopped.
+//! in a checkpoint file so that an interrupted count resumes where it stopped ([`count`]);
+//! and the plain parallel count of any [`SplitCounter`] ([`count_parallel`],
+//! [`count_pieces`]). Every call of the runner is here.
 //!
 //! ```
 //! use bezzel_queens::counting::{self, Engine, Options};
@@ -15,9 +17,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::bitmask::{self, BitmaskError, Counter};
+use crate::bitmask::BitmaskCounter;
+use crate::counter::{BitmaskError, CountPair, SplitCounter};
 use crate::model::{self, QueensError};
-use crate::symmetry_count;
+use crate::symmetry_count::SymmetryCounter;
 use bezzel_core::parallel::{ParallelError, ParallelSearch, check_subproblems, solve_subproblem};
 use bezzel_core::{Consistency, ModelError, SearchConfig, Solver, VarOrder};
 use bezzel_runner::{Cluster, RunError, RunReport, Runner, Solved};
@@ -30,9 +33,10 @@ use std::sync::atomic::AtomicBool;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
     /// Placements canonical under the board's 8 symmetries, weighted by orbit size
-    /// ([`symmetry_count`]): the fastest, and it counts unique solutions too.
+    /// ([`symmetry_count`](crate::symmetry_count)): the fastest, and it counts unique solutions
+    /// too.
     Symmetry,
-    /// The classic bit-parallel counter with mirror symmetry ([`bitmask`]).
+    /// The classic bit-parallel counter with mirror symmetry ([`bitmask`](crate::bitmask)).
     Bitmask,
     /// The generic constraint model ([`model`]), split into prefixes of decisions.
     Model {
@@ -150,41 +154,9 @@ pub fn count(
     if let Some(cluster) = options.cluster {
         runner = runner.cluster(cluster);
     }
-    let bitmask_solved = |counted: Result<[u64; 2], BitmaskError>| match counted {
-        Ok(counts) => Ok(Some(Solved::new(counts))),
-        Err(BitmaskError::Cancelled) => Ok(None),
-        Err(e) => Err(CountError::Bitmask(e)),
-    };
     match engine {
-        Engine::Symmetry => {
-            let split = symmetry_count::subproblems(n).map_err(CountError::Bitmask);
-            runner
-                .open_fixed(split.map_err(RunError::Split)?)?
-                .run_distributed(
-                    || (),
-                    |_, piece, cancel| {
-                        bitmask_solved(
-                            symmetry_count::count_subproblem_with_cancel(n, piece, cancel)
-                                .map(|c| [c.total, c.unique]),
-                        )
-                    },
-                    progress,
-                )
-        }
-        Engine::Bitmask => {
-            let split = bitmask::subproblems(n).map_err(CountError::Bitmask);
-            runner
-                .open_fixed(split.map_err(RunError::Split)?)?
-                .run_distributed(
-                    || (),
-                    |_, piece, cancel| {
-                        bitmask_solved(
-                            bitmask::count_subproblem_with_cancel(n, piece, cancel).map(|c| [c, 0]),
-                        )
-                    },
-                    progress,
-                )
-        }
+        Engine::Symmetry => count_split::<SymmetryCounter>(runner, n, progress),
+        Engine::Bitmask => count_split::<BitmaskCounter>(runner, n, progress),
         Engine::Model { consistency, order } => {
             let build = move || model::build_with(n, consistency).map(|(m, _)| m);
             build()
@@ -252,30 +224,75 @@ pub fn count(
     }
 }
 
-/// Counts `pieces` on the runner with `count(piece, cancel)`, for the bit-parallel counters'
-/// `count_parallel*` functions: [`BitmaskError::Cancelled`] when `cancel` stopped it.
-pub(crate) fn count_pieces<P: Sync, const K: usize>(
-    // Which board and counter: the runner's errors say what they are without them.
-    _board: (usize, Counter),
-    pieces: Vec<P>,
+/// Counts `n` queens with the bit-parallel counter `C` on `runner`, for [`count`].
+fn count_split<C: SplitCounter>(
+    runner: Runner<'_>,
+    n: usize,
+    progress: impl Fn(usize, usize) + Sync,
+) -> Result<RunReport<2>, RunError<CountError>> {
+    let split = C::subproblems(n).map_err(CountError::Bitmask);
+    runner
+        .open_fixed(split.map_err(RunError::Split)?)?
+        .run_distributed(
+            || (),
+            |_, piece, cancel| solve_piece::<C>(n, piece, cancel).map_err(CountError::Bitmask),
+            progress,
+        )
+}
+
+/// One piece of counter `C` as the runner takes it: `Ok(None)` when `cancel` stopped it.
+fn solve_piece<C: SplitCounter>(
+    n: usize,
+    piece: &C::Piece,
+    cancel: &AtomicBool,
+) -> Result<Option<Solved<2>>, BitmaskError> {
+    match C::count_subproblem_with_cancel(n, piece, cancel) {
+        Ok(count) => Ok(Some(Solved::new(count.to_pair()))),
+        Err(BitmaskError::Cancelled) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Counts `n` queens with counter `C`, its subproblems spread over `threads` threads (every
+/// core when `None`) by the runner every parallel count uses ([`count`] also makes it
+/// resumable).
+///
+/// ```
+/// use bezzel_queens::bitmask::BitmaskCounter;
+/// use bezzel_queens::counting;
+/// use bezzel_queens::symmetry_count::SymmetryCounter;
+///
+/// assert_eq!(counting::count_parallel::<BitmaskCounter>(10, Some(2))?, 724);
+/// assert_eq!(counting::count_parallel::<SymmetryCounter>(10, Some(2))?.unique, 92);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn count_parallel<C: SplitCounter>(
+    n: usize,
+    threads: Option<usize>,
+) -> Result<C::Count, BitmaskError> {
+    count_pieces::<C>(n, threads, None, |_, _| {})
+}
+
+/// [`count_parallel`], calling `on_task_done(done, total)` after each of the `total`
+/// subproblems is counted (from the worker threads, one at a time, `done` rising from 1 to
+/// `total`), and giving up with [`BitmaskError::Cancelled`] soon after `cancel` is raised (say
+/// by a Ctrl-C handler): every thread looks at the flag inside its search, not only between
+/// subproblems.
+pub fn count_pieces<C: SplitCounter>(
+    n: usize,
     threads: Option<usize>,
     cancel: Option<&AtomicBool>,
-    count: impl Fn(&P, &AtomicBool) -> Result<[u64; K], BitmaskError> + Sync + Send,
     on_task_done: impl Fn(u64, u64) + Sync,
-) -> Result<[u64; K], BitmaskError> {
+) -> Result<C::Count, BitmaskError> {
     let mut runner = Runner::new().threads(threads);
     if let Some(cancel) = cancel {
         runner = runner.cancel(cancel);
     }
     let report = runner
-        .batch_of(pieces)
+        .batch_of(C::subproblems(n)?)
         .run(
             || (),
-            |_, piece, cancel| match count(piece, cancel) {
-                Ok(counts) => Ok(Some(Solved::new(counts))),
-                Err(BitmaskError::Cancelled) => Ok(None),
-                Err(e) => Err(e),
-            },
+            |_, piece, cancel| solve_piece::<C>(n, piece, cancel),
             // The first call says what was done before the run: nothing here.
             |done, total| {
                 if done > 0 {
@@ -293,7 +310,73 @@ pub(crate) fn count_pieces<P: Sync, const K: usize>(
     if !report.is_complete() {
         return Err(BitmaskError::Cancelled);
     }
-    Ok(report.counts)
+    Ok(C::Count::from_pair(report.counts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oeis::{total, unique_and_total};
+    use crate::symmetry::CanonicalCounter;
+
+    /// The parallel count of counter `C` is the published one on any number of threads, up
+    /// to `largest` queens, and its progress reports each subproblem once.
+    fn parallel_counts_match_oeis<C: SplitCounter>(
+        largest: usize,
+        expected: impl Fn(usize) -> C::Count,
+    ) {
+        for n in 1..=largest {
+            assert_eq!(count_parallel::<C>(n, Some(1)), Ok(expected(n)), "n = {n}");
+            assert_eq!(count_parallel::<C>(n, Some(2)), Ok(expected(n)), "n = {n}");
+        }
+        assert_eq!(count_parallel::<C>(12, None), Ok(expected(12)));
+        let n = 10;
+        let total = C::subproblems(n).unwrap().len() as u64;
+        let reports = std::sync::Mutex::new(Vec::new());
+        let counted = count_pieces::<C>(n, Some(2), None, |done, all| {
+            assert_eq!(all, total);
+            reports.lock().unwrap().push(done);
+        });
+        assert_eq!(counted, Ok(expected(n)));
+        let mut reports = reports.into_inner().unwrap();
+        reports.sort_unstable();
+        assert_eq!(reports, (1..=total).collect::<Vec<_>>());
+        assert_eq!(
+            count_parallel::<C>(0, Some(2)),
+            Err(BitmaskError::ZeroBoard)
+        );
+        assert_eq!(
+            count_parallel::<C>(8, Some(0)),
+            Err(BitmaskError::ZeroThreads)
+        );
+    }
+
+    #[test]
+    fn bitmask_parallel_counts_match_oeis() {
+        parallel_counts_match_oeis::<BitmaskCounter>(14, total);
+    }
+
+    #[test]
+    fn symmetry_parallel_counts_match_oeis() {
+        parallel_counts_match_oeis::<SymmetryCounter>(15, unique_and_total);
+    }
+
+    #[test]
+    fn canonical_parallel_counts_match_oeis() {
+        parallel_counts_match_oeis::<CanonicalCounter>(12, unique_and_total);
+    }
+
+    #[test]
+    #[ignore = "takes a few seconds; run with --ignored"]
+    fn symmetry_counts_16_and_17_match_oeis() {
+        for n in [16, 17] {
+            assert_eq!(
+                count_parallel::<SymmetryCounter>(n, None),
+                Ok(unique_and_total(n)),
+                "n = {n}"
+            );
+        }
+    }
 }
 
 #[cfg(test)]

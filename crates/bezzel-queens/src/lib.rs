@@ -5,12 +5,17 @@
 //!
 //! - [`model`]: the constraint model on the generic engine (three `all_different`s over offset
 //!   views), with lazy solutions, counts and statistics;
-//! - [`bitmask`]: the classic bit-parallel counter with mirror symmetry, in parallel;
-//! - [`symmetry`]: the 8 symmetries of the board and the count of unique solutions;
+//! - [`counter`]: the one API of the bit-parallel counters
+//!   ([`SplitCounter`](counter::SplitCounter): a count split into independent subproblems),
+//!   their limits and errors;
+//! - [`bitmask`]: the classic bit-parallel counter with mirror symmetry, and the enumerator
+//!   of every solution;
+//! - [`symmetry`]: the 8 symmetries of the board, and the count of unique solutions by
+//!   enumerating and testing;
 //! - [`symmetry_count`]: unique and total counts together, searching only one representative
-//!   per orbit of the 8 symmetries (Takaki's bound-mask algorithm), in parallel;
-//! - [`counting`]: resumable parallel counts by every engine (a checkpoint file, a cancel
-//!   flag, progress), on bezzel-core's runner;
+//!   per orbit of the 8 symmetries (Takaki's bound-mask algorithm);
+//! - [`counting`]: parallel counts by every counter on bezzel-core's runner, and resumable
+//!   counts by every engine (a checkpoint file, a cancel flag, progress);
 //! - [`construct`]: one solution for any n ≥ 4 in O(n), by the closed-form rule;
 //! - [`check`]: the O(n) checker that verifies placements from all of the above, independent
 //!   of every solver, and counts and lists attacking pairs in O(n) memory;
@@ -23,9 +28,10 @@
 //!   into an [`Output`](listing::Output) that writes each form above or draws one picture;
 //! - [`tree`]: a search of the model recorded, and drawn as an HTML page of the search tree.
 //!
-//! The counters that run long take a cancel flag (`count_parallel_with_cancel`,
-//! `count_subproblem_with_cancel` in [`bitmask`] and [`symmetry_count`]) and look at it
-//! inside their search, so raising it stops them within milliseconds.
+//! The bit-parallel counters share one bit kernel (the attacked lines as bit sets and the
+//! loops over them), and take a cancel flag ([`count_pieces`](counting::count_pieces),
+//! [`count_subproblem_with_cancel`](counter::SplitCounter::count_subproblem_with_cancel))
+//! that they look at inside their search, so raising it stops them within milliseconds.
 //!
 //! ```
 //! use bezzel_queens::{bitmask, check, construct, model::Queens};
@@ -43,10 +49,14 @@
 pub mod bitmask;
 pub mod check;
 pub mod construct;
+pub mod counter;
 pub mod counting;
 pub mod format;
+mod kernel;
 pub mod listing;
 pub mod model;
+#[cfg(test)]
+mod oeis;
 pub mod svg;
 pub mod symmetry;
 pub mod symmetry_count;

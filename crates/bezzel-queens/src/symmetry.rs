@@ -4,9 +4,10 @@
 //! Rotating or reflecting a solution gives a solution, so solutions fall into
 //! classes (orbits) of 1, 2, 4 or 8 members under the dihedral group D4. Each
 //! class is represented by its lexicographically smallest member, the
-//! canonical one. [`count_unique`] enumerates solutions with the bitmask
-//! search, keeps those that no symmetry makes smaller, and adds up their orbit
-//! sizes to recover the total as a cross-check. Since the left-right mirror
+//! canonical one. [`count_unique`] ([`CanonicalCounter`]) enumerates solutions
+//! with the bitmask search, keeps those that no symmetry makes smaller, and adds
+//! up their orbit sizes to recover the total as a cross-check: slower than
+//! [`symmetry_count`](crate::symmetry_count), and independent of it. Since the left-right mirror
 //! of a canonical solution cannot be smaller, its first-row queen is in the
 //! left half (or the middle), and only that half is searched.
 //!
@@ -18,11 +19,12 @@
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::ops::ControlFlow;
+use std::ops::{Add, ControlFlow};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bitmask::{self, BitmaskError};
+use crate::bitmask;
+use crate::counter::{BitmaskError, CountPair, Counter, Never, Poll, SplitCounter, check_size_for};
 
 /// One of the eight rotations and reflections of the board.
 ///
@@ -146,6 +148,28 @@ pub struct UniqueCount {
     pub total: u64,
 }
 
+/// `[total, unique]`.
+impl CountPair for UniqueCount {
+    fn to_pair(self) -> [u64; 2] {
+        [self.total, self.unique]
+    }
+
+    fn from_pair([total, unique]: [u64; 2]) -> UniqueCount {
+        UniqueCount { unique, total }
+    }
+}
+
+impl Add for UniqueCount {
+    type Output = UniqueCount;
+
+    fn add(self, other: UniqueCount) -> UniqueCount {
+        UniqueCount {
+            unique: self.unique + other.unique,
+            total: self.total + other.total,
+        }
+    }
+}
+
 /// The inverse permutation of `placement`: the row of the queen in each
 /// column.
 fn inverse_permutation(placement: &[usize]) -> Result<Vec<usize>, PermutationError> {
@@ -264,61 +288,90 @@ fn canonical_orbit_size(placement: &[usize], inverse: &[usize]) -> Option<u64> {
     Some(8 / stabilizer)
 }
 
-/// The first two rows of the solutions a canonical one can start with, as
-/// independent tasks: the first queen in the left half or the middle.
-fn canonical_prefixes(n: usize) -> Vec<Vec<usize>> {
-    if n == 1 {
-        return vec![vec![0]];
-    }
-    (0..n.div_ceil(2))
-        .flat_map(|first| {
-            (0..n)
-                .filter(move |second| first.abs_diff(*second) >= 2)
-                .map(move |second| vec![first, second])
-        })
-        .collect()
-}
-
 /// Calls `on_canonical(solution, orbit size)` for each canonical solution
-/// starting with `prefix`, in lexicographic order.
+/// starting with `prefix`, in lexicographic order, until it returns
+/// [`ControlFlow::Break`] or `poll`, asked on every solution (canonical ones
+/// can be far apart), says to give up; either way the result is then `Break`.
 fn for_each_canonical(
     n: usize,
     prefix: &[usize],
-    mut on_canonical: impl FnMut(&[usize], u64),
-) -> Result<(), BitmaskError> {
+    poll: &impl Poll,
+    mut on_canonical: impl FnMut(&[usize], u64) -> ControlFlow<()>,
+) -> Result<ControlFlow<()>, BitmaskError> {
     let mut inverse = vec![0; n];
-    bitmask::for_each_solution_with_prefix(n, prefix, |solution| {
+    let mut flow = ControlFlow::Continue(());
+    bitmask::try_for_each_solution_with_prefix(n, prefix, |solution| {
+        if poll.cancelled() {
+            flow = ControlFlow::Break(());
+            return flow;
+        }
         // Solutions are permutations, so the inverse needs no checking.
         for (row, &column) in solution.iter().enumerate() {
             inverse[column] = row;
         }
         if let Some(orbit) = canonical_orbit_size(solution, &inverse) {
-            on_canonical(solution, orbit);
+            flow = on_canonical(solution, orbit);
         }
-    })
+        flow
+    })?;
+    Ok(flow)
+}
+
+/// The enumerate-and-test counter, on the [`SplitCounter`] API: every
+/// solution starting with a piece's first two rows is enumerated, and the
+/// canonical ones are counted with their orbit sizes. In parallel with
+/// [`counting::count_parallel`](crate::counting::count_parallel).
+#[derive(Debug, Clone, Copy)]
+pub struct CanonicalCounter;
+
+impl SplitCounter for CanonicalCounter {
+    /// The first rows of the solutions counted.
+    type Piece = Vec<usize>;
+    type Count = UniqueCount;
+    const NAME: Counter = Counter::Symmetry;
+
+    /// The first two rows of the solutions a canonical one can start with:
+    /// the first queen in the left half or the middle.
+    fn subproblems(n: usize) -> Result<Vec<Vec<usize>>, BitmaskError> {
+        check_size_for(n, Counter::Symmetry)?;
+        if n == 1 {
+            return Ok(vec![vec![0]]);
+        }
+        Ok((0..n.div_ceil(2))
+            .flat_map(|first| {
+                (0..n)
+                    .filter(move |second| first.abs_diff(*second) >= 2)
+                    .map(move |second| vec![first, second])
+            })
+            .collect())
+    }
+
+    /// The canonical solutions starting with `prefix`, and the solutions in
+    /// their orbits. The poll is asked on each solution found.
+    fn count_polled(
+        n: usize,
+        prefix: &Vec<usize>,
+        poll: &impl Poll,
+    ) -> Result<UniqueCount, BitmaskError> {
+        check_size_for(n, Counter::Symmetry)?;
+        let mut count = UniqueCount::default();
+        let flow = for_each_canonical(n, prefix, poll, |_, orbit| {
+            count.unique += 1;
+            count.total += orbit;
+            ControlFlow::Continue(())
+        })?;
+        if flow.is_break() {
+            return Err(BitmaskError::Cancelled);
+        }
+        Ok(count)
+    }
 }
 
 /// Counts the `n`-queens solutions up to rotation and reflection, and all of
-/// them via the orbit sizes, in parallel on every core (by the runner every
-/// parallel count uses).
+/// them via the orbit sizes, on the calling thread
+/// ([`CanonicalCounter::count`]).
 pub fn count_unique(n: usize) -> Result<UniqueCount, BitmaskError> {
-    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
-    let [unique, total] = crate::counting::count_pieces(
-        (n, bitmask::Counter::Symmetry),
-        canonical_prefixes(n),
-        None,
-        None,
-        |prefix, _| {
-            let mut tally = [0, 0];
-            for_each_canonical(n, prefix, |_, orbit| {
-                tally[0] += 1;
-                tally[1] += orbit;
-            })?;
-            Ok(tally)
-        },
-        |_, _| {},
-    )?;
-    Ok(UniqueCount { unique, total })
+    CanonicalCounter::count(n)
 }
 
 /// Calls `f` with the canonical representative of every orbit of `n`-queens
@@ -329,21 +382,8 @@ pub fn for_each_unique_solution(
     n: usize,
     mut f: impl FnMut(&[usize]) -> ControlFlow<()>,
 ) -> Result<(), BitmaskError> {
-    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
-    let mut inverse = vec![0; n];
-    let mut stopped = false;
-    for prefix in canonical_prefixes(n) {
-        bitmask::try_for_each_solution_with_prefix(n, &prefix, |solution| {
-            for (row, &column) in solution.iter().enumerate() {
-                inverse[column] = row;
-            }
-            if canonical_orbit_size(solution, &inverse).is_some() && f(solution).is_break() {
-                stopped = true;
-                return ControlFlow::Break(());
-            }
-            ControlFlow::Continue(())
-        })?;
-        if stopped {
+    for prefix in CanonicalCounter::subproblems(n)? {
+        if for_each_canonical(n, &prefix, &Never, |solution, _| f(solution))?.is_break() {
             break;
         }
     }
@@ -351,48 +391,24 @@ pub fn for_each_unique_solution(
 }
 
 /// The canonical representative of every orbit of `n`-queens solutions,
-/// sorted lexicographically, computed in parallel on every core.
+/// sorted lexicographically, on the calling thread.
 pub fn unique_solutions(n: usize) -> Result<Vec<Vec<usize>>, BitmaskError> {
-    bitmask::check_size_for(n, bitmask::Counter::Symmetry)?;
-    let prefixes: Vec<(usize, Vec<usize>)> =
-        canonical_prefixes(n).into_iter().enumerate().collect();
-    let found = std::sync::Mutex::new(vec![Vec::new(); prefixes.len()]);
-    crate::counting::count_pieces(
-        (n, bitmask::Counter::Symmetry),
-        prefixes,
-        None,
-        None,
-        |(index, prefix), _| {
-            let mut mine = Vec::new();
-            for_each_canonical(n, prefix, |solution, _| mine.push(solution.to_vec()))?;
-            found.lock().unwrap_or_else(|e| e.into_inner())[*index] = mine;
-            Ok([0])
-        },
-        |_, _| {},
-    )?;
+    let mut found = Vec::new();
     // The prefixes are in lexicographic order and each one's solutions are
-    // too, so concatenating keeps the whole list sorted.
-    Ok(found
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .concat())
+    // too, so the list comes sorted.
+    for_each_unique_solution(n, |solution| {
+        found.push(solution.to_vec());
+        ControlFlow::Continue(())
+    })?;
+    Ok(found)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::check::is_solution;
+    use crate::oeis::unique_and_total;
     use proptest::prelude::*;
-
-    /// OEIS A002562, starting at n = 1.
-    const UNIQUE: [u64; 15] = [
-        1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053,
-    ];
-
-    /// OEIS A000170, starting at n = 1.
-    const TOTAL: [u64; 15] = [
-        1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
-    ];
 
     /// The geometric definition of each symmetry, square by square, written
     /// independently of the recipes the module uses.
@@ -458,29 +474,8 @@ mod tests {
 
     #[test]
     fn count_unique_matches_oeis() {
-        for n in 1..=12 {
-            assert_eq!(
-                count_unique(n),
-                Ok(UniqueCount {
-                    unique: UNIQUE[n - 1],
-                    total: TOTAL[n - 1]
-                }),
-                "n = {n}"
-            );
-        }
-    }
-
-    #[test]
-    fn count_unique_matches_oeis_for_13_and_14() {
-        for n in [13, 14] {
-            assert_eq!(
-                count_unique(n),
-                Ok(UniqueCount {
-                    unique: UNIQUE[n - 1],
-                    total: TOTAL[n - 1]
-                }),
-                "n = {n}"
-            );
+        for n in 1..=14 {
+            assert_eq!(count_unique(n), Ok(unique_and_total(n)), "n = {n}");
         }
     }
 

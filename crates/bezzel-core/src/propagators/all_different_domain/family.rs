@@ -41,13 +41,15 @@
 //! families of at most 64 units, over variables (not views) whose declared values fit one
 //! window of 64 (see `Model::form_families`).
 //!
-//! The scan and update of 9-cell units, and the whole run with them, have an AVX2 version
-//! ([`wide`](super::wide)), chosen when the CPU has it; the results are the same bit for bit.
+//! The scan and update of a unit are the kernels of [`kernel`](super::kernel); those of 9-cell
+//! units, and the whole run with them, have an AVX2 version ([`wide`](super::wide)), chosen
+//! when the CPU has it; the results are the same bit for bit.
 
+use super::kernel::{Kernel, Scalar, Work, open_cells, scan, update};
 use super::locked::Pairs;
 use super::matching_small::Small;
 use super::slots::Slots;
-use super::wide::{Kernel, Scalar, Work};
+use super::wide::Avx2;
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup, WordView};
 use crate::queue::Priority;
@@ -91,7 +93,7 @@ pub(in crate::propagators) struct AllDifferentFamily {
     /// The units of the rule that failed in the last run, as bits: what
     /// [`blame`](Propagator::blame) charges, for dom/wdeg.
     failed: u64,
-    wide: Option<super::wide::Avx2>,
+    wide: Option<Avx2>,
     /// Whether this run started from every unit (the root of a puzzle). A field rather than
     /// a local of `run`: there it took a register from the sweeps (forum hardest +0.5 %
     /// instructions).
@@ -143,7 +145,7 @@ impl AllDifferentFamily {
             picked_mates: [NO_VALUE; 64],
             failed: 0,
             fresh: false,
-            wide: super::wide::Avx2::detect(),
+            wide: Avx2::detect(),
         }
     }
 
@@ -516,51 +518,6 @@ impl Propagator for AllDifferentFamily {
         }
         self.failed != 0
     }
-}
-
-/// A unit's `once`, `twice`, `fixed` and `clash` masks (see `cheap`); always inlined, so that
-/// a unit of a length known at compile time is scanned without a loop.
-#[inline(always)]
-pub(super) fn scan(masks: &[u64]) -> (u64, u64, u64, u64) {
-    let (mut once, mut twice, mut fixed, mut clash) = (0u64, 0u64, 0u64, 0u64);
-    for &m in masks {
-        let fixed_value = if m & m.wrapping_sub(1) == 0 { m } else { 0 };
-        clash |= fixed & fixed_value;
-        fixed |= fixed_value;
-        twice |= once & m;
-        once |= m;
-    }
-    (once, twice, fixed, clash)
-}
-
-/// The cheap rules' new masks for a unit: `fixed` values leave the unfixed cells, a cell
-/// holding a `hidden` value is fixed to it; returns the changed cells as bits, and whether
-/// one was emptied or given two hidden values.
-#[inline(always)]
-pub(super) fn update(masks: &mut [u64], fixed: u64, hidden: u64) -> (u64, bool) {
-    let mut changed = 0u64;
-    let mut bad = false;
-    for (i, m) in masks.iter_mut().enumerate() {
-        let old = *m;
-        let single = old & old.wrapping_sub(1) == 0;
-        let new = if single { old } else { old & !fixed };
-        let h = new & hidden;
-        // The one cell left for two values that must both be used.
-        bad |= h & h.wrapping_sub(1) != 0;
-        let new = if h != 0 { h } else { new };
-        bad |= new == 0;
-        changed |= u64::from(new != old) << i;
-        *m = new;
-    }
-    (changed, bad)
-}
-
-/// The cells of `masks` with two values or more, as bits.
-#[inline(always)]
-pub(super) fn open_cells(masks: &[u64]) -> u64 {
-    masks.iter().enumerate().fold(0, |open, (i, &m)| {
-        open | (u64::from(m & m.wrapping_sub(1) != 0) << i)
-    })
 }
 
 /// Whether two of `masks` are one and the same pair of bits (each mask has two bits or more).

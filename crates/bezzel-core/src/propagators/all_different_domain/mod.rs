@@ -33,6 +33,7 @@
 //! [`NoFixpoint`](PropStatus::NoFixpoint) so that it runs again on what it changed.
 
 mod family;
+mod kernel;
 mod locked;
 mod matching;
 mod matching_small;

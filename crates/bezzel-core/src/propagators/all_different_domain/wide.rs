@@ -1,12 +1,11 @@
-//! The family's unit kernels: plain Rust, and AVX2 where the CPU has it.
+//! The family's AVX2 unit kernel, where the CPU has it.
 //!
-//! A unit's scan (which values its cells hold once, twice, fixed) and update (fixed values
-//! out of the other cells, hidden singles in) are the family's inner loops: on Sudoku two
-//! thirds of the instructions of a 17-clue puzzle's solve. AVX2 does four cells per
-//! instruction. Which kernel runs is chosen once, when the family is made, by the CPU's
-//! features; the whole run is then compiled for that kernel (so that AVX2 code is inlined
-//! into it rather than called), and both give the same masks bit for bit (tested below; CI
-//! also runs the family's suites with `BEZZEL_NO_AVX2=1`).
+//! A unit's scan and update ([`Kernel`]) are the family's inner loops: on Sudoku two thirds
+//! of the instructions of a 17-clue puzzle's solve. AVX2 does four cells per instruction.
+//! Which kernel runs is chosen once, when the family is made, by the CPU's features; the
+//! whole run is then compiled for that kernel (so that AVX2 code is inlined into it rather
+//! than called), and this one gives the masks of the plain one of [`kernel`](super::kernel)
+//! bit for bit (tested below; CI also runs the family's suites with `BEZZEL_NO_AVX2=1`).
 //!
 //! Why `unsafe` here (with [`slots`](super::slots), the only modules of the crate that have
 //! it): measured on Sudoku at `77a70db` against the plain kernel in the same binary
@@ -23,42 +22,11 @@
 // method are never used.
 #![cfg_attr(not(target_arch = "x86_64"), allow(unused_variables, dead_code))]
 
+use super::kernel::{Kernel, Work, update};
 use crate::propagator::Context;
 use crate::store::Conflict;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
-
-/// A unit's scan and update, for 9-cell units (Sudoku's); other lengths use the plain loops.
-pub(super) trait Kernel: Copy {
-    /// `scan` of a 9-cell unit: its `once`, `twice`, `fixed` and `clash` masks.
-    fn scan9(self, masks: &[u64; 9]) -> (u64, u64, u64, u64);
-    /// `update` of a 9-cell unit: the changed cells as bits, and whether one was emptied or
-    /// given two hidden values.
-    fn update9(self, masks: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool);
-    /// The cells of a 9-cell unit with two values or more, as bits.
-    fn open9(self, masks: &[u64; 9]) -> u64;
-}
-
-/// The plain Rust kernel.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Scalar;
-
-impl Kernel for Scalar {
-    #[inline(always)]
-    fn scan9(self, masks: &[u64; 9]) -> (u64, u64, u64, u64) {
-        super::family::scan(masks)
-    }
-
-    #[inline(always)]
-    fn update9(self, masks: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool) {
-        super::family::update(masks, fixed, hidden)
-    }
-
-    #[inline(always)]
-    fn open9(self, masks: &[u64; 9]) -> u64 {
-        super::family::open_cells(masks)
-    }
-}
 
 /// Proof that this CPU runs AVX2 (and BMI1, BMI2, POPCNT, LZCNT, which every AVX2 CPU has
 /// but are checked anyway): made only where they were detected. Elsewhere than on x86-64 it
@@ -99,13 +67,6 @@ impl Avx2 {
         #[cfg(not(target_arch = "x86_64"))]
         match self.0 {}
     }
-}
-
-/// A propagator's run, generic over the kernel (implemented `#[inline(always)]`, so that the
-/// AVX2 instance is compiled inside [`run_with_features`]).
-pub(super) trait Work {
-    /// One run with `kernel`.
-    fn run_with<K: Kernel>(&mut self, kernel: K, ctx: &mut Context<'_>) -> Result<(), Conflict>;
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -277,7 +238,7 @@ fn update9(m: &mut [u64; 9], fixed: u64, hidden: u64) -> (u64, bool) {
     let (n1, c1) = step(load4(b));
     store4(b, n1);
     // The ninth cell as the plain kernel does it: in a register of its own it cost more.
-    let (c8, bad8) = super::family::update(&mut last[..], fixed, hidden);
+    let (c8, bad8) = update(&mut last[..], fixed, hidden);
     let changed = u64::from(c0 | (c1 << 4)) | (c8 << 8);
     (changed, bad8 || _mm256_testz_si256(bad, bad) == 0)
 }
@@ -305,7 +266,8 @@ fn open9(m: &[u64; 9]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Avx2, Kernel, Scalar};
+    use super::Avx2;
+    use crate::propagators::all_different_domain::kernel::{Kernel, Scalar};
     use proptest::prelude::*;
 
     /// A cell's mask: mostly one to three of nine values (fixed and nearly fixed cells are
@@ -346,32 +308,5 @@ mod tests {
             prop_assert_eq!(results.0, results.1);
             prop_assert_eq!(wide, plain);
         }
-    }
-
-    #[test]
-    fn the_plain_kernel_reads_its_definition() {
-        // Cells {1}, {1,2}, {2,3}, {3}, {1}: value 1 fixed twice (a clash), 2 held twice.
-        let mut m = [
-            0b10,
-            0b110,
-            0b1100,
-            0b1000,
-            0b10,
-            0b1_0000,
-            0b10_0000,
-            0b100_0000,
-            0b1000_0000,
-        ];
-        let (once, twice, fixed, clash) = Scalar.scan9(&m);
-        assert_eq!(once, 0b1111_1110);
-        assert_eq!(twice, 0b1110);
-        assert_eq!(fixed, 0b1111_1010);
-        assert_eq!(clash, 0b10);
-        assert_eq!(Scalar.open9(&m), 0b110);
-        // Value 3 (bit 3) fixed leaves cell 2; bit 2 hidden fixes cell 1 (it was {1,2}).
-        let (changed, bad) = Scalar.update9(&mut m, 0b1000, 0b100);
-        assert_eq!((changed, bad), (0b110, false));
-        assert_eq!(m[1], 0b100);
-        assert_eq!(m[2], 0b100);
     }
 }
