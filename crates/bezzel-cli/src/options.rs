@@ -143,14 +143,16 @@ pub enum Format {
     Svg,
 }
 
-/// `--order`: which variable search branches on next.
+/// `--order`: which variable search branches on next, named as [`VarOrder::name`] names it
+/// (the one vocabulary of the API, the programs and checkpoints).
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Order {
     /// Smallest domain first (Gecode's INT_VAR_SIZE_MIN).
     #[default]
     FirstFail,
-    /// In order: row by row.
-    Rows,
+    /// In order: row by row (also accepted as `rows`).
+    #[value(alias = "rows")]
+    InputOrder,
     /// Smallest domain per failure weight (dom/wdeg): learns where the puzzle is hard.
     DomWdeg,
 }
@@ -160,7 +162,7 @@ impl Order {
     pub fn var_order(self) -> VarOrder {
         match self {
             Order::FirstFail => VarOrder::SmallestDomain,
-            Order::Rows => VarOrder::InputOrder,
+            Order::InputOrder => VarOrder::InputOrder,
             Order::DomWdeg => VarOrder::DomWDeg,
         }
     }
@@ -293,6 +295,16 @@ pub fn shorten(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn order_names_are_the_engines_variable_order_names() {
+        for order in Order::value_variants() {
+            let name = order.to_possible_value().expect("every order is listed");
+            assert_eq!(name.get_name(), order.var_order().name());
+        }
+        assert_eq!(Order::from_str("rows", true), Ok(Order::InputOrder));
+    }
+
     use super::*;
 
     #[test]

@@ -262,7 +262,7 @@ impl AllOptions {
     /// `queens all N`: every solution in lexicographic order, then the total.
     pub fn all(&self, n: usize) -> Result<u8, Failure> {
         let stop = self.long.stop();
-        let mut q = self.consistency.model(n, Some(Order::Rows), &stop)?;
+        let mut q = self.consistency.model(n, Some(Order::InputOrder), &stop)?;
         let mut out = self.format.output()?;
         let listed = listing::solutions(&mut q, self.limit, &mut out)?;
         self.long.print_stats(q.stats());
@@ -312,7 +312,7 @@ pub fn first(
     tree: &Tree,
 ) -> Result<u8, Failure> {
     let stop = long.stop();
-    let mut q = consistency.model(n, Some(Order::Rows), &stop)?;
+    let mut q = consistency.model(n, Some(Order::InputOrder), &stop)?;
     let found = match tree.tree {
         Some(_) => drawn(&mut q, tree, Queens::first)?,
         None => q.first(),

@@ -377,11 +377,6 @@ mod tests {
             );
         }
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
 
     /// A journal names its run by identity, so an identity must not change when a variant is
     /// renamed or its `Debug` text changes: every one is compared with its spelling here.

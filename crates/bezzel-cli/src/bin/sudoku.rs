@@ -74,7 +74,7 @@
 //! domain per failure weight of its units, the weights starting at zero for every puzzle
 //! (fewer nodes than smallest-domain-first on every collection measured, and half as many on
 //! the hardest; `BENCHMARKS.md`); `--order first-fail` is smallest domain first (Gecode's
-//! `INT_VAR_SIZE_MIN`, what the Gecode comparison uses), `--order rows` row by row;
+//! `INT_VAR_SIZE_MIN`, what the Gecode comparison uses), `--order input-order` (or `rows`) row by row;
 //! `--restarts` (with `--first`) restarts on a Luby schedule, keeping the weights.
 //!
 //! **Exit status.** 0 when every puzzle was read and had consistent givens, whatever the

@@ -328,7 +328,7 @@ fn orders_and_restarts() {
     let input = format!("{WIKIPEDIA}\n{TOP1465_FIRST}\n{NO_SOLUTION}\n{SEVERAL_4X4}\n");
     let expected = stdout(&sudoku(&["--threads", "1"], &input));
     assert_eq!(expected.lines().count(), 4);
-    for order in ["first-fail", "dom-wdeg", "rows"] {
+    for order in ["first-fail", "dom-wdeg", "input-order", "rows"] {
         let o = sudoku(&["--order", order, "--threads", "1"], &input);
         assert_eq!(o.status.code(), Some(0), "{order}");
         assert_eq!(stdout(&o), expected, "{order}");

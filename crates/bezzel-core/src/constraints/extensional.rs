@@ -51,10 +51,11 @@ impl Model {
     /// thanks to residues. Memory: `n · d · t / 64` words. Tuples with a value outside its
     /// view's declared range are dropped; tuples may repeat.
     ///
+    /// No tuples at all is allowed and, like an empty [`clause`](Model::clause), leaves the
+    /// model without solutions: no solution is an empty answer, not an error.
+    ///
     /// Errors: no views, a tuple of the wrong length, a value outside
-    /// [`MIN_VALUE`](crate::MIN_VALUE)`..=`[`MAX_VALUE`](crate::MAX_VALUE), or no tuples at
-    /// all (an empty positive table is almost always a bug in the code that built it; a model
-    /// that is meant to have no solution can say so with an empty domain or `x < x`).
+    /// [`MIN_VALUE`](crate::MIN_VALUE)`..=`[`MAX_VALUE`](crate::MAX_VALUE).
     ///
     /// ```
     /// use bezzel_core::prelude::*;
@@ -81,11 +82,6 @@ impl Model {
             });
         }
         let tuples = checked_tuples("table", views.len(), tuples)?;
-        if tuples.is_empty() {
-            return Err(ModelError::InvalidArgument {
-                reason: "table: no tuples; a positive table without tuples has no solution".into(),
-            });
-        }
         self.post(Table::new(views, tuples))
     }
 

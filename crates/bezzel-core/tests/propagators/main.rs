@@ -16,6 +16,7 @@ mod arith;
 mod boolean;
 mod extensional;
 mod public_propagator;
+mod scheduling;
 mod structural;
 mod unit_sum;
 mod window_after_propagate;

@@ -11,6 +11,7 @@
 #[path = "../brute/mod.rs"]
 mod brute;
 
+mod lns;
 mod optimize;
 mod oracle;
 mod search_control;

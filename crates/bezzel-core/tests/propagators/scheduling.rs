@@ -16,7 +16,7 @@ use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
-mod brute;
+use crate::brute;
 
 use brute::*;
 
