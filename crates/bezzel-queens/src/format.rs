@@ -533,7 +533,7 @@ pub fn parse_placement(text: &str) -> Result<Vec<usize>, ParseError> {
 /// - a board row is `Q` and `.` squares separated by spaces (or not), exactly one `Q`;
 /// - a line starting with `{` is the JSON form, a whole placement; a JSON line with a
 ///   `count` and no `placement` is the summary that follows the placements and is ignored,
-///   like the text summaries `92 solutions`, `1 solutions shown (limit 1)` and
+///   like the text summaries `92 solutions`, `1 solution shown (limit 1)` and
 ///   `12 unique solutions (92 in total)` (a summary also ends a placement);
 /// - a line starting with `<` is a line of an SVG picture as [`svg`](mod@crate::svg) draws
 ///   it, one line an element: each board a `<g>` holding its `<rect>` and a queen's `<use>`
@@ -1026,8 +1026,8 @@ fn is_summary(line: &str) -> bool {
     // Summaries have at most six words; a long line of columns is not collected here.
     let words: Vec<&str> = line.split_whitespace().take(7).collect();
     match words.as_slice() {
-        [count, "solutions"] => number(count),
-        [count, "solutions", "shown", "(limit", limit] => {
+        [count, "solutions" | "solution"] => number(count),
+        [count, "solutions" | "solution", "shown", "(limit", limit] => {
             number(count) && limit.strip_suffix(')').is_some_and(number)
         }
         // `1 unique solution (2 in total)`, singular since the count is 1.
@@ -1283,9 +1283,9 @@ mod tests {
             "0 4 7 5 2 6 1 3".to_string(),
             "0,4,7,5,2,6,1,3\n".to_string(),
             "0\n4\n7\n5\n2\n6\n1\n3\n".to_string(),
-            format!("{}\n1 solutions shown (limit 1)\n", text(1, &p)),
+            format!("{}\n1 solution shown (limit 1)\n", text(1, &p)),
             format!("{}\n92 solutions\n", text(17, &p)),
-            format!("NO.1:\n{}\n1 solutions shown (limit 1)\n", board(&p)),
+            format!("NO.1:\n{}\n1 solution shown (limit 1)\n", board(&p)),
             board(&p).replace(' ', ""),
             format!("{}\n", json(1, &p)),
             format!(

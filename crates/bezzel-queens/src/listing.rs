@@ -153,10 +153,11 @@ pub fn solutions<W: Write>(
     // Ended by the cancel flag, not by the last solution or the limit.
     let stopped = shown < most && !q.stats().is_complete();
     if matches!(out.style, Style::Text | Style::Board) && !stopped {
+        let noun = if shown == 1 { "solution" } else { "solutions" };
         if shown == most && limit.is_some() {
-            writeln!(out.w, "{shown} solutions shown (limit {most})")?;
+            writeln!(out.w, "{shown} {noun} shown (limit {most})")?;
         } else {
-            writeln!(out.w, "{shown} solutions")?;
+            writeln!(out.w, "{shown} {noun}")?;
         }
     }
     out.finish()?;
@@ -266,7 +267,8 @@ mod tests {
             let mut q = Queens::lexicographic(n).expect("model");
             let mut out = Output::new(Vec::new(), Style::Text);
             solutions(&mut q, None, &mut out).expect("listed");
-            let total = format!("{total} solutions");
+            let noun = if total == 1 { "solution" } else { "solutions" };
+            let total = format!("{total} {noun}");
             assert_eq!(lines(out).last(), Some(&total));
         }
     }

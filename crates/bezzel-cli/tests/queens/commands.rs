@@ -73,7 +73,7 @@ fn formats_and_limit() {
     let o = queens(&["all", "6", "--limit", "1"]);
     assert_eq!(
         stdout(&o),
-        "NO.1: 1 3 5 0 2 4\n1 solutions shown (limit 1)\n"
+        "NO.1: 1 3 5 0 2 4\n1 solution shown (limit 1)\n"
     );
 }
 

@@ -997,7 +997,7 @@ fn options_that_do_not_apply_are_refused() {
         ),
         (
             &["all", "4", "--limit", "1", "--consistency", "bounds"][..],
-            "NO.1: 1 3 0 2\n1 solutions shown (limit 1)\n",
+            "NO.1: 1 3 0 2\n1 solution shown (limit 1)\n",
         ),
         (
             &["unique", "4", "--list", "--limit", "1", "--format", "board"][..],
