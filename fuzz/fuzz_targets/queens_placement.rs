@@ -29,7 +29,7 @@ fn printed_forms(p: &[usize]) -> Vec<String> {
     let json = format::json(1, p);
     let mut forms = vec![
         format!("{text}\n"),
-        format!("{text}\n1 solutions shown (limit 1)\n"),
+        format!("{text}\n1 solution shown (limit 1)\n"),
         format!("{json}\n"),
         format!("{json}\n{{\"n\":{n},\"count\":92,\"engine\":\"symmetry\",\"unique\":12}}\n"),
         columns.join(" "),
