@@ -12,8 +12,8 @@
 //! plain list of its numbers, or be refused as two placements where a blank line splits it.
 #![no_main]
 
-use bezzel_queens::{check, svg};
 use bezzel_queens::format::{self, ParseError};
+use bezzel_queens::{check, svg};
 use libfuzzer_sys::fuzz_target;
 
 /// A board costs `2 n²` bytes, so the placements built from bytes stay small, and larger

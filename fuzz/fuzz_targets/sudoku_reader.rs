@@ -29,7 +29,9 @@ fn read(bytes: &[u8], options: ReadOptions, buffer: Option<usize>) -> Vec<Puzzle
         match item {
             Ok(puzzle) => puzzles.push(puzzle),
             Err(e) => {
-                let over_long = bytes.split(|&b| b == b'\n').any(|l| l.len() > MAX_LINE_BYTES);
+                let over_long = bytes
+                    .split(|&b| b == b'\n')
+                    .any(|l| l.len() > MAX_LINE_BYTES);
                 assert!(over_long, "{e}");
                 break;
             }
