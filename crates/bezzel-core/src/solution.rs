@@ -142,6 +142,7 @@ impl Solution {
     ///
     /// # Panics
     /// If `x` is not a variable of the model that produced this solution.
+    #[inline]
     pub fn value(&self, x: VarId) -> i32 {
         assert!(
             self.model.is_none_or(|m| m == x.model),
@@ -304,6 +305,7 @@ impl Index<VarId> for Solution {
     type Output = i32;
 
     /// Panics as [`Solution::value`] does.
+    #[inline]
     fn index(&self, x: VarId) -> &i32 {
         let _ = self.value(x);
         &self.values[x.index()]
