@@ -12,17 +12,18 @@ use crate::propagators::{
 };
 use crate::var::IntView;
 
-/// Checks that `amounts` (durations or heights) has one entry per task and that each lies
-/// within `0..=MAX_VALUE`.
+/// Checks that `amounts` (each task's `amount`: duration or height) has one entry per task
+/// (`pair` names the two arrays in the error) and that each lies within `0..=MAX_VALUE`.
 fn amounts(
     constraint: &'static str,
-    what: &'static str,
+    amount: &'static str,
+    pair: &'static str,
     tasks: usize,
     amounts: &[i64],
 ) -> Result<(), ModelError> {
     if amounts.len() != tasks {
         return Err(ModelError::LengthMismatch {
-            what,
+            what: pair,
             expected: tasks,
             found: amounts.len(),
         });
@@ -35,8 +36,8 @@ fn amounts(
     {
         return Err(ModelError::InvalidArgument {
             reason: format!(
-                "{constraint}: {what} {i} is {v}; it must lie within 0..={max} (negative \
-                 amounts are not allowed)"
+                "{constraint}: the {amount} of task {i} is {v}; it must lie within 0..={max} \
+                 (negative amounts are not allowed)"
             ),
         });
     }
@@ -79,8 +80,21 @@ impl Model {
         let starts = super::views(self, starts)?;
         let capacity = capacity.into();
         self.check_view(capacity)?;
-        amounts("cumulative", "durations", starts.len(), durations)?;
-        amounts("cumulative", "heights", starts.len(), heights)?;
+        let n = starts.len();
+        amounts(
+            "cumulative",
+            "duration",
+            "cumulative: starts and durations",
+            n,
+            durations,
+        )?;
+        amounts(
+            "cumulative",
+            "height",
+            "cumulative: starts and heights",
+            n,
+            heights,
+        )?;
         if starts.is_empty() {
             return Ok(());
         }
@@ -235,7 +249,12 @@ impl Model {
         } else {
             "disjunctive"
         };
-        amounts(name, "durations", starts.len(), durations)?;
+        let what = if strict {
+            "disjunctive_strict: starts and durations"
+        } else {
+            "disjunctive: starts and durations"
+        };
+        amounts(name, "duration", what, starts.len(), durations)?;
         self.post(Disjunctive::new(starts, durations.to_vec(), strict))
     }
 }

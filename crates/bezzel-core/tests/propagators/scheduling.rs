@@ -624,10 +624,19 @@ fn bad_scheduling_arguments_are_model_errors() {
     let b = m.int_var(0..=3).unwrap();
     let e = m.cumulative(&s, &[1, -1], &[1, 1], b).unwrap_err();
     assert!(e.to_string().contains("negative"), "{e}");
+    assert!(e.to_string().contains("duration of task 1"), "{e}");
     let e = m.cumulative(&s, &[1, 1], &[1], b).unwrap_err();
     assert!(matches!(e, ModelError::LengthMismatch { .. }), "{e}");
+    assert!(
+        e.to_string().contains("cumulative: starts and heights"),
+        "{e}"
+    );
     let e = m.disjunctive(&s, &[1]).unwrap_err();
     assert!(matches!(e, ModelError::LengthMismatch { .. }), "{e}");
+    assert!(
+        e.to_string().contains("disjunctive: starts and durations"),
+        "{e}"
+    );
     let e = m.disjunctive_strict(&s, &[-2, 1]).unwrap_err();
     assert!(e.to_string().contains("negative"), "{e}");
     let d = m.int_vars(1, 0..=3).unwrap();
