@@ -153,6 +153,10 @@ pub const MZNLIB: &[(&str, &str)] = &[
         "redefinitions-2.0.mzn",
         include_str!("../mznlib/redefinitions-2.0.mzn"),
     ),
+    (
+        "redefinitions.mzn",
+        include_str!("../mznlib/redefinitions.mzn"),
+    ),
 ];
 
 /// The flags `minizinc` may pass (the configuration's `stdFlags`).

@@ -11,7 +11,9 @@
 //! FlatZinc specification asks (`----------`, `==========`, `=====UNSATISFIABLE=====`); the
 //! `fzn-bezzel` program is [`Cli`] and [`run`].
 //!
-//! What is not supported (float and set variables, a builtin that is not in [`BUILTINS`]),
+//! Set variables reach Bezzel as arrays of Booleans: its `mznlib` includes MiniZinc's
+//! `nosets.mzn`, which rewrites them so. What is not supported (float variables, set variables
+//! in FlatZinc written by hand or for another solver, a builtin that is not in [`BUILTINS`]),
 //! a builtin called with the wrong number or types of arguments, or text that is not
 //! FlatZinc is an [`FznError`] naming it, never a panic.
 //!
