@@ -6,6 +6,7 @@
 use crate::FznError;
 use clap::{Args, Parser};
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// The options of a FlatZinc run (the FlatZinc specification's standard flags).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
@@ -25,9 +26,14 @@ pub struct Options {
     /// Print statistics as `%%%mzn-stat:` lines.
     #[arg(short = 's', long = "statistics")]
     pub stats: bool,
-    /// The time limit in milliseconds.
+    /// The time limit in milliseconds, counted from [`started`](Options::started).
     #[arg(short = 't', long = "time-limit", value_name = "MS")]
     pub time_ms: Option<u64>,
+    /// When the time limit's clock started: `fzn-bezzel` sets its own start, so that reading
+    /// and translating a large model counts, as MiniZinc's `-t` means; `None` starts it when
+    /// the run starts.
+    #[arg(skip)]
+    pub started: Option<Instant>,
     /// Threads: optimisation runs branch and bound on that many, sharing the best objective
     /// value; satisfaction searches on one.
     #[arg(short = 'p', long = "parallel", value_name = "N", default_value_t = 1)]

@@ -19,6 +19,10 @@ pub fn run(
     cancel: Option<&Arc<AtomicBool>>,
     out: &mut impl Write,
 ) -> Result<(), FznError> {
+    let options = &Options {
+        started: Some(options.started.unwrap_or_else(Instant::now)),
+        ..options.clone()
+    };
     let io = |action: String| {
         move |e: std::io::Error| FznError::Io {
             action,
@@ -50,7 +54,7 @@ pub fn run_text_cancellable(
     cancel: Option<&Arc<AtomicBool>>,
     out: &mut impl Write,
 ) -> Result<(), FznError> {
-    let start = Instant::now();
+    let start = options.started.unwrap_or_else(Instant::now);
     let Program {
         model,
         outputs,
@@ -78,7 +82,7 @@ pub fn run_text_cancellable(
     } else {
         SearchConfig::default()
     };
-    config.limits.time = options.time_ms.map(Duration::from_millis);
+    config.limits.time = time_left(options, start);
     let io = |e: std::io::Error| FznError::Io {
         action: "write the output".into(),
         reason: bezzel_cli::io_reason(&e),
@@ -281,9 +285,8 @@ fn optimize_in_parallel(
     let (solutions, arriving) = mpsc::channel::<Solution>();
     let (finished, done) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
-        let deadline = options
-            .time_ms
-            .map(|ms| Instant::now() + Duration::from_millis(ms));
+        let start = options.started.unwrap_or_else(Instant::now);
+        let deadline = time_left(options, start).map(|left| Instant::now() + left);
         let timer_cancel = cancel.clone();
         let external = external.cloned();
         scope.spawn(move || {
@@ -353,4 +356,12 @@ fn optimize_in_parallel(
             None => Ok((found, optimum)),
         }
     })
+}
+
+/// What is left of the time limit, which counts from `start` (reading and translating the
+/// model count: a limit is the whole run's, as MiniZinc's `-t` means).
+fn time_left(options: &Options, start: Instant) -> Option<Duration> {
+    options
+        .time_ms
+        .map(|ms| Duration::from_millis(ms).saturating_sub(start.elapsed()))
 }

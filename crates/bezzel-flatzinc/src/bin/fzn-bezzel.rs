@@ -5,9 +5,10 @@
 //! FlatZinc solvers do), 1 for a model Bezzel cannot run (after `=====ERROR=====`), 2 for a
 //! bad command line, 130 after Ctrl-C (what was found is printed first).
 //!
-//! The search checks its time limit between nodes, every so many of them; a node of a large
-//! model can take long (or the root propagation), so a watchdog ends the process a second
-//! after the limit, with `=====UNKNOWN=====` when no solution was printed yet.
+//! The time limit counts from the start of the process, so that reading and translating a
+//! large model count. The search checks it between nodes, every so many of them; a node of a
+//! large model can take long (or the root propagation), so a watchdog ends the process a
+//! second after the limit, with `=====UNKNOWN=====` when no solution was printed yet.
 
 use bezzel_cli::{Failure, Stop, StopCause};
 use bezzel_flatzinc::Cli;
@@ -15,7 +16,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The program's name in messages.
 const PROGRAM: &str = "fzn-bezzel";
@@ -51,14 +52,16 @@ impl Write for Watched {
 }
 
 fn main() -> ExitCode {
+    // The time limit is the whole run's: reading and translating a large model count.
+    let started = Instant::now();
     let cli = match bezzel_cli::parse_args::<Cli>(PROGRAM) {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    bezzel_cli::exit(PROGRAM, run(cli))
+    bezzel_cli::exit(PROGRAM, run(cli, started))
 }
 
-fn run(cli: Cli) -> Result<u8, Failure> {
+fn run(cli: Cli, started: Instant) -> Result<u8, Failure> {
     if let Some(dir) = &cli.write_msc {
         let executable = std::env::current_exe()
             .and_then(std::fs::canonicalize)
@@ -73,12 +76,16 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         writeln!(std::io::stdout(), "{}", msc.display())?;
         return Ok(0);
     }
-    let options = cli.options;
+    let options = bezzel_flatzinc::Options {
+        started: Some(started),
+        ..cli.options
+    };
     let printed = Arc::new(AtomicBool::new(false));
     if let Some(ms) = options.time_ms {
         let printed = Arc::clone(&printed);
         std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(ms) + Duration::from_secs(1));
+            let deadline = started + Duration::from_millis(ms) + Duration::from_secs(1);
+            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
             let mut out = std::io::stdout().lock();
             if !printed.load(Ordering::SeqCst) {
                 let _ = writeln!(out, "=====UNKNOWN=====");

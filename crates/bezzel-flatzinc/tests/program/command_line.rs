@@ -264,3 +264,32 @@ fn ctrl_c_stops_the_search_prints_what_was_found_and_exits_130() {
     );
     assert!(!rest.contains("=========="));
 }
+
+#[test]
+fn the_time_limit_counts_from_the_start_so_a_slow_read_keeps_the_best_solution() {
+    // An optimisation that runs for ever (the objective is a product modulo a prime, which
+    // bounds reasoning cannot cut) and finds its first solutions at once.
+    let text = "var 1..4000: x;\nvar 1..4000: y;\nvar 1..16000000: p;\n\
+                var 0..1000002: obj :: output_var;\nconstraint int_times(x, y, p);\n\
+                constraint int_mod(p, 1000003, obj);\n\
+                solve :: int_search([x, y], input_order, indomain_min, complete) maximize obj;\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fzn-bezzel"))
+        .args(["-t", "2500", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The model arrives 1.5 s after the start, as a slow reader or translator would leave it:
+    // the search then has 1 s, and stops before the watchdog (a second after the limit).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(text.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("obj = "), "{stdout}");
+    assert!(stdout.ends_with("----------\n"), "{stdout}");
+    assert!(!stdout.contains("UNKNOWN"), "{stdout}");
+}
