@@ -4,7 +4,7 @@
 
 use crate::common::{interrupt, wait_at_most, wait_for_handler};
 
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 /// Far beyond any test's patience: n = 21 has about 3.1e11 solutions, hours of work on any
@@ -12,13 +12,7 @@ use std::time::Duration;
 const LONG: &str = "21";
 
 fn start(args: &[&str]) -> Child {
-    Command::new(crate::common::program("queens"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("queens starts")
+    crate::common::spawn("queens", args)
 }
 
 fn stderr_of(child: Child) -> String {

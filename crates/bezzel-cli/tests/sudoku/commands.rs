@@ -343,19 +343,18 @@ fn orders_and_restarts() {
     }
 }
 
-/// A batch is answered as it is read: the answers to the first chunk (256 puzzles) come out
-/// while stdin is still open, so a pipeline of any length runs in little memory.
-#[test]
-fn answers_stream_while_stdin_is_open() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::sync::mpsc;
-    use std::time::Duration;
-
-    // `-q`: nothing goes to stderr, which this test does not read.
+/// `sudoku --threads 2 -q` (nothing goes to stderr, which is not read), its stdin, and the
+/// lines of its stdout as they come.
+fn streaming() -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<String>,
+) {
+    use std::io::{BufRead, BufReader};
     let mut child = crate::common::spawn("sudoku", &["--threads", "2", "-q"]);
-    let mut stdin = child.stdin.take().expect("stdin");
+    let stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
-    let (lines_tx, lines_rx) = mpsc::channel();
+    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
             if lines_tx.send(line.expect("utf-8 output")).is_err() {
@@ -363,6 +362,17 @@ fn answers_stream_while_stdin_is_open() {
             }
         }
     });
+    (child, stdin, lines_rx)
+}
+
+/// A batch is answered as it is read: the answers to the first chunk (256 puzzles) come out
+/// while stdin is still open, so a pipeline of any length runs in little memory.
+#[test]
+fn answers_stream_while_stdin_is_open() {
+    use std::io::Write;
+    use std::time::Duration;
+
+    let (mut child, mut stdin, lines_rx) = streaming();
     let first: Vec<String> = (0..256).map(|_| format!("{UNIQUE_4X4}\n")).collect();
     stdin.write_all(first.concat().as_bytes()).unwrap();
     stdin.flush().unwrap();
@@ -774,21 +784,10 @@ fn a_byte_order_mark_at_the_start_is_skipped() {
 /// still open.
 #[test]
 fn an_odd_first_line_does_not_stop_the_answers_streaming() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::sync::mpsc;
+    use std::io::Write;
     use std::time::Duration;
 
-    let mut child = crate::common::spawn("sudoku", &["--threads", "2", "-q"]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (lines_tx, lines_rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if lines_tx.send(line.expect("utf-8 output")).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, mut stdin, lines_rx) = streaming();
     let mut input = String::from("odd\n");
     for _ in 0..256 {
         input += &format!("{UNIQUE_4X4}\n");
