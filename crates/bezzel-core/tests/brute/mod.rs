@@ -304,6 +304,38 @@ pub(crate) fn check_instance(
     }
 }
 
+/// A random instance of one constraint: its variables' domains, its definition written in
+/// the test, and its model.
+pub(crate) trait Instance: std::fmt::Debug {
+    fn domains(&self) -> &[Vec<i32>];
+    /// Whether an assignment of every variable satisfies the definition.
+    fn holds(&self, a: &[i32]) -> bool;
+    /// The model, and its variables in the order of [`domains`](Instance::domains).
+    fn model(&self) -> (Model, Vec<VarId>);
+    /// Whether the propagator claims domain consistency on this instance.
+    fn domain_consistent(&self) -> bool;
+}
+
+/// [`check_instance`] on `rounds` instances that `random` makes from the random numbers of
+/// `seed` and the round.
+pub(crate) fn check_random<C: Instance>(
+    seed: u64,
+    rounds: u64,
+    random: impl Fn(&mut Rng, u64) -> C,
+) {
+    let mut rng = Rng(seed);
+    for round in 0..rounds {
+        let case = random(&mut rng, round);
+        check_instance(
+            case.domains(),
+            &|| case.model(),
+            &|a| case.holds(a),
+            case.domain_consistent(),
+            &case,
+        );
+    }
+}
+
 /// The consistency that a propagator claims on one variable, checked at every node by
 /// [`walk`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -38,7 +38,9 @@ impl TableCase {
             positive,
         }
     }
+}
 
+impl Instance for TableCase {
     fn holds(&self, a: &[i32]) -> bool {
         let t: Vec<i64> = self.views.iter().map(|v| v.eval(a)).collect();
         self.tuples.contains(&t) == self.positive
@@ -54,21 +56,21 @@ impl TableCase {
         }
         (m, vars)
     }
+
+    fn domain_consistent(&self) -> bool {
+        true
+    }
+
+    fn domains(&self) -> &[Vec<i32>] {
+        &self.domains
+    }
 }
 
 #[test]
 fn tables_match_brute_force_and_are_domain_consistent() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    for round in 0..1500 {
-        let case = TableCase::random(&mut rng, round % 2 == 0);
-        check_instance(
-            &case.domains,
-            &|| case.model(),
-            &|a| case.holds(a),
-            true,
-            &case,
-        );
-    }
+    check_random(0x9e37_79b9_7f4a_7c15, 1500, |rng, round| {
+        TableCase::random(rng, round % 2 == 0)
+    });
 }
 
 #[test]
@@ -181,7 +183,9 @@ impl RegularCase {
             delta,
         }
     }
+}
 
+impl Instance for RegularCase {
     /// The definition, run on the word directly.
     fn holds(&self, a: &[i32]) -> bool {
         let mut q = self.start;
@@ -213,29 +217,28 @@ impl RegularCase {
         m.regular(&views, &dfa).unwrap();
         (m, vars)
     }
+
+    fn domain_consistent(&self) -> bool {
+        // Claimed on distinct variables (a variable seen twice makes the layered graph an
+        // over-approximation).
+        let vars: BTreeSet<usize> = self.views.iter().map(|v| v.var).collect();
+        vars.len() == self.views.len()
+    }
+
+    fn domains(&self) -> &[Vec<i32>] {
+        &self.domains
+    }
 }
 
 use bezzel_core::constraints::Dfa;
 
 #[test]
 fn regular_matches_brute_force_and_is_domain_consistent() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     // Automata of up to 4 states, and every third one of up to 12, with many distinct
     // (symbol, shift) groups of transitions.
-    for i in 0..1500 {
-        let case = RegularCase::random(&mut rng, if i % 3 == 0 { 12 } else { 4 });
-        // Domain consistency is claimed on distinct variables (a variable seen twice makes
-        // the layered graph an over-approximation).
-        let vars: BTreeSet<usize> = case.views.iter().map(|v| v.var).collect();
-        let distinct = vars.len() == case.views.len();
-        check_instance(
-            &case.domains,
-            &|| case.model(),
-            &|a| case.holds(a),
-            distinct,
-            &case,
-        );
-    }
+    check_random(0x2545_f491_4f6c_dd1d, 1500, |rng, round| {
+        RegularCase::random(rng, if round % 3 == 0 { 12 } else { 4 })
+    });
 }
 
 /// The blocks of 1s of a 0/1 word, by definition.

@@ -159,7 +159,9 @@ impl LexCase {
             distinct,
         }
     }
+}
 
+impl Instance for LexCase {
     /// The definition: the first difference decides; no difference is "equal".
     fn holds(&self, a: &[i32]) -> bool {
         for (x, y) in self.xs.iter().zip(&self.ys) {
@@ -182,21 +184,19 @@ impl LexCase {
         }
         (m, vars)
     }
+
+    fn domain_consistent(&self) -> bool {
+        self.distinct
+    }
+
+    fn domains(&self) -> &[Vec<i32>] {
+        &self.domains
+    }
 }
 
 #[test]
 fn lex_orderings_match_brute_force_and_are_domain_consistent() {
-    let mut rng = Rng(0xdead_beef_cafe_f00d);
-    for _ in 0..2000 {
-        let case = LexCase::random(&mut rng);
-        check_instance(
-            &case.domains,
-            &|| case.model(),
-            &|a| case.holds(a),
-            case.distinct,
-            &case,
-        );
-    }
+    check_random(0xdead_beef_cafe_f00d, 2000, |rng, _| LexCase::random(rng));
 }
 
 #[derive(Debug, Clone)]
@@ -242,6 +242,12 @@ impl PrecedeCase {
             distinct,
         }
     }
+}
+
+impl Instance for PrecedeCase {
+    fn domains(&self) -> &[Vec<i32>] {
+        &self.domains
+    }
 
     /// The definition: the first `t` (if any) comes after some `s`.
     fn holds(&self, a: &[i32]) -> bool {
@@ -258,21 +264,17 @@ impl PrecedeCase {
         m.value_precede(self.s, self.t, &views).unwrap();
         (m, vars)
     }
+
+    fn domain_consistent(&self) -> bool {
+        self.distinct
+    }
 }
 
 #[test]
 fn value_precedence_matches_brute_force_and_is_domain_consistent() {
-    let mut rng = Rng(0x0bad_5eed_1234_4321);
-    for _ in 0..2000 {
-        let case = PrecedeCase::random(&mut rng);
-        check_instance(
-            &case.domains,
-            &|| case.model(),
-            &|a| case.holds(a),
-            case.distinct,
-            &case,
-        );
-    }
+    check_random(0x0bad_5eed_1234_4321, 2000, |rng, _| {
+        PrecedeCase::random(rng)
+    });
 }
 
 #[test]
