@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const TOP1465: &str = include_str!("../../../../tests/data/top1465_sample.txt");
+const TOP1465: &str = include_str!("../../../../../tests/data/top1465_sample.txt");
 
 /// Copies of the 50-puzzle top1465 sample: 20,000 hard puzzles, seconds of work on one thread
 /// of any machine, so that a stop after a fraction of a second always cuts it short.

@@ -525,7 +525,7 @@ fn a_comment_after_a_puzzle_is_ignored() {
 
 #[test]
 fn threads_keep_the_input_order() {
-    let text = include_str!("../../../../tests/data/sudoku17_sample.txt");
+    let text = include_str!("../../../../../tests/data/sudoku17_sample.txt");
     let first: String = text.lines().take(24).collect::<Vec<_>>().join("\n");
     let one = sudoku(&["-q", "--threads", "1"], &first);
     let four = sudoku(&["-q", "--threads", "4"], &first);
