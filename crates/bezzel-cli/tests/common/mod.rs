@@ -48,8 +48,12 @@ pub(crate) fn repository(path: &str) -> PathBuf {
 
 /// Starts a program with arguments, its stdin, stdout and stderr piped to the test.
 pub(crate) fn spawn(name: &str, args: &[impl AsRef<OsStr>]) -> Child {
-    Command::new(program(name))
-        .args(args)
+    spawn_piped(Command::new(program(name)).args(args))
+}
+
+/// Starts `command` with its stdin, stdout and stderr piped to the test.
+pub(crate) fn spawn_piped(command: &mut Command) -> Child {
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -76,6 +80,23 @@ pub(crate) fn run(name: &str, args: &[impl AsRef<OsStr>], stdin: Option<&str>) -
 /// stdout as text.
 pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+/// stdout as JSON values, one a line.
+pub(crate) fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// Everything left in a child's pipe (taken from it), as text.
+pub(crate) fn read_all(pipe: Option<impl std::io::Read>) -> String {
+    let mut text = String::new();
+    pipe.expect("a piped stream")
+        .read_to_string(&mut text)
+        .expect("utf-8 output");
+    text
 }
 
 /// stderr as text.

@@ -61,10 +61,7 @@ fn formats_and_limit() {
     let o = queens(&["first", "4", "--format", "board"]);
     assert_eq!(stdout(&o), "NO.1:\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n");
     let o = queens(&["all", "8", "--limit", "2", "--format", "json"]);
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = crate::common::json_lines(&o);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[1]["index"], 2);
     assert_eq!(

@@ -3,7 +3,7 @@
 //! cannot be written.
 
 use crate::common::{run, stderr, stdout};
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 fn queens(args: &[&str]) -> std::process::Output {
@@ -318,12 +318,7 @@ fn limited(args: &[&str]) -> Command {
 fn checking_a_huge_conflict_needs_little_memory() {
     let n = 20_000u64;
     let input = "5 ".repeat(n as usize);
-    let mut child = limited(&["check"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::common::spawn_piped(&mut limited(&["check"]));
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
@@ -457,12 +452,7 @@ fn a_huge_board_is_streamed() {
     drop(lines);
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    err.push_str(&crate::common::read_all(child.stderr.take()));
     assert_eq!(first.len(), 3, "status {status:?}: {err}");
     assert_eq!(first[0], "NO.1:");
     for (row, line) in first[1..].iter().enumerate() {
@@ -661,12 +651,8 @@ fn endless_input_is_refused_at_once() {
 fn listing_many_attacking_pairs_needs_little_memory() {
     let n = 3000u64;
     let pairs = n * (n - 1) / 2;
-    let mut child = limited_to(100_000, &["check", "--limit", "100000000"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        crate::common::spawn_piped(&mut limited_to(100_000, &["check", "--limit", "100000000"]));
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
@@ -792,10 +778,7 @@ fn a_corrupted_placement_in_a_stream_is_reported_by_its_number() {
     // JSON: one line per placement, and the summary.
     let json = stdout(&queens(&["6", "--format", "json"]));
     let o = run("queens", &["check", "--format", "json"], Some(&json));
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = crate::common::json_lines(&o);
     assert_eq!(lines.len(), 5);
     assert_eq!(lines[3]["index"], 4);
     assert_eq!(lines[3]["solution"], true);

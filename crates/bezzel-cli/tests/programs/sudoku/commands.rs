@@ -461,7 +461,6 @@ fn a_read_error_part_way_keeps_the_answers_so_far() {
 #[cfg(unix)]
 #[test]
 fn an_endless_line_is_refused_at_once() {
-    use std::io::Read;
     use std::process::{Command, Stdio};
     let mut child = Command::new(crate::common::program("sudoku"))
         .args(["--threads", "1"])
@@ -473,18 +472,8 @@ fn an_endless_line_is_refused_at_once() {
     let status = crate::common::wait_at_most(&mut child, std::time::Duration::from_secs(30));
     assert!(status.is_some(), "still reading /dev/zero after 30 s");
     let (mut out, mut err) = (String::new(), String::new());
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    out.push_str(&crate::common::read_all(child.stdout.take()));
+    err.push_str(&crate::common::read_all(child.stderr.take()));
     assert_eq!(status.unwrap().code(), Some(2), "{err}");
     assert_eq!(out, "error: line 1: line is longer than 65536 bytes\n");
     assert!(
@@ -868,13 +857,8 @@ fn output_that_cannot_be_written_is_an_error() {
     }
 
     // A pipe whose reader has gone: a batch that needs several writes.
-    let mut child = Command::new(&sudoku)
-        .args(["-q", "--threads", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        crate::common::spawn_piped(Command::new(&sudoku).args(["-q", "--threads", "1"]));
     drop(child.stdout.take());
     let input = format!("{UNIQUE_4X4}\n").repeat(2000);
     let _ = child.stdin.take().unwrap().write_all(input.as_bytes());

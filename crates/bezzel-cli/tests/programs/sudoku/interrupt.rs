@@ -154,13 +154,13 @@ fn ctrl_c_stops_a_batch_with_status_130_the_summary_and_only_right_answers() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_a_long_search_promptly() {
-    let mut child = Command::new(program("sudoku"))
-        .args(["--alphabet", "1", "--count", "--limit", "1000000000000"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::common::spawn_piped(Command::new(program("sudoku")).args([
+        "--alphabet",
+        "1",
+        "--count",
+        "--limit",
+        "1000000000000",
+    ]));
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
