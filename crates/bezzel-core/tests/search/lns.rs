@@ -194,12 +194,7 @@ impl Case {
 
     /// The model, its variables, and the variable that holds the objective.
     fn build(&self) -> (Model, Vec<VarId>, VarId) {
-        let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.int_var(d.clone()).unwrap())
-            .collect();
+        let (mut m, vars) = crate::brute::model(&self.domains);
         for c in &self.constraints {
             match c {
                 Spec::Linear(terms, relation, constant) => {

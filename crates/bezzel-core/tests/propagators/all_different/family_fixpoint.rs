@@ -238,12 +238,7 @@ impl Case {
     }
 
     fn build(&self) -> (Model, Vec<VarId>) {
-        let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.int_var(d.as_slice()).unwrap())
-            .collect();
+        let (mut m, vars) = brute::model(&self.domains);
         for unit in &self.units {
             let xs: Vec<VarId> = unit.iter().map(|&i| vars[i]).collect();
             m.all_different_with(&xs, Consistency::Domain).unwrap();
