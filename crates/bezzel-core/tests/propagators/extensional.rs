@@ -416,19 +416,14 @@ fn regular_with_more_than_64_states() {
 fn regular_on_negated_offset_and_wide_views() {
     // Symbols 5..=7; the only word accepted is 7 5.
     let dfa = Dfa::new(3, 0, &[2], &[(0, 7, 1), (1, 5, 2)]).unwrap();
-    let mut m = Model::new();
-    let x = m.int_var(-9..=-4).unwrap();
-    let y = m.int_var(0..=10).unwrap();
-    m.regular(&[x.minus(), y.offset(3)], &dfa).unwrap();
-    m.propagate().unwrap();
-    assert_eq!(m.domain(x).unwrap(), vec![-7]);
-    assert_eq!(m.domain(y).unwrap(), vec![2]);
-    // A wide domain: the fallback.
-    let mut m = Model::new();
-    let x = m.int_var(-200..=-4).unwrap();
-    let y = m.int_var(0..=100).unwrap();
-    m.regular(&[x.minus(), y.offset(3)], &dfa).unwrap();
-    m.propagate().unwrap();
-    assert_eq!(m.domain(x).unwrap(), vec![-7]);
-    assert_eq!(m.domain(y).unwrap(), vec![2]);
+    // Narrow domains, then wide ones (the fallback).
+    for (x_min, y_max) in [(-9, 10), (-200, 100)] {
+        let mut m = Model::new();
+        let x = m.int_var(x_min..=-4).unwrap();
+        let y = m.int_var(0..=y_max).unwrap();
+        m.regular(&[x.minus(), y.offset(3)], &dfa).unwrap();
+        m.propagate().unwrap();
+        assert_eq!(m.domain(x).unwrap(), vec![-7], "x from {x_min}");
+        assert_eq!(m.domain(y).unwrap(), vec![2], "y to {y_max}");
+    }
 }

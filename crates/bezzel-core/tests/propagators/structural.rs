@@ -119,6 +119,18 @@ fn empty_circuits_are_model_errors() {
     ));
 }
 
+/// Whether a random case gives each view a variable of its own (seven times in ten), and how
+/// many variables it has: `own` when so, otherwise from 1 to `shared`.
+fn variables(rng: &mut Rng, own: usize, shared: i64) -> (bool, usize) {
+    let distinct = rng.chance(70);
+    let nvars = if distinct {
+        own
+    } else {
+        rng.range(1, shared) as usize
+    };
+    (distinct, nvars)
+}
+
 #[derive(Debug, Clone)]
 struct LexCase {
     domains: Vec<Vec<i32>>,
@@ -131,12 +143,7 @@ struct LexCase {
 impl LexCase {
     fn random(rng: &mut Rng) -> LexCase {
         let n = rng.range(0, 3) as usize;
-        let distinct = rng.chance(70);
-        let nvars = if distinct {
-            2 * n
-        } else {
-            rng.range(1, 4) as usize
-        };
+        let (distinct, nvars) = variables(rng, 2 * n, 4);
         let domains = (0..nvars).map(|_| domain(rng, -1, 2)).collect();
         let spec = |rng: &mut Rng, i: usize| {
             if distinct {
@@ -211,12 +218,7 @@ struct PrecedeCase {
 impl PrecedeCase {
     fn random(rng: &mut Rng) -> PrecedeCase {
         let n = rng.range(0, 4) as usize;
-        let distinct = rng.chance(70);
-        let nvars = if distinct {
-            n
-        } else {
-            rng.range(1, 3) as usize
-        };
+        let (distinct, nvars) = variables(rng, n, 3);
         let domains = (0..nvars).map(|_| domain(rng, 0, 3)).collect();
         let views = (0..n)
             .map(|i| {
