@@ -7,7 +7,7 @@
 //! error of their own there) are left to the `sudoku_reader` target.
 #![no_main]
 
-use bezzel_fuzz::{actual, check_grid, expected_line, without_bom};
+use bezzel_fuzz::{actual, check_grid, expected_batch};
 use bezzel_sudoku::reader::{MAX_LINE_BYTES, PuzzleLines, parse_batch};
 use libfuzzer_sys::fuzz_target;
 
@@ -20,15 +20,8 @@ fuzz_target!(|data: &[u8]| {
     }
     let batch = parse_batch(text);
 
-    // The puzzles as the documentation describes them, from a plain split on '\n' (a '\r'
-    // left at a line's end is trimmed with the other whitespace) after a leading BOM.
-    let expected: Vec<_> = without_bom(text)
-        .split('\n')
-        .enumerate()
-        .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").trim()))
-        .filter(|(_, line)| !line.is_empty())
-        .map(|(number, line)| (number, expected_line(line)))
-        .collect();
+    // The puzzles as the documentation describes them.
+    let expected = expected_batch(text);
     let found: Vec<_> = batch
         .iter()
         .map(|(number, result)| (*number, actual(result)))

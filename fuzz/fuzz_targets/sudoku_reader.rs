@@ -10,7 +10,7 @@
 //!   the puzzle's own text in the alphabet the reader reports.
 #![no_main]
 
-use bezzel_fuzz::{actual, check_grid, expected_line, without_bom};
+use bezzel_fuzz::{actual, check_grid, expected_batch};
 use bezzel_sudoku::grid::Alphabet;
 use bezzel_sudoku::reader::{Form, MAX_LINE_BYTES, Puzzle, PuzzleReader, ReadOptions};
 use libfuzzer_sys::fuzz_target;
@@ -87,13 +87,6 @@ fuzz_target!(|data: &[u8]| {
         && text.split('\n').all(|l| l.len() <= MAX_LINE_BYTES)
     {
         let found: Vec<_> = whole.iter().map(|p| (p.line, actual(&p.grid))).collect();
-        let expected: Vec<_> = without_bom(text)
-            .split('\n')
-            .enumerate()
-            .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").trim()))
-            .filter(|(_, line)| !line.is_empty())
-            .map(|(number, line)| (number, expected_line(line)))
-            .collect();
-        assert_eq!(found, expected, "{text:?}");
+        assert_eq!(found, expected_batch(text), "{text:?}");
     }
 });

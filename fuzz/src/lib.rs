@@ -131,6 +131,19 @@ pub fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
+/// The puzzles of a batch as the line form's documentation describes them, with their line
+/// numbers: a plain split on '\n' (a '\r' left at a line's end is trimmed with the other
+/// whitespace) after a leading BOM, comments and blank lines left out.
+pub fn expected_batch(text: &str) -> Vec<(usize, Reading)> {
+    without_bom(text)
+        .split('\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, line)| !line.is_empty())
+        .map(|(number, line)| (number, expected_line(line)))
+        .collect()
+}
+
 /// The line form, read from its documentation: trim, the length picks the side, then the
 /// first bad character from the left.
 pub fn expected_line(text: &str) -> Reading {

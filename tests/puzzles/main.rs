@@ -6,10 +6,10 @@
 //! One test binary for all of them (linking one binary instead of one per file is most of the
 //! build time saved). Each module is one suite; to add one, put the file next to this one and
 //! declare it below. Shared helpers are crate modules: a suite reaches them with
-//! `use crate::common;` (`tests/common/mod.rs`). Snapshots live in `snapshots/` here, named
-//! `puzzles__<module>__<name>.snap`.
+//! `use crate::common;` (bezzel-cli's `tests/common/mod.rs`, which runs the programs).
+//! Snapshots live in `snapshots/` here, named `puzzles__<module>__<name>.snap`.
 
-#[path = "../common/mod.rs"]
+#[path = "../../crates/bezzel-cli/tests/common/mod.rs"]
 mod common;
 
 mod gallery;

@@ -61,6 +61,14 @@ fn reference_count(puzzle: &Grid, limit: usize) -> usize {
     found
 }
 
+/// The only solution of `text` (it must have exactly one) and its report (see
+/// [`solutions_report`]).
+fn unique_report(text: &str) -> (Grid, String) {
+    let (mut solutions, report) = solutions_report(text);
+    assert_eq!(solutions.len(), 1, "{text}");
+    (solutions.remove(0), report)
+}
+
 /// Every solution, checked, with the text a snapshot compares: the puzzle, the number of
 /// solutions, and each solution in line and grid form.
 fn solutions_report(text: &str) -> (Vec<Grid>, String) {
@@ -125,9 +133,8 @@ const WIKIPEDIA_SOLUTION: &str =
 
 #[test]
 fn easy_wikipedia() {
-    let (solutions, report) = solutions_report(WIKIPEDIA);
-    assert_eq!(solutions.len(), 1);
-    assert_eq!(solutions[0].to_line(), WIKIPEDIA_SOLUTION);
+    let (solution, report) = unique_report(WIKIPEDIA);
+    assert_eq!(solution.to_line(), WIKIPEDIA_SOLUTION);
     insta::assert_snapshot!("easy_wikipedia", report);
 }
 
@@ -137,8 +144,7 @@ fn hard_top1465_first() {
     // collection of hard puzzles, each with a unique solution.
     let puzzle =
         "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-    let (solutions, report) = solutions_report(puzzle);
-    assert_eq!(solutions.len(), 1);
+    let (_, report) = unique_report(puzzle);
     insta::assert_snapshot!("hard_top1465_first", report);
 }
 
@@ -148,8 +154,7 @@ fn seventeen_clues() {
     // 17 givens, the fewest a 9x9 puzzle with a unique solution can have.
     let puzzle =
         ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
-    let (solutions, report) = solutions_report(puzzle);
-    assert_eq!(solutions.len(), 1);
+    let (_, report) = unique_report(puzzle);
     assert_eq!(Grid::parse_line(puzzle).unwrap().givens(), 17);
     insta::assert_snapshot!("seventeen_clues", report);
 }
@@ -157,8 +162,7 @@ fn seventeen_clues() {
 #[test]
 fn four_by_four_with_four_givens() {
     // Four givens, the fewest a 4x4 puzzle with a unique solution can have.
-    let (solutions, report) = solutions_report("....3..2..4....3");
-    assert_eq!(solutions.len(), 1);
+    let (_, report) = unique_report("....3..2..4....3");
     insta::assert_snapshot!("four_by_four", report);
 }
 
@@ -169,8 +173,7 @@ const SIXTEEN: &str = "A..CD.4.....F39...E.27.136..A5..F3..5A..D.4B72G172.G3F.65
 
 #[test]
 fn sixteen_by_sixteen() {
-    let (solutions, report) = solutions_report(SIXTEEN);
-    assert_eq!(solutions.len(), 1);
+    let (_, report) = unique_report(SIXTEEN);
     insta::assert_snapshot!("sixteen_by_sixteen", report);
 }
 
@@ -179,8 +182,7 @@ const TWENTY_FIVE: &str = "N.AE..KF..MO.L.39.....I7.9J5.B..H.CF.KD.1I8..OPL6..FG
 
 #[test]
 fn twenty_five_by_twenty_five() {
-    let (solutions, report) = solutions_report(TWENTY_FIVE);
-    assert_eq!(solutions.len(), 1);
+    let (_, report) = unique_report(TWENTY_FIVE);
     insta::assert_snapshot!("twenty_five_by_twenty_five", report);
 }
 

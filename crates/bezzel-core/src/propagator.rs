@@ -83,6 +83,20 @@ pub enum PropStatus {
     Subsumed,
 }
 
+impl PropStatus {
+    /// [`Subsumed`](Self::Subsumed) when `entailed` (the constraint holds in every
+    /// remaining assignment: its variables are fixed, say), [`Fixpoint`](Self::Fixpoint)
+    /// otherwise: the usual last word of a propagator that runs to its own fixpoint.
+    #[inline]
+    pub fn subsumed_if(entailed: bool) -> PropStatus {
+        if entailed {
+            PropStatus::Subsumed
+        } else {
+            PropStatus::Fixpoint
+        }
+    }
+}
+
 /// The result of a propagation: a status, or `Err(Conflict)` when the constraint failed.
 pub type PropResult = Result<PropStatus, Conflict>;
 

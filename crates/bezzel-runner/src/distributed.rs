@@ -152,6 +152,88 @@ impl Peer {
     fn finished(&self) -> bool {
         self.slots == Some(self.stopped)
     }
+
+    /// Takes `more` requests from this worker (rank `from`) for `what`: refused before it
+    /// said how many threads it has, and past [`MAX_PER_THREAD`] at once.
+    fn grow(&mut self, from: usize, more: usize, what: &str) -> Result<(), ClusterError> {
+        match &mut self.slots {
+            Some(slots) if more <= MAX_PER_THREAD => {
+                *slots += more;
+                Ok(())
+            }
+            _ => Err(ClusterError::out_of_turn(
+                from,
+                format!("asked for {more} more {what} out of turn"),
+            )),
+        }
+    }
+}
+
+/// The sender of a message to the coordinator, which must be one of its workers.
+fn from_worker(from: usize, size: usize) -> Result<usize, ClusterError> {
+    if from == 0 || from >= size {
+        return Err(ClusterError::out_of_turn(
+            from,
+            "sent the coordinator a message, but is not one of its workers",
+        ));
+    }
+    Ok(from)
+}
+
+/// The coordinator's side of the workers: their bookkeeping, and the loop that serves them.
+struct Workers<'a> {
+    cluster: &'a dyn Cluster,
+    cancel: &'a AtomicBool,
+    /// One per rank; the coordinator's own threads take no messages.
+    peers: Vec<Peer>,
+}
+
+impl<'a> Workers<'a> {
+    fn new(cluster: &'a dyn Cluster, cancel: &'a AtomicBool) -> Workers<'a> {
+        let mut peers = vec![Peer::default(); cluster.size()];
+        peers[0].slots = Some(0);
+        Workers {
+            cluster,
+            cancel,
+            peers,
+        }
+    }
+
+    /// Hands each message of a worker to `handle` (with the workers' bookkeeping) until every
+    /// worker and every one of the `local` threads is done. Once the cancel flag is raised,
+    /// every worker not finished is sent the message `cancelled` makes, once.
+    fn serve<T, E: From<ClusterError>>(
+        &mut self,
+        local: &[std::thread::ScopedJoinHandle<'_, T>],
+        cancelled: impl Fn() -> Result<Vec<u8>, ClusterError>,
+        mut handle: impl FnMut(usize, &[u8], &mut [Peer]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut cancel_sent = false;
+        loop {
+            let mut idle = true;
+            while let Some((from, bytes)) = receive(self.cluster)? {
+                idle = false;
+                handle(
+                    from_worker(from, self.peers.len())?,
+                    &bytes,
+                    &mut self.peers,
+                )?;
+            }
+            if self.cancel.load(Ordering::Relaxed) && !cancel_sent {
+                cancel_sent = true;
+                let message = cancelled()?;
+                for (rank, _) in self.peers.iter().enumerate().filter(|(_, p)| !p.finished()) {
+                    send(self.cluster, rank, &message)?;
+                }
+            }
+            if self.peers.iter().all(Peer::finished) && local.iter().all(|h| h.is_finished()) {
+                return Ok(());
+            }
+            if idle {
+                std::thread::sleep(POLL);
+            }
+        }
+    }
 }
 
 impl<S, const K: usize> Batch<'_, S, K> {
@@ -243,8 +325,7 @@ impl<S, const K: usize> Batch<'_, S, K> {
         };
         progress(resumed, total);
         let subproblems = &self.subproblems;
-        let mut peers = vec![Peer::default(); cluster.size()];
-        peers[0].slots = Some(0); // the coordinator's own threads take no messages
+        let mut workers = Workers::new(cluster, cancel);
         std::thread::scope(|scope| {
             let local: Vec<_> = (0..threads)
                 .map(|_| {
@@ -274,88 +355,48 @@ impl<S, const K: usize> Batch<'_, S, K> {
                 };
                 Ok(send(cluster, to, &message)?)
             };
-            let grow = |from: usize, peers: &mut [Peer], more: usize| match &mut peers[from].slots {
-                Some(slots) if more <= MAX_PER_THREAD => {
-                    *slots += more;
-                    Ok(())
-                }
-                _ => Err(RunError::Cluster(ClusterError::out_of_turn(
-                    from,
-                    format!("asked for {more} more subproblems out of turn"),
-                ))),
-            };
-            let mut cancel_sent = false;
-            let mut serve = || -> Result<(), RunError<E>> {
-                loop {
-                    let mut idle = true;
-                    while let Some((from, bytes)) = receive(cluster)? {
-                        idle = false;
-                        if from == 0 || from >= peers.len() {
+            let cancelled = || encode(&ToWorker::<()>::Cancel);
+            let served = workers.serve(&local, cancelled, |from, bytes, peers| {
+                match decode(from, bytes)? {
+                    ToCoordinator::Ready { slots } => {
+                        peers[from].slots = Some(slots);
+                        (0..slots).try_for_each(|_| answer(from, peers))
+                    }
+                    ToCoordinator::Done {
+                        index,
+                        outcome,
+                        more,
+                    } => {
+                        if index >= total {
                             return Err(ClusterError::out_of_turn(
                                 from,
-                                "sent the coordinator a message, but is not one of its workers",
+                                format!("finished subproblem {index} of {total}"),
                             )
                             .into());
                         }
-                        match decode(from, &bytes)? {
-                            ToCoordinator::Ready { slots } => {
-                                peers[from].slots = Some(slots);
-                                for _ in 0..slots {
-                                    answer(from, &mut peers)?;
-                                }
-                            }
-                            ToCoordinator::Done {
-                                index,
-                                outcome,
-                                more,
-                            } => {
-                                if index >= total {
-                                    return Err(ClusterError::out_of_turn(
+                        match outcome {
+                            Outcome::Solved { counts, stats } => {
+                                let counts = <[u64; K]>::try_from(counts).map_err(|c| {
+                                    ClusterError::out_of_turn(
                                         from,
-                                        format!("finished subproblem {index} of {total}"),
+                                        format!("sent {} counts, not {K}", c.len()),
                                     )
-                                    .into());
-                                }
-                                match outcome {
-                                    Outcome::Solved { counts, stats } => {
-                                        let counts = <[u64; K]>::try_from(counts).map_err(|c| {
-                                            ClusterError::out_of_turn(
-                                                from,
-                                                format!("sent {} counts, not {K}", c.len()),
-                                            )
-                                        })?;
-                                        finish(index, Solved { counts, stats });
-                                    }
-                                    Outcome::Cancelled => {}
-                                    Outcome::Failed(message) => fail(RunError::Remote {
-                                        index,
-                                        rank: from,
-                                        message,
-                                    }),
-                                }
-                                grow(from, &mut peers, more)?;
-                                for _ in 0..=more {
-                                    answer(from, &mut peers)?;
-                                }
+                                })?;
+                                finish(index, Solved { counts, stats });
                             }
+                            Outcome::Cancelled => {}
+                            Outcome::Failed(message) => fail(RunError::Remote {
+                                index,
+                                rank: from,
+                                message,
+                            }),
                         }
-                    }
-                    if cancel.load(Ordering::Relaxed) && !cancel_sent {
-                        cancel_sent = true;
-                        let message = encode(&ToWorker::<()>::Cancel)?;
-                        for (rank, _) in peers.iter().enumerate().filter(|(_, p)| !p.finished()) {
-                            send(cluster, rank, &message)?;
-                        }
-                    }
-                    if peers.iter().all(Peer::finished) && local.iter().all(|h| h.is_finished()) {
-                        return Ok(());
-                    }
-                    if idle {
-                        std::thread::sleep(POLL);
+                        peers[from].grow(from, more, "subproblems")?;
+                        (0..=more).try_for_each(|_| answer(from, peers))
                     }
                 }
-            };
-            if let Err(e) = serve() {
+            });
+            if let Err(e) = served {
                 // The workers cannot be reached in order: stop the local threads, and report.
                 fail(e);
             }
@@ -549,8 +590,7 @@ where
     let put = |index: usize, result: R| {
         answers.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(result);
     };
-    let mut peers = vec![Peer::default(); size];
-    peers[0].slots = Some(0);
+    let mut workers = Workers::new(cluster, cancel);
     let served = std::thread::scope(|scope| -> Result<(), ClusterError> {
         let local: Vec<_> = (0..threads)
             .map(|_| {
@@ -576,66 +616,30 @@ where
             };
             send(cluster, to, &message)
         };
-        let mut cancel_sent = false;
-        loop {
-            let mut idle = true;
-            while let Some((from, bytes)) = receive(cluster)? {
-                idle = false;
-                if from == 0 || from >= size {
-                    return Err(ClusterError::out_of_turn(
-                        from,
-                        "sent the coordinator a message, but is not one of its workers",
-                    ));
-                }
-                let message: MapToCoordinator<R> = decode(from, &bytes)?;
-                match message {
-                    MapToCoordinator::Ready { slots } => {
-                        peers[from].slots = Some(slots);
-                        for _ in 0..slots {
-                            reply(from, &mut peers)?;
-                        }
+        let cancelled = || encode(&MapToWorker::<()>::Cancel);
+        workers.serve(&local, cancelled, |from, bytes, peers| {
+            match decode(from, bytes)? {
+                MapToCoordinator::Done {
+                    index,
+                    result,
+                    more,
+                } => {
+                    if index >= items.len() {
+                        return Err(ClusterError::out_of_turn(
+                            from,
+                            format!("answered item {index} of {}", items.len()),
+                        ));
                     }
-                    MapToCoordinator::Done {
-                        index,
-                        result,
-                        more,
-                    } => {
-                        if index >= items.len() {
-                            return Err(ClusterError::out_of_turn(
-                                from,
-                                format!("answered item {index} of {}", items.len()),
-                            ));
-                        }
-                        put(index, result);
-                        match &mut peers[from].slots {
-                            Some(slots) if more <= MAX_PER_THREAD => *slots += more,
-                            _ => {
-                                return Err(ClusterError::out_of_turn(
-                                    from,
-                                    format!("asked for {more} more items out of turn"),
-                                ));
-                            }
-                        }
-                        for _ in 0..=more {
-                            reply(from, &mut peers)?;
-                        }
-                    }
+                    put(index, result);
+                    peers[from].grow(from, more, "items")?;
+                    (0..=more).try_for_each(|_| reply(from, peers))
+                }
+                MapToCoordinator::Ready { slots } => {
+                    peers[from].slots = Some(slots);
+                    (0..slots).try_for_each(|_| reply(from, peers))
                 }
             }
-            if cancel.load(Ordering::Relaxed) && !cancel_sent {
-                cancel_sent = true;
-                let message = encode(&MapToWorker::<()>::Cancel)?;
-                for (rank, _) in peers.iter().enumerate().filter(|(_, p)| !p.finished()) {
-                    send(cluster, rank, &message)?;
-                }
-            }
-            if peers.iter().all(Peer::finished) && local.iter().all(|h| h.is_finished()) {
-                return Ok(());
-            }
-            if idle {
-                std::thread::sleep(POLL);
-            }
-        }
+        })
     });
     if served.is_err() {
         cancel.store(true, Ordering::Relaxed);

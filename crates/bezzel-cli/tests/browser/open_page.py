@@ -7,7 +7,7 @@ reports what the page shows, as one JSON object on stdout.
 Standard library only (a small WebSocket client below), so CI needs Chromium and nothing else.
 The report: "errors" (uncaught exceptions and console errors), "node_count" (what the page says),
 "title" and "path" (the clicked node's heading and decisions, as the page lists them) and
-"drawn" (nodes drawn). crates/bezzel-cli/tests/tree_page.rs runs this and checks the report against the solver.
+"drawn" (nodes drawn). crates/bezzel-cli/tests/programs/tree_page.rs runs this and checks the report against the solver.
 """
 
 import base64

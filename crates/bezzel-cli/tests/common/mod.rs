@@ -1,33 +1,59 @@
-//! Helpers for running the programs end to end.
+//! Helpers for running the programs `queens` and `sudoku` end to end, shared by this
+//! package's tests and the root package's.
 
 // Each test binary compiles this module and uses only some of it.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-/// Path of one of this package's programs (`queens` or `sudoku`), which cargo builds before
-/// the tests that run them.
+/// Path of one of the programs `queens` and `sudoku`, which cargo builds before this
+/// package's tests. The root package's tests share this module; cargo names no binaries for
+/// them, so they find the programs next to the test binary's folder (a workspace `cargo
+/// test` builds them there).
 pub(crate) fn program(name: &str) -> PathBuf {
-    PathBuf::from(match name {
-        "queens" => env!("CARGO_BIN_EXE_queens"),
-        "sudoku" => env!("CARGO_BIN_EXE_sudoku"),
+    let built = match name {
+        "queens" => option_env!("CARGO_BIN_EXE_queens"),
+        "sudoku" => option_env!("CARGO_BIN_EXE_sudoku"),
         _ => panic!("no program named {name}"),
-    })
+    };
+    if let Some(path) = built {
+        return PathBuf::from(path);
+    }
+    let mut dir = std::env::current_exe().expect("test binary path");
+    dir.pop(); // the test binary
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: run the tests with `cargo test` at the root (which builds the \
+         programs) or `cargo build --bins` first",
+        path.display()
+    );
+    path
 }
 
 /// A path in the repository (puzzle samples in `tests/data`, `examples/data`), from its root.
 pub(crate) fn repository(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").exists())
+        .expect("the repository's root")
         .join(path)
 }
 
 /// Starts a program with arguments, its stdin, stdout and stderr piped to the test.
-pub(crate) fn spawn(name: &str, args: &[&str]) -> Child {
-    Command::new(program(name))
-        .args(args)
+pub(crate) fn spawn(name: &str, args: &[impl AsRef<OsStr>]) -> Child {
+    spawn_piped(Command::new(program(name)).args(args))
+}
+
+/// Starts `command` with its stdin, stdout and stderr piped to the test.
+pub(crate) fn spawn_piped(command: &mut Command) -> Child {
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -36,7 +62,7 @@ pub(crate) fn spawn(name: &str, args: &[&str]) -> Child {
 }
 
 /// Runs a program with arguments and optional stdin.
-pub(crate) fn run(name: &str, args: &[&str], stdin: Option<&str>) -> Output {
+pub(crate) fn run(name: &str, args: &[impl AsRef<OsStr>], stdin: Option<&str>) -> Output {
     let mut child = spawn(name, args);
     {
         let mut pipe = child.stdin.take().expect("stdin");
@@ -54,6 +80,23 @@ pub(crate) fn run(name: &str, args: &[&str], stdin: Option<&str>) -> Output {
 /// stdout as text.
 pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+/// stdout as JSON values, one a line.
+pub(crate) fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// Everything left in a child's pipe (taken from it), as text.
+pub(crate) fn read_all(pipe: Option<impl std::io::Read>) -> String {
+    let mut text = String::new();
+    pipe.expect("a piped stream")
+        .read_to_string(&mut text)
+        .expect("utf-8 output");
+    text
 }
 
 /// stderr as text.

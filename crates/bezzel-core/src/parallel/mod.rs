@@ -538,7 +538,17 @@ pub fn solve_subproblem(
     sub: &Subproblem,
 ) -> Result<Option<Solved<1>>, ParallelError> {
     let count = solver.count_in(&sub.decisions)?;
-    let mut stats = solver.stats().clone();
+    finished(solver.stats().clone(), sub, [count])
+}
+
+/// What a run over `sub` that found `counts` comes to, from its statistics: `None` when the
+/// cancel flag stopped it, [`ParallelError::Limit`] when another limit did, and otherwise
+/// the counts with the statistics, the prefix's decisions counted in the depth.
+fn finished<const K: usize>(
+    mut stats: Statistics,
+    sub: &Subproblem,
+    counts: [u64; K],
+) -> Result<Option<Solved<K>>, ParallelError> {
     match stats.stopped {
         None => {}
         Some(StopReason::Cancelled) => return Ok(None),
@@ -550,7 +560,7 @@ pub fn solve_subproblem(
         }
     }
     stats.max_depth = stats.max_depth.saturating_add(sub.decisions.len() as u64);
-    Ok(Some(Solved::new([count]).with_stats(stats)))
+    Ok(Some(Solved::new(counts).with_stats(stats)))
 }
 
 /// Checks subproblems handed in from outside (say, read from a checkpoint) before any is

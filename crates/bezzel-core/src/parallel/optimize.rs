@@ -6,12 +6,11 @@
 //! When every subproblem is finished the best solution is optimal: each subproblem's tree was
 //! searched under a bound that let through anything better than the solutions already found.
 
-use super::{ParallelError, ParallelSearch, Solved, Subproblem, check_subproblems, worker};
+use super::{ParallelError, ParallelSearch, Subproblem, check_subproblems, worker};
 use crate::error::ModelError;
 use crate::model::Model;
 use crate::search::{Optimum, Sense};
 use crate::solution::Solution;
-use crate::stats::StopReason;
 use crate::var::{IntView, VarId};
 use std::sync::atomic::{AtomicBool, AtomicI64};
 use std::sync::{Arc, Mutex};
@@ -108,10 +107,10 @@ where
     ///
     /// The result is [optimal](Optimum::optimal) when every subproblem was solved; when
     /// `cancel` stopped the run, it holds the best solution found and its statistics say
-    /// [`StopReason::Cancelled`]. Subproblems are checked as in
-    /// [`count`](ParallelSearch::count); limits of the configuration other than the cancel
-    /// flag would apply to each subproblem separately, and a subproblem they stop is a
-    /// [`ParallelError::Limit`].
+    /// [`StopReason::Cancelled`](crate::stats::StopReason::Cancelled). Subproblems are
+    /// checked as in [`count`](ParallelSearch::count); limits of the configuration other
+    /// than the cancel flag would apply to each subproblem separately, and a subproblem they
+    /// stop is a [`ParallelError::Limit`].
     pub fn optimize(
         &self,
         subproblems: &[Subproblem],
@@ -155,19 +154,7 @@ where
                             *best = Some((solution, value));
                         }
                     }
-                    let mut stats = run.stats().clone();
-                    match stats.stopped {
-                        None => {}
-                        Some(StopReason::Cancelled) => return Ok(None),
-                        Some(reason) => {
-                            return Err(ParallelError::Limit {
-                                index: sub.index,
-                                reason,
-                            });
-                        }
-                    }
-                    stats.max_depth = stats.max_depth.saturating_add(sub.decisions.len() as u64);
-                    Ok(Some(Solved::new([found]).with_stats(stats)))
+                    super::finished(run.stats().clone(), sub, [found])
                 },
                 |_, _| {},
             )?;

@@ -139,11 +139,7 @@ impl Propagator for AllDifferentValue {
             ctx.set_int(live_slot, live as i64);
             live.count_ones() as usize
         };
-        Ok(if live <= 1 {
-            PropStatus::Subsumed
-        } else {
-            PropStatus::Fixpoint
-        })
+        Ok(PropStatus::subsumed_if(live <= 1))
     }
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {

@@ -305,11 +305,7 @@ impl Propagator for AllDifferentValueFamily {
             _ => self.run(ctx, live, found)?,
         };
         ctx.set_int(live_slot, live as i64);
-        Ok(if live.count_ones() <= 1 {
-            PropStatus::Subsumed
-        } else {
-            PropStatus::Fixpoint
-        })
+        Ok(PropStatus::subsumed_if(live.count_ones() <= 1))
     }
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {

@@ -480,13 +480,9 @@ impl Propagator for MinArray {
                 break;
             }
         }
-        Ok(
-            if ctx.is_fixed(m) && self.xs.iter().all(|&x| ctx.is_fixed(x)) {
-                PropStatus::Subsumed
-            } else {
-                PropStatus::Fixpoint
-            },
-        )
+        Ok(PropStatus::subsumed_if(
+            ctx.is_fixed(m) && self.xs.iter().all(|&x| ctx.is_fixed(x)),
+        ))
     }
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {

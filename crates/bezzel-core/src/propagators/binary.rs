@@ -88,11 +88,7 @@ impl Propagator for Equal {
                 break;
             }
         }
-        Ok(if ctx.is_fixed(x) {
-            PropStatus::Subsumed
-        } else {
-            PropStatus::Fixpoint
-        })
+        Ok(PropStatus::subsumed_if(ctx.is_fixed(x)))
     }
 
     fn priority(&self) -> Priority {
@@ -131,11 +127,7 @@ impl Propagator for LessEq {
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
         // Repeats for views of the same variable (`x <= x - 1` must fail).
         while ctx.set_max(self.x, ctx.max(self.y))? | ctx.set_min(self.y, ctx.min(self.x))? {}
-        Ok(if ctx.max(self.x) <= ctx.min(self.y) {
-            PropStatus::Subsumed
-        } else {
-            PropStatus::Fixpoint
-        })
+        Ok(PropStatus::subsumed_if(ctx.max(self.x) <= ctx.min(self.y)))
     }
 
     fn priority(&self) -> Priority {

@@ -209,11 +209,7 @@ impl Propagator for Among {
         if ctx.int(ready) == 0 {
             ctx.set_int(ready, 1);
         }
-        Ok(if counts.0 == counts.1 {
-            PropStatus::Subsumed
-        } else {
-            PropStatus::Fixpoint
-        })
+        Ok(PropStatus::subsumed_if(counts.0 == counts.1))
     }
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
@@ -272,13 +268,9 @@ impl Propagator for Inverse {
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
         while channel(ctx, &self.xs, &self.ys)? | channel(ctx, &self.ys, &self.xs)? {}
-        Ok(
-            if self.xs.iter().chain(&self.ys).all(|&x| ctx.is_fixed(x)) {
-                PropStatus::Subsumed
-            } else {
-                PropStatus::Fixpoint
-            },
-        )
+        Ok(PropStatus::subsumed_if(
+            self.xs.iter().chain(&self.ys).all(|&x| ctx.is_fixed(x)),
+        ))
     }
 
     fn priority(&self) -> Priority {

@@ -177,25 +177,121 @@ impl Tasks {
     }
 }
 
-/// Applies new earliest starts (`est`, from the forward pass) and latest starts (`lst`, from
-/// the mirrored pass) to the start views; returns whether a bound moved.
-fn apply(
-    ctx: &mut Context<'_>,
-    starts: &[IntView],
-    now: &[Bounds],
-    est: &[i64],
-    lst: &[i64],
-) -> Result<bool, Conflict> {
-    let mut changed = false;
-    for i in 0..starts.len() {
-        if est[i] > now[i].est {
-            changed |= ctx.set_min(starts[i], est[i])?;
-        }
-        if lst[i] < now[i].lst {
-            changed |= ctx.set_max(starts[i], lst[i])?;
+/// A rule for tasks on a cumulative resource, as one pass forward in time; the same pass
+/// over the tasks mirrored (time reversed) moves the latest starts.
+trait Rule: Default + Clone + std::fmt::Debug + Send {
+    /// The propagator's name.
+    const NAME: &'static str;
+    /// How much one run costs.
+    const PRIORITY: Priority;
+
+    /// Sets each task's earliest start in `est` as the rule allows under the capacity's
+    /// greatest value `cap`, and returns the least capacity the tasks need, or fails.
+    fn pass(&mut self, tasks: &[Bounds], cap: i64, est: &mut [i64]) -> Result<i64, Conflict>;
+}
+
+/// A propagator for tasks on a cumulative resource that applies one rule, forward and
+/// backward in time, until no bound moves: [`Cumulative`] (time-tabling) or
+/// [`CumulativeEnergy`] (energetic reasoning).
+#[derive(Debug, Clone)]
+pub struct CumulativeRule<R> {
+    tasks: Tasks,
+    now: Vec<Bounds>,
+    mirror: Vec<Bounds>,
+    est: Vec<i64>,
+    lst: Vec<i64>,
+    rule: R,
+}
+
+impl<R: Default> CumulativeRule<R> {
+    fn with(tasks: Tasks) -> CumulativeRule<R> {
+        CumulativeRule {
+            tasks,
+            now: Vec::new(),
+            mirror: Vec::new(),
+            est: Vec::new(),
+            lst: Vec::new(),
+            rule: R::default(),
         }
     }
-    Ok(changed)
+
+    /// Tasks `starts[i]` of constant `durations[i]` and `heights[i]` (at least 0) within
+    /// `capacity`. [`Model::cumulative`](crate::Model::cumulative) checks the arguments.
+    pub fn new(
+        starts: Vec<IntView>,
+        durations: Vec<i64>,
+        heights: Vec<i64>,
+        capacity: IntView,
+    ) -> CumulativeRule<R> {
+        let d = durations.into_iter().map(Amount::Fixed).collect();
+        let r = heights.into_iter().map(Amount::Fixed).collect();
+        CumulativeRule::with(Tasks::new(starts, d, r, capacity))
+    }
+
+    /// As [`new`](Self::new), with durations and heights that are views (which must not go
+    /// negative: [`Model::cumulative_vars`](crate::Model::cumulative_vars) constrains them
+    /// so).
+    pub fn flexible(
+        starts: Vec<IntView>,
+        durations: Vec<IntView>,
+        heights: Vec<IntView>,
+        capacity: IntView,
+    ) -> CumulativeRule<R> {
+        let d = durations.into_iter().map(Amount::View).collect();
+        let r = heights.into_iter().map(Amount::View).collect();
+        CumulativeRule::with(Tasks::new(starts, d, r, capacity))
+    }
+}
+
+impl<R: Rule> Propagator for CumulativeRule<R> {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        self.tasks.subscribe(s);
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        let n = self.tasks.starts.len();
+        if n == 0 {
+            return Ok(PropStatus::Subsumed);
+        }
+        loop {
+            self.tasks.read(ctx, &mut self.now);
+            let cap = ctx.max(self.tasks.capacity);
+            self.est.resize(n, 0);
+            self.lst.resize(n, 0);
+            let need = self.rule.pass(&self.now, cap, &mut self.est)?;
+            self.mirror.clear();
+            self.mirror.extend(self.now.iter().map(|t| t.mirrored()));
+            // The mirrored tasks need the same capacity: their windows are the same, reversed.
+            self.rule.pass(&self.mirror, cap, &mut self.lst)?;
+            for (lst, t) in self.lst.iter_mut().zip(&self.mirror) {
+                *lst = -*lst - t.d;
+            }
+            let mut changed = ctx.set_min(self.tasks.capacity, need)?;
+            for (i, &x) in self.tasks.starts.iter().enumerate() {
+                if self.est[i] > self.now[i].est {
+                    changed |= ctx.set_min(x, self.est[i])?;
+                }
+                if self.lst[i] < self.now[i].lst {
+                    changed |= ctx.set_max(x, self.lst[i])?;
+                }
+            }
+            if !changed {
+                return Ok(PropStatus::subsumed_if(self.tasks.all_fixed(ctx)));
+            }
+        }
+    }
+
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        self.tasks.holds(a)
+    }
+
+    fn priority(&self) -> Priority {
+        R::PRIORITY
+    }
+
+    fn name(&self) -> &'static str {
+        R::NAME
+    }
 }
 
 /// One stretch of the profile of compulsory parts: `height` over `[start, end)`.
@@ -206,9 +302,9 @@ struct Segment {
     height: i64,
 }
 
-/// Time-tabling scratch.
+/// Time-tabling, with its scratch: the rule of [`Cumulative`].
 #[derive(Debug, Clone, Default)]
-struct Profile {
+pub struct Profile {
     events: Vec<(i64, i64)>,
     segments: Vec<Segment>,
 }
@@ -283,108 +379,21 @@ impl Profile {
 /// such stretch that it would overlap, and its latest start likewise back. `O(n²)` per pass;
 /// a run repeats passes until no bound moves. Durations and heights count with their least
 /// values. Post it through [`Model::cumulative`](crate::Model::cumulative).
-#[derive(Debug, Clone)]
-pub struct Cumulative {
-    tasks: Tasks,
-    now: Vec<Bounds>,
-    mirror: Vec<Bounds>,
-    est: Vec<i64>,
-    lst: Vec<i64>,
-    profile: Profile,
-}
+pub type Cumulative = CumulativeRule<Profile>;
 
-impl Cumulative {
-    fn with(tasks: Tasks) -> Cumulative {
-        Cumulative {
-            tasks,
-            now: Vec::new(),
-            mirror: Vec::new(),
-            est: Vec::new(),
-            lst: Vec::new(),
-            profile: Profile::default(),
+impl Rule for Profile {
+    const NAME: &'static str = "cumulative";
+    const PRIORITY: Priority = Priority::Quadratic;
+
+    fn pass(&mut self, tasks: &[Bounds], cap: i64, est: &mut [i64]) -> Result<i64, Conflict> {
+        let peak = self.build(tasks);
+        // A task higher than the capacity fits nowhere (the profile does not see it unless
+        // it has a compulsory part).
+        if peak > cap || tasks.iter().any(|t| t.busy() && t.r > cap) {
+            return Err(Conflict);
         }
-    }
-
-    /// Tasks `starts[i]` of constant `durations[i]` and `heights[i]` (at least 0) within
-    /// `capacity`. [`Model::cumulative`](crate::Model::cumulative) checks the arguments.
-    pub fn new(
-        starts: Vec<IntView>,
-        durations: Vec<i64>,
-        heights: Vec<i64>,
-        capacity: IntView,
-    ) -> Cumulative {
-        let d = durations.into_iter().map(Amount::Fixed).collect();
-        let r = heights.into_iter().map(Amount::Fixed).collect();
-        Cumulative::with(Tasks::new(starts, d, r, capacity))
-    }
-
-    /// As [`new`](Cumulative::new), with durations and heights that are views (which must
-    /// not go negative: [`Model::cumulative_vars`](crate::Model::cumulative_vars) constrains
-    /// them so).
-    pub fn flexible(
-        starts: Vec<IntView>,
-        durations: Vec<IntView>,
-        heights: Vec<IntView>,
-        capacity: IntView,
-    ) -> Cumulative {
-        let d = durations.into_iter().map(Amount::View).collect();
-        let r = heights.into_iter().map(Amount::View).collect();
-        Cumulative::with(Tasks::new(starts, d, r, capacity))
-    }
-}
-
-impl Propagator for Cumulative {
-    fn setup(&mut self, s: &mut Setup<'_>) {
-        self.tasks.subscribe(s);
-    }
-
-    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
-        let n = self.tasks.starts.len();
-        if n == 0 {
-            return Ok(PropStatus::Subsumed);
-        }
-        loop {
-            self.tasks.read(ctx, &mut self.now);
-            let peak = self.profile.build(&self.now);
-            let mut changed = ctx.set_min(self.tasks.capacity, peak.max(0))?;
-            let cap = ctx.max(self.tasks.capacity);
-            // A task higher than the capacity fits nowhere (the profile does not see it
-            // unless it has a compulsory part).
-            if self.now.iter().any(|t| t.busy() && t.r > cap) {
-                return Err(Conflict);
-            }
-            self.est.resize(n, 0);
-            self.lst.resize(n, 0);
-            self.profile.push_starts(&self.now, cap, &mut self.est);
-            self.mirror.clear();
-            self.mirror.extend(self.now.iter().map(|t| t.mirrored()));
-            // The mirrored profile is the same profile reversed; rebuilding it is simpler.
-            self.profile.build(&self.mirror);
-            self.profile.push_starts(&self.mirror, cap, &mut self.lst);
-            for (lst, t) in self.lst.iter_mut().zip(&self.mirror) {
-                *lst = -*lst - t.d;
-            }
-            changed |= apply(ctx, &self.tasks.starts, &self.now, &self.est, &self.lst)?;
-            if !changed {
-                return Ok(if self.tasks.all_fixed(ctx) {
-                    PropStatus::Subsumed
-                } else {
-                    PropStatus::Fixpoint
-                });
-            }
-        }
-    }
-
-    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
-        self.tasks.holds(a)
-    }
-
-    fn priority(&self) -> Priority {
-        Priority::Quadratic
-    }
-
-    fn name(&self) -> &'static str {
-        "cumulative"
+        self.push_starts(tasks, cap, est);
+        Ok(peak.max(0))
     }
 }
 
@@ -453,110 +462,20 @@ fn energetic_pass(
 /// `O(n³)` per pass; a run repeats passes until no bound moves. Post it through
 /// [`Model::cumulative`](crate::Model::cumulative), which adds it to [`Cumulative`] for up
 /// to [`ENERGETIC_MAX_TASKS`] tasks.
-#[derive(Debug, Clone)]
-pub struct CumulativeEnergy {
-    tasks: Tasks,
-    now: Vec<Bounds>,
-    mirror: Vec<Bounds>,
-    est: Vec<i64>,
-    lst: Vec<i64>,
+pub type CumulativeEnergy = CumulativeRule<Windows>;
+
+/// Energetic reasoning's scratch: the windows' left and right ends.
+#[derive(Debug, Clone, Default)]
+pub struct Windows {
     lefts: Vec<i64>,
     rights: Vec<i64>,
 }
 
-impl CumulativeEnergy {
-    fn with(tasks: Tasks) -> CumulativeEnergy {
-        CumulativeEnergy {
-            tasks,
-            now: Vec::new(),
-            mirror: Vec::new(),
-            est: Vec::new(),
-            lst: Vec::new(),
-            lefts: Vec::new(),
-            rights: Vec::new(),
-        }
-    }
+impl Rule for Windows {
+    const NAME: &'static str = "cumulative energy";
+    const PRIORITY: Priority = Priority::Expensive;
 
-    /// As [`Cumulative::new`].
-    pub fn new(
-        starts: Vec<IntView>,
-        durations: Vec<i64>,
-        heights: Vec<i64>,
-        capacity: IntView,
-    ) -> CumulativeEnergy {
-        let d = durations.into_iter().map(Amount::Fixed).collect();
-        let r = heights.into_iter().map(Amount::Fixed).collect();
-        CumulativeEnergy::with(Tasks::new(starts, d, r, capacity))
-    }
-
-    /// As [`Cumulative::flexible`].
-    pub fn flexible(
-        starts: Vec<IntView>,
-        durations: Vec<IntView>,
-        heights: Vec<IntView>,
-        capacity: IntView,
-    ) -> CumulativeEnergy {
-        let d = durations.into_iter().map(Amount::View).collect();
-        let r = heights.into_iter().map(Amount::View).collect();
-        CumulativeEnergy::with(Tasks::new(starts, d, r, capacity))
-    }
-}
-
-impl Propagator for CumulativeEnergy {
-    fn setup(&mut self, s: &mut Setup<'_>) {
-        self.tasks.subscribe(s);
-    }
-
-    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
-        let n = self.tasks.starts.len();
-        if n == 0 {
-            return Ok(PropStatus::Subsumed);
-        }
-        loop {
-            self.tasks.read(ctx, &mut self.now);
-            let cap = ctx.max(self.tasks.capacity);
-            self.est.resize(n, 0);
-            self.lst.resize(n, 0);
-            let need = energetic_pass(
-                &self.now,
-                cap,
-                &mut self.est,
-                &mut self.lefts,
-                &mut self.rights,
-            )?;
-            self.mirror.clear();
-            self.mirror.extend(self.now.iter().map(|t| t.mirrored()));
-            energetic_pass(
-                &self.mirror,
-                cap,
-                &mut self.lst,
-                &mut self.lefts,
-                &mut self.rights,
-            )?;
-            for (lst, t) in self.lst.iter_mut().zip(&self.mirror) {
-                *lst = -*lst - t.d;
-            }
-            let mut changed = ctx.set_min(self.tasks.capacity, need)?;
-            changed |= apply(ctx, &self.tasks.starts, &self.now, &self.est, &self.lst)?;
-            if !changed {
-                return Ok(if self.tasks.all_fixed(ctx) {
-                    PropStatus::Subsumed
-                } else {
-                    PropStatus::Fixpoint
-                });
-            }
-        }
-    }
-
-    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
-        self.tasks.holds(a)
-    }
-
-    fn priority(&self) -> Priority {
-        Priority::Expensive
-    }
-
-    fn name(&self) -> &'static str {
-        "cumulative energy"
+    fn pass(&mut self, tasks: &[Bounds], cap: i64, est: &mut [i64]) -> Result<i64, Conflict> {
+        energetic_pass(tasks, cap, est, &mut self.lefts, &mut self.rights)
     }
 }

@@ -425,11 +425,7 @@ impl Propagator for Disjunctive {
                     .iter()
                     .chain(&self.points)
                     .all(|&x| ctx.is_fixed(x));
-                return Ok(if all_fixed {
-                    PropStatus::Subsumed
-                } else {
-                    PropStatus::Fixpoint
-                });
+                return Ok(PropStatus::subsumed_if(all_fixed));
             }
         }
     }

@@ -69,11 +69,7 @@ impl Propagator for ElementConst {
                 break;
             }
         }
-        Ok(if ctx.is_fixed(index) {
-            PropStatus::Subsumed
-        } else {
-            PropStatus::Fixpoint
-        })
+        Ok(PropStatus::subsumed_if(ctx.is_fixed(index)))
     }
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
@@ -175,11 +171,9 @@ impl Propagator for ElementVar {
                 break;
             }
         }
-        Ok(if ctx.is_fixed(index) && ctx.is_fixed(value) {
-            PropStatus::Subsumed
-        } else {
-            PropStatus::Fixpoint
-        })
+        Ok(PropStatus::subsumed_if(
+            ctx.is_fixed(index) && ctx.is_fixed(value),
+        ))
     }
 
     fn priority(&self) -> Priority {

@@ -29,7 +29,7 @@ pub use binary::{Equal, LessEq, NotEqual};
 pub use boolean::{Clause, FixTo, Parity, Reif, Reified};
 pub use check::{Check, Predicate};
 pub use circuit::NoSubtour;
-pub use cumulative::{Cumulative, CumulativeEnergy, ENERGETIC_MAX_TASKS};
+pub use cumulative::{Cumulative, CumulativeEnergy, CumulativeRule, ENERGETIC_MAX_TASKS};
 pub use disjunctive::Disjunctive;
 pub use linear::{Linear, MAX_LINEAR_TERMS, Relation, UnitSum};
 pub use ordering::{Lex, ValuePrecede};

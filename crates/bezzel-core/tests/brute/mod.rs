@@ -304,6 +304,38 @@ pub(crate) fn check_instance(
     }
 }
 
+/// A random instance of one constraint: its variables' domains, its definition written in
+/// the test, and its model.
+pub(crate) trait Instance: std::fmt::Debug {
+    fn domains(&self) -> &[Vec<i32>];
+    /// Whether an assignment of every variable satisfies the definition.
+    fn holds(&self, a: &[i32]) -> bool;
+    /// The model, and its variables in the order of [`domains`](Instance::domains).
+    fn model(&self) -> (Model, Vec<VarId>);
+    /// Whether the propagator claims domain consistency on this instance.
+    fn domain_consistent(&self) -> bool;
+}
+
+/// [`check_instance`] on `rounds` instances that `random` makes from the random numbers of
+/// `seed` and the round.
+pub(crate) fn check_random<C: Instance>(
+    seed: u64,
+    rounds: u64,
+    random: impl Fn(&mut Rng, u64) -> C,
+) {
+    let mut rng = Rng(seed);
+    for round in 0..rounds {
+        let case = random(&mut rng, round);
+        check_instance(
+            case.domains(),
+            &|| case.model(),
+            &|a| case.holds(a),
+            case.domain_consistent(),
+            &case,
+        );
+    }
+}
+
 /// The consistency that a propagator claims on one variable, checked at every node by
 /// [`walk`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -324,37 +356,106 @@ pub(crate) fn domain_everywhere(n: usize) -> Vec<(usize, Level)> {
     (0..n).map(|i| (i, Level::Domain)).collect()
 }
 
-/// The domains of every variable at one node of search.
-type Node = Vec<Vec<i32>>;
+/// The domains of every variable at one node of search, in variable order.
+pub(crate) type Node = Vec<Vec<i32>>;
 
-/// Searches with random decisions and records the domains at each node: see [`walk`].
+/// How a [`Recorder`] picks a decision: from its random numbers, the node's domains and the
+/// unfixed variables.
+pub(crate) type Decide = fn(&mut Rng, &Domains<'_>, &[VarId]) -> Option<Decision>;
+
+/// Takes random decisions and records the domains it is shown at each node (after each
+/// fixpoint of propagation).
 #[derive(Debug)]
-struct Walker {
+struct Recorder {
     rng: Rng,
+    decide: Decide,
     nodes: Arc<Mutex<Vec<Node>>>,
 }
 
-impl Brancher for Walker {
+impl Brancher for Recorder {
     fn decide(&mut self, d: &Domains<'_>) -> Option<Decision> {
         let node: Node = d.vars().map(|x| d.values(x).collect()).collect();
         self.nodes.lock().unwrap().push(node);
         let open: Vec<VarId> = d.vars().filter(|&x| !d.is_fixed(x)).collect();
-        if open.is_empty() {
-            return None;
-        }
-        let x = open[self.rng.below(open.len() as u64) as usize];
-        let values: Vec<i32> = d.values(x).collect();
-        let v = values[self.rng.below(values.len() as u64) as usize];
-        Some(match self.rng.below(3) {
-            0 => Decision::Assign(x, v),
-            1 => Decision::Exclude(x, v),
-            // Any split point, holes included.
-            _ => Decision::AtMost(
-                x,
-                self.rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32,
-            ),
-        })
+        (self.decide)(&mut self.rng, d, &open)
     }
+}
+
+/// What one search with random decisions saw: see [`record_search`].
+#[derive(Debug)]
+pub(crate) struct Recorded {
+    /// The domains of every variable of the model at each node, in the order visited.
+    pub(crate) nodes: Vec<Node>,
+    /// The solutions found, as the values of the variables asked for.
+    pub(crate) solutions: BTreeSet<Vec<i32>>,
+    /// Whether the search went through the whole tree (no limit stopped it).
+    pub(crate) complete: bool,
+}
+
+/// Searches `m` under `config` with the decisions `decide` takes from `rng`, recording every
+/// node's domains and the solutions as the values of `vars`.
+pub(crate) fn record_search(
+    m: Model,
+    vars: &[VarId],
+    config: SearchConfig,
+    rng: Rng,
+    decide: Decide,
+) -> Recorded {
+    let nodes = Arc::new(Mutex::new(Vec::new()));
+    let recorder = Recorder {
+        rng,
+        decide,
+        nodes: Arc::clone(&nodes),
+    };
+    let mut solver = Solver::with_config(m, config).brancher(recorder);
+    let solutions = solver.solutions().map(|s| s.values_of(vars)).collect();
+    let complete = solver.stats().stopped.is_none();
+    drop(solver);
+    let nodes = std::mem::take(&mut *nodes.lock().unwrap());
+    Recorded {
+        nodes,
+        solutions,
+        complete,
+    }
+}
+
+/// The domains of `vars`, in that order, at a node recorded over all of a model's variables.
+pub(crate) fn project(node: &Node, vars: &[VarId]) -> Node {
+    vars.iter().map(|x| node[x.index()].clone()).collect()
+}
+
+/// The default search with every solution checked against the constraints as posted.
+pub(crate) fn checked() -> SearchConfig {
+    SearchConfig {
+        check_solutions: true,
+        ..SearchConfig::default()
+    }
+}
+
+/// One of `open` (unfixed variables) and one of its values, at random, if any is open.
+fn pick(rng: &mut Rng, d: &Domains<'_>, open: &[VarId]) -> Option<(VarId, i32)> {
+    if open.is_empty() {
+        return None;
+    }
+    let x = open[rng.below(open.len() as u64) as usize];
+    let values: Vec<i32> = d.values(x).collect();
+    Some((x, values[rng.below(values.len() as u64) as usize]))
+}
+
+/// A random point to split `x`'s domain at: any value from its least to one below its
+/// greatest, holes included.
+fn split(rng: &mut Rng, d: &Domains<'_>, x: VarId) -> i32 {
+    rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32
+}
+
+/// A random decision of three kinds (`x = v`, `x != v`, `x <= v`) on one of `open`, if any.
+pub(crate) fn three_kinds(rng: &mut Rng, d: &Domains<'_>, open: &[VarId]) -> Option<Decision> {
+    let (x, v) = pick(rng, d, open)?;
+    Some(match rng.below(3) {
+        0 => Decision::Assign(x, v),
+        1 => Decision::Exclude(x, v),
+        _ => Decision::AtMost(x, split(rng, d, x)),
+    })
 }
 
 /// Nodes judged per walk at the most, so that a large tree keeps the test short.
@@ -383,25 +484,19 @@ pub(crate) fn walk(
     };
     for seed in 1..=walks {
         let (m, vars) = build();
-        let nodes = Arc::new(Mutex::new(Vec::new()));
-        let walker = Walker {
-            rng: Rng::seeded(seed ^ instance),
-            nodes: Arc::clone(&nodes),
-        };
-        let config = SearchConfig {
-            check_solutions: true,
-            ..SearchConfig::default()
-        };
-        let mut solver = Solver::with_config(m, config).brancher(walker);
-        let found: BTreeSet<Vec<i32>> = solver.solutions().map(|s| s.values_of(&vars)).collect();
+        let walked = record_search(
+            m,
+            &vars,
+            checked(),
+            Rng::seeded(seed ^ instance),
+            three_kinds,
+        );
         assert_eq!(
-            found, expected,
+            walked.solutions, expected,
             "walk {seed}: solution sets differ on {case:?}"
         );
-        let nodes = std::mem::take(&mut *nodes.lock().unwrap());
-        for node in nodes.iter().take(NODES_JUDGED) {
-            let node: Node = vars.iter().map(|x| node[x.index()].clone()).collect();
-            judge(&node, holds, claims, case);
+        for node in walked.nodes.iter().take(NODES_JUDGED) {
+            judge(&project(node, &vars), holds, claims, case);
         }
     }
 }
@@ -467,18 +562,13 @@ impl Brancher for RandomDecisions {
 
 /// A random decision of any of the four kinds on one of `open` (unfixed variables), if any.
 pub(crate) fn random_decision(rng: &mut Rng, d: &Domains<'_>, open: &[VarId]) -> Option<Decision> {
-    if open.is_empty() {
-        return None;
-    }
-    let x = open[rng.below(open.len() as u64) as usize];
-    let values: Vec<i32> = d.values(x).collect();
-    let v = values[rng.below(values.len() as u64) as usize];
-    let split = rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32;
+    let (x, v) = pick(rng, d, open)?;
+    let at = split(rng, d, x);
     Some(match rng.below(4) {
         0 => Decision::Assign(x, v),
         1 => Decision::Exclude(x, v),
-        2 => Decision::AtMost(x, split),
-        _ => Decision::Above(x, split),
+        2 => Decision::AtMost(x, at),
+        _ => Decision::Above(x, at),
     })
 }
 

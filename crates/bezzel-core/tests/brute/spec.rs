@@ -20,6 +20,19 @@ pub(crate) const VAR_ORDERS: [VarOrder; 4] = [
 pub(crate) const VALUE_ORDERS: [ValueOrder; 3] =
     [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split];
 
+/// The default search configuration under every variable order and value order.
+pub(crate) fn every_order() -> impl Iterator<Item = SearchConfig> {
+    VAR_ORDERS.into_iter().flat_map(|var_order| {
+        VALUE_ORDERS
+            .into_iter()
+            .map(move |value_order| SearchConfig {
+                var_order,
+                value_order,
+                ..SearchConfig::default()
+            })
+    })
+}
+
 /// One constraint of a random model.
 #[derive(Debug, Clone)]
 pub(crate) enum ConstraintSpec {
@@ -184,6 +197,23 @@ pub(crate) struct Shape {
     pub(crate) constraints: RangeInclusive<usize>,
     /// Of which kinds.
     pub(crate) kinds: Kinds,
+}
+
+/// A random model of the core constraints only: `vars` variables whose domains draw up to
+/// `max_values` values from `values`, and `constraints` constraints.
+pub(crate) fn core_model_spec(
+    vars: RangeInclusive<usize>,
+    values: RangeInclusive<i32>,
+    max_values: usize,
+    constraints: RangeInclusive<usize>,
+) -> impl Strategy<Value = ModelSpec> {
+    model_spec(Shape {
+        vars,
+        values: values.boxed(),
+        max_values,
+        constraints,
+        kinds: Kinds::Core,
+    })
 }
 
 /// A random model of the given shape.

@@ -110,6 +110,30 @@ fn full_checkpoint(path: &Path) -> (Vec<Subproblem>, Vec<u64>) {
     (split, counts)
 }
 
+/// A full checkpoint of queens 8 in `dir` (see [`full_checkpoint`]), its lines, and the
+/// first subproblem with solutions: its index and the position of its line.
+#[allow(clippy::type_complexity)]
+fn journal(dir: &TempDir) -> (Vec<Subproblem>, Vec<u64>, Vec<String>, usize, usize) {
+    let (split, counts) = full_checkpoint(&dir.file());
+    let lines = lines(&dir.file());
+    let index = counts.iter().position(|&c| c > 0).unwrap();
+    let line = lines
+        .iter()
+        .position(|x| x.starts_with(&format!("{index} ")))
+        .unwrap();
+    (split, counts, lines, index, line)
+}
+
+/// Writes `lines` as the checkpoint at `path` and opens it with `split`.
+fn rewritten(
+    path: &Path,
+    lines: &[String],
+    split: &[Subproblem],
+) -> Result<(Checkpoint, Vec<Subproblem>), CheckpointError> {
+    std::fs::write(path, lines.concat()).unwrap();
+    open(path, split)
+}
+
 /// Resumes a checkpoint: records the missing subproblems and returns the totals.
 fn finish(path: &Path, split: &[Subproblem], counts: &[u64]) -> Vec<u64> {
     let (mut c, recorded) = open(path, split).unwrap();
@@ -157,29 +181,16 @@ fn corrupt_reason(result: Result<(Checkpoint, Vec<Subproblem>), CheckpointError>
 #[test]
 fn forged_lines_pass_so_the_tests_forge_them_right() {
     let dir = TempDir::new("forge");
-    let (split, counts) = full_checkpoint(&dir.file());
-    let mut l = lines(&dir.file());
-    let index = counts.iter().position(|&c| c > 0).unwrap();
-    let line = l
-        .iter()
-        .position(|x| x.starts_with(&format!("{index} ")))
-        .unwrap();
+    let (split, counts, mut l, index, line) = journal(&dir);
     l[line] = forged_entry(&l[0], &format!("{index} {} {index}", counts[index]));
-    std::fs::write(dir.file(), l.concat()).unwrap();
-    let (c, _) = open(&dir.file(), &split).unwrap();
+    let (c, _) = rewritten(&dir.file(), &l, &split).unwrap();
     assert_eq!(c.solutions(), 92);
 }
 
 #[test]
 fn an_edited_count_is_refused_as_corrupt_not_summed() {
     let dir = TempDir::new("edited");
-    let (split, counts) = full_checkpoint(&dir.file());
-    let index = counts.iter().position(|&c| c > 0).unwrap();
-    let mut l = lines(&dir.file());
-    let line = l
-        .iter()
-        .position(|x| x.starts_with(&format!("{index} ")))
-        .unwrap();
+    let (split, counts, mut l, index, line) = journal(&dir);
     let edited = l[line].replacen(
         &format!("{index} {} ", counts[index]),
         &format!("{index} {} ", counts[index] + 1),
@@ -187,8 +198,7 @@ fn an_edited_count_is_refused_as_corrupt_not_summed() {
     );
     assert_ne!(edited, l[line]);
     l[line] = edited;
-    std::fs::write(dir.file(), l.concat()).unwrap();
-    let reason = corrupt_reason(open(&dir.file(), &split));
+    let reason = corrupt_reason(rewritten(&dir.file(), &l, &split));
     assert!(
         reason.contains(&format!("line {}", line + 1)) && reason.contains("checksum"),
         "{reason}"
@@ -198,21 +208,14 @@ fn an_edited_count_is_refused_as_corrupt_not_summed() {
 #[test]
 fn an_entry_missing_a_count_is_refused() {
     let dir = TempDir::new("short");
-    let (split, counts) = full_checkpoint(&dir.file());
-    let original = lines(&dir.file());
-    let index = counts.iter().position(|&c| c > 0).unwrap();
-    let line = original
-        .iter()
-        .position(|x| x.starts_with(&format!("{index} ")))
-        .unwrap();
+    let (split, counts, original, index, line) = journal(&dir);
     // Each count dropped in turn, as a hand edit leaves it (the checksum no longer matches) ...
     for drop_at in [1, 2] {
         let mut tokens: Vec<&str> = original[line].split(' ').collect();
         tokens.remove(drop_at);
         let mut l = original.clone();
         l[line] = tokens.join(" ");
-        std::fs::write(dir.file(), l.concat()).unwrap();
-        corrupt_reason(open(&dir.file(), &split));
+        corrupt_reason(rewritten(&dir.file(), &l, &split));
     }
     // ... and with a checksum to match: the entry must have as many counts as the header says.
     for body in [
@@ -221,8 +224,7 @@ fn an_entry_missing_a_count_is_refused() {
     ] {
         let mut l = original.clone();
         l[line] = forged_entry(&l[0], &body);
-        std::fs::write(dir.file(), l.concat()).unwrap();
-        let reason = corrupt_reason(open(&dir.file(), &split));
+        let reason = corrupt_reason(rewritten(&dir.file(), &l, &split));
         assert!(reason.contains("every entry has 2"), "{reason}");
     }
 }
@@ -230,12 +232,9 @@ fn an_entry_missing_a_count_is_refused() {
 #[test]
 fn a_dropped_entry_is_recomputed_to_the_exact_total() {
     let dir = TempDir::new("dropped");
-    let (split, counts) = full_checkpoint(&dir.file());
-    let mut l = lines(&dir.file());
-    let index = counts.iter().position(|&c| c > 0).unwrap();
-    l.retain(|x| !x.starts_with(&format!("{index} ")));
-    std::fs::write(dir.file(), l.concat()).unwrap();
-    let (c, _) = open(&dir.file(), &split).unwrap();
+    let (split, counts, mut l, index, line) = journal(&dir);
+    l.remove(line);
+    let (c, _) = rewritten(&dir.file(), &l, &split).unwrap();
     assert!(!c.is_done(index));
     assert_eq!(c.solutions(), 92 - counts[index]);
     drop(c);
@@ -245,13 +244,7 @@ fn a_dropped_entry_is_recomputed_to_the_exact_total() {
 #[test]
 fn u64_max_counts_are_refused() {
     let dir = TempDir::new("max");
-    let (split, counts) = full_checkpoint(&dir.file());
-    let original = lines(&dir.file());
-    let index = counts.iter().position(|&c| c > 0).unwrap();
-    let line = original
-        .iter()
-        .position(|x| x.starts_with(&format!("{index} ")))
-        .unwrap();
+    let (split, counts, original, index, line) = journal(&dir);
 
     // Written over a count, the checksum no longer matches.
     let mut l = original.clone();
@@ -260,14 +253,12 @@ fn u64_max_counts_are_refused() {
         &format!("{index} {} ", u64::MAX),
         1,
     );
-    std::fs::write(dir.file(), l.concat()).unwrap();
-    corrupt_reason(open(&dir.file(), &split));
+    corrupt_reason(rewritten(&dir.file(), &l, &split));
 
     // With a checksum to match, the total would wrap: refused by the sum, not summed.
     let mut l = original.clone();
     l[line] = forged_entry(&l[0], &format!("{index} {} 0", u64::MAX));
-    std::fs::write(dir.file(), l.concat()).unwrap();
-    let reason = corrupt_reason(open(&dir.file(), &split));
+    let reason = corrupt_reason(rewritten(&dir.file(), &l, &split));
     assert!(reason.contains("add up to more than"), "{reason}");
 
     // Recording counts that make a total overflow is refused too, and records nothing.
@@ -331,20 +322,13 @@ fn records_of_unknown_or_finished_subproblems_are_errors_at_once() {
 #[test]
 fn duplicate_lines_are_counted_once_or_refused() {
     let dir = TempDir::new("duplicate");
-    let (split, counts) = full_checkpoint(&dir.file());
-    let original = lines(&dir.file());
-    let index = counts.iter().position(|&c| c > 0).unwrap();
-    let line = original
-        .iter()
-        .position(|x| x.starts_with(&format!("{index} ")))
-        .unwrap();
+    let (split, counts, original, index, line) = journal(&dir);
 
     // The same line twice is the same fact twice.
     let mut l = original.clone();
     l.push(l[line].clone());
     l.insert(1, l[line].clone());
-    std::fs::write(dir.file(), l.concat()).unwrap();
-    let (c, _) = open(&dir.file(), &split).unwrap();
+    let (c, _) = rewritten(&dir.file(), &l, &split).unwrap();
     assert_eq!(c.solutions(), A000170[7]);
     assert_eq!(c.finished(), split.len());
     drop(c);
@@ -355,8 +339,7 @@ fn duplicate_lines_are_counted_once_or_refused() {
         &l[0],
         &format!("{index} {} {index}", counts[index] + 1),
     ));
-    std::fs::write(dir.file(), l.concat()).unwrap();
-    let reason = corrupt_reason(open(&dir.file(), &split));
+    let reason = corrupt_reason(rewritten(&dir.file(), &l, &split));
     assert!(reason.contains("different counts"), "{reason}");
 }
 
@@ -375,8 +358,7 @@ fn an_entry_from_another_checkpoint_does_not_verify() {
     let mut l = lines(&dir.file());
     l.retain(|x| !x.starts_with("0 "));
     l.push(lines(&other)[1].clone());
-    std::fs::write(dir.file(), l.concat()).unwrap();
-    corrupt_reason(open(&dir.file(), &split));
+    corrupt_reason(rewritten(&dir.file(), &l, &split));
 }
 
 #[test]

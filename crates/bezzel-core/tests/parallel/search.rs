@@ -1,6 +1,6 @@
 //! Parallel search and subproblems: the same counts and solution sets as sequential search.
 
-use bezzel_core::parallel::{ParallelError, ParallelSearch, Subproblem};
+use bezzel_core::parallel::{ParallelCount, ParallelError, ParallelSearch, Subproblem};
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -8,6 +8,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 fn queens(n: usize) -> Result<Model, ModelError> {
     crate::queens(n, Consistency::Value).map(|(m, _)| m)
+}
+
+/// Queens `n` split for `threads` workers (30 subproblems each) and counted in parallel.
+fn count_split(n: usize, threads: usize) -> (Vec<Subproblem>, ParallelCount) {
+    let search = ParallelSearch::new(format!("queens {n}"), || queens(n))
+        .threads(Some(threads))
+        .per_worker(30);
+    let subproblems = search.subproblems().unwrap();
+    let result = search.count(&subproblems, None, |_, _| {}).unwrap();
+    (subproblems, result)
 }
 
 const A000170: [u64; 13] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
@@ -18,11 +28,7 @@ fn parallel_queens_counts_equal_sequential_counts() {
         let sequential = Solver::new(queens(n).unwrap()).count();
         assert_eq!(sequential, A000170[n - 1]);
         for threads in [1, 2, 4] {
-            let search = ParallelSearch::new(format!("queens {n}"), || queens(n))
-                .threads(Some(threads))
-                .per_worker(30);
-            let subproblems = search.subproblems().unwrap();
-            let result = search.count(&subproblems, None, |_, _| {}).unwrap();
+            let (subproblems, result) = count_split(n, threads);
             assert!(result.complete);
             assert_eq!(result.solutions, sequential, "n = {n}, {threads} threads");
             assert_eq!(result.solved, subproblems.len());
@@ -139,14 +145,7 @@ fn repeated_subproblems_are_refused_not_counted_twice() {
     copy.index = subproblems.len();
     same_decisions.push(copy);
     for twice in [same_index, same_decisions] {
-        let result = search.count(&twice, None, |_, _| {});
-        assert!(
-            matches!(
-                result,
-                Err(bezzel_core::parallel::ParallelError::DuplicateSubproblem { .. })
-            ),
-            "{result:?}"
-        );
+        assert_refused_as_duplicate(&search, &twice);
     }
     assert_eq!(
         search
@@ -167,11 +166,7 @@ fn parallel_max_depth_counts_the_subproblem_decisions() {
         sequential.count();
         let deepest = sequential.stats().max_depth;
         for threads in [1, 2, 4] {
-            let search = ParallelSearch::new(format!("queens {n}"), || queens(n))
-                .threads(Some(threads))
-                .per_worker(30);
-            let subproblems = search.subproblems().unwrap();
-            let result = search.count(&subproblems, None, |_, _| {}).unwrap();
+            let (subproblems, result) = count_split(n, threads);
             let depth = result.stats.max_depth;
             let longest_prefix = subproblems.iter().map(|s| s.decisions.len()).max().unwrap();
             assert!(
@@ -234,14 +229,7 @@ fn overlapping_subproblems_are_refused_not_counted_twice() {
         extra(reversed),
         extra(deepest.decisions[..1].to_vec()),
     ] {
-        let result = search.count(&overlapping, None, |_, _| {});
-        assert!(
-            matches!(
-                result,
-                Err(bezzel_core::parallel::ParallelError::DuplicateSubproblem { .. })
-            ),
-            "{result:?}"
-        );
+        assert_refused_as_duplicate(&search, &overlapping);
     }
     let all = search.count(&subproblems, None, |_, _| {}).unwrap();
     assert_eq!(all.solutions, A000170[5]);
@@ -298,4 +286,16 @@ fn a_limit_of_the_configuration_stops_the_run_as_a_limit_not_a_model_error() {
         }) => assert_eq!(index, limited),
         other => panic!("expected a node limit, got {other:?}"),
     }
+}
+
+/// Counting `subproblems` is refused: some subproblem would be counted twice.
+fn assert_refused_as_duplicate(
+    search: &ParallelSearch<impl Fn() -> Result<Model, ModelError> + Sync>,
+    subproblems: &[Subproblem],
+) {
+    let result = search.count(subproblems, None, |_, _| {});
+    assert!(
+        matches!(result, Err(ParallelError::DuplicateSubproblem { .. })),
+        "{result:?}"
+    );
 }

@@ -14,16 +14,9 @@ use std::collections::BTreeSet;
 
 use crate::brute;
 
-use brute::{RandomDecisions, Rng, ViewSpec, set_of, values, views};
+use brute::{RandomDecisions, Rng, ViewSpec, checked, set_of, values, views};
 
 type Build<'a> = &'a dyn Fn() -> (Model, Vec<VarId>);
-
-fn checked() -> SearchConfig {
-    SearchConfig {
-        check_solutions: true,
-        ..SearchConfig::default()
-    }
-}
 
 /// Every kind of run over the model that `build` makes must find exactly `expected`.
 fn check_runs(build: Build<'_>, expected: &BTreeSet<Vec<i32>>, seed: u64, case: &str) {

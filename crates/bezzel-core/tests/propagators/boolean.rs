@@ -551,6 +551,37 @@ fn reified_booleans_count_occurrences() {
     assert_eq!(Solver::new(m).count(), 24);
 }
 
+/// `b ⇔ Σ kᵢ·xᵢ rel c` (in `mode`) on random domains in -3..=3 for the `xᵢ`, against brute
+/// force in `i128`, at every node of random searches.
+fn walk_linear_reif(rng: &mut brute::Rng, linear: (&[i64], Relation, i64), mode: Reif) {
+    let (coefficients, relation, constant) = linear;
+    let n = coefficients.len();
+    let mut domains: Vec<Vec<i32>> = (0..n).map(|_| brute::domain(rng, -3, 3)).collect();
+    domains.push(vec![0, 1]);
+    let build = || {
+        let (mut m, x) = brute::model(&domains);
+        m.linear_reif(coefficients, &x[..n], relation, constant, x[n], mode)
+            .unwrap();
+        (m, x)
+    };
+    let holds = |a: &[i32]| {
+        let sum: i128 = coefficients
+            .iter()
+            .zip(a)
+            .map(|(&k, &v)| i128::from(k) * i128::from(v))
+            .sum();
+        let c = i128::from(constant);
+        let condition = match relation {
+            Relation::Le => sum <= c,
+            Relation::Ge => sum >= c,
+            Relation::Eq => sum == c,
+        };
+        reif(mode, a[n] == 1, condition)
+    };
+    let case = (coefficients, relation, constant, mode, &domains);
+    brute::walk(&domains, &build, &holds, &[], 3, &case);
+}
+
 /// `<= i64::MAX` and `>= i64::MIN` (whose negations need a constant outside `i64`) are
 /// accepted, and are real conditions: the exact sum of large coefficients passes them. Every
 /// mode, against brute force in `i128`, at every node of random searches.
@@ -569,30 +600,8 @@ fn linear_reif_at_the_ends_of_i64_matches_brute_force() {
         for (relation, constant) in [(Relation::Le, i64::MAX), (Relation::Ge, i64::MIN)] {
             for mode in [Reif::Equiv, Reif::Imp, Reif::Pmi] {
                 for _ in 0..6 {
-                    let n = coefficients.len();
-                    let mut domains: Vec<Vec<i32>> =
-                        (0..n).map(|_| brute::domain(&mut rng, -3, 3)).collect();
-                    domains.push(vec![0, 1]);
-                    let build = || {
-                        let (mut m, x) = brute::model(&domains);
-                        m.linear_reif(coefficients, &x[..n], relation, constant, x[n], mode)
-                            .unwrap();
-                        (m, x)
-                    };
-                    let holds = |a: &[i32]| {
-                        let sum: i128 = coefficients
-                            .iter()
-                            .zip(a)
-                            .map(|(&k, &v)| i128::from(k) * i128::from(v))
-                            .sum();
-                        let c = match relation {
-                            Relation::Le => sum <= i128::from(constant),
-                            _ => sum >= i128::from(constant),
-                        };
-                        reif(mode, a[n] == 1, c)
-                    };
-                    let case = (coefficients, relation, mode, &domains);
-                    brute::walk(&domains, &build, &holds, &[], 3, &case);
+                    let linear = (coefficients, relation, constant);
+                    walk_linear_reif(&mut rng, linear, mode);
                 }
             }
         }
@@ -620,26 +629,8 @@ fn linear_reif_equal_at_the_ends_of_i64_matches_brute_force() {
         for constant in constants {
             for mode in [Reif::Equiv, Reif::Imp, Reif::Pmi] {
                 for _ in 0..3 {
-                    let n = coefficients.len();
-                    let mut domains: Vec<Vec<i32>> =
-                        (0..n).map(|_| brute::domain(&mut rng, -3, 3)).collect();
-                    domains.push(vec![0, 1]);
-                    let build = || {
-                        let (mut m, x) = brute::model(&domains);
-                        m.linear_reif(coefficients, &x[..n], Relation::Eq, constant, x[n], mode)
-                            .unwrap();
-                        (m, x)
-                    };
-                    let holds = |a: &[i32]| {
-                        let sum: i128 = coefficients
-                            .iter()
-                            .zip(a)
-                            .map(|(&k, &v)| i128::from(k) * i128::from(v))
-                            .sum();
-                        reif(mode, a[n] == 1, sum == i128::from(constant))
-                    };
-                    let case = (coefficients, constant, mode, &domains);
-                    brute::walk(&domains, &build, &holds, &[], 3, &case);
+                    let linear = (coefficients, Relation::Eq, constant);
+                    walk_linear_reif(&mut rng, linear, mode);
                 }
             }
         }

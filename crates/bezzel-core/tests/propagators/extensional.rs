@@ -38,7 +38,9 @@ impl TableCase {
             positive,
         }
     }
+}
 
+impl Instance for TableCase {
     fn holds(&self, a: &[i32]) -> bool {
         let t: Vec<i64> = self.views.iter().map(|v| v.eval(a)).collect();
         self.tuples.contains(&t) == self.positive
@@ -54,21 +56,21 @@ impl TableCase {
         }
         (m, vars)
     }
+
+    fn domain_consistent(&self) -> bool {
+        true
+    }
+
+    fn domains(&self) -> &[Vec<i32>] {
+        &self.domains
+    }
 }
 
 #[test]
 fn tables_match_brute_force_and_are_domain_consistent() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    for round in 0..1500 {
-        let case = TableCase::random(&mut rng, round % 2 == 0);
-        check_instance(
-            &case.domains,
-            &|| case.model(),
-            &|a| case.holds(a),
-            true,
-            &case,
-        );
-    }
+    check_random(0x9e37_79b9_7f4a_7c15, 1500, |rng, round| {
+        TableCase::random(rng, round % 2 == 0)
+    });
 }
 
 #[test]
@@ -181,7 +183,9 @@ impl RegularCase {
             delta,
         }
     }
+}
 
+impl Instance for RegularCase {
     /// The definition, run on the word directly.
     fn holds(&self, a: &[i32]) -> bool {
         let mut q = self.start;
@@ -213,29 +217,28 @@ impl RegularCase {
         m.regular(&views, &dfa).unwrap();
         (m, vars)
     }
+
+    fn domain_consistent(&self) -> bool {
+        // Claimed on distinct variables (a variable seen twice makes the layered graph an
+        // over-approximation).
+        let vars: BTreeSet<usize> = self.views.iter().map(|v| v.var).collect();
+        vars.len() == self.views.len()
+    }
+
+    fn domains(&self) -> &[Vec<i32>] {
+        &self.domains
+    }
 }
 
 use bezzel_core::constraints::Dfa;
 
 #[test]
 fn regular_matches_brute_force_and_is_domain_consistent() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     // Automata of up to 4 states, and every third one of up to 12, with many distinct
     // (symbol, shift) groups of transitions.
-    for i in 0..1500 {
-        let case = RegularCase::random(&mut rng, if i % 3 == 0 { 12 } else { 4 });
-        // Domain consistency is claimed on distinct variables (a variable seen twice makes
-        // the layered graph an over-approximation).
-        let vars: BTreeSet<usize> = case.views.iter().map(|v| v.var).collect();
-        let distinct = vars.len() == case.views.len();
-        check_instance(
-            &case.domains,
-            &|| case.model(),
-            &|a| case.holds(a),
-            distinct,
-            &case,
-        );
-    }
+    check_random(0x2545_f491_4f6c_dd1d, 1500, |rng, round| {
+        RegularCase::random(rng, if round % 3 == 0 { 12 } else { 4 })
+    });
 }
 
 /// The blocks of 1s of a 0/1 word, by definition.
@@ -413,19 +416,14 @@ fn regular_with_more_than_64_states() {
 fn regular_on_negated_offset_and_wide_views() {
     // Symbols 5..=7; the only word accepted is 7 5.
     let dfa = Dfa::new(3, 0, &[2], &[(0, 7, 1), (1, 5, 2)]).unwrap();
-    let mut m = Model::new();
-    let x = m.int_var(-9..=-4).unwrap();
-    let y = m.int_var(0..=10).unwrap();
-    m.regular(&[x.minus(), y.offset(3)], &dfa).unwrap();
-    m.propagate().unwrap();
-    assert_eq!(m.domain(x).unwrap(), vec![-7]);
-    assert_eq!(m.domain(y).unwrap(), vec![2]);
-    // A wide domain: the fallback.
-    let mut m = Model::new();
-    let x = m.int_var(-200..=-4).unwrap();
-    let y = m.int_var(0..=100).unwrap();
-    m.regular(&[x.minus(), y.offset(3)], &dfa).unwrap();
-    m.propagate().unwrap();
-    assert_eq!(m.domain(x).unwrap(), vec![-7]);
-    assert_eq!(m.domain(y).unwrap(), vec![2]);
+    // Narrow domains, then wide ones (the fallback).
+    for (x_min, y_max) in [(-9, 10), (-200, 100)] {
+        let mut m = Model::new();
+        let x = m.int_var(x_min..=-4).unwrap();
+        let y = m.int_var(0..=y_max).unwrap();
+        m.regular(&[x.minus(), y.offset(3)], &dfa).unwrap();
+        m.propagate().unwrap();
+        assert_eq!(m.domain(x).unwrap(), vec![-7], "x from {x_min}");
+        assert_eq!(m.domain(y).unwrap(), vec![2], "y to {y_max}");
+    }
 }

@@ -182,11 +182,7 @@ impl Propagator for PublicAllDifferent {
             ctx.set_int(slot, live as i64);
             live.count_ones() as usize
         };
-        Ok(if live <= 1 {
-            PropStatus::Subsumed
-        } else {
-            PropStatus::Fixpoint
-        })
+        Ok(PropStatus::subsumed_if(live <= 1))
     }
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {

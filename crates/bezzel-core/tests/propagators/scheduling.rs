@@ -13,63 +13,54 @@
 //! decomposition into reified pairs, which must agree.
 
 use bezzel_core::prelude::*;
-use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
 
 use crate::brute;
+use crate::common::FT06;
 
 use brute::*;
 
-/// The domains of every variable at one node of search, in variable order.
-type Node = Vec<Vec<i32>>;
-
-/// Takes random decisions of every kind and records the domains it is shown at each node.
-#[derive(Debug)]
-struct Recorder {
-    rng: Rng,
-    nodes: Arc<Mutex<Vec<Node>>>,
+/// A random scheduling instance: its variables' domains, its definition written here, its
+/// model, and the rules its propagator claims at a node.
+trait Case: std::fmt::Debug {
+    fn domains(&self) -> &[Vec<i32>];
+    /// Whether an assignment of every variable satisfies the definition.
+    fn holds(&self, a: &[i32]) -> bool;
+    fn model(&self) -> (Model, Vec<VarId>);
+    /// Panics where a rule the propagator claims was not applied at `node`.
+    fn judge(&self, node: &Node);
 }
 
-impl Brancher for Recorder {
-    fn decide(&mut self, d: &Domains<'_>) -> Option<Decision> {
-        let node: Node = d.vars().map(|x| d.values(x).collect()).collect();
-        self.nodes.lock().unwrap().push(node);
-        let open: Vec<VarId> = d.vars().filter(|&x| !d.is_fixed(x)).collect();
-        random_decision(&mut self.rng, d, &open)
+/// `case` matches brute force: the solver's solution set is exactly the definition's, and so
+/// is that of `walks` searches with random decisions (from `seed`), which hand every node to
+/// the case's rules.
+fn check_case(case: &dyn Case, walks: u64, seed: u64) {
+    let expected = brute(case.domains(), &|a| case.holds(a));
+    assert_eq!(solve(case.model().0), expected, "{case:?}");
+    for w in 0..walks {
+        let (m, vars) = case.model();
+        let rng = Rng::seeded(seed.wrapping_mul(31).wrapping_add(w));
+        let walked = record_search(m, &vars, checked(), rng, random_decision);
+        assert_eq!(
+            walked.solutions, expected,
+            "walk {w}: solution sets differ on {case:?}"
+        );
+        for node in walked.nodes.iter().take(300) {
+            case.judge(&project(node, &vars));
+        }
     }
 }
 
-/// Searches `walks` times with random decisions over the model `build` makes; checks that the
-/// solutions found are exactly `expected` and hands every node to `judge`.
-fn walk_nodes(
-    build: &dyn Fn() -> (Model, Vec<VarId>),
-    expected: &BTreeSet<Vec<i32>>,
-    walks: u64,
+/// `rounds` random cases, made by `random` from the random numbers of `seed` and the round,
+/// each checked by [`check_case`] with `walks` walks.
+fn check_random_cases<C: Case>(
     seed: u64,
-    judge: &dyn Fn(&Node),
-    case: &dyn std::fmt::Debug,
+    rounds: u64,
+    walks: u64,
+    random: impl Fn(&mut Rng, u64) -> C,
 ) {
-    for w in 0..walks {
-        let (m, vars) = build();
-        let nodes = Arc::new(Mutex::new(Vec::new()));
-        let recorder = Recorder {
-            rng: Rng::seeded(seed.wrapping_mul(31).wrapping_add(w)),
-            nodes: Arc::clone(&nodes),
-        };
-        let config = SearchConfig {
-            check_solutions: true,
-            ..SearchConfig::default()
-        };
-        let mut solver = Solver::with_config(m, config).brancher(recorder);
-        let found: BTreeSet<Vec<i32>> = solver.solutions().map(|s| s.values_of(&vars)).collect();
-        assert_eq!(
-            &found, expected,
-            "walk {w}: solution sets differ on {case:?}"
-        );
-        for node in nodes.lock().unwrap().iter().take(300) {
-            let node: Node = vars.iter().map(|x| node[x.index()].clone()).collect();
-            judge(&node);
-        }
+    let mut rng = Rng(seed);
+    for round in 0..rounds {
+        check_case(&random(&mut rng, round), walks, round);
     }
 }
 
@@ -132,30 +123,6 @@ impl DisjCase {
         }
     }
 
-    /// The definition, pair by pair, as MiniZinc states it.
-    fn holds(&self, a: &[i32]) -> bool {
-        let s = values(&self.starts, a);
-        let d = &self.durations;
-        (0..s.len()).all(|i| {
-            (i + 1..s.len()).all(|j| {
-                (!self.strict && (d[i] == 0 || d[j] == 0))
-                    || s[i] + d[i] <= s[j]
-                    || s[j] + d[j] <= s[i]
-            })
-        })
-    }
-
-    fn model(&self) -> (Model, Vec<VarId>) {
-        let (mut m, vars) = model(&self.domains);
-        let starts = views(&self.starts, &vars);
-        if self.strict {
-            m.disjunctive_strict(&starts, &self.durations).unwrap();
-        } else {
-            m.disjunctive(&starts, &self.durations).unwrap();
-        }
-        (m, vars)
-    }
-
     /// The tasks of positive duration at a node, as (est, lct, p).
     fn tasks(&self, node: &Node) -> Vec<(i64, i64, i64)> {
         self.starts
@@ -167,20 +134,6 @@ impl DisjCase {
                 (lo, hi + p, p)
             })
             .collect()
-    }
-
-    /// Every rule the propagator claims, on the node's bounds, in both directions of time.
-    fn judge(&self, node: &Node) {
-        let tasks = self.tasks(node);
-        let mirrored: Vec<(i64, i64, i64)> = tasks.iter().map(|&(e, l, p)| (-l, -e, p)).collect();
-        for (side, t) in [("forward", &tasks), ("backward", &mirrored)] {
-            if let Err(rule) = unary_rules_hold(t) {
-                panic!("{rule} ({side}) not applied at node {node:?} of {self:?}");
-            }
-        }
-        if self.strict {
-            self.judge_points(node);
-        }
     }
 
     /// Strict zero-duration tasks against each task of positive duration, on bounds: a point
@@ -209,6 +162,50 @@ impl DisjCase {
                     );
                 }
             }
+        }
+    }
+}
+
+impl Case for DisjCase {
+    fn domains(&self) -> &[Vec<i32>] {
+        &self.domains
+    }
+
+    /// The definition, pair by pair, as MiniZinc states it.
+    fn holds(&self, a: &[i32]) -> bool {
+        let s = values(&self.starts, a);
+        let d = &self.durations;
+        (0..s.len()).all(|i| {
+            (i + 1..s.len()).all(|j| {
+                (!self.strict && (d[i] == 0 || d[j] == 0))
+                    || s[i] + d[i] <= s[j]
+                    || s[j] + d[j] <= s[i]
+            })
+        })
+    }
+
+    fn model(&self) -> (Model, Vec<VarId>) {
+        let (mut m, vars) = model(&self.domains);
+        let starts = views(&self.starts, &vars);
+        if self.strict {
+            m.disjunctive_strict(&starts, &self.durations).unwrap();
+        } else {
+            m.disjunctive(&starts, &self.durations).unwrap();
+        }
+        (m, vars)
+    }
+
+    /// Every rule the propagator claims, on the node's bounds, in both directions of time.
+    fn judge(&self, node: &Node) {
+        let tasks = self.tasks(node);
+        let mirrored: Vec<(i64, i64, i64)> = tasks.iter().map(|&(e, l, p)| (-l, -e, p)).collect();
+        for (side, t) in [("forward", &tasks), ("backward", &mirrored)] {
+            if let Err(rule) = unary_rules_hold(t) {
+                panic!("{rule} ({side}) not applied at node {node:?} of {self:?}");
+            }
+        }
+        if self.strict {
+            self.judge_points(node);
         }
     }
 }
@@ -271,44 +268,22 @@ fn unary_rules_hold(t: &[(i64, i64, i64)]) -> Result<(), &'static str> {
 
 #[test]
 fn disjunctive_matches_brute_force_and_applies_its_rules_at_every_node() {
-    let mut rng = Rng(0x5eed_d15c);
-    for round in 0..500 {
-        let case = DisjCase::random(&mut rng, round % 3 == 0, 5);
-        let expected = brute(&case.domains, &|a| case.holds(a));
-        assert_eq!(solve(case.model().0), expected, "{case:?}");
-        walk_nodes(
-            &|| case.model(),
-            &expected,
-            2,
-            round,
-            &|node| case.judge(node),
-            &case,
-        );
-    }
+    check_random_cases(0x5eed_d15c, 500, 2, |rng, round| {
+        DisjCase::random(rng, round % 3 == 0, 5)
+    });
 }
 
 #[test]
 fn disjunctive_with_six_tasks_matches_brute_force_and_applies_its_rules() {
     // Deeper Θ-Λ-trees (eight leaves) than the instances above.
-    let mut rng = Rng(0x0006_7a5c);
-    let mut rounds = 0;
-    while rounds < 60 {
-        let case = DisjCase::random(&mut rng, rounds % 3 == 0, 6);
-        if case.starts.len() < 6 {
-            continue;
+    check_random_cases(0x0006_7a5c, 60, 2, |rng, round| {
+        loop {
+            let case = DisjCase::random(rng, round % 3 == 0, 6);
+            if case.starts.len() == 6 {
+                break case;
+            }
         }
-        rounds += 1;
-        let expected = brute(&case.domains, &|a| case.holds(a));
-        assert_eq!(solve(case.model().0), expected, "{case:?}");
-        walk_nodes(
-            &|| case.model(),
-            &expected,
-            2,
-            rounds,
-            &|node| case.judge(node),
-            &case,
-        );
-    }
+    });
 }
 
 #[test]
@@ -416,6 +391,27 @@ impl CumCase {
         }
     }
 
+    /// The tasks at a node as (est, lst, least duration, least height), and the capacity's
+    /// bounds.
+    fn tasks(&self, node: &Node) -> (Vec<TaskBounds>, i64, i64) {
+        let tasks = (0..self.starts.len())
+            .map(|i| {
+                let (est, lst) = view_bounds(self.starts[i], node);
+                let d = Self::least(self.durations[i], node).max(0);
+                let r = Self::least(self.heights[i], node).max(0);
+                (est, lst, d, r)
+            })
+            .collect();
+        let cap = &node[self.capacity];
+        (tasks, i64::from(cap[0]), i64::from(cap[cap.len() - 1]))
+    }
+}
+
+impl Case for CumCase {
+    fn domains(&self) -> &[Vec<i32>] {
+        &self.domains
+    }
+
     /// The definition: at every time the heights of the running tasks sum to at most the
     /// capacity, which is not negative; durations and heights are not negative.
     fn holds(&self, a: &[i32]) -> bool {
@@ -461,21 +457,6 @@ impl CumCase {
             }
         }
         (m, vars)
-    }
-
-    /// The tasks at a node as (est, lst, least duration, least height), and the capacity's
-    /// bounds.
-    fn tasks(&self, node: &Node) -> (Vec<TaskBounds>, i64, i64) {
-        let tasks = (0..self.starts.len())
-            .map(|i| {
-                let (est, lst) = view_bounds(self.starts[i], node);
-                let d = Self::least(self.durations[i], node).max(0);
-                let r = Self::least(self.heights[i], node).max(0);
-                (est, lst, d, r)
-            })
-            .collect();
-        let cap = &node[self.capacity];
-        (tasks, i64::from(cap[0]), i64::from(cap[cap.len() - 1]))
     }
 
     fn judge(&self, node: &Node) {
@@ -567,38 +548,12 @@ fn energetic_holds(t: &[TaskBounds], cap_min: i64, cap_max: i64) -> Result<(), &
 
 #[test]
 fn cumulative_matches_brute_force_and_applies_its_rules_at_every_node() {
-    let mut rng = Rng(0xc0_ffee);
-    for round in 0..400 {
-        let case = CumCase::random(&mut rng, true);
-        let expected = brute(&case.domains, &|a| case.holds(a));
-        assert_eq!(solve(case.model().0), expected, "{case:?}");
-        walk_nodes(
-            &|| case.model(),
-            &expected,
-            2,
-            round,
-            &|node| case.judge(node),
-            &case,
-        );
-    }
+    check_random_cases(0xc0_ffee, 400, 2, |rng, _| CumCase::random(rng, true));
 }
 
 #[test]
 fn cumulative_with_variable_durations_and_heights_matches_brute_force() {
-    let mut rng = Rng(0xd00d);
-    for round in 0..200 {
-        let case = CumCase::random(&mut rng, false);
-        let expected = brute(&case.domains, &|a| case.holds(a));
-        assert_eq!(solve(case.model().0), expected, "{case:?}");
-        walk_nodes(
-            &|| case.model(),
-            &expected,
-            1,
-            round,
-            &|node| case.judge(node),
-            &case,
-        );
-    }
+    check_random_cases(0xd00d, 200, 1, |rng, _| CumCase::random(rng, false));
 }
 
 #[test]
@@ -648,16 +603,12 @@ fn bad_scheduling_arguments_are_model_errors() {
 // A job shop.
 // ---------------------------------------------------------------------------------------
 
-/// Fisher and Thompson's 6 × 6 instance (ft06): for each job, its (machine, duration) steps
-/// in order. Its optimal makespan, 55, is published (Fisher and Thompson 1963; OR-Library).
-const FT06: [[(usize, i64); 6]; 6] = [
-    [(2, 1), (0, 3), (1, 6), (3, 7), (5, 3), (4, 6)],
-    [(1, 8), (2, 5), (4, 10), (5, 10), (0, 10), (3, 4)],
-    [(2, 5), (3, 4), (5, 8), (0, 9), (1, 1), (4, 7)],
-    [(1, 5), (0, 5), (2, 5), (3, 3), (4, 8), (5, 9)],
-    [(2, 9), (1, 3), (4, 5), (5, 4), (0, 3), (3, 1)],
-    [(1, 3), (3, 3), (5, 9), (0, 10), (4, 4), (2, 1)],
-];
+/// ft06 with durations as the builder takes them.
+fn ft06() -> Vec<Vec<(usize, i64)>> {
+    FT06.iter()
+        .map(|job| job.iter().map(|&(m, d)| (m, i64::from(d))).collect())
+        .collect()
+}
 
 /// How the machines are stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -845,7 +796,7 @@ fn solve_job_shop(
 
 #[test]
 fn job_shop_ft06_optimum_55_is_proven_with_one_disjunctive_per_machine() {
-    let jobs: Vec<Vec<(usize, i64)>> = FT06.iter().map(|j| j.to_vec()).collect();
+    let jobs = ft06();
     for search in [JobShopSearch::SmallestDomain, JobShopSearch::EarliestStart] {
         let (best, optimal, stats) = solve_job_shop(&jobs, Machines::Disjunctive, search, None);
         eprintln!("ft06, disjunctive, {search:?}: {stats}");
@@ -859,8 +810,7 @@ fn job_shop_ft06_optimum_55_is_proven_with_one_disjunctive_per_machine() {
 #[ignore = "a measurement of a few minutes, not a check"]
 fn job_shops_with_disjunctive_against_reified_pairs() {
     let limit = Some(std::time::Duration::from_secs(30));
-    let ft06: Vec<Vec<(usize, i64)>> = FT06.iter().map(|j| j.to_vec()).collect();
-    for (name, jobs, optimum) in [("ft06", ft06, 55), ("la02", la02(), 655)] {
+    for (name, jobs, optimum) in [("ft06", ft06(), 55), ("la02", la02(), 655)] {
         for search in [JobShopSearch::SmallestDomain, JobShopSearch::EarliestStart] {
             for machines in [Machines::Disjunctive, Machines::ReifiedPairs] {
                 let (best, optimal, stats) = solve_job_shop(&jobs, machines, search, limit);

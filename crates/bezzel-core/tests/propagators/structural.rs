@@ -119,6 +119,18 @@ fn empty_circuits_are_model_errors() {
     ));
 }
 
+/// Whether a random case gives each view a variable of its own (seven times in ten), and how
+/// many variables it has: `own` when so, otherwise from 1 to `shared`.
+fn variables(rng: &mut Rng, own: usize, shared: i64) -> (bool, usize) {
+    let distinct = rng.chance(70);
+    let nvars = if distinct {
+        own
+    } else {
+        rng.range(1, shared) as usize
+    };
+    (distinct, nvars)
+}
+
 #[derive(Debug, Clone)]
 struct LexCase {
     domains: Vec<Vec<i32>>,
@@ -131,12 +143,7 @@ struct LexCase {
 impl LexCase {
     fn random(rng: &mut Rng) -> LexCase {
         let n = rng.range(0, 3) as usize;
-        let distinct = rng.chance(70);
-        let nvars = if distinct {
-            2 * n
-        } else {
-            rng.range(1, 4) as usize
-        };
+        let (distinct, nvars) = variables(rng, 2 * n, 4);
         let domains = (0..nvars).map(|_| domain(rng, -1, 2)).collect();
         let spec = |rng: &mut Rng, i: usize| {
             if distinct {
@@ -159,7 +166,9 @@ impl LexCase {
             distinct,
         }
     }
+}
 
+impl Instance for LexCase {
     /// The definition: the first difference decides; no difference is "equal".
     fn holds(&self, a: &[i32]) -> bool {
         for (x, y) in self.xs.iter().zip(&self.ys) {
@@ -182,21 +191,19 @@ impl LexCase {
         }
         (m, vars)
     }
+
+    fn domain_consistent(&self) -> bool {
+        self.distinct
+    }
+
+    fn domains(&self) -> &[Vec<i32>] {
+        &self.domains
+    }
 }
 
 #[test]
 fn lex_orderings_match_brute_force_and_are_domain_consistent() {
-    let mut rng = Rng(0xdead_beef_cafe_f00d);
-    for _ in 0..2000 {
-        let case = LexCase::random(&mut rng);
-        check_instance(
-            &case.domains,
-            &|| case.model(),
-            &|a| case.holds(a),
-            case.distinct,
-            &case,
-        );
-    }
+    check_random(0xdead_beef_cafe_f00d, 2000, |rng, _| LexCase::random(rng));
 }
 
 #[derive(Debug, Clone)]
@@ -211,12 +218,7 @@ struct PrecedeCase {
 impl PrecedeCase {
     fn random(rng: &mut Rng) -> PrecedeCase {
         let n = rng.range(0, 4) as usize;
-        let distinct = rng.chance(70);
-        let nvars = if distinct {
-            n
-        } else {
-            rng.range(1, 3) as usize
-        };
+        let (distinct, nvars) = variables(rng, n, 3);
         let domains = (0..nvars).map(|_| domain(rng, 0, 3)).collect();
         let views = (0..n)
             .map(|i| {
@@ -242,6 +244,12 @@ impl PrecedeCase {
             distinct,
         }
     }
+}
+
+impl Instance for PrecedeCase {
+    fn domains(&self) -> &[Vec<i32>] {
+        &self.domains
+    }
 
     /// The definition: the first `t` (if any) comes after some `s`.
     fn holds(&self, a: &[i32]) -> bool {
@@ -258,21 +266,17 @@ impl PrecedeCase {
         m.value_precede(self.s, self.t, &views).unwrap();
         (m, vars)
     }
+
+    fn domain_consistent(&self) -> bool {
+        self.distinct
+    }
 }
 
 #[test]
 fn value_precedence_matches_brute_force_and_is_domain_consistent() {
-    let mut rng = Rng(0x0bad_5eed_1234_4321);
-    for _ in 0..2000 {
-        let case = PrecedeCase::random(&mut rng);
-        check_instance(
-            &case.domains,
-            &|| case.model(),
-            &|a| case.holds(a),
-            case.distinct,
-            &case,
-        );
-    }
+    check_random(0x0bad_5eed_1234_4321, 2000, |rng, _| {
+        PrecedeCase::random(rng)
+    });
 }
 
 #[test]

@@ -12,6 +12,8 @@ use bezzel_core::prelude::*;
 use bezzel_core::{Lns, Neighbourhood};
 use std::collections::BTreeSet;
 
+use crate::common::FT06;
+
 /// A small deterministic generator for the random models (SplitMix64).
 struct Rng(u64);
 
@@ -192,12 +194,7 @@ impl Case {
 
     /// The model, its variables, and the variable that holds the objective.
     fn build(&self) -> (Model, Vec<VarId>, VarId) {
-        let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.int_var(d.clone()).unwrap())
-            .collect();
+        let (mut m, vars) = crate::brute::model(&self.domains);
         for c in &self.constraints {
             match c {
                 Spec::Linear(terms, relation, constant) => {
@@ -497,16 +494,6 @@ fn guided_search_enumerates_every_solution_once() {
         }
     }
 }
-
-/// Fisher and Thompson's 6 × 6 job shop (ft06): each job's tasks as (machine, duration).
-const FT06: [[(usize, i32); 6]; 6] = [
-    [(2, 1), (0, 3), (1, 6), (3, 7), (5, 3), (4, 6)],
-    [(1, 8), (2, 5), (4, 10), (5, 10), (0, 10), (3, 4)],
-    [(2, 5), (3, 4), (5, 8), (0, 9), (1, 1), (4, 7)],
-    [(1, 5), (0, 5), (2, 5), (3, 3), (4, 8), (5, 9)],
-    [(2, 9), (1, 3), (4, 5), (5, 4), (0, 3), (3, 1)],
-    [(1, 3), (3, 3), (5, 9), (0, 10), (4, 4), (2, 1)],
-];
 
 /// The job shop with reified pairs on each machine; the solver branches on the start times.
 fn ft06_model(config: SearchConfig) -> (Solver, Vec<Vec<VarId>>, VarId) {

@@ -6,10 +6,13 @@
 //! One test binary for every search suite (linking one binary instead of one per file is most
 //! of the build time saved). Each module is one suite; to add one, put the file next to this
 //! one and declare it below. Shared helpers are crate modules: a suite reaches them with
-//! `use crate::brute;` (the files under `tests/brute/`).
+//! `use crate::brute;` (the files under `tests/brute/`) and `use crate::common;` (models,
+//! `tests/common/mod.rs`).
 
 #[path = "../brute/mod.rs"]
 mod brute;
+#[path = "../common/mod.rs"]
+mod common;
 
 mod lns;
 mod optimize;

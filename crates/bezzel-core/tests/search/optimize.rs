@@ -13,7 +13,7 @@ use std::time::Duration;
 use crate::brute;
 
 use brute::ViewSpec;
-use brute::spec::{Kinds, ModelSpec, Shape, VALUE_ORDERS, VAR_ORDERS};
+use brute::spec::{ModelSpec, every_order};
 
 /// What is optimised: a view of one variable, or a weighted sum of variables, which the model
 /// states as an extra variable equal to the sum.
@@ -116,26 +116,20 @@ fn objective_spec(nvars: usize) -> impl Strategy<Value = ObjectiveSpec> {
 
 /// Two to five variables over -3..=5, up to four core constraints, and an objective.
 fn model_spec() -> impl Strategy<Value = OptSpec> {
-    brute::spec::model_spec(Shape {
-        vars: 2..=5,
-        values: (-3..=5i32).boxed(),
-        max_values: 6,
-        constraints: 0..=4,
-        kinds: Kinds::Core,
-    })
-    .prop_flat_map(|model| {
-        let n = model.domains.len();
-        (
-            Just(model),
-            objective_spec(n),
-            prop_oneof![Just(Sense::Minimize), Just(Sense::Maximize)],
-        )
-    })
-    .prop_map(|(model, objective, sense)| OptSpec {
-        model,
-        objective,
-        sense,
-    })
+    brute::spec::core_model_spec(2..=5, -3..=5, 6, 0..=4)
+        .prop_flat_map(|model| {
+            let n = model.domains.len();
+            (
+                Just(model),
+                objective_spec(n),
+                prop_oneof![Just(Sense::Minimize), Just(Sense::Maximize)],
+            )
+        })
+        .prop_map(|(model, objective, sense)| OptSpec {
+            model,
+            objective,
+            sense,
+        })
 }
 
 proptest! {
@@ -146,20 +140,13 @@ proptest! {
     #[test]
     fn the_optimum_is_the_brute_force_optimum(spec in model_spec()) {
         let expected = spec.brute_force();
-        for var_order in VAR_ORDERS {
-            for value_order in VALUE_ORDERS {
-                let config = SearchConfig {
-                    var_order,
-                    value_order,
-                    check_solutions: true,
-                    ..SearchConfig::default()
-                };
-                let outcome = spec.solve(config);
-                prop_assert_eq!(outcome.value, expected, "{:?}/{:?}", var_order, value_order);
-                prop_assert!(outcome.stats.is_complete());
-                prop_assert_eq!(outcome.optimal, expected.is_some());
-                prop_assert_eq!(outcome.infeasible, expected.is_none());
-            }
+        for config in every_order() {
+            let orders = (config.var_order, config.value_order);
+            let outcome = spec.solve(SearchConfig { check_solutions: true, ..config });
+            prop_assert_eq!(outcome.value, expected, "{:?}", orders);
+            prop_assert!(outcome.stats.is_complete());
+            prop_assert_eq!(outcome.optimal, expected.is_some());
+            prop_assert_eq!(outcome.infeasible, expected.is_none());
         }
     }
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use crate::brute;
 
 use brute::ViewSpec;
-use brute::spec::{ConstraintSpec, Kinds, ModelSpec, Shape, VALUE_ORDERS, VAR_ORDERS};
+use brute::spec::{ConstraintSpec, Kinds, ModelSpec, Shape, VALUE_ORDERS, VAR_ORDERS, every_order};
 
 impl ModelSpec {
     fn engine(&self, config: SearchConfig) -> (BTreeSet<Vec<i32>>, u64) {
@@ -33,20 +33,11 @@ impl ModelSpec {
 
 fn check_against_brute_force(spec: &ModelSpec) {
     let expected = spec.brute_force();
-    for var_order in VAR_ORDERS {
-        for value_order in VALUE_ORDERS {
-            let config = SearchConfig {
-                var_order,
-                value_order,
-                ..SearchConfig::default()
-            };
-            let (found, count) = spec.engine(config);
-            assert_eq!(
-                found, expected,
-                "{var_order:?}/{value_order:?} on {spec:#?}"
-            );
-            assert_eq!(count, expected.len() as u64);
-        }
+    for config in every_order() {
+        let orders = (config.var_order, config.value_order);
+        let (found, count) = spec.engine(config);
+        assert_eq!(found, expected, "{orders:?} on {spec:#?}");
+        assert_eq!(count, expected.len() as u64);
     }
 }
 

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::brute;
 
-use brute::spec::{Kinds, ModelSpec, Shape, VALUE_ORDERS, VAR_ORDERS};
+use brute::spec::{ModelSpec, VALUE_ORDERS, VAR_ORDERS};
 
 /// Every solution of `solver`, checked against the spec and for duplicates; and the count.
 fn solve(spec: &ModelSpec, solver: &mut Solver, vars: &[VarId]) -> BTreeSet<Vec<i32>> {
@@ -28,13 +28,7 @@ fn solve(spec: &ModelSpec, solver: &mut Solver, vars: &[VarId]) -> BTreeSet<Vec<
 
 /// Two to five variables over -3..=4, up to three core constraints.
 fn model_spec() -> impl Strategy<Value = ModelSpec> {
-    brute::spec::model_spec(Shape {
-        vars: 2..=5,
-        values: (-3..=4i32).boxed(),
-        max_values: 5,
-        constraints: 0..=3,
-        kinds: Kinds::Core,
-    })
+    brute::spec::core_model_spec(2..=5, -3..=4, 5, 0..=3)
 }
 
 /// Groups of the model's variables: each a list of indices (repeats and empty groups

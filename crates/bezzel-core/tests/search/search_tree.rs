@@ -8,22 +8,7 @@ use bezzel_core::search::{Node, Observer};
 
 /// N-Queens: one variable per row, three all-differents through offset views.
 fn queens(n: usize) -> (Model, Vec<VarId>) {
-    let mut m = Model::new();
-    let q = m.named_vars("q", n, 0..n as i32).unwrap();
-    let up: Vec<IntView> = q
-        .iter()
-        .enumerate()
-        .map(|(i, x)| x.offset(i as i32))
-        .collect();
-    let down: Vec<IntView> = q
-        .iter()
-        .enumerate()
-        .map(|(i, x)| x.offset(-(i as i32)))
-        .collect();
-    m.all_different(&q).unwrap();
-    m.all_different(&up).unwrap();
-    m.all_different(&down).unwrap();
-    (m, q)
+    crate::common::queens(n, Consistency::Value).unwrap()
 }
 
 /// The values at node `index`: the root's domains, changed down the path; `None` for a

@@ -31,13 +31,19 @@ fn all_solutions(solver: &mut Solver, vars: &[VarId]) -> Vec<Vec<i32>> {
     found
 }
 
+/// A model of two variables `x` and `y` in `0..=max`.
+fn two_vars(max: i32) -> (Model, VarId, VarId) {
+    let mut m = Model::new();
+    let x = m.int_var(0..=max).unwrap();
+    let y = m.int_var(0..=max).unwrap();
+    (m, x, y)
+}
+
 // ---- 1. Branching on a subset ------------------------------------------------------------
 
 #[test]
 fn branching_on_one_variable_still_checks_the_others() {
-    let mut m = Model::new();
-    let x = m.int_var(0..=1).unwrap();
-    let y = m.int_var(0..=1).unwrap();
+    let (mut m, x, y) = two_vars(1);
     m.check(&[x, y], |d| d[0] + d[1] == 5).unwrap();
     let mut solver = Solver::new(m).branch_on(&[x]).unwrap();
     assert_eq!(all_solutions(&mut solver, &[x, y]), Vec::<Vec<i32>>::new());
@@ -46,9 +52,7 @@ fn branching_on_one_variable_still_checks_the_others() {
 
 #[test]
 fn branching_on_nothing_still_searches_every_variable() {
-    let mut m = Model::new();
-    let x = m.int_var(0..=1).unwrap();
-    let y = m.int_var(0..=1).unwrap();
+    let (mut m, x, y) = two_vars(1);
     m.not_equal(x, y).unwrap();
     let mut solver = Solver::new(m).branch_on(&[]).unwrap();
     assert_eq!(
@@ -299,9 +303,7 @@ fn domain_values_outside_i32_are_refused_not_wrapped() {
 
 #[test]
 fn views_with_offsets_beyond_the_limit_are_refused() {
-    let mut m = Model::new();
-    let x = m.int_var(0..=3).unwrap();
-    let y = m.int_var(0..=3).unwrap();
+    let (mut m, x, y) = two_vars(3);
     let mut far: IntView = x.into();
     for _ in 0..600 {
         far = far.offset(i32::MAX);

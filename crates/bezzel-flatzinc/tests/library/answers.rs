@@ -1,7 +1,7 @@
 //! Answers on hand-written FlatZinc, checked by hand or by brute force: optima, unsatisfiable
 //! models, solution limits, restarts, edge cases of the globals, parallel branch and bound.
 
-use crate::run;
+use crate::{run, run_all};
 use bezzel_flatzinc::Options;
 
 #[test]
@@ -18,13 +18,7 @@ solve minimize cost;
     let out = run(text, &Options::default());
     assert_eq!(out, "x = 4;\ny = 1;\ncost = 6;\n----------\n==========\n");
     // With -a every improving solution is printed, the last the optimum.
-    let out = run(
-        text,
-        &Options {
-            all: true,
-            ..Options::default()
-        },
-    );
+    let out = run_all(text, None);
     assert!(
         out.ends_with("cost = 6;\n----------\n==========\n"),
         "{out}"
@@ -63,23 +57,10 @@ solve satisfy;
 fn solution_limit_and_count() {
     // Three values in {1,3,5} for one variable: -a finds 3, -n 2 stops after two.
     let text = "var {1,3,5}: x :: output_var;\nsolve satisfy;\n";
-    let all = run(
-        text,
-        &Options {
-            all: true,
-            ..Options::default()
-        },
-    );
+    let all = run_all(text, None);
     assert_eq!(all.matches("----------").count(), 3);
     assert!(all.ends_with("==========\n"));
-    let two = run(
-        text,
-        &Options {
-            all: true,
-            solutions: Some(2),
-            ..Options::default()
-        },
-    );
+    let two = run_all(text, Some(2));
     assert_eq!(two.matches("----------").count(), 2);
     assert!(!two.contains("=========="));
 }
@@ -164,14 +145,7 @@ fn an_unbounded_objective_starts_at_its_best_side() {
     // bottom of an assumed window would take millions).
     let text = "array [1..2] of int: k = [1,-1];\nvar 1..5: y :: output_var;\n\
                 var int: x :: output_var;\nconstraint int_lin_le(k,[x,y],0);\nsolve maximize x;\n";
-    let out = run(
-        text,
-        &Options {
-            all: true,
-            solutions: Some(10),
-            ..Options::default()
-        },
-    );
+    let out = run_all(text, Some(10));
     let last = out.rsplit("----------").nth(1).unwrap_or("");
     assert!(last.contains("x = 5;"), "{out}");
     // The same with int_le, and minimizing from below.

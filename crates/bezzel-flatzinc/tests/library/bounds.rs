@@ -1,7 +1,7 @@
 //! `var int` without bounds: bounds inferred from definitions, windows assumed (and then
 //! never a claim of completeness), and `int_pow` whatever its operands.
 
-use crate::run;
+use crate::{run, run_all};
 use bezzel_flatzinc::Options;
 
 #[test]
@@ -10,13 +10,7 @@ fn bounds_of_var_int_are_inferred_from_definitions() {
     // products are all found.
     let text = "var -3..3: x;\nvar -3..3: y;\nvar int: z :: output_var;\n\
                 constraint int_times(x,y,z);\nsolve satisfy;\n";
-    let out = run(
-        text,
-        &Options {
-            all: true,
-            ..Options::default()
-        },
-    );
+    let out = run_all(text, None);
     assert_eq!(out.matches("----------").count(), 49);
     assert!(out.contains("z = -9;") && out.contains("z = 9;"));
 }
@@ -61,13 +55,7 @@ fn int_pow_defines_its_result() {
     let text = "var -2..3: x :: output_var;\nvar 0..3: y :: output_var;\n\
                 var int: z :: is_defined_var :: output_var;\n\
                 constraint int_pow(x,y,z) :: defines_var(z);\nsolve satisfy;\n";
-    let out = run(
-        text,
-        &Options {
-            all: true,
-            ..Options::default()
-        },
-    );
+    let out = run_all(text, None);
     assert_eq!(out.matches("----------").count(), 24, "{out}");
     assert!(out.contains("x = -2;\ny = 3;\nz = -8;\n"), "{out}");
     assert!(out.contains("x = 3;\ny = 3;\nz = 27;\n"), "{out}");

@@ -17,3 +17,13 @@ fn run(text: &str, options: &Options) -> String {
     run_text(text, options, &mut out).expect("runs");
     String::from_utf8(out).unwrap()
 }
+
+/// [`run`] with `-a`: every solution, or every improving one, up to `solutions` (`-n`).
+fn run_all(text: &str, solutions: Option<u64>) -> String {
+    let options = Options {
+        all: true,
+        solutions,
+        ..Options::default()
+    };
+    run(text, &options)
+}

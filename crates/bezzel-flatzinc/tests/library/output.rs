@@ -1,8 +1,7 @@
 //! What a solution prints: the FlatZinc output format, and output annotations that do not
 //! fit their arrays.
 
-use crate::run;
-use bezzel_flatzinc::Options;
+use crate::run_all;
 
 /// SEND + MORE = MONEY as MiniZinc writes it: one answer, 9567 + 1085 = 10652.
 const SEND_MORE: &str = "\
@@ -23,13 +22,7 @@ solve :: int_search(all, input_order, indomain_min, complete) satisfy;
 
 #[test]
 fn send_more_money_prints_as_flatzinc_asks() {
-    let out = run(
-        SEND_MORE,
-        &Options {
-            all: true,
-            ..Options::default()
-        },
-    );
+    let out = run_all(SEND_MORE, None);
     assert_eq!(
         out,
         "S = 9;\nE = 5;\nN = 6;\nD = 7;\nM = 1;\nO = 0;\nR = 8;\nY = 2;\n\

@@ -6,7 +6,9 @@ use crate::run;
 use bezzel_flatzinc::{Options, parse};
 
 /// Job shop pairs `(s_a + d_a <= s_b) \/ (s_b + d_b <= s_a)` as MiniZinc flattens them, for
-/// tasks `(start, duration)` of one machine, with the literals named from `tag`.
+/// tasks `(start, duration)` of one machine, with the literals named from `tag`; `clause` is
+/// `or` (`array_bool_or`), `negated` (a clause with the second literal negated, which is no
+/// such pair) or anything else (`bool_clause`).
 fn pairs(tag: &str, tasks: &[(&str, i64)], clause: &str) -> String {
     let mut text = String::new();
     let mut k = 0;
@@ -25,6 +27,8 @@ fn pairs(tag: &str, tasks: &[(&str, i64)], clause: &str) -> String {
             );
             text += &match clause {
                 "or" => format!("constraint array_bool_or([{p},{q}],true);\n"),
+                // p \/ !q: no disjunction of the two precedences.
+                "negated" => format!("constraint bool_clause([{p}],[{q}]);\n"),
                 _ => format!("constraint bool_clause([{p},{q}],[]);\n"),
             };
         }
@@ -119,24 +123,7 @@ fn a_clause_with_a_negative_literal_keeps_nothing_apart() {
     for s in ["a", "b", "c"] {
         text += &format!("var 0..6: {s};\n");
     }
-    let tasks = [("a", 2), ("b", 1), ("c", 3)];
-    let mut k = 0;
-    for (i, &(a, da)) in tasks.iter().enumerate() {
-        for &(b, db) in &tasks[i + 1..] {
-            let (p, q) = (format!("p{k}"), format!("p{}", k + 1));
-            k += 2;
-            text += &format!("var bool: {p};\nvar bool: {q};\n");
-            text += &format!(
-                "constraint int_lin_le_reif([1,-1],[{a},{b}],{},{p});\n",
-                -da
-            );
-            text += &format!(
-                "constraint int_lin_le_reif([1,-1],[{b},{a}],{},{q});\n",
-                -db
-            );
-            text += &format!("constraint bool_clause([{p}],[{q}]);\n");
-        }
-    }
+    text += &pairs("p", &[("a", 2), ("b", 1), ("c", 3)], "negated");
     text += "solve satisfy;\n";
     let program = parse(&text).expect("translates");
     assert_eq!(program.implied_disjunctives, 0);

@@ -374,11 +374,7 @@ impl Propagator for OffsetFamily {
             ctx.keep_word(self.words[j], sc.dom[j])?;
         }
         ctx.set_int(live_slot, left as i64);
-        Ok(if left.count_ones() <= 1 {
-            PropStatus::Subsumed
-        } else {
-            PropStatus::Fixpoint
-        })
+        Ok(PropStatus::subsumed_if(left.count_ones() <= 1))
     }
 
     fn priority(&self) -> Priority {

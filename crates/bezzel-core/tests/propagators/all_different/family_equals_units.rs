@@ -16,11 +16,10 @@
 
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
 
 use crate::brute;
 
-use brute::Rng;
+use brute::{Rng, checked};
 
 /// Variables with domains, and units over them (positions in `domains`).
 #[derive(Debug, Clone)]
@@ -120,60 +119,14 @@ fn grid_case(rng: &mut Rng, n: usize, boxes: Option<usize>, percent: u64) -> Cas
     Case { domains, units }
 }
 
-type Node = Vec<Vec<i32>>;
-
-/// Random decisions from a seed, recording the domains at every node it is shown.
-#[derive(Debug)]
-struct Recorder {
-    rng: Rng,
-    nodes: Arc<Mutex<Vec<Node>>>,
-}
-
-impl Brancher for Recorder {
-    fn decide(&mut self, d: &Domains<'_>) -> Option<Decision> {
-        let node: Node = d.vars().map(|x| d.values(x).collect()).collect();
-        self.nodes.lock().unwrap().push(node);
-        let open: Vec<VarId> = d.vars().filter(|&x| !d.is_fixed(x)).collect();
-        if open.is_empty() {
-            return None;
-        }
-        let x = open[self.rng.below(open.len() as u64) as usize];
-        let values: Vec<i32> = d.values(x).collect();
-        let v = values[self.rng.below(values.len() as u64) as usize];
-        Some(match self.rng.below(3) {
-            0 => Decision::Assign(x, v),
-            1 => Decision::Exclude(x, v),
-            _ => Decision::AtMost(
-                x,
-                self.rng.range(i64::from(d.min(x)), i64::from(d.max(x)) - 1) as i32,
-            ),
-        })
-    }
-}
-
-fn checked() -> SearchConfig {
-    SearchConfig {
-        check_solutions: true,
-        ..SearchConfig::default()
-    }
-}
-
 /// The nodes and solutions of a search with the random decisions of `seed`, stopped after
 /// 2,000 nodes (random decisions can make a large tree of a 9 × 9 grid), and whether it
 /// went through the whole tree.
-fn walk(case: &Case, family: bool, seed: u64) -> (Vec<Node>, BTreeSet<Vec<i32>>, bool) {
+fn walk(case: &Case, family: bool, seed: u64) -> brute::Recorded {
     let (m, vars) = case.build(family);
     let mut config = checked();
     config.limits.nodes = Some(2_000);
-    let nodes = Arc::new(Mutex::new(Vec::new()));
-    let recorder = Recorder {
-        rng: Rng::seeded(seed),
-        nodes: Arc::clone(&nodes),
-    };
-    let mut solver = Solver::with_config(m, config).brancher(recorder);
-    let found = solver.solutions().map(|s| s.values_of(&vars)).collect();
-    let nodes = std::mem::take(&mut *nodes.lock().unwrap());
-    (nodes, found, solver.stats().stopped.is_none())
+    brute::record_search(m, &vars, config, Rng::seeded(seed), brute::three_kinds)
 }
 
 /// The statistics of a search with the built-in heuristic `order`, stopped after `limit`
@@ -236,8 +189,16 @@ fn agree(case: &Case, walks: u64, limit: Option<u64>, expected: Option<&BTreeSet
         "no family formed on {case:?}"
     );
     for seed in 1..=walks {
-        let (nodes_a, found_a, complete_a) = walk(case, true, seed);
-        let (nodes_b, found_b, complete_b) = walk(case, false, seed);
+        let brute::Recorded {
+            nodes: nodes_a,
+            solutions: found_a,
+            complete: complete_a,
+        } = walk(case, true, seed);
+        let brute::Recorded {
+            nodes: nodes_b,
+            solutions: found_b,
+            complete: complete_b,
+        } = walk(case, false, seed);
         if pairs.is_empty() {
             assert_eq!(nodes_a, nodes_b, "walk {seed}: nodes differ on {case:?}");
         }

@@ -138,23 +138,7 @@ impl Case {
             for unit in &self.units {
                 changed |= unit_gac(&mut masks, unit)?;
             }
-            for &(a, b) in pairs {
-                let (ua, ub) = (&self.units[a], &self.units[b]);
-                let out_a: Vec<usize> = ua.iter().copied().filter(|i| !ub.contains(i)).collect();
-                let out_b: Vec<usize> = ub.iter().copied().filter(|i| !ua.contains(i)).collect();
-                let va = out_a.iter().fold(0, |m, &i| m | masks[i]);
-                let vb = out_b.iter().fold(0, |m, &i| m | masks[i]);
-                for (rest, keep) in [(&out_b, va), (&out_a, vb)] {
-                    for &i in rest {
-                        let new = masks[i] & keep;
-                        if new == 0 {
-                            return None;
-                        }
-                        changed |= new != masks[i];
-                        masks[i] = new;
-                    }
-                }
-            }
+            changed |= self.pairs_pass(&mut masks, pairs)?;
             if !changed {
                 return Some(masks);
             }
@@ -219,6 +203,14 @@ impl Case {
     /// One pass of the pairs' rule.
     fn fixpoint_pairs_once(&self, masks: &[u64], pairs: &[(usize, usize)]) -> Option<Vec<u64>> {
         let mut masks = masks.to_vec();
+        self.pairs_pass(&mut masks, pairs)?;
+        Some(masks)
+    }
+
+    /// One pass of the pairs' rule on `masks`: whether it changed any, `None` on an empty
+    /// cell.
+    fn pairs_pass(&self, masks: &mut [u64], pairs: &[(usize, usize)]) -> Option<bool> {
+        let mut changed = false;
         for &(a, b) in pairs {
             let (ua, ub) = (&self.units[a], &self.units[b]);
             let out_a: Vec<usize> = ua.iter().copied().filter(|i| !ub.contains(i)).collect();
@@ -227,23 +219,20 @@ impl Case {
             let vb = out_b.iter().fold(0, |m, &i| m | masks[i]);
             for (rest, keep) in [(&out_b, va), (&out_a, vb)] {
                 for &i in rest {
-                    masks[i] &= keep;
-                    if masks[i] == 0 {
+                    let new = masks[i] & keep;
+                    if new == 0 {
                         return None;
                     }
+                    changed |= new != masks[i];
+                    masks[i] = new;
                 }
             }
         }
-        Some(masks)
+        Some(changed)
     }
 
     fn build(&self) -> (Model, Vec<VarId>) {
-        let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.int_var(d.as_slice()).unwrap())
-            .collect();
+        let (mut m, vars) = brute::model(&self.domains);
         for unit in &self.units {
             let xs: Vec<VarId> = unit.iter().map(|&i| vars[i]).collect();
             m.all_different_with(&xs, Consistency::Domain).unwrap();
@@ -417,6 +406,15 @@ fn search(case: &Case, seed: u64, expected: Option<&BTreeSet<Vec<i32>>>, cap: us
     log.len()
 }
 
+/// `d` with 0 and `n - 1`, the ends of a grid's declared range, in order.
+fn with_ends(mut d: Vec<i32>, n: usize) -> Vec<i32> {
+    d.insert(0, 0);
+    d.push(n as i32 - 1);
+    d.sort_unstable();
+    d.dedup();
+    d
+}
+
 /// A random subset of `lo..=hi` with at least `least` values, `must` among them.
 fn subset(rng: &mut Rng, lo: i32, hi: i32, must: Option<i32>, least: usize, pct: u64) -> Vec<i32> {
     loop {
@@ -583,15 +581,9 @@ fn grid(rng: &mut Rng) -> Case {
                 vec![v]
             } else {
                 let pct = rng.range(40, 90) as u64;
-                let mut d = subset(rng, 0, n as i32 - 1, Some(v), 2, pct);
+                let d = subset(rng, 0, n as i32 - 1, Some(v), 2, pct);
                 // Keep the declared range 0..n-1 for exactness (most of the time).
-                if rng.chance(90) {
-                    d.insert(0, 0);
-                    d.push(n as i32 - 1);
-                    d.sort_unstable();
-                    d.dedup();
-                }
-                d
+                if rng.chance(90) { with_ends(d, n) } else { d }
             }
         })
         .collect();
@@ -778,12 +770,7 @@ fn boxed(rng: &mut Rng) -> Case {
             } else if rng.chance(50) {
                 (0..n as i32).collect()
             } else {
-                let mut d = subset(rng, 0, n as i32 - 1, Some(v), 2, 70);
-                d.insert(0, 0);
-                d.push(n as i32 - 1);
-                d.sort_unstable();
-                d.dedup();
-                d
+                with_ends(subset(rng, 0, n as i32 - 1, Some(v), 2, 70), n)
             }
         })
         .collect();

@@ -2,9 +2,6 @@
 //! exit statuses and messages; placements read and written at the edges (huge boards, bad
 //! input, closed pipes); and Ctrl-C.
 
-#[path = "../common/mod.rs"]
-mod common;
-
 mod commands;
 mod interrupt;
 mod placements_io;

@@ -1,8 +1,9 @@
 //! The queens command end to end: outputs, formats, exit codes and error messages.
 
 use crate::common::{run, stderr, stdout};
+use std::time::Duration;
 
-fn queens(args: &[&str]) -> std::process::Output {
+fn queens(args: &[impl AsRef<std::ffi::OsStr>]) -> std::process::Output {
     run("queens", args, None)
 }
 
@@ -60,10 +61,7 @@ fn formats_and_limit() {
     let o = queens(&["first", "4", "--format", "board"]);
     assert_eq!(stdout(&o), "NO.1:\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n");
     let o = queens(&["all", "8", "--limit", "2", "--format", "json"]);
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = crate::common::json_lines(&o);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[1]["index"], 2);
     assert_eq!(
@@ -338,6 +336,17 @@ impl Scratch {
     fn write(&self, lines: &[String]) {
         std::fs::write(self.path(), lines.concat()).unwrap();
     }
+
+    /// `queens count N --engine ENGINE`, then `options`, checkpointed here.
+    fn count(&self, n: &str, engine: &str, options: &[&str]) -> Vec<String> {
+        let mut args: Vec<String> = ["count", n, "--engine", engine]
+            .iter()
+            .chain(options)
+            .map(|a| a.to_string())
+            .collect();
+        args.extend(["--checkpoint".to_string(), self.arg()]);
+        args
+    }
 }
 
 impl Drop for Scratch {
@@ -347,18 +356,11 @@ impl Drop for Scratch {
 }
 
 /// Runs the queens command, killing it and failing the test if it takes longer than `limit`.
-fn queens_within(args: &[&str], limit: std::time::Duration) -> std::process::Output {
+fn queens_within(args: &[impl AsRef<std::ffi::OsStr>], limit: Duration) -> std::process::Output {
     let mut child = crate::common::spawn("queens", args);
     drop(child.stdin.take());
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("queens {args:?} still ran after {limit:?}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let status = crate::common::wait_at_most(&mut child, limit);
+    assert!(status.is_some(), "queens still ran after {limit:?}");
     child.wait_with_output().unwrap()
 }
 
@@ -463,18 +465,7 @@ fn dropped_torn_and_repeated_checkpoint_lines_give_the_exact_total() {
 fn a_checkpoint_resumes_with_another_thread_count() {
     for (n, expected) in [("10", "724"), ("11", "2680")] {
         let dir = Scratch::new(&format!("threads{n}"));
-        let with = |threads: &str| {
-            queens(&[
-                "count",
-                n,
-                "--engine",
-                "model",
-                "--threads",
-                threads,
-                "--checkpoint",
-                &dir.arg(),
-            ])
-        };
+        let with = |threads: &str| queens(&dir.count(n, "model", &["--threads", threads]));
         let o = with("1");
         assert_eq!(stdout(&o).trim(), expected, "{}", stderr(&o));
         let original = dir.lines();
@@ -530,16 +521,7 @@ fn an_unwritable_checkpoint_fails_before_any_work() {
 #[test]
 fn a_checkpoint_in_use_is_refused_and_a_kill_leaves_no_stale_lock() {
     let dir = Scratch::new("lock");
-    let args = [
-        "count",
-        "16",
-        "--engine",
-        "model",
-        "--threads",
-        "1",
-        "--checkpoint",
-        &dir.arg(),
-    ];
+    let args = dir.count("16", "model", &["--threads", "1"]);
     let mut first = crate::common::spawn("queens", &args);
     let start = std::time::Instant::now();
     // The header is written after the lock is taken.
@@ -561,14 +543,7 @@ fn a_checkpoint_in_use_is_refused_and_a_kill_leaves_no_stale_lock() {
     assert_refused(&o, "in use by another run");
     // The lock went with the killed process: another run gets as far as reading the file.
     let o = queens_within(
-        &[
-            "count",
-            "12",
-            "--engine",
-            "model",
-            "--checkpoint",
-            &dir.arg(),
-        ],
+        &dir.count("12", "model", &[]),
         std::time::Duration::from_secs(30),
     );
     assert_refused(&o, "different run");
@@ -732,14 +707,7 @@ fn a_large_file_that_is_not_a_checkpoint_is_refused_by_its_first_bytes() {
     drop(file);
     for engine in ["bitmask", "symmetry", "model"] {
         let o = queens_within(
-            &[
-                "count",
-                "10",
-                "--engine",
-                engine,
-                "--checkpoint",
-                &scratch.arg(),
-            ],
+            &scratch.count("10", engine, &[]),
             std::time::Duration::from_secs(3),
         );
         assert_refused(&o, "line 1");
@@ -749,14 +717,7 @@ fn a_large_file_that_is_not_a_checkpoint_is_refused_by_its_first_bytes() {
     let long = format!("bezzel-checkpoint 3 {{{}", "a".repeat(8 << 20));
     std::fs::write(scratch.path(), &long).unwrap();
     for engine in ["bitmask", "symmetry"] {
-        let o = queens(&[
-            "count",
-            "10",
-            "--engine",
-            engine,
-            "--checkpoint",
-            &scratch.arg(),
-        ]);
+        let o = queens(&scratch.count("10", engine, &[]));
         assert_refused(&o, "longer than");
         assert_eq!(std::fs::read_to_string(scratch.path()).unwrap(), long);
     }
@@ -767,16 +728,7 @@ fn a_large_file_that_is_not_a_checkpoint_is_refused_by_its_first_bytes() {
 #[test]
 fn an_engine_error_in_a_recorded_split_is_an_error_not_an_interruption() {
     let scratch = Scratch::new("engine-error");
-    let args = [
-        "count",
-        "8",
-        "--engine",
-        "model",
-        "--threads",
-        "2",
-        "--checkpoint",
-        &scratch.arg(),
-    ];
+    let args = scratch.count("8", "model", &["--threads", "2"]);
     assert_eq!(stdout(&queens(&args)), "92\n");
     let body = header_body(&scratch).replacen(
         "\"decisions\":[",
@@ -800,16 +752,7 @@ fn an_engine_error_in_a_recorded_split_is_an_error_not_an_interruption() {
 #[test]
 fn forged_splits_are_refused_never_summed() {
     let scratch = Scratch::new("forged-split");
-    let model = [
-        "count",
-        "10",
-        "--engine",
-        "model",
-        "--threads",
-        "2",
-        "--checkpoint",
-        &scratch.arg(),
-    ];
+    let model = scratch.count("10", "model", &["--threads", "2"]);
     assert_eq!(stdout(&queens(&model)), "724\n");
     let body = header_body(&scratch);
     let subproblems = body.matches("\"index\":").count();
@@ -823,14 +766,7 @@ fn forged_splits_are_refused_never_summed() {
         assert_refused(&queens(&model), "repeats an earlier one");
     }
     for engine in ["bitmask", "symmetry"] {
-        let args = [
-            "count",
-            "10",
-            "--engine",
-            engine,
-            "--checkpoint",
-            &scratch.arg(),
-        ];
+        let args = scratch.count("10", engine, &[]);
         std::fs::remove_file(scratch.path()).unwrap();
         assert_eq!(stdout(&queens(&args)), "724\n");
         let body = header_body(&scratch);
@@ -868,14 +804,7 @@ fn forged_splits_are_refused_never_summed() {
 #[test]
 fn a_checkpoint_of_format_2_is_refused_as_older() {
     let scratch = Scratch::new("format-2");
-    let args = [
-        "count",
-        "10",
-        "--engine",
-        "bitmask",
-        "--checkpoint",
-        &scratch.arg(),
-    ];
+    let args = scratch.count("10", "bitmask", &[]);
     assert_eq!(stdout(&queens(&args)), "724\n");
     let body = header_body(&scratch);
     let (_, rest) = body.split_once(" {").unwrap();

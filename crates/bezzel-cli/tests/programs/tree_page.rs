@@ -8,11 +8,9 @@
 //! `BEZZEL_REQUIRE_CHROMIUM=1` (which `.ci/run` sets after installing it) makes it a failure.
 //! `BEZZEL_CHROMIUM` names the browser if it is not `chromium` on the PATH.
 
-mod common;
-
+use crate::common::{self, run, stderr};
 use bezzel_core::search::Decision;
 use bezzel_core::search::tree::{SearchTree, Status};
-use common::{run, stderr};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;

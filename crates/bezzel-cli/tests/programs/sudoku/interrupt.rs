@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const TOP1465: &str = include_str!("../../../../tests/data/top1465_sample.txt");
+const TOP1465: &str = include_str!("../../../../../tests/data/top1465_sample.txt");
 
 /// Copies of the 50-puzzle top1465 sample: 20,000 hard puzzles, seconds of work on one thread
 /// of any machine, so that a stop after a fraction of a second always cuts it short.
@@ -154,13 +154,13 @@ fn ctrl_c_stops_a_batch_with_status_130_the_summary_and_only_right_answers() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_a_long_search_promptly() {
-    let mut child = Command::new(program("sudoku"))
-        .args(["--alphabet", "1", "--count", "--limit", "1000000000000"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::common::spawn_piped(Command::new(program("sudoku")).args([
+        "--alphabet",
+        "1",
+        "--count",
+        "--limit",
+        "1000000000000",
+    ]));
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();

@@ -4,7 +4,7 @@
 
 use crate::common::{interrupt, wait_at_most, wait_for_handler};
 
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 /// Far beyond any test's patience: n = 21 has about 3.1e11 solutions, hours of work on any
@@ -12,13 +12,7 @@ use std::time::Duration;
 const LONG: &str = "21";
 
 fn start(args: &[&str]) -> Child {
-    Command::new(crate::common::program("queens"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("queens starts")
+    crate::common::spawn("queens", args)
 }
 
 fn stderr_of(child: Child) -> String {
@@ -29,6 +23,27 @@ fn stderr_of(child: Child) -> String {
 /// Generous for a loaded machine: the engines stop within milliseconds, and the bug this
 /// guards against kept them going for minutes.
 const PROMPT: Duration = Duration::from_secs(5);
+
+/// Starts `queens` with `args`, sends `signals` Ctrl-Cs well inside the search (not while it
+/// still sets up), and checks that it ends within [`PROMPT`] with status 130 and says it was
+/// interrupted; returns its stderr.
+fn interrupted(args: &[&str], signals: usize) -> String {
+    let mut child = start(args);
+    wait_for_handler(&child);
+    std::thread::sleep(Duration::from_millis(300));
+    for _ in 0..signals {
+        interrupt(&child);
+    }
+    let status = wait_at_most(&mut child, PROMPT);
+    assert!(
+        status.is_some(),
+        "{args:?} still running {PROMPT:?} after {signals} Ctrl-C"
+    );
+    assert_eq!(status.unwrap().code(), Some(130), "{args:?}");
+    let err = stderr_of(child);
+    assert!(err.contains("interrupted"), "{args:?}: {err}");
+    err
+}
 
 #[test]
 fn ctrl_c_stops_every_engine_promptly() {
@@ -42,19 +57,7 @@ fn ctrl_c_stops_every_engine_promptly() {
         // Row-by-row search for the first solution of 30 queens takes minutes.
         &["first", "30"][..],
     ] {
-        let mut child = start(args);
-        wait_for_handler(&child);
-        // Well inside the search, not still setting up.
-        std::thread::sleep(Duration::from_millis(300));
-        interrupt(&child);
-        let status = wait_at_most(&mut child, PROMPT);
-        assert!(
-            status.is_some(),
-            "{args:?} still running {PROMPT:?} after Ctrl-C"
-        );
-        assert_eq!(status.unwrap().code(), Some(130), "{args:?}");
-        let err = stderr_of(child);
-        assert!(err.contains("interrupted"), "{args:?}: {err}");
+        let err = interrupted(args, 1);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
@@ -63,18 +66,6 @@ fn ctrl_c_stops_every_engine_promptly() {
 fn a_second_ctrl_c_ends_the_program_at_once() {
     for engine in ["symmetry", "bitmask", "model"] {
         let args = ["count", LONG, "--engine", engine, "--threads", "2"];
-        let mut child = start(&args);
-        wait_for_handler(&child);
-        std::thread::sleep(Duration::from_millis(300));
-        interrupt(&child);
-        interrupt(&child);
-        let status = wait_at_most(&mut child, PROMPT);
-        assert!(
-            status.is_some(),
-            "{args:?} still running {PROMPT:?} after two Ctrl-Cs"
-        );
-        assert_eq!(status.unwrap().code(), Some(130), "{args:?}");
-        let err = stderr_of(child);
-        assert!(err.contains("interrupted"), "{args:?}: {err}");
+        interrupted(&args, 2);
     }
 }

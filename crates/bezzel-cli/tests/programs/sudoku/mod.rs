@@ -1,8 +1,5 @@
 //! The `sudoku` program end to end, run as a user runs it: answers, formats, inputs, exit
 //! statuses and messages; and runs stopped by Ctrl-C or a time limit.
 
-#[path = "../common/mod.rs"]
-mod common;
-
 mod commands;
 mod interrupt;

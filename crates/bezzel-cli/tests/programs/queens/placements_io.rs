@@ -3,7 +3,7 @@
 //! cannot be written.
 
 use crate::common::{run, stderr, stdout};
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 fn queens(args: &[&str]) -> std::process::Output {
@@ -184,6 +184,13 @@ fn check_reads_a_file_of_placements() {
     }
 }
 
+/// `queens check` on `input`: its exit status must be `status`; returns its stdout.
+fn check(input: &str, status: i32) -> String {
+    let o = run("queens", &["check"], Some(input));
+    assert_eq!(o.status.code(), Some(status), "{input:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
 #[test]
 fn a_placement_read_back_keeps_its_columns() {
     // A non-solution, so that check reports on the exact columns it read.
@@ -192,9 +199,7 @@ fn a_placement_read_back_keeps_its_columns() {
         "NO.3:\n Q . . .\n. . Q .\n. Q . .\n. . . Q\n\n",
         "{\"n\":4,\"index\":3,\"placement\":[0,2,1,3]}\n",
     ] {
-        let o = run("queens", &["check"], Some(input));
-        assert_eq!(o.status.code(), Some(1), "{input:?}: {}", stderr(&o));
-        let out = stdout(&o);
+        let out = check(input, 1);
         assert!(
             out.contains("rows 1 and 2 (columns 2 and 1) share an anti-diagonal"),
             "{input:?}: {out}"
@@ -313,12 +318,7 @@ fn limited(args: &[&str]) -> Command {
 fn checking_a_huge_conflict_needs_little_memory() {
     let n = 20_000u64;
     let input = "5 ".repeat(n as usize);
-    let mut child = limited(&["check"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::common::spawn_piped(&mut limited(&["check"]));
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
@@ -452,12 +452,7 @@ fn a_huge_board_is_streamed() {
     drop(lines);
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    err.push_str(&crate::common::read_all(child.stderr.take()));
     assert_eq!(first.len(), 3, "status {status:?}: {err}");
     assert_eq!(first[0], "NO.1:");
     for (row, line) in first[1..].iter().enumerate() {
@@ -656,12 +651,8 @@ fn endless_input_is_refused_at_once() {
 fn listing_many_attacking_pairs_needs_little_memory() {
     let n = 3000u64;
     let pairs = n * (n - 1) / 2;
-    let mut child = limited_to(100_000, &["check", "--limit", "100000000"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        crate::common::spawn_piped(&mut limited_to(100_000, &["check", "--limit", "100000000"]));
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
@@ -741,11 +732,9 @@ fn several_placements_are_each_checked_however_separated() {
         "1 3 0 2\n4 solutions\n2 0 3 1\n",
         "1 3 0 2\n\r\n2 0 3 1",
     ] {
-        let o = run("queens", &["check"], Some(input));
-        assert_eq!(o.status.code(), Some(0), "{input:?}: {}", stderr(&o));
+        let out = check(input, 0);
         assert_eq!(
-            stdout(&o),
-            "2 placements checked: all are solutions\n",
+            out, "2 placements checked: all are solutions\n",
             "{input:?}"
         );
     }
@@ -753,27 +742,19 @@ fn several_placements_are_each_checked_however_separated() {
         let expected = stdout(&queens(&["count", n])).trim().to_string();
         for format in ["text", "board", "json"] {
             let all = stdout(&queens(&[n, "--format", format]));
-            let o = run("queens", &["check"], Some(&all));
-            assert_eq!(o.status.code(), Some(0), "{n} {format}: {}", stderr(&o));
             assert_eq!(
-                stdout(&o),
+                check(&all, 0),
                 format!("{expected} placements checked: all are solutions\n"),
                 "{n} {format}"
             );
         }
         // The representatives of `unique --list`, and their summary.
         let unique = stdout(&queens(&["unique", n, "--list"]));
-        let o = run("queens", &["check"], Some(&unique));
-        assert_eq!(o.status.code(), Some(0), "{n}: {}", stderr(&o));
+        check(&unique, 0);
     }
     // A label and the JSON line after it are one labelled placement.
-    let o = run(
-        "queens",
-        &["check"],
-        Some("NO.1:\n{\"placement\":[1,3,0,2]}\n"),
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("solution"), "{}", stdout(&o));
+    let out = check("NO.1:\n{\"placement\":[1,3,0,2]}\n", 0);
+    assert!(out.starts_with("solution"), "{out}");
 }
 
 /// A placement in a stream that is not a solution, or not on its board, is reported with its
@@ -797,48 +778,30 @@ fn a_corrupted_placement_in_a_stream_is_reported_by_its_number() {
     // JSON: one line per placement, and the summary.
     let json = stdout(&queens(&["6", "--format", "json"]));
     let o = run("queens", &["check", "--format", "json"], Some(&json));
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = crate::common::json_lines(&o);
     assert_eq!(lines.len(), 5);
     assert_eq!(lines[3]["index"], 4);
     assert_eq!(lines[3]["solution"], true);
     assert_eq!(lines[4]["checked"], 4);
     // A placement off its board is reported and reading goes on; text that is no placement
     // stops it (where the next one starts is not known), with status 2.
-    let o = run(
-        "queens",
-        &["check"],
-        Some("1 3 0 2\n\n1 3 0 9\n\n2 0 3 1\n"),
-    );
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).starts_with("queens: placement 2: malformed placement"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(
-        stdout(&o).starts_with("3 placements checked"),
-        "{}",
-        stdout(&o)
-    );
-    let o = run(
-        "queens",
-        &["check"],
-        Some("1 3 0 2\n\n1 x 0 2\n\n2 0 3 1\n"),
-    );
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("placement 2: malformed placement: line 3"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(
-        stdout(&o).starts_with("2 placements checked"),
-        "{}",
-        stdout(&o)
-    );
+    for (input, error, checked) in [
+        (
+            "1 3 0 2\n\n1 3 0 9\n\n2 0 3 1\n",
+            "queens: placement 2: malformed placement",
+            "3 placements checked",
+        ),
+        (
+            "1 3 0 2\n\n1 x 0 2\n\n2 0 3 1\n",
+            "queens: placement 2: malformed placement: line 3",
+            "2 placements checked",
+        ),
+    ] {
+        let o = run("queens", &["check"], Some(input));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).starts_with(error), "{}", stderr(&o));
+        assert!(stdout(&o).starts_with(checked), "{}", stdout(&o));
+    }
 }
 
 /// Messages name what is wrong: the missing argument, a board size too large, a negative

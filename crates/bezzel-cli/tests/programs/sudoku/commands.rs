@@ -343,19 +343,18 @@ fn orders_and_restarts() {
     }
 }
 
-/// A batch is answered as it is read: the answers to the first chunk (256 puzzles) come out
-/// while stdin is still open, so a pipeline of any length runs in little memory.
-#[test]
-fn answers_stream_while_stdin_is_open() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::sync::mpsc;
-    use std::time::Duration;
-
-    // `-q`: nothing goes to stderr, which this test does not read.
+/// `sudoku --threads 2 -q` (nothing goes to stderr, which is not read), its stdin, and the
+/// lines of its stdout as they come.
+fn streaming() -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<String>,
+) {
+    use std::io::{BufRead, BufReader};
     let mut child = crate::common::spawn("sudoku", &["--threads", "2", "-q"]);
-    let mut stdin = child.stdin.take().expect("stdin");
+    let stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
-    let (lines_tx, lines_rx) = mpsc::channel();
+    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
             if lines_tx.send(line.expect("utf-8 output")).is_err() {
@@ -363,6 +362,17 @@ fn answers_stream_while_stdin_is_open() {
             }
         }
     });
+    (child, stdin, lines_rx)
+}
+
+/// A batch is answered as it is read: the answers to the first chunk (256 puzzles) come out
+/// while stdin is still open, so a pipeline of any length runs in little memory.
+#[test]
+fn answers_stream_while_stdin_is_open() {
+    use std::io::Write;
+    use std::time::Duration;
+
+    let (mut child, mut stdin, lines_rx) = streaming();
     let first: Vec<String> = (0..256).map(|_| format!("{UNIQUE_4X4}\n")).collect();
     stdin.write_all(first.concat().as_bytes()).unwrap();
     stdin.flush().unwrap();
@@ -451,7 +461,6 @@ fn a_read_error_part_way_keeps_the_answers_so_far() {
 #[cfg(unix)]
 #[test]
 fn an_endless_line_is_refused_at_once() {
-    use std::io::Read;
     use std::process::{Command, Stdio};
     let mut child = Command::new(crate::common::program("sudoku"))
         .args(["--threads", "1"])
@@ -463,18 +472,8 @@ fn an_endless_line_is_refused_at_once() {
     let status = crate::common::wait_at_most(&mut child, std::time::Duration::from_secs(30));
     assert!(status.is_some(), "still reading /dev/zero after 30 s");
     let (mut out, mut err) = (String::new(), String::new());
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    out.push_str(&crate::common::read_all(child.stdout.take()));
+    err.push_str(&crate::common::read_all(child.stderr.take()));
     assert_eq!(status.unwrap().code(), Some(2), "{err}");
     assert_eq!(out, "error: line 1: line is longer than 65536 bytes\n");
     assert!(
@@ -515,7 +514,7 @@ fn a_comment_after_a_puzzle_is_ignored() {
 
 #[test]
 fn threads_keep_the_input_order() {
-    let text = include_str!("../../../../tests/data/sudoku17_sample.txt");
+    let text = include_str!("../../../../../tests/data/sudoku17_sample.txt");
     let first: String = text.lines().take(24).collect::<Vec<_>>().join("\n");
     let one = sudoku(&["-q", "--threads", "1"], &first);
     let four = sudoku(&["-q", "--threads", "4"], &first);
@@ -774,21 +773,10 @@ fn a_byte_order_mark_at_the_start_is_skipped() {
 /// still open.
 #[test]
 fn an_odd_first_line_does_not_stop_the_answers_streaming() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::sync::mpsc;
+    use std::io::Write;
     use std::time::Duration;
 
-    let mut child = crate::common::spawn("sudoku", &["--threads", "2", "-q"]);
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (lines_tx, lines_rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if lines_tx.send(line.expect("utf-8 output")).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, mut stdin, lines_rx) = streaming();
     let mut input = String::from("odd\n");
     for _ in 0..256 {
         input += &format!("{UNIQUE_4X4}\n");
@@ -869,13 +857,8 @@ fn output_that_cannot_be_written_is_an_error() {
     }
 
     // A pipe whose reader has gone: a batch that needs several writes.
-    let mut child = Command::new(&sudoku)
-        .args(["-q", "--threads", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        crate::common::spawn_piped(Command::new(&sudoku).args(["-q", "--threads", "1"]));
     drop(child.stdout.take());
     let input = format!("{UNIQUE_4X4}\n").repeat(2000);
     let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
