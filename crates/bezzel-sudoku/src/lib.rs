@@ -4,6 +4,8 @@
 //! - [`check`]: an independent validity checker for solutions (no solver involved);
 //! - [`reader`]: reading puzzles as text arrives, a batch of lines or one grid, in either
 //!   alphabet (the formats accepted are documented there);
+//! - [`stream`]: puzzles read on a thread of their own, handed over in chunks as they
+//!   arrive, so that a slow pipe's puzzles are answered one by one and a file's in full chunks;
 //! - [`model`]: the constraint model on the generic engine (a variable per cell, an
 //!   `all_different` per row, column and box), with solve, count and statistics;
 //! - [`batch`]: answering a stream of puzzles as the `sudoku` program does: on many threads
@@ -20,6 +22,7 @@ pub mod grid;
 pub mod model;
 pub mod output;
 pub mod reader;
+pub mod stream;
 pub mod svg;
 pub mod tree;
 

@@ -18,9 +18,9 @@
 //! too). Every file is checked before anything is solved (that it exists and is no folder; a
 //! regular file, that it opens), so a mistyped name costs nothing; each is then opened only when
 //! its turn comes and closed after, so any number of files can be given, and a named pipe is
-//! opened once, in its turn. An input is read and answered a chunk of lines at a time, so it runs in
-//! little memory and answers come while stdin is still being written (one by one when stdin is
-//! a terminal). The text accepted is the library's (`bezzel_sudoku::reader`): one puzzle per
+//! opened once, in its turn. An input is answered as it arrives: the puzzles read and waiting
+//! are solved together (up to 1,024 at a time), so a file keeps every thread busy in little
+//! memory, and a slow pipe or a terminal gets each answer as soon as its line is in. The text accepted is the library's (`bezzel_sudoku::reader`): one puzzle per
 //! line in line form, `N * N` cells row by row, `1`-`9` then `A`-`P` for 10-25, `.` or `0` for
 //! an empty cell; a `#` starts a comment, to the end of its line; blank lines and lines holding
 //! only a comment are skipped; a byte-order mark at the start is skipped; a line longer than
