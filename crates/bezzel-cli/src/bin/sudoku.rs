@@ -66,7 +66,8 @@
 //! **Stopping.** Ctrl-C, or the end of `--time-limit`, stops the puzzles in flight and reads
 //! no more, even while waiting for input. Answers are printed in input order up to the first
 //! puzzle whose search had not started; a puzzle whose search was cut short is printed as
-//! `unknown` (JSON `"status":"unknown"`), never with a guess. The summary (with `unknown: K`
+//! `unknown` (JSON `"status":"unknown"`), never with a guess, and a count cut short as `K+`,
+//! the solutions found so far (JSON `"status":"unknown"` with `count` K and `"exact":false`). The summary (with `unknown: K`
 //! when there were any) follows on stderr after `interrupted:` or `time limit reached:`, and
 //! the exit status is 130 or 124. A second Ctrl-C ends the program at once.
 //!
@@ -113,7 +114,7 @@ use std::process::ExitCode;
         (see --alphabet).\n\n\
         Each puzzle gets one line: the solution, `no solution`, `multiple solutions` or \
         `error: line L: ...`; a summary goes to stderr. Ctrl-C or --time-limit stops the \
-        work: answers so far are printed, a puzzle cut short as `unknown`. Exit status: 0; \
+        work: answers so far are printed, a puzzle cut short as `unknown` (a count as `K+`). Exit status: 0; \
         2 when any input was bad (the other puzzles are still answered); 124 after \
         --time-limit; 130 after Ctrl-C."
 )]
