@@ -2,6 +2,8 @@
 //!
 //! - [`grid`]: the grid, its line and grid text forms, and clashing givens;
 //! - [`check`]: an independent validity checker for solutions (no solver involved);
+//! - [`generate`]: new puzzles, each with exactly one solution (proven by the engine), with
+//!   a symmetry of the givens, minimal or not, reproducible from a seed;
 //! - [`reader`]: reading puzzles as text arrives, a batch of lines or one grid, in either
 //!   alphabet (the formats accepted are documented there);
 //! - [`stream`]: puzzles read on a thread of their own, handed over in chunks as they
@@ -18,6 +20,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod generate;
 pub mod grid;
 pub mod model;
 pub mod output;

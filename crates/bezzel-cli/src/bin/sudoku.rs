@@ -14,6 +14,18 @@
 //!     | cargo run --release --bin sudoku -- --format json
 //! ```
 //!
+//! **Generate.** `sudoku generate [COUNT]` makes new puzzles (`bezzel_sudoku::generate`),
+//! one per line in line form, each with exactly one solution, proven by the solver:
+//! `--size 4|9|16|25` (default 9), `--symmetry none|rotational|mirror|diagonal` for the
+//! pattern of the givens, `--minimal` for puzzles from which no given (no pair of the
+//! symmetry) can be taken away, `--seed N` to make the same puzzles again (by default the
+//! clock's, named in the summary), `--solution` to print the solution after each puzzle,
+//! `--format json` for one object per puzzle, `--threads`, `--time-limit`, `--quiet`.
+//!
+//! ```text
+//! cargo run --release --bin sudoku -- generate 10 --symmetry rotational --minimal --seed 1
+//! ```
+//!
 //! **Input.** Files given as arguments, in order, or stdin when there are none (`-` names stdin
 //! too). Every file is checked before anything is solved (that it exists and is no folder; a
 //! regular file, that it opens), so a mistyped name costs nothing; each is then opened only when
@@ -92,12 +104,14 @@ use bezzel_cli::cluster::MpiFlag;
 use bezzel_cli::options::positive_number;
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree, consistency};
 use bezzel_cli::sudoku::{self, Run};
+use bezzel_cli::sudoku_generate::{self, GenerateRun};
 use bezzel_core::{Consistency, Restarts, SearchConfig};
 use bezzel_sudoku::batch::{Mode, Settings};
+use bezzel_sudoku::generate::{Options as GenerateOptions, Symmetry};
 use bezzel_sudoku::grid::Alphabet;
 use bezzel_sudoku::output::Style;
 use bezzel_sudoku::reader::{Form, ReadOptions};
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -116,9 +130,13 @@ use std::process::ExitCode;
         `error: line L: ...`; a summary goes to stderr. Ctrl-C or --time-limit stops the \
         work: answers so far are printed, a puzzle cut short as `unknown` (a count as `K+`). Exit status: 0; \
         2 when any input was bad (the other puzzles are still answered); 124 after \
-        --time-limit; 130 after Ctrl-C."
+        --time-limit; 130 after Ctrl-C.\n\n\
+        `sudoku generate` makes new puzzles (`sudoku generate --help`).",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Puzzle files, read in order; stdin when none is given, or for `-`.
     files: Vec<PathBuf>,
     /// Read each input as one puzzle in grid form (one row per line).
@@ -171,6 +189,103 @@ struct Cli {
     tree: Tree,
     #[command(flatten)]
     mpi: MpiFlag,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Make new puzzles, one per line, each with exactly one solution (proven by the
+    /// solver); the same --seed gives the same puzzles.
+    Generate(GenerateCommand),
+}
+
+#[derive(Args, Debug)]
+struct GenerateCommand {
+    /// How many puzzles.
+    #[arg(default_value_t = 1, allow_negative_numbers = true, value_parser = positive_number)]
+    count: u64,
+    /// Cells per side: 4, 9, 16 or 25 (25x25 can be slow).
+    #[arg(long, default_value_t = 9, value_parser = grid_side)]
+    size: usize,
+    /// The pattern of the givens: `none`, `rotational` (a half turn), `mirror` (left to
+    /// right) or `diagonal` (across the main diagonal).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = SymmetryArg::None)]
+    symmetry: SymmetryArg,
+    /// Take givens away until none (no pair of the symmetry) can go without a second
+    /// solution appearing; slower.
+    #[arg(long)]
+    minimal: bool,
+    /// The seed (default: from the clock; the summary says which, to make the same again).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Print the solution after each puzzle, on the same line.
+    #[arg(long)]
+    solution: bool,
+    /// `text`: one puzzle per line; `json`: one object per puzzle (`index`, `seed`,
+    /// `puzzle`, `givens`, `solution`).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = GenerateFormat::Text)]
+    format: GenerateFormat,
+    #[command(flatten)]
+    threads: Threads,
+    #[command(flatten)]
+    time_limit: TimeLimit,
+    #[command(flatten)]
+    quiet: Quiet,
+}
+
+/// `generate --symmetry`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum SymmetryArg {
+    None,
+    Rotational,
+    Mirror,
+    Diagonal,
+}
+
+/// `generate --format`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum GenerateFormat {
+    Text,
+    Json,
+}
+
+/// A grid's side: 4, 9, 16 or 25.
+fn grid_side(text: &str) -> Result<usize, String> {
+    match text.trim() {
+        "4" => Ok(4),
+        "9" => Ok(9),
+        "16" => Ok(16),
+        "25" => Ok(25),
+        _ => Err("must be 4, 9, 16 or 25".to_string()),
+    }
+}
+
+impl GenerateCommand {
+    fn run(&self) -> GenerateRun {
+        let seed = self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+        GenerateRun {
+            count: self.count,
+            options: GenerateOptions {
+                box_size: self.size.isqrt(),
+                symmetry: match self.symmetry {
+                    SymmetryArg::None => Symmetry::None,
+                    SymmetryArg::Rotational => Symmetry::Rotational,
+                    SymmetryArg::Mirror => Symmetry::Mirror,
+                    SymmetryArg::Diagonal => Symmetry::Diagonal,
+                },
+                minimal: self.minimal,
+                seed,
+            },
+            threads: self.threads.count(),
+            json: self.format == GenerateFormat::Json,
+            solution: self.solution,
+            time_limit: self.time_limit.time_limit,
+            quiet: self.quiet.quiet,
+        }
+    }
 }
 
 /// The alphabet option.
@@ -242,6 +357,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    if let Some(Command::Generate(generate)) = &cli.command {
+        return bezzel_cli::exit("sudoku", sudoku_generate::generate(&generate.run()));
+    }
     let run = cli.run();
     let result = cli.mpi.run("sudoku", |mpi| match mpi {
         Some(m) if m.rank() > 0 => sudoku::serve(&run, m),

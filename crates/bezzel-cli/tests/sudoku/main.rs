@@ -5,5 +5,6 @@
 mod common;
 
 mod commands;
+mod generate;
 mod interrupt;
 mod streaming;
