@@ -18,6 +18,7 @@
 //!   whose work is more than one call into `bezzel_queens`;
 //! - [`sudoku`]: the `sudoku` program's run, from the inputs to the summary;
 //! - [`sudoku_generate`]: `sudoku generate`, new puzzles on many threads, in order;
+//! - [`sudoku_logic`]: `sudoku rate`, `hint` and `explain`, the logical solver over the inputs;
 //! - [`input`]: input files named on the command line, checked up front and opened in turn.
 
 #![deny(missing_docs)]
@@ -32,6 +33,7 @@ pub mod queens;
 mod stop;
 pub mod sudoku;
 pub mod sudoku_generate;
+pub mod sudoku_logic;
 
 pub use failure::{Failure, clap_message, escape, exit, io_reason, parse_args, status, warn};
 pub use progress::Progress;

@@ -4,6 +4,8 @@
 //! - [`check`]: an independent validity checker for solutions (no solver involved);
 //! - [`generate`]: new puzzles, each with exactly one solution (proven by the engine), with
 //!   a symmetry of the givens, minimal or not, reproducible from a seed;
+//! - [`logic`]: solving as a person does, with candidates and human techniques: the next
+//!   step (a hint), a whole explanation, and a rating by the hardest technique needed;
 //! - [`reader`]: reading puzzles as text arrives, a batch of lines or one grid, in either
 //!   alphabet (the formats accepted are documented there);
 //! - [`stream`]: puzzles read on a thread of their own, handed over in chunks as they
@@ -22,6 +24,7 @@ pub mod batch;
 pub mod check;
 pub mod generate;
 pub mod grid;
+pub mod logic;
 pub mod model;
 pub mod output;
 pub mod reader;

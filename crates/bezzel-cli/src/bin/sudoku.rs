@@ -20,10 +20,23 @@
 //! pattern of the givens, `--minimal` for puzzles from which no given (no pair of the
 //! symmetry) can be taken away, `--seed N` to make the same puzzles again (by default the
 //! clock's, named in the summary), `--solution` to print the solution after each puzzle,
-//! `--format json` for one object per puzzle, `--threads`, `--time-limit`, `--quiet`.
+//! `--format json` for one object per puzzle, `--difficulty easy|medium|hard|expert|beyond`
+//! for puzzles of one level as `sudoku rate` grades them, `--threads`, `--time-limit`,
+//! `--quiet`.
+//!
+//! **Rate, hint, explain.** `sudoku rate [FILES]` grades each puzzle by the hardest human
+//! technique its logical solution needs (`bezzel_sudoku::logic`: singles, locked candidates,
+//! naked and hidden subsets, X-wing, swordfish, jellyfish, XY-wing, XYZ-wing, simple
+//! coloring), one line per puzzle: the score on Sudoku Explainer's scale, the level (`easy`,
+//! `medium`, `hard`, `expert`, or `beyond` when the techniques get stuck: never a guess) and
+//! the technique; a summary with the median score goes to stderr. `sudoku hint` prints each
+//! puzzle's next logical step (technique, cells as `r1c1`, the value placed or candidates
+//! removed) and `sudoku explain` every step, then `solved` or where it got stuck.
 //!
 //! ```text
 //! cargo run --release --bin sudoku -- generate 10 --symmetry rotational --minimal --seed 1
+//! cargo run --release --bin sudoku -- generate 5 --difficulty hard | cargo run --release --bin sudoku -- rate
+//! cargo run --release --bin sudoku -- explain tests/data/top1465_sample.txt
 //! ```
 //!
 //! **Input.** Files given as arguments, in order, or stdin when there are none (`-` names stdin
@@ -105,10 +118,12 @@ use bezzel_cli::options::positive_number;
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree, consistency};
 use bezzel_cli::sudoku::{self, Run};
 use bezzel_cli::sudoku_generate::{self, GenerateRun};
+use bezzel_cli::sudoku_logic::{self, Ask};
 use bezzel_core::{Consistency, Restarts, SearchConfig};
 use bezzel_sudoku::batch::{Mode, Settings};
 use bezzel_sudoku::generate::{Options as GenerateOptions, Symmetry};
 use bezzel_sudoku::grid::Alphabet;
+use bezzel_sudoku::logic::Difficulty;
 use bezzel_sudoku::output::Style;
 use bezzel_sudoku::reader::{Form, ReadOptions};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -131,7 +146,9 @@ use std::process::ExitCode;
         work: answers so far are printed, a puzzle cut short as `unknown` (a count as `K+`). Exit status: 0; \
         2 when any input was bad (the other puzzles are still answered); 124 after \
         --time-limit; 130 after Ctrl-C.\n\n\
-        `sudoku generate` makes new puzzles (`sudoku generate --help`).",
+        `sudoku generate` makes new puzzles, `sudoku rate` grades puzzles by the human \
+        techniques they need, `sudoku hint` gives the next step and `sudoku explain` all of \
+        them (`sudoku generate --help`, ...).",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -196,6 +213,27 @@ enum Command {
     /// Make new puzzles, one per line, each with exactly one solution (proven by the
     /// solver); the same --seed gives the same puzzles.
     Generate(GenerateCommand),
+    /// Grade each puzzle by the hardest human technique its logical solution needs:
+    /// `score level technique` (levels easy, medium, hard, expert; `beyond` when the
+    /// techniques here get stuck); a summary with the median on stderr.
+    Rate(LogicCommand),
+    /// The next logical step of each puzzle: the technique, its cells, and the value placed
+    /// or the candidates removed.
+    Hint(LogicCommand),
+    /// Every step of each puzzle's logical solution, then `solved` or where it got stuck.
+    Explain(LogicCommand),
+}
+
+#[derive(Args, Debug)]
+struct LogicCommand {
+    /// Puzzle files, read in order; stdin when none is given, or for `-`.
+    files: Vec<PathBuf>,
+    /// Read each input as one puzzle in grid form (one row per line).
+    #[arg(long)]
+    grid: bool,
+    /// No summary on stderr.
+    #[command(flatten)]
+    quiet: Quiet,
 }
 
 #[derive(Args, Debug)]
@@ -214,6 +252,11 @@ struct GenerateCommand {
     /// solution appearing; slower.
     #[arg(long)]
     minimal: bool,
+    /// Only puzzles of this level, as `sudoku rate` grades them: `easy` (singles),
+    /// `medium`, `hard`, `expert` or `beyond` (puzzles the techniques here do not finish).
+    /// Levels above easy are made minimal.
+    #[arg(long, value_enum, ignore_case = true)]
+    difficulty: Option<DifficultyArg>,
     /// The seed (default: from the clock; the summary says which, to make the same again).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
@@ -239,6 +282,16 @@ enum SymmetryArg {
     Rotational,
     Mirror,
     Diagonal,
+}
+
+/// `generate --difficulty`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum DifficultyArg {
+    Easy,
+    Medium,
+    Hard,
+    Expert,
+    Beyond,
 }
 
 /// `generate --format`.
@@ -278,6 +331,13 @@ impl GenerateCommand {
                 },
                 minimal: self.minimal,
                 seed,
+                difficulty: self.difficulty.map(|d| match d {
+                    DifficultyArg::Easy => Difficulty::Easy,
+                    DifficultyArg::Medium => Difficulty::Medium,
+                    DifficultyArg::Hard => Difficulty::Hard,
+                    DifficultyArg::Expert => Difficulty::Expert,
+                    DifficultyArg::Beyond => Difficulty::Beyond,
+                }),
             },
             threads: self.threads.count(),
             json: self.format == GenerateFormat::Json,
@@ -357,8 +417,24 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    if let Some(Command::Generate(generate)) = &cli.command {
-        return bezzel_cli::exit("sudoku", sudoku_generate::generate(&generate.run()));
+    let logic = |ask, c: &LogicCommand| {
+        let read = ReadOptions {
+            form: if c.grid { Form::Grid } else { Form::Auto },
+            alphabet: None,
+        };
+        bezzel_cli::exit(
+            "sudoku",
+            sudoku_logic::run(ask, &c.files, read, c.quiet.quiet),
+        )
+    };
+    match &cli.command {
+        Some(Command::Generate(generate)) => {
+            return bezzel_cli::exit("sudoku", sudoku_generate::generate(&generate.run()));
+        }
+        Some(Command::Rate(c)) => return logic(Ask::Rate, c),
+        Some(Command::Hint(c)) => return logic(Ask::Hint, c),
+        Some(Command::Explain(c)) => return logic(Ask::Explain, c),
+        None => {}
     }
     let run = cli.run();
     let result = cli.mpi.run("sudoku", |mpi| match mpi {

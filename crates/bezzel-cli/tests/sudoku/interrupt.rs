@@ -184,6 +184,8 @@ fn ctrl_c_stops_a_long_search_promptly() {
 
 /// A count cut short: one line, `K+`.
 fn assert_lower_bound(out: &str) {
-    let bound = out.strip_suffix("+\n").unwrap_or_else(|| panic!("not `K+`: {out:?}"));
+    let bound = out
+        .strip_suffix("+\n")
+        .unwrap_or_else(|| panic!("not `K+`: {out:?}"));
     assert!(bound.parse::<u64>().is_ok(), "not `K+`: {out:?}");
 }

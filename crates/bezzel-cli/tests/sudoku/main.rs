@@ -7,4 +7,5 @@ mod common;
 mod commands;
 mod generate;
 mod interrupt;
+mod logic;
 mod streaming;

@@ -27,6 +27,7 @@
 mod search;
 
 use crate::grid::{Grid, is_supported_box_size};
+use crate::logic::{self, Difficulty};
 use crate::model::{DEFAULT_CONSISTENCY, Status, SudokuError, SudokuSolver};
 use search::Layout;
 use std::fmt;
@@ -71,6 +72,9 @@ pub struct Options {
     pub minimal: bool,
     /// The seed: the same seed gives the same puzzles.
     pub seed: u64,
+    /// Only puzzles of this level, as [`logic::rate`] grades them (puzzles are made, and
+    /// made again, until one is); levels above [`Difficulty::Easy`] are made minimal.
+    pub difficulty: Option<Difficulty>,
 }
 
 impl Default for Options {
@@ -81,6 +85,7 @@ impl Default for Options {
             symmetry: Symmetry::None,
             minimal: false,
             seed: 0,
+            difficulty: None,
         }
     }
 }
@@ -101,6 +106,8 @@ pub enum GenerateError {
     UnsupportedBoxSize(usize),
     /// The engine's solver could not be built or run.
     Solver(SudokuError),
+    /// No puzzle of the difficulty asked for came in this many tries.
+    DifficultyNotReached(u64),
     /// The engine did not confirm that a puzzle made is unique: a defect, reported rather
     /// than handed out.
     NotUnique(Grid),
@@ -113,6 +120,10 @@ impl fmt::Display for GenerateError {
                 write!(f, "box size {b} is not supported: it must be 2 to 5")
             }
             GenerateError::Solver(e) => write!(f, "{e}"),
+            GenerateError::DifficultyNotReached(tries) => write!(
+                f,
+                "no puzzle of that difficulty in {tries} tries: try another level or symmetry"
+            ),
             GenerateError::NotUnique(g) => write!(
                 f,
                 "internal error: a generated puzzle was not proven unique: {}",
@@ -133,6 +144,9 @@ impl From<SudokuError> for GenerateError {
 /// Nodes the quick search may spend on one question before it is given up (the given is then
 /// kept, or the solution drawn again): far more than a 9×9 or 16×16 question takes.
 const BUDGET: u64 = 20_000;
+
+/// Puzzles made for one of a given difficulty before giving up.
+const TRIES: u64 = 100_000;
 
 /// Makes puzzles as [`Options`] say; see the [module docs](self).
 #[derive(Debug)]
@@ -163,12 +177,27 @@ impl Generator {
     /// Puzzle number `index` of the seed, proven unique by the engine.
     pub fn puzzle(&mut self, index: u64) -> Result<Generated, GenerateError> {
         let mut rng = SplitMix::new(self.options.seed, index);
+        let Some(wanted) = self.options.difficulty else {
+            return self.one(&mut rng, self.options.minimal);
+        };
+        let minimal = self.options.minimal || wanted > Difficulty::Easy;
+        for _ in 0..TRIES {
+            let made = self.one(&mut rng, minimal)?;
+            if logic::rate(&made.puzzle).difficulty() == wanted {
+                return Ok(made);
+            }
+        }
+        Err(GenerateError::DifficultyNotReached(TRIES))
+    }
+
+    /// One puzzle, drawn with `rng`.
+    fn one(&mut self, rng: &mut SplitMix, minimal: bool) -> Result<Generated, GenerateError> {
         let solution = loop {
-            if let Some(found) = search::random_solution(&self.layout, &mut rng, BUDGET) {
+            if let Some(found) = search::random_solution(&self.layout, rng, BUDGET) {
                 break found;
             }
         };
-        let made = self.dig(&solution, &mut rng);
+        let made = self.dig(&solution, rng, minimal);
         let box_size = self.options.box_size;
         let puzzle = Grid::from_cells(box_size, made).expect("a grid of the right size");
         let solution = Grid::from_cells(box_size, solution).expect("a grid of the right size");
@@ -181,7 +210,7 @@ impl Generator {
 
     /// The givens: the solution, with every group that singles can do without taken away,
     /// then, for a minimal puzzle, every group that the puzzle stays unique without.
-    fn dig(&self, solution: &[u8], rng: &mut SplitMix) -> Vec<u8> {
+    fn dig(&self, solution: &[u8], rng: &mut SplitMix, minimal: bool) -> Vec<u8> {
         let n = self.layout.n;
         let mut givens = solution.to_vec();
         let mut order: Vec<usize> = (0..n * n).collect();
@@ -194,7 +223,7 @@ impl Generator {
                 || search::count(&self.layout, givens, None, 2, 1) == Some(1)
         };
         self.take_away(&mut givens, solution, &order, by_singles);
-        if self.options.minimal {
+        if minimal {
             rng.shuffle(&mut order);
             let unique = |givens: &[u8], orbit: &[usize]| match *orbit {
                 // One cell: unique when no solution has another value there.
