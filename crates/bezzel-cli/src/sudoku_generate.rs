@@ -3,7 +3,7 @@
 //! by Ctrl-C or the time limit after the puzzles made so far.
 
 use crate::{Failure, Stop, warn};
-use bezzel_sudoku::generate::{Generated, Generator, Options};
+use bezzel_sudoku::generate::{GenerateError, Generated, Generator, Options};
 use rayon::prelude::*;
 use std::io::{self, BufWriter, Write};
 use std::time::{Duration, Instant};
@@ -34,15 +34,20 @@ const PER_THREAD: u64 = 8;
 /// Makes and prints the puzzles: status 0, or the failure of a run stopped early.
 pub fn generate(run: &GenerateRun) -> Result<u8, Failure> {
     // A bad option is refused before any thread starts.
+    let stop = Stop::install(run.time_limit);
     let generators = (0..run.threads)
-        .map(|_| Generator::new(run.options).map(std::sync::Mutex::new))
+        .map(|_| {
+            Generator::new(run.options).map(|mut g| {
+                g.set_cancel_flag(stop.flag().clone());
+                std::sync::Mutex::new(g)
+            })
+        })
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| Failure::input(e.to_string()))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(run.threads)
         .build()
         .map_err(|e| Failure::input(format!("cannot start threads: {e}")))?;
-    let stop = Stop::install(run.time_limit);
     let mut out = BufWriter::new(io::stdout().lock());
     let start = Instant::now();
     let (mut made, mut givens) = (0u64, 0u64);
@@ -63,7 +68,10 @@ pub fn generate(run: &GenerateRun) -> Result<u8, Failure> {
                     // One generator per thread, kept: building one builds a solver.
                     let slot = rayon::current_thread_index().unwrap_or(0) % generators.len();
                     let mut generator = generators[slot].lock().unwrap_or_else(|e| e.into_inner());
-                    Some(generator.puzzle(i).map_err(|e| e.to_string()))
+                    match generator.puzzle(i) {
+                        Err(GenerateError::Cancelled) => None,
+                        made => Some(made.map_err(|e| e.to_string())),
+                    }
                 })
                 .collect()
         });

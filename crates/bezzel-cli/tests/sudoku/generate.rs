@@ -70,3 +70,29 @@ fn generate_refuses_bad_options() {
         assert_eq!(stderr(&o).lines().count(), 1, "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn a_time_limit_stops_generate_promptly_after_whole_puzzles() {
+    let started = std::time::Instant::now();
+    let o = run(
+        "sudoku",
+        &[
+            "generate",
+            "100000",
+            "--difficulty",
+            "expert",
+            "--time-limit",
+            "0.3",
+        ],
+        None,
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(o.status.code(), Some(124), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("sudoku: time limit reached: puzzles: "));
+    let out = stdout(&o);
+    assert!(out.lines().count() < 100_000);
+    for line in out.lines() {
+        let puzzle = Grid::parse_line(line).unwrap();
+        assert_eq!(model::count(&puzzle, 2).unwrap().status(), Status::Unique);
+    }
+}

@@ -31,6 +31,8 @@ use crate::logic::{self, Difficulty};
 use crate::model::{DEFAULT_CONSISTENCY, Status, SudokuError, SudokuSolver};
 use search::Layout;
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Which cells are given together, so that the givens make a pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -106,6 +108,8 @@ pub enum GenerateError {
     UnsupportedBoxSize(usize),
     /// The engine's solver could not be built or run.
     Solver(SudokuError),
+    /// The cancel flag stopped the search for a puzzle of the difficulty asked for.
+    Cancelled,
     /// No puzzle of the difficulty asked for came in this many tries.
     DifficultyNotReached(u64),
     /// The engine did not confirm that a puzzle made is unique: a defect, reported rather
@@ -120,6 +124,7 @@ impl fmt::Display for GenerateError {
                 write!(f, "box size {b} is not supported: it must be 2 to 5")
             }
             GenerateError::Solver(e) => write!(f, "{e}"),
+            GenerateError::Cancelled => write!(f, "stopped before a puzzle was made"),
             GenerateError::DifficultyNotReached(tries) => write!(
                 f,
                 "no puzzle of that difficulty in {tries} tries: try another level or symmetry"
@@ -154,6 +159,7 @@ pub struct Generator {
     options: Options,
     layout: Layout,
     prover: SudokuSolver,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Generator {
@@ -166,7 +172,15 @@ impl Generator {
             options,
             layout: Layout::new(options.box_size),
             prover: SudokuSolver::new(options.box_size, DEFAULT_CONSISTENCY)?,
+            cancel: None,
         })
+    }
+
+    /// Sets a flag that another thread can raise (Ctrl-C, a time limit) to stop the search
+    /// for a puzzle of a [`difficulty`](Options::difficulty) between two tries: the puzzle
+    /// being made then fails with [`GenerateError::Cancelled`].
+    pub fn set_cancel_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
     }
 
     /// The options it makes puzzles for.
@@ -182,6 +196,13 @@ impl Generator {
         };
         let minimal = self.options.minimal || wanted > Difficulty::Easy;
         for _ in 0..TRIES {
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
+                return Err(GenerateError::Cancelled);
+            }
             let made = self.one(&mut rng, minimal)?;
             if logic::rate(&made.puzzle).difficulty() == wanted {
                 return Ok(made);
