@@ -204,6 +204,12 @@ impl Generator {
                 return Err(GenerateError::Cancelled);
             }
             let made = self.one(&mut rng, minimal)?;
+            // Singles alone (one node of the quick search) finish exactly the easy puzzles:
+            // no rating needed to turn those away.
+            let easy = search::count(&self.layout, made.puzzle.cells(), None, 2, 1) == Some(1);
+            if easy != (wanted == Difficulty::Easy) {
+                continue;
+            }
             if logic::rate(&made.puzzle).difficulty() == wanted {
                 return Ok(made);
             }
