@@ -17,6 +17,8 @@
 //! - [`queens`]: the `queens` program's option groups with what they do, and its commands
 //!   whose work is more than one call into `bezzel_queens`;
 //! - [`sudoku`]: the `sudoku` program's run, from the inputs to the summary;
+//! - [`sudoku_generate`]: `sudoku generate`, new puzzles on many threads, in order;
+//! - [`sudoku_logic`]: `sudoku rate`, `hint` and `explain`, the logical solver over the inputs;
 //! - [`input`]: input files named on the command line, checked up front and opened in turn.
 
 #![deny(missing_docs)]
@@ -30,6 +32,8 @@ mod progress;
 pub mod queens;
 mod stop;
 pub mod sudoku;
+pub mod sudoku_generate;
+pub mod sudoku_logic;
 
 pub use failure::{Failure, clap_message, escape, exit, io_reason, parse_args, status, warn};
 pub use progress::Progress;

@@ -19,23 +19,19 @@ use bezzel_sudoku::batch::{
 };
 use bezzel_sudoku::grid::ParseError;
 use bezzel_sudoku::output::{Output, Style};
-use bezzel_sudoku::reader::{Chunk, Puzzle, ReadOptions, read_in_background};
+use bezzel_sudoku::reader::{Chunk, Incoming, Puzzle, ReadOptions, read_in_background};
 use std::io::{self, BufWriter, IsTerminal};
 use std::path::PathBuf;
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Puzzles of a file solved between two writes of the output: big enough to keep every
+/// The most puzzles solved between two writes of the output: big enough to keep every
 /// thread busy (each chunk ends with threads waiting on its last puzzle and one thread writing:
 /// 1,024 rather than 256 took two threads on the 17-clue file from 1.84x to 1.90x of one),
 /// small enough that answers appear while a long batch runs (and that a batch of any size
-/// runs in little memory), and that a stop is noticed soon.
+/// runs in little memory), and that a stop is noticed soon. A chunk is answered as soon as
+/// no more puzzles are waiting (`bezzel_sudoku::stream`), so a slow pipe's puzzles are
+/// answered one by one, as they come.
 const CHUNK: usize = 1024;
-
-/// Puzzles piped into stdin solved between two writes: a program feeding puzzles as it makes
-/// them gets answers after this many, while it keeps the pipe open. Someone typing puzzles at a
-/// terminal gets each answer at once.
-const STREAM_CHUNK: usize = 256;
 
 /// What the program was asked to do.
 #[derive(Debug, Clone)]
@@ -115,19 +111,10 @@ pub fn run(run: &Run<'_>, mpi: Option<&Mpi>) -> Result<u8, Failure> {
         // Read on a thread of its own, so that Ctrl-C and the time limit are seen while the
         // input keeps us waiting (a slow pipe, a terminal, a FIFO with no writer yet).
         let input = input.clone();
-        // Files keep full chunks (and so every thread busy) wherever stdin is.
-        let chunk = match input {
-            Input::Stdin => STREAM_CHUNK,
-            Input::File(_) => CHUNK,
-        };
-        let open = move || {
-            input
-                .open()
-                .map(|(r, typing)| (r, if typing { 1 } else { chunk }))
-        };
-        let chunks = read_in_background(open, run.read);
+        let open = move || input.open().map(|(r, _)| (r, CHUNK));
+        let mut chunks = read_in_background(open, run.read);
         loop {
-            let Some(read) = next(&chunks, &stop) else {
+            let Some(read) = next(&mut chunks, &stop) else {
                 break 'inputs;
             };
             let (chunk, failed, last) = match read {
@@ -289,14 +276,15 @@ fn answer_with_tree(
         .map_err(Failure::input)
 }
 
-/// The next chunk, or `None` once the stop flag is up (or the reader is gone): waits for
-/// input and watches the flag at the same time.
-fn next(chunks: &mpsc::Receiver<Chunk>, stop: &Stop) -> Option<Chunk> {
+/// The next chunk, or `None` once the stop flag is up: waits for input and watches the flag
+/// at the same time.
+fn next(chunks: &mut Incoming, stop: &Stop) -> Option<Chunk> {
     loop {
-        match chunks.recv_timeout(Duration::from_millis(20)) {
-            Ok(read) => return Some(read),
-            Err(mpsc::RecvTimeoutError::Timeout) if !stop.is_raised() => continue,
-            Err(_) => return None,
+        if let Some(read) = chunks.next_chunk(Duration::from_millis(20)) {
+            return Some(read);
+        }
+        if stop.is_raised() {
+            return None;
         }
     }
 }

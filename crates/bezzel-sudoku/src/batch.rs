@@ -9,7 +9,7 @@
 //! [`Answer::Unknown`] when the cancel flag ([`Batch::set_cancel_flag`]) cut its search short
 //! or came before it started. A search cut short is never reported as a conclusion: a
 //! uniqueness proof interrupted after one solution is `unknown`, not `unique`, and a count
-//! interrupted is `unknown`, not a count.
+//! interrupted is the lower bound it reached, `K+` ([`Answer::CountSoFar`]), not a count.
 //!
 //! [`Answer::text`], [`Answer::board`] and [`Answer::json`] write an answer in the program's
 //! three formats; [`Summary`] adds answers up.
@@ -90,6 +90,10 @@ pub enum Answer {
     /// The cancel flag cut the search short: nothing is known. The statistics are those of
     /// the work done.
     Unknown(Statistics),
+    /// The cancel flag cut a count ([`Mode::Count`]) short: the puzzle has at least
+    /// `solutions` solutions (the outcome is not [`exact`](Outcome::exact)), and how many is
+    /// not known.
+    CountSoFar(Outcome),
     /// The cancel flag came before the search started. A program prints answers up to the
     /// first of these: what comes after it was not looked at (or, on several threads, only
     /// partly).
@@ -110,15 +114,23 @@ impl Answer {
         let concluded = !cut_short || (mode == Mode::First && outcome.solution.is_some());
         if concluded {
             Answer::Done(outcome)
+        } else if let Mode::Count(_) = mode {
+            Answer::CountSoFar(Outcome {
+                exact: false,
+                ..outcome
+            })
         } else {
             Answer::Unknown(outcome.stats)
         }
     }
 
-    /// Whether the answer says something about the puzzle (it is not [`Answer::Unknown`] or
-    /// [`Answer::NotStarted`]).
+    /// Whether the answer concludes something about the puzzle (it is not
+    /// [`Answer::Unknown`], [`Answer::CountSoFar`] or [`Answer::NotStarted`]).
     pub fn is_known(&self) -> bool {
-        !matches!(self, Answer::Unknown(_) | Answer::NotStarted)
+        !matches!(
+            self,
+            Answer::Unknown(_) | Answer::CountSoFar(_) | Answer::NotStarted
+        )
     }
 
     /// Whether the puzzle was looked at: read, and searched unless it could not be read.
@@ -130,17 +142,18 @@ impl Answer {
     pub fn stats(&self) -> Option<&Statistics> {
         match self {
             Answer::Error(_) | Answer::NotStarted => None,
-            Answer::Done(o) => Some(&o.stats),
+            Answer::Done(o) | Answer::CountSoFar(o) => Some(&o.stats),
             Answer::Unknown(stats) => Some(stats),
         }
     }
 
     /// The answer in one line: the solution in line form (in `alphabet`), `no solution`,
-    /// `multiple solutions`, the count (`K+` when the limit stopped it) with
-    /// [`Mode::Count`], `unknown`, or `error: {location}: why`.
+    /// `multiple solutions`, the count (`K+` when the limit or the cancel flag stopped it)
+    /// with [`Mode::Count`], `unknown`, or `error: {location}: why`.
     pub fn text(&self, mode: Mode, alphabet: Alphabet, location: &str) -> String {
         let o = match self {
             Answer::Error(e) => return format!("error: {location}: {e}"),
+            Answer::CountSoFar(o) => return count_text(o),
             Answer::Unknown(_) | Answer::NotStarted => return "unknown".to_string(),
             Answer::Done(o) => o,
         };
@@ -160,6 +173,9 @@ impl Answer {
     pub fn board(&self, mode: Mode, alphabet: Alphabet, location: &str) -> String {
         let o = match self {
             Answer::Error(e) => return format!("# {location}: error: {e}\n\n"),
+            Answer::CountSoFar(o) => {
+                return format!("# {location}: {} solution(s)\n\n", count_text(o));
+            }
             Answer::Unknown(_) | Answer::NotStarted => return format!("# {location}: unknown\n\n"),
             Answer::Done(o) => o,
         };
@@ -207,6 +223,11 @@ impl Answer {
                 json.exact = Some(o.exact);
             }
             Answer::Unknown(_) | Answer::NotStarted => json.status = "unknown",
+            Answer::CountSoFar(o) => {
+                json.status = "unknown";
+                json.count = Some(o.solutions);
+                json.exact = Some(false);
+            }
         }
         if let Some(stats) = self.stats() {
             json.nodes = Some(stats.nodes);
@@ -308,7 +329,7 @@ impl Summary {
         self.puzzles += 1;
         match answer {
             Answer::Error(_) => self.errors += 1,
-            Answer::Unknown(_) | Answer::NotStarted => self.unknown += 1,
+            Answer::Unknown(_) | Answer::CountSoFar(_) | Answer::NotStarted => self.unknown += 1,
             Answer::Done(o) => match o.status() {
                 Status::Unique => {
                     self.solved += 1;
@@ -632,6 +653,45 @@ mod tests {
         assert!(!Answer::from_outcome(Mode::Unique, o.clone()).is_known());
         assert!(!Answer::from_outcome(Mode::Count(5), o.clone()).is_known());
         assert!(Answer::from_outcome(Mode::First, o).is_known());
+    }
+
+    #[test]
+    fn a_count_cut_short_gives_the_lower_bound_it_reached() {
+        // The empty 4x4 grid has 288 solutions (published); a node limit stops its count
+        // part way, after some of them.
+        let empty = crate::grid::Grid::parse_line(&".".repeat(16)).unwrap();
+        let mut search = crate::model::default_search();
+        search.limits.nodes = Some(60);
+        let mut sudoku = crate::model::Sudoku::with_config(&empty, search).unwrap();
+        let outcome = sudoku.count(1000);
+        assert!(
+            outcome
+                .stats
+                .stopped
+                .is_some_and(|r| r != StopReason::SolutionLimit)
+        );
+        let found = outcome.solutions;
+        assert!(0 < found && found < 288, "{found}");
+        let mode = Mode::Count(1000);
+        let answer = Answer::from_outcome(mode, outcome);
+        assert!(!answer.is_known());
+        assert_eq!(
+            answer.text(mode, Alphabet::FromOne, ""),
+            format!("{found}+")
+        );
+        assert!(
+            answer
+                .board(mode, Alphabet::FromOne, "line 1")
+                .contains(&format!("{found}+ solution(s)"))
+        );
+        let puzzle = read(&".".repeat(16)).remove(0);
+        let json = serde_json::to_value(answer.json(None, &puzzle)).unwrap();
+        assert_eq!(json["status"], "unknown");
+        assert_eq!(json["count"], found);
+        assert_eq!(json["exact"], false);
+        let mut summary = Summary::default();
+        summary.add(&answer);
+        assert_eq!((summary.unknown, summary.solved), (1, 0));
     }
 
     #[test]

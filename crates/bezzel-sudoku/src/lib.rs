@@ -2,8 +2,14 @@
 //!
 //! - [`grid`]: the grid, its line and grid text forms, and clashing givens;
 //! - [`check`]: an independent validity checker for solutions (no solver involved);
+//! - [`generate`]: new puzzles, each with exactly one solution (proven by the engine), with
+//!   a symmetry of the givens, minimal or not, reproducible from a seed;
+//! - [`logic`]: solving as a person does, with candidates and human techniques: the next
+//!   step (a hint), a whole explanation, and a rating by the hardest technique needed;
 //! - [`reader`]: reading puzzles as text arrives, a batch of lines or one grid, in either
 //!   alphabet (the formats accepted are documented there);
+//! - [`stream`]: puzzles read on a thread of their own, handed over in chunks as they
+//!   arrive, so that a slow pipe's puzzles are answered one by one and a file's in full chunks;
 //! - [`model`]: the constraint model on the generic engine (a variable per cell, an
 //!   `all_different` per row, column and box), with solve, count and statistics;
 //! - [`batch`]: answering a stream of puzzles as the `sudoku` program does: on many threads
@@ -16,10 +22,13 @@
 
 pub mod batch;
 pub mod check;
+pub mod generate;
 pub mod grid;
+pub mod logic;
 pub mod model;
 pub mod output;
 pub mod reader;
+pub mod stream;
 pub mod svg;
 pub mod tree;
 

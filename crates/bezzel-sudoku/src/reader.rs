@@ -79,6 +79,7 @@ use std::fmt;
 use std::io::{self, BufRead};
 
 use crate::grid::{Alphabet, Grid, MAX_VALUE, ParseError};
+pub use crate::stream::{Chunk, Incoming, read_in_background};
 
 /// The lengths of line-form puzzles: `N * N` for N = 4, 9, 16, 25.
 pub const LINE_LENGTHS: [usize; 4] = [16, 81, 256, 625];
@@ -1057,70 +1058,4 @@ mod tests {
             }
         }
     }
-}
-
-/// What [`read_in_background`] hands over: a chunk of puzzles, or why the input could not be
-/// opened.
-#[derive(Debug)]
-pub enum Chunk {
-    /// The input could not be opened: why.
-    CannotOpen(String),
-    /// Puzzles read, the error that stopped the reading if one did, and whether this is the
-    /// input's last chunk.
-    Puzzles {
-        /// The puzzles, in input order.
-        puzzles: Vec<Puzzle>,
-        /// The read error that ended the input early, if one did.
-        failed: Option<ReadError>,
-        /// Whether nothing more follows.
-        last: bool,
-    },
-}
-
-/// Opens an input with `open` (which also says how many puzzles make a chunk: one for
-/// someone typing, so that each answer comes at once) and reads it on a thread of its own,
-/// at most one chunk ahead, so that a program can wait for input and for a stop at the same
-/// time (a slow pipe, a terminal, a FIFO with no writer yet).
-///
-/// ```
-/// use bezzel_sudoku::reader::{read_in_background, Chunk, ReadOptions};
-/// let text = "1234\n....3..2..4....3\n";
-/// let chunks = read_in_background(move || Ok((text.as_bytes(), 10)), ReadOptions::default());
-/// match chunks.recv().unwrap() {
-///     Chunk::Puzzles { puzzles, failed, last } => {
-///         assert_eq!((puzzles.len(), failed.is_none(), last), (2, true, true));
-///     }
-///     Chunk::CannotOpen(why) => panic!("{why}"),
-/// }
-/// ```
-pub fn read_in_background<R, F>(open: F, options: ReadOptions) -> std::sync::mpsc::Receiver<Chunk>
-where
-    R: BufRead + Send + 'static,
-    F: FnOnce() -> Result<(R, usize), String> + Send + 'static,
-{
-    let (send, chunks) = std::sync::mpsc::sync_channel(1);
-    std::thread::spawn(move || {
-        let (input, size) = match open() {
-            Ok(opened) => opened,
-            Err(message) => {
-                let _ = send.send(Chunk::CannotOpen(message));
-                return;
-            }
-        };
-        let size = size.max(1);
-        let mut reader = PuzzleReader::with_options(input, options);
-        loop {
-            let (puzzles, failed) = reader.read_chunk(size);
-            let last = failed.is_some() || puzzles.len() < size;
-            let sent = send.send(Chunk::Puzzles {
-                puzzles,
-                failed,
-                last,
-            });
-            if sent.is_err() || last {
-                return;
-            }
-        }
-    });
-    chunks
 }

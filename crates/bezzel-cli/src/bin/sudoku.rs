@@ -14,13 +14,38 @@
 //!     | cargo run --release --bin sudoku -- --format json
 //! ```
 //!
+//! **Generate.** `sudoku generate [COUNT]` makes new puzzles (`bezzel_sudoku::generate`),
+//! one per line in line form, each with exactly one solution, proven by the solver:
+//! `--size 4|9|16|25` (default 9), `--symmetry none|rotational|mirror|diagonal` for the
+//! pattern of the givens, `--minimal` for puzzles from which no given (no pair of the
+//! symmetry) can be taken away, `--seed N` to make the same puzzles again (by default the
+//! clock's, named in the summary), `--solution` to print the solution after each puzzle,
+//! `--format json` for one object per puzzle, `--difficulty easy|medium|hard|expert|beyond`
+//! for puzzles of one level as `sudoku rate` grades them, `--threads`, `--time-limit`,
+//! `--quiet`.
+//!
+//! **Rate, hint, explain.** `sudoku rate [FILES]` grades each puzzle by the hardest human
+//! technique its logical solution needs (`bezzel_sudoku::logic`: singles, locked candidates,
+//! naked and hidden subsets, X-wing, swordfish, jellyfish, XY-wing, XYZ-wing, simple
+//! coloring), one line per puzzle: the score on Sudoku Explainer's scale, the level (`easy`,
+//! `medium`, `hard`, `expert`, or `beyond` when the techniques get stuck: never a guess) and
+//! the technique; a summary with the median score goes to stderr. `sudoku hint` prints each
+//! puzzle's next logical step (technique, cells as `r1c1`, the value placed or candidates
+//! removed) and `sudoku explain` every step, then `solved` or where it got stuck.
+//!
+//! ```text
+//! cargo run --release --bin sudoku -- generate 10 --symmetry rotational --minimal --seed 1
+//! cargo run --release --bin sudoku -- generate 5 --difficulty hard | cargo run --release --bin sudoku -- rate
+//! cargo run --release --bin sudoku -- explain tests/data/top1465_sample.txt
+//! ```
+//!
 //! **Input.** Files given as arguments, in order, or stdin when there are none (`-` names stdin
 //! too). Every file is checked before anything is solved (that it exists and is no folder; a
 //! regular file, that it opens), so a mistyped name costs nothing; each is then opened only when
 //! its turn comes and closed after, so any number of files can be given, and a named pipe is
-//! opened once, in its turn. An input is read and answered a chunk of lines at a time, so it runs in
-//! little memory and answers come while stdin is still being written (one by one when stdin is
-//! a terminal). The text accepted is the library's (`bezzel_sudoku::reader`): one puzzle per
+//! opened once, in its turn. An input is answered as it arrives: the puzzles read and waiting
+//! are solved together (up to 1,024 at a time), so a file keeps every thread busy in little
+//! memory, and a slow pipe or a terminal gets each answer as soon as its line is in. The text accepted is the library's (`bezzel_sudoku::reader`): one puzzle per
 //! line in line form, `N * N` cells row by row, `1`-`9` then `A`-`P` for 10-25, `.` or `0` for
 //! an empty cell; a `#` starts a comment, to the end of its line; blank lines and lines holding
 //! only a comment are skipped; a byte-order mark at the start is skipped; a line longer than
@@ -66,7 +91,8 @@
 //! **Stopping.** Ctrl-C, or the end of `--time-limit`, stops the puzzles in flight and reads
 //! no more, even while waiting for input. Answers are printed in input order up to the first
 //! puzzle whose search had not started; a puzzle whose search was cut short is printed as
-//! `unknown` (JSON `"status":"unknown"`), never with a guess. The summary (with `unknown: K`
+//! `unknown` (JSON `"status":"unknown"`), never with a guess, and a count cut short as `K+`,
+//! the solutions found so far (JSON `"status":"unknown"` with `count` K and `"exact":false`). The summary (with `unknown: K`
 //! when there were any) follows on stderr after `interrupted:` or `time limit reached:`, and
 //! the exit status is 130 or 124. A second Ctrl-C ends the program at once.
 //!
@@ -91,12 +117,16 @@ use bezzel_cli::cluster::MpiFlag;
 use bezzel_cli::options::positive_number;
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree, consistency};
 use bezzel_cli::sudoku::{self, Run};
+use bezzel_cli::sudoku_generate::{self, GenerateRun};
+use bezzel_cli::sudoku_logic::{self, Ask};
 use bezzel_core::{Consistency, Restarts, SearchConfig};
 use bezzel_sudoku::batch::{Mode, Settings};
+use bezzel_sudoku::generate::{Options as GenerateOptions, Symmetry};
 use bezzel_sudoku::grid::Alphabet;
+use bezzel_sudoku::logic::Difficulty;
 use bezzel_sudoku::output::Style;
 use bezzel_sudoku::reader::{Form, ReadOptions};
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -113,11 +143,17 @@ use std::process::ExitCode;
         (see --alphabet).\n\n\
         Each puzzle gets one line: the solution, `no solution`, `multiple solutions` or \
         `error: line L: ...`; a summary goes to stderr. Ctrl-C or --time-limit stops the \
-        work: answers so far are printed, a puzzle cut short as `unknown`. Exit status: 0; \
+        work: answers so far are printed, a puzzle cut short as `unknown` (a count as `K+`). Exit status: 0; \
         2 when any input was bad (the other puzzles are still answered); 124 after \
-        --time-limit; 130 after Ctrl-C."
+        --time-limit; 130 after Ctrl-C.\n\n\
+        `sudoku generate` makes new puzzles, `sudoku rate` grades puzzles by the human \
+        techniques they need, `sudoku hint` gives the next step and `sudoku explain` all of \
+        them (`sudoku generate --help`, ...).",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Puzzle files, read in order; stdin when none is given, or for `-`.
     files: Vec<PathBuf>,
     /// Read each input as one puzzle in grid form (one row per line).
@@ -170,6 +206,146 @@ struct Cli {
     tree: Tree,
     #[command(flatten)]
     mpi: MpiFlag,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Make new puzzles, one per line, each with exactly one solution (proven by the
+    /// solver); the same --seed gives the same puzzles.
+    Generate(GenerateCommand),
+    /// Grade each puzzle by the hardest human technique its logical solution needs:
+    /// `score level technique` (levels easy, medium, hard, expert; `beyond` when the
+    /// techniques here get stuck); a summary with the median on stderr.
+    Rate(LogicCommand),
+    /// The next logical step of each puzzle: the technique, its cells, and the value placed
+    /// or the candidates removed.
+    Hint(LogicCommand),
+    /// Every step of each puzzle's logical solution, then `solved` or where it got stuck.
+    Explain(LogicCommand),
+}
+
+#[derive(Args, Debug)]
+struct LogicCommand {
+    /// Puzzle files, read in order; stdin when none is given, or for `-`.
+    files: Vec<PathBuf>,
+    /// Read each input as one puzzle in grid form (one row per line).
+    #[arg(long)]
+    grid: bool,
+    /// No summary on stderr.
+    #[command(flatten)]
+    quiet: Quiet,
+}
+
+#[derive(Args, Debug)]
+struct GenerateCommand {
+    /// How many puzzles.
+    #[arg(default_value_t = 1, allow_negative_numbers = true, value_parser = positive_number)]
+    count: u64,
+    /// Cells per side: 4, 9, 16 or 25 (25x25 can be slow).
+    #[arg(long, default_value_t = 9, value_parser = grid_side)]
+    size: usize,
+    /// The pattern of the givens: `none`, `rotational` (a half turn), `mirror` (left to
+    /// right) or `diagonal` (across the main diagonal).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = SymmetryArg::None)]
+    symmetry: SymmetryArg,
+    /// Take givens away until none (no pair of the symmetry) can go without a second
+    /// solution appearing; slower.
+    #[arg(long)]
+    minimal: bool,
+    /// Only puzzles of this level, as `sudoku rate` grades them: `easy` (singles),
+    /// `medium`, `hard`, `expert` or `beyond` (puzzles the techniques here do not finish).
+    /// Levels above easy are made minimal.
+    #[arg(long, value_enum, ignore_case = true)]
+    difficulty: Option<DifficultyArg>,
+    /// The seed (default: from the clock; the summary says which, to make the same again).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Print the solution after each puzzle, on the same line.
+    #[arg(long)]
+    solution: bool,
+    /// `text`: one puzzle per line; `json`: one object per puzzle (`index`, `seed`,
+    /// `puzzle`, `givens`, `solution`).
+    #[arg(long, value_enum, ignore_case = true, default_value_t = GenerateFormat::Text)]
+    format: GenerateFormat,
+    #[command(flatten)]
+    threads: Threads,
+    #[command(flatten)]
+    time_limit: TimeLimit,
+    #[command(flatten)]
+    quiet: Quiet,
+}
+
+/// `generate --symmetry`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum SymmetryArg {
+    None,
+    Rotational,
+    Mirror,
+    Diagonal,
+}
+
+/// `generate --difficulty`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum DifficultyArg {
+    Easy,
+    Medium,
+    Hard,
+    Expert,
+    Beyond,
+}
+
+/// `generate --format`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum GenerateFormat {
+    Text,
+    Json,
+}
+
+/// A grid's side: 4, 9, 16 or 25.
+fn grid_side(text: &str) -> Result<usize, String> {
+    match text.trim() {
+        "4" => Ok(4),
+        "9" => Ok(9),
+        "16" => Ok(16),
+        "25" => Ok(25),
+        _ => Err("must be 4, 9, 16 or 25".to_string()),
+    }
+}
+
+impl GenerateCommand {
+    fn run(&self) -> GenerateRun {
+        let seed = self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+        GenerateRun {
+            count: self.count,
+            options: GenerateOptions {
+                box_size: self.size.isqrt(),
+                symmetry: match self.symmetry {
+                    SymmetryArg::None => Symmetry::None,
+                    SymmetryArg::Rotational => Symmetry::Rotational,
+                    SymmetryArg::Mirror => Symmetry::Mirror,
+                    SymmetryArg::Diagonal => Symmetry::Diagonal,
+                },
+                minimal: self.minimal,
+                seed,
+                difficulty: self.difficulty.map(|d| match d {
+                    DifficultyArg::Easy => Difficulty::Easy,
+                    DifficultyArg::Medium => Difficulty::Medium,
+                    DifficultyArg::Hard => Difficulty::Hard,
+                    DifficultyArg::Expert => Difficulty::Expert,
+                    DifficultyArg::Beyond => Difficulty::Beyond,
+                }),
+            },
+            threads: self.threads.count(),
+            json: self.format == GenerateFormat::Json,
+            solution: self.solution,
+            time_limit: self.time_limit.time_limit,
+            quiet: self.quiet.quiet,
+        }
+    }
 }
 
 /// The alphabet option.
@@ -241,6 +417,25 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    let logic = |ask, c: &LogicCommand| {
+        let read = ReadOptions {
+            form: if c.grid { Form::Grid } else { Form::Auto },
+            alphabet: None,
+        };
+        bezzel_cli::exit(
+            "sudoku",
+            sudoku_logic::run(ask, &c.files, read, c.quiet.quiet),
+        )
+    };
+    match &cli.command {
+        Some(Command::Generate(generate)) => {
+            return bezzel_cli::exit("sudoku", sudoku_generate::generate(&generate.run()));
+        }
+        Some(Command::Rate(c)) => return logic(Ask::Rate, c),
+        Some(Command::Hint(c)) => return logic(Ask::Hint, c),
+        Some(Command::Explain(c)) => return logic(Ask::Explain, c),
+        None => {}
+    }
     let run = cli.run();
     let result = cli.mpi.run("sudoku", |mpi| match mpi {
         Some(m) if m.rank() > 0 => sudoku::serve(&run, m),

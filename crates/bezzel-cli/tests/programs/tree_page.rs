@@ -426,7 +426,10 @@ fn sudoku_cut_short_draws_the_search_it_reports() {
     ];
     let out = run("sudoku", &args, Some(&empty));
     assert_eq!(out.status.code(), Some(124), "{}", stderr(&out));
-    assert_eq!(common::stdout(&out).trim(), "unknown");
+    // A count cut short prints the solutions found so far, `K+`, never an exact count.
+    let printed = common::stdout(&out);
+    let bound = printed.trim().strip_suffix('+').map(str::parse::<u64>);
+    assert!(matches!(bound, Some(Ok(_))), "{printed}");
     let nodes = stat(&stderr(&out), "nodes");
     let (tree, total) = tree_of(&page);
     assert_eq!((total, tree.total_nodes()), (nodes, nodes));

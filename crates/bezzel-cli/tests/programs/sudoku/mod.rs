@@ -2,4 +2,7 @@
 //! statuses and messages; and runs stopped by Ctrl-C or a time limit.
 
 mod commands;
+mod generate;
 mod interrupt;
+mod logic;
+mod streaming;

@@ -1,0 +1,332 @@
+//! Making puzzles: a random solution, then givens taken away while the puzzle stays unique.
+//!
+//! A puzzle starts from a random solution of the empty grid, found by a search that tries
+//! values in random order. Then each cell (with the cells the [`Symmetry`] pairs it with), in
+//! random order, is emptied if singles alone (naked and hidden) still fill the grid: a quick
+//! check that keeps the puzzle unique. That is the quick puzzle, solvable by singles. A
+//! [minimal](Options::minimal) one goes on: each given (group) left, in random order, is
+//! taken away if a search finds no second solution without it, so in the end no given
+//! (group) can go. Every puzzle handed out is then proven unique by the engine
+//! ([`SudokuSolver::count`] to 2), never trusted to the digging alone.
+//!
+//! Puzzle `i` of a seed depends on the seed and `i` only, so output is reproducible and the
+//! puzzles can be made on any number of threads in any order.
+//!
+//! ```
+//! use bezzel_sudoku::generate::{Generator, Options, Symmetry};
+//! use bezzel_sudoku::model::{count, Status};
+//!
+//! let options = Options { symmetry: Symmetry::Rotational, minimal: true, ..Options::default() };
+//! let mut generator = Generator::new(options)?;
+//! let made = generator.puzzle(0)?;
+//! assert_eq!(count(&made.puzzle, 2)?.status(), Status::Unique);
+//! assert_eq!(made, generator.puzzle(0)?, "the same seed and index: the same puzzle");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod search;
+
+use crate::grid::{Grid, is_supported_box_size};
+use crate::logic::{self, Difficulty};
+use crate::model::{DEFAULT_CONSISTENCY, Status, SudokuError, SudokuSolver};
+use search::Layout;
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Which cells are given together, so that the givens make a pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Symmetry {
+    /// Any cells.
+    #[default]
+    None,
+    /// A cell and its image under a half turn of the grid.
+    Rotational,
+    /// A cell and its mirror image across the middle column.
+    Mirror,
+    /// A cell and its mirror image across the main diagonal.
+    Diagonal,
+}
+
+impl Symmetry {
+    /// The cells given together with `(row, col)` in an `n`×`n` grid, itself included.
+    fn orbit(self, n: usize, row: usize, col: usize) -> Vec<usize> {
+        let image = match self {
+            Symmetry::None => (row, col),
+            Symmetry::Rotational => (n - 1 - row, n - 1 - col),
+            Symmetry::Mirror => (row, n - 1 - col),
+            Symmetry::Diagonal => (col, row),
+        };
+        let mut cells = vec![row * n + col, image.0 * n + image.1];
+        cells.dedup();
+        cells
+    }
+}
+
+/// What to make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Boxes of `box_size × box_size` cells: 3 for 9×9, 4 for 16×16 (2 to 5).
+    pub box_size: usize,
+    /// The pattern of the givens.
+    pub symmetry: Symmetry,
+    /// Take givens away until none (no group of the symmetry) can go.
+    pub minimal: bool,
+    /// The seed: the same seed gives the same puzzles.
+    pub seed: u64,
+    /// Only puzzles of this level, as [`logic::rate`] grades them (puzzles are made, and
+    /// made again, until one is); levels above [`Difficulty::Easy`] are made minimal.
+    pub difficulty: Option<Difficulty>,
+}
+
+impl Default for Options {
+    /// 9×9, no symmetry, not necessarily minimal, seed 0.
+    fn default() -> Options {
+        Options {
+            box_size: 3,
+            symmetry: Symmetry::None,
+            minimal: false,
+            seed: 0,
+            difficulty: None,
+        }
+    }
+}
+
+/// A puzzle made, with its one solution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// The givens (0 for an empty cell).
+    pub puzzle: Grid,
+    /// Its only solution.
+    pub solution: Grid,
+}
+
+/// Why no puzzle was made.
+#[derive(Debug)]
+pub enum GenerateError {
+    /// The box size is not one of the supported ones.
+    UnsupportedBoxSize(usize),
+    /// The engine's solver could not be built or run.
+    Solver(SudokuError),
+    /// The cancel flag stopped the search for a puzzle of the difficulty asked for.
+    Cancelled,
+    /// No puzzle of the difficulty asked for came in this many tries.
+    DifficultyNotReached(u64),
+    /// The engine did not confirm that a puzzle made is unique: a defect, reported rather
+    /// than handed out.
+    NotUnique(Grid),
+}
+
+impl fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GenerateError::UnsupportedBoxSize(b) => {
+                write!(f, "box size {b} is not supported: it must be 2 to 5")
+            }
+            GenerateError::Solver(e) => write!(f, "{e}"),
+            GenerateError::Cancelled => write!(f, "stopped before a puzzle was made"),
+            GenerateError::DifficultyNotReached(tries) => write!(
+                f,
+                "no puzzle of that difficulty in {tries} tries: try another level or symmetry"
+            ),
+            GenerateError::NotUnique(g) => write!(
+                f,
+                "internal error: a generated puzzle was not proven unique: {}",
+                g.to_line()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {}
+
+impl From<SudokuError> for GenerateError {
+    fn from(e: SudokuError) -> GenerateError {
+        GenerateError::Solver(e)
+    }
+}
+
+/// Nodes the quick search may spend on one question before it is given up (the given is then
+/// kept, or the solution drawn again): far more than a 9×9 or 16×16 question takes.
+const BUDGET: u64 = 20_000;
+
+/// Puzzles made for one of a given difficulty before giving up.
+const TRIES: u64 = 100_000;
+
+/// Makes puzzles as [`Options`] say; see the [module docs](self).
+#[derive(Debug)]
+pub struct Generator {
+    options: Options,
+    layout: Layout,
+    prover: SudokuSolver,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Generator {
+    /// A generator for `options`.
+    pub fn new(options: Options) -> Result<Generator, GenerateError> {
+        if !is_supported_box_size(options.box_size) {
+            return Err(GenerateError::UnsupportedBoxSize(options.box_size));
+        }
+        Ok(Generator {
+            options,
+            layout: Layout::new(options.box_size),
+            prover: SudokuSolver::new(options.box_size, DEFAULT_CONSISTENCY)?,
+            cancel: None,
+        })
+    }
+
+    /// Sets a flag that another thread can raise (Ctrl-C, a time limit) to stop the search
+    /// for a puzzle of a [`difficulty`](Options::difficulty) between two tries: the puzzle
+    /// being made then fails with [`GenerateError::Cancelled`].
+    pub fn set_cancel_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
+    }
+
+    /// The options it makes puzzles for.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Puzzle number `index` of the seed, proven unique by the engine.
+    pub fn puzzle(&mut self, index: u64) -> Result<Generated, GenerateError> {
+        let mut rng = SplitMix::new(self.options.seed, index);
+        let Some(wanted) = self.options.difficulty else {
+            return self.one(&mut rng, self.options.minimal);
+        };
+        let minimal = self.options.minimal || wanted > Difficulty::Easy;
+        for _ in 0..TRIES {
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
+                return Err(GenerateError::Cancelled);
+            }
+            let made = self.one(&mut rng, minimal)?;
+            // Singles alone (one node of the quick search) finish exactly the easy puzzles:
+            // no rating needed to turn those away.
+            let easy = search::count(&self.layout, made.puzzle.cells(), None, 2, 1) == Some(1);
+            if easy != (wanted == Difficulty::Easy) {
+                continue;
+            }
+            if logic::rate(&made.puzzle).difficulty() == wanted {
+                return Ok(made);
+            }
+        }
+        Err(GenerateError::DifficultyNotReached(TRIES))
+    }
+
+    /// One puzzle, drawn with `rng`.
+    fn one(&mut self, rng: &mut SplitMix, minimal: bool) -> Result<Generated, GenerateError> {
+        let solution = loop {
+            if let Some(found) = search::random_solution(&self.layout, rng, BUDGET) {
+                break found;
+            }
+        };
+        let made = self.dig(&solution, rng, minimal);
+        let box_size = self.options.box_size;
+        let puzzle = Grid::from_cells(box_size, made).expect("a grid of the right size");
+        let solution = Grid::from_cells(box_size, solution).expect("a grid of the right size");
+        let proof = self.prover.count(&puzzle, 2)?;
+        if proof.status() != Status::Unique || proof.solution.as_ref() != Some(&solution) {
+            return Err(GenerateError::NotUnique(puzzle));
+        }
+        Ok(Generated { puzzle, solution })
+    }
+
+    /// The givens: the solution, with every group that singles can do without taken away,
+    /// then, for a minimal puzzle, every group that the puzzle stays unique without.
+    fn dig(&self, solution: &[u8], rng: &mut SplitMix, minimal: bool) -> Vec<u8> {
+        let n = self.layout.n;
+        let mut givens = solution.to_vec();
+        let mut order: Vec<usize> = (0..n * n).collect();
+        rng.shuffle(&mut order);
+        // One node: the root's singles must fill the grid.
+        let by_singles = |givens: &[u8], orbit: &[usize]| {
+            orbit
+                .iter()
+                .all(|&c| self.layout.naked_single(givens, c, solution[c]))
+                || search::count(&self.layout, givens, None, 2, 1) == Some(1)
+        };
+        self.take_away(&mut givens, solution, &order, by_singles);
+        if minimal {
+            rng.shuffle(&mut order);
+            let unique = |givens: &[u8], orbit: &[usize]| match *orbit {
+                // One cell: unique when no solution has another value there.
+                [c] => {
+                    search::count(&self.layout, givens, Some((c, solution[c])), 1, BUDGET)
+                        == Some(0)
+                }
+                _ => search::count(&self.layout, givens, None, 2, BUDGET) == Some(1),
+            };
+            self.take_away(&mut givens, solution, &order, unique);
+        }
+        givens
+    }
+
+    /// Empties each group of given cells, in `order`, that `keeps_unique` says can go.
+    fn take_away(
+        &self,
+        givens: &mut [u8],
+        solution: &[u8],
+        order: &[usize],
+        keeps_unique: impl Fn(&[u8], &[usize]) -> bool,
+    ) {
+        let n = self.layout.n;
+        for &cell in order {
+            if givens[cell] == 0 {
+                continue;
+            }
+            let orbit = self.options.symmetry.orbit(n, cell / n, cell % n);
+            for &c in &orbit {
+                givens[c] = 0;
+            }
+            if !keeps_unique(givens, &orbit) {
+                for &c in &orbit {
+                    givens[c] = solution[c];
+                }
+            }
+        }
+    }
+}
+
+/// `count` puzzles of `options`, numbers `0..count` of its seed.
+pub fn generate(options: Options, count: u64) -> Result<Vec<Generated>, GenerateError> {
+    let mut generator = Generator::new(options)?;
+    (0..count).map(|i| generator.puzzle(i)).collect()
+}
+
+/// A small deterministic generator (SplitMix64, Steele, Lea and Flood 2014), so that a seed
+/// gives the same puzzles everywhere.
+#[derive(Debug, Clone)]
+pub(crate) struct SplitMix(u64);
+
+impl SplitMix {
+    /// The generator of puzzle `index` of `seed`.
+    fn new(seed: u64, index: u64) -> SplitMix {
+        let mut mixer = SplitMix(seed);
+        let base = mixer.next();
+        SplitMix(base ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03))
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `bound` (> 0).
+    fn below(&mut self, bound: usize) -> usize {
+        ((u128::from(self.next()) * bound as u128) >> 64) as usize
+    }
+
+    /// Fisher-Yates.
+    pub(crate) fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! The generator's own small search: candidates as bitmasks, naked and hidden singles, and
+//! branching on the cell with the fewest candidates. Digging a puzzle asks "is it still
+//! unique?" dozens of times; this answers in microseconds, with no model to load. It only
+//! steers the digging: every puzzle handed out is proven unique by the engine's solver
+//! ([`SudokuSolver`](crate::model::SudokuSolver)) as well.
+
+use super::SplitMix;
+
+/// The cells, units and peers of one grid size.
+#[derive(Debug)]
+pub(crate) struct Layout {
+    /// Cells per side (and values).
+    pub(crate) n: usize,
+    /// Every value's bit set.
+    full: u32,
+    /// The cells of each row, column and box.
+    units: Vec<Vec<u16>>,
+    /// The other cells of each cell's row, column and box.
+    peers: Vec<Vec<u16>>,
+}
+
+impl Layout {
+    pub(crate) fn new(box_size: usize) -> Layout {
+        let n = box_size * box_size;
+        let mut units: Vec<Vec<u16>> = Vec::with_capacity(3 * n);
+        for r in 0..n {
+            units.push((0..n).map(|c| (r * n + c) as u16).collect());
+        }
+        for c in 0..n {
+            units.push((0..n).map(|r| (r * n + c) as u16).collect());
+        }
+        for b in 0..n {
+            let (top, left) = ((b / box_size) * box_size, (b % box_size) * box_size);
+            units.push(
+                (0..n)
+                    .map(|i| ((top + i / box_size) * n + left + i % box_size) as u16)
+                    .collect(),
+            );
+        }
+        let mut peers = vec![Vec::new(); n * n];
+        for unit in &units {
+            for &a in unit {
+                for &b in unit {
+                    if a != b && !peers[a as usize].contains(&b) {
+                        peers[a as usize].push(b);
+                    }
+                }
+            }
+        }
+        Layout {
+            n,
+            full: if n == 32 { u32::MAX } else { (1 << n) - 1 },
+            units,
+            peers,
+        }
+    }
+}
+
+impl Layout {
+    /// Whether the givens of `cell`'s peers leave it `value` alone: then emptying it keeps
+    /// the puzzle as solvable by singles as it was, with no search to tell.
+    pub(crate) fn naked_single(&self, givens: &[u8], cell: usize, value: u8) -> bool {
+        let seen = self.peers[cell]
+            .iter()
+            .map(|&p| givens[p as usize])
+            .filter(|&v| v != 0)
+            .fold(0u32, |m, v| m | 1 << (v - 1));
+        seen | 1 << (value - 1) == self.full && seen & 1 << (value - 1) == 0
+    }
+}
+
+/// A grid of candidates part way through a search.
+#[derive(Clone, Debug)]
+struct Board {
+    cand: Vec<u32>,
+    /// Cells whose value has been taken out of their peers.
+    fixed: Vec<bool>,
+}
+
+/// How a search may branch, and how much it may do.
+struct Walk<'a> {
+    layout: &'a Layout,
+    /// Values tried in random order (for a random solution), or in rising order.
+    rng: Option<&'a mut SplitMix>,
+    /// Nodes left before the search gives up.
+    budget: u64,
+}
+
+impl Board {
+    /// The board of `givens` (0 for empty), its singles propagated: `None` when they clash.
+    fn new(layout: &Layout, givens: &[u8], exclude: Option<(usize, u8)>) -> Option<Board> {
+        let mut board = Board {
+            cand: vec![layout.full; givens.len()],
+            fixed: vec![false; givens.len()],
+        };
+        if let Some((cell, value)) = exclude {
+            board.cand[cell] &= !(1 << (value - 1));
+        }
+        let mut stack = Vec::new();
+        for (cell, &v) in givens.iter().enumerate() {
+            if v != 0 {
+                let bit = 1u32 << (v - 1);
+                if board.cand[cell] & bit == 0 {
+                    return None;
+                }
+                board.cand[cell] = bit;
+                stack.push(cell as u16);
+            }
+        }
+        board.propagate(layout, stack).then_some(board)
+    }
+
+    /// Takes the value of each cell on `stack` (and of each cell left with one candidate, or
+    /// the only place of a value in a unit) out of its peers: false on a contradiction.
+    fn propagate(&mut self, layout: &Layout, mut stack: Vec<u16>) -> bool {
+        loop {
+            while let Some(cell) = stack.pop() {
+                let cell = cell as usize;
+                if self.fixed[cell] {
+                    continue;
+                }
+                self.fixed[cell] = true;
+                let bit = self.cand[cell];
+                for &p in &layout.peers[cell] {
+                    let p = p as usize;
+                    if self.cand[p] & bit != 0 {
+                        self.cand[p] &= !bit;
+                        match self.cand[p].count_ones() {
+                            0 => return false,
+                            1 => stack.push(p as u16),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            // Hidden singles: a value with one place left in a unit goes there.
+            for unit in &layout.units {
+                let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
+                for &c in unit {
+                    let m = self.cand[c as usize];
+                    twice |= once & m;
+                    once |= m;
+                    if self.fixed[c as usize] {
+                        placed |= m;
+                    }
+                }
+                if once != layout.full {
+                    return false;
+                }
+                let mut hidden = once & !twice & !placed;
+                while hidden != 0 {
+                    let bit = hidden & hidden.wrapping_neg();
+                    hidden &= hidden - 1;
+                    if let Some(&c) = unit.iter().find(|&&c| self.cand[c as usize] & bit != 0) {
+                        if self.cand[c as usize] != bit {
+                            self.cand[c as usize] = bit;
+                        }
+                        stack.push(c);
+                    }
+                }
+            }
+            if stack.is_empty() {
+                return true;
+            }
+        }
+    }
+
+    /// The open cell with the fewest candidates, or `None` when every cell is fixed.
+    fn branch_cell(&self) -> Option<usize> {
+        let mut best = None;
+        let mut fewest = u32::MAX;
+        for (cell, &m) in self.cand.iter().enumerate() {
+            if !self.fixed[cell] {
+                let k = m.count_ones();
+                if k < fewest {
+                    fewest = k;
+                    best = Some(cell);
+                    if k == 2 {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn values(&self) -> Vec<u8> {
+        self.cand
+            .iter()
+            .map(|m| m.trailing_zeros() as u8 + 1)
+            .collect()
+    }
+}
+
+impl Walk<'_> {
+    /// Counts solutions below `board` up to `limit`, adding to `found` (and keeping the first
+    /// in `first`, with the cells branched on along its path): false if the budget ran out.
+    fn count(
+        &mut self,
+        board: Board,
+        limit: usize,
+        found: &mut usize,
+        first: &mut Option<(Vec<u8>, Vec<u16>)>,
+        path: &mut Vec<u16>,
+    ) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        let Some(cell) = board.branch_cell() else {
+            *found += 1;
+            if first.is_none() {
+                *first = Some((board.values(), path.clone()));
+            }
+            return true;
+        };
+        let mut bits: Vec<u32> = (0..self.layout.n as u32)
+            .map(|v| 1 << v)
+            .filter(|b| board.cand[cell] & b != 0)
+            .collect();
+        if let Some(rng) = self.rng.as_deref_mut() {
+            rng.shuffle(&mut bits);
+        }
+        path.push(cell as u16);
+        for bit in bits {
+            let mut child = board.clone();
+            child.cand[cell] = bit;
+            if child.propagate(self.layout, vec![cell as u16])
+                && !self.count(child, limit, found, first, path)
+            {
+                path.pop();
+                return false;
+            }
+            if *found >= limit {
+                break;
+            }
+        }
+        path.pop();
+        true
+    }
+}
+
+/// The number of solutions of `givens` up to `limit`, with the value `exclude.1` ruled out of
+/// the cell `exclude.0` when given; `None` when `budget` nodes were not enough to tell.
+pub(crate) fn count(
+    layout: &Layout,
+    givens: &[u8],
+    exclude: Option<(usize, u8)>,
+    limit: usize,
+    budget: u64,
+) -> Option<usize> {
+    let Some(board) = Board::new(layout, givens, exclude) else {
+        return Some(0);
+    };
+    let mut walk = Walk {
+        layout,
+        rng: None,
+        budget,
+    };
+    let mut found = 0;
+    walk.count(board, limit, &mut found, &mut None, &mut Vec::new())
+        .then_some(found)
+}
+
+/// A random solution of the empty grid; `None` when `budget` nodes were not enough.
+pub(crate) fn random_solution(layout: &Layout, rng: &mut SplitMix, budget: u64) -> Option<Vec<u8>> {
+    let board = Board::new(layout, &vec![0; layout.n * layout.n], None)?;
+    let mut walk = Walk {
+        layout,
+        rng: Some(rng),
+        budget,
+    };
+    let (mut found, mut first) = (0, None);
+    walk.count(board, 1, &mut found, &mut first, &mut Vec::new());
+    first.map(|(solution, _)| solution)
+}

@@ -1,0 +1,544 @@
+//! Solving as a person does: candidates (pencil marks) and human techniques, with no guessing,
+//! to rate how hard a puzzle is and to explain it a step at a time.
+//!
+//! A [`Candidates`] grid holds the values still possible in each open cell. [`next_step`]
+//! looks for the easiest [`Technique`] that applies (singles before locked candidates before
+//! subsets, fish, wings and coloring) and returns the [`Step`] it finds: a value placed, or
+//! candidates removed, with the cells of the pattern that justify it. [`explain`] applies
+//! steps until the grid is full or no technique applies; [`rate`] grades a puzzle by the
+//! hardest technique its explanation needed (a [`Rating`] with a numeric score on the scale
+//! of Sudoku Explainer, whose numbers these follow), and a puzzle that these techniques do
+//! not finish is graded [`Grade::BeyondLogic`], never guessed at. Named [`Difficulty`]
+//! levels group the grades.
+//!
+//! One file per family of techniques: [`singles`](self) (hidden and naked singles),
+//! intersections (locked candidates), subsets (naked and hidden pairs, triples and quads),
+//! fish (X-wing, swordfish, jellyfish), wings (XY-wing, XYZ-wing) and coloring (simple
+//! coloring).
+//!
+//! ```
+//! use bezzel_sudoku::grid::Grid;
+//! use bezzel_sudoku::logic::{rate, Difficulty, Grade};
+//!
+//! let puzzle: Grid =
+//!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79".parse()?;
+//! let rating = rate(&puzzle);
+//! assert_eq!(rating.difficulty(), Difficulty::Easy);
+//! assert!(matches!(rating.grade, Grade::Solved { .. }));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod coloring;
+mod fish;
+mod intersections;
+mod singles;
+mod subsets;
+mod wings;
+
+use crate::grid::Grid;
+use std::fmt;
+
+/// The techniques, easiest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Technique {
+    /// A value with one place left in a box.
+    HiddenSingleBox,
+    /// A value with one place left in a row or column.
+    HiddenSingleLine,
+    /// A cell with one candidate left.
+    NakedSingle,
+    /// A box's candidates for a value all in one row or column: not elsewhere in that line.
+    Pointing,
+    /// A line's candidates for a value all in one box: not elsewhere in that box.
+    Claiming,
+    /// Two cells of a unit with the same two candidates.
+    NakedPair,
+    /// A value in two rows (columns) only in the same two columns (rows).
+    XWing,
+    /// Two values of a unit with the same two places.
+    HiddenPair,
+    /// Three cells of a unit with three candidates between them.
+    NakedTriple,
+    /// X-wing over three lines.
+    Swordfish,
+    /// Three values of a unit with three places between them.
+    HiddenTriple,
+    /// A cell {x,y} seeing {x,z} and {y,z}: no z where both of those are seen.
+    XyWing,
+    /// A cell {x,y,z} seeing {x,z} and {y,z}: no z where all three are seen.
+    XyzWing,
+    /// A value's conjugate pairs coloured two ways: a colour that meets itself is false, and
+    /// a cell seeing both colours cannot hold it.
+    SimpleColoring,
+    /// Four cells of a unit with four candidates between them.
+    NakedQuad,
+    /// X-wing over four lines.
+    Jellyfish,
+    /// Four values of a unit with four places between them.
+    HiddenQuad,
+}
+
+impl Technique {
+    /// Every technique, easiest first: the order [`next_step`] tries them in.
+    pub const ALL: [Technique; 17] = [
+        Technique::HiddenSingleBox,
+        Technique::HiddenSingleLine,
+        Technique::NakedSingle,
+        Technique::Pointing,
+        Technique::Claiming,
+        Technique::NakedPair,
+        Technique::XWing,
+        Technique::HiddenPair,
+        Technique::NakedTriple,
+        Technique::Swordfish,
+        Technique::HiddenTriple,
+        Technique::XyWing,
+        Technique::XyzWing,
+        Technique::SimpleColoring,
+        Technique::NakedQuad,
+        Technique::Jellyfish,
+        Technique::HiddenQuad,
+    ];
+
+    /// The difficulty score, on Sudoku Explainer's scale (where it has the technique).
+    pub fn score(self) -> f32 {
+        match self {
+            Technique::HiddenSingleBox => 1.2,
+            Technique::HiddenSingleLine => 1.5,
+            Technique::NakedSingle => 2.3,
+            Technique::Pointing => 2.6,
+            Technique::Claiming => 2.8,
+            Technique::NakedPair => 3.0,
+            Technique::XWing => 3.2,
+            Technique::HiddenPair => 3.4,
+            Technique::NakedTriple => 3.6,
+            Technique::Swordfish => 3.8,
+            Technique::HiddenTriple => 4.0,
+            Technique::XyWing => 4.2,
+            Technique::XyzWing => 4.4,
+            Technique::SimpleColoring => 4.5,
+            Technique::NakedQuad => 5.0,
+            Technique::Jellyfish => 5.2,
+            Technique::HiddenQuad => 5.4,
+        }
+    }
+
+    /// The name people use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::HiddenSingleBox => "hidden single (box)",
+            Technique::HiddenSingleLine => "hidden single (line)",
+            Technique::NakedSingle => "naked single",
+            Technique::Pointing => "pointing",
+            Technique::Claiming => "claiming",
+            Technique::NakedPair => "naked pair",
+            Technique::XWing => "x-wing",
+            Technique::HiddenPair => "hidden pair",
+            Technique::NakedTriple => "naked triple",
+            Technique::Swordfish => "swordfish",
+            Technique::HiddenTriple => "hidden triple",
+            Technique::XyWing => "xy-wing",
+            Technique::XyzWing => "xyz-wing",
+            Technique::SimpleColoring => "simple coloring",
+            Technique::NakedQuad => "naked quad",
+            Technique::Jellyfish => "jellyfish",
+            Technique::HiddenQuad => "hidden quad",
+        }
+    }
+
+    /// The named level a puzzle needing this technique (and none harder) has.
+    pub fn difficulty(self) -> Difficulty {
+        match self {
+            Technique::HiddenSingleBox | Technique::HiddenSingleLine | Technique::NakedSingle => {
+                Difficulty::Easy
+            }
+            Technique::Pointing
+            | Technique::Claiming
+            | Technique::NakedPair
+            | Technique::HiddenPair => Difficulty::Medium,
+            Technique::XWing
+            | Technique::NakedTriple
+            | Technique::Swordfish
+            | Technique::HiddenTriple
+            | Technique::XyWing
+            | Technique::XyzWing => Difficulty::Hard,
+            Technique::SimpleColoring
+            | Technique::NakedQuad
+            | Technique::Jellyfish
+            | Technique::HiddenQuad => Difficulty::Expert,
+        }
+    }
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Named levels of difficulty, easiest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Difficulty {
+    /// Singles only.
+    Easy,
+    /// Also locked candidates and naked or hidden pairs.
+    Medium,
+    /// Also triples, X-wing, swordfish, XY-wing and XYZ-wing.
+    Hard,
+    /// Also simple coloring, quads and jellyfish.
+    Expert,
+    /// The techniques here do not finish it.
+    Beyond,
+}
+
+impl Difficulty {
+    /// Every level, easiest first.
+    pub const ALL: [Difficulty; 5] = [
+        Difficulty::Easy,
+        Difficulty::Medium,
+        Difficulty::Hard,
+        Difficulty::Expert,
+        Difficulty::Beyond,
+    ];
+
+    /// The level's name: `easy`, `medium`, `hard`, `expert` or `beyond`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+            Difficulty::Expert => "expert",
+            Difficulty::Beyond => "beyond",
+        }
+    }
+}
+
+impl fmt::Display for Difficulty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One step of a logical solution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// The technique.
+    pub technique: Technique,
+    /// The cells (row-major indexes) of the pattern that justifies the step.
+    pub cells: Vec<usize>,
+    /// The values of the pattern (the pair of a naked pair, the fish's value, ...).
+    pub values: Vec<u8>,
+    /// A value placed: (cell, value).
+    pub place: Option<(usize, u8)>,
+    /// Candidates removed: (cell, value).
+    pub remove: Vec<(usize, u8)>,
+}
+
+impl Step {
+    /// The step in words, cells written `r1c1` (1-based): `naked pair {3,7} at r4c1 r4c5:
+    /// removes 3 from r4c2, 7 from r4c9`.
+    pub fn describe(&self, n: usize) -> String {
+        let cell = |c: usize| format!("r{}c{}", c / n + 1, c % n + 1);
+        let values: Vec<String> = self.values.iter().map(u8::to_string).collect();
+        let mut text = self.technique.name().to_string();
+        if !self.values.is_empty() {
+            text += &format!(" {{{}}}", values.join(","));
+        }
+        if !self.cells.is_empty() {
+            let cells: Vec<String> = self.cells.iter().map(|&c| cell(c)).collect();
+            text += &format!(" at {}", cells.join(" "));
+        }
+        if let Some((c, v)) = self.place {
+            text += &format!(": {} = {v}", cell(c));
+        } else {
+            let removed: Vec<String> = self
+                .remove
+                .iter()
+                .map(|&(c, v)| format!("{v} from {}", cell(c)))
+                .collect();
+            text += &format!(": removes {}", removed.join(", "));
+        }
+        text
+    }
+}
+
+/// A grid of candidates: the values placed and, in each open cell, those still possible.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidates {
+    box_size: usize,
+    n: usize,
+    /// The value of each cell, 0 for an open one.
+    values: Vec<u8>,
+    /// The candidates of each open cell (bit `v - 1` for `v`); 0 for a placed cell.
+    masks: Vec<u32>,
+    /// The cells of each row, column and box (rows, then columns, then boxes).
+    units: Vec<Vec<usize>>,
+}
+
+impl Candidates {
+    /// The candidates of `puzzle`: every value its placed peers leave to each open cell.
+    pub fn new(puzzle: &Grid) -> Candidates {
+        let box_size = puzzle.box_size();
+        let n = puzzle.size();
+        let mut units: Vec<Vec<usize>> = Vec::with_capacity(3 * n);
+        for r in 0..n {
+            units.push((0..n).map(|c| r * n + c).collect());
+        }
+        for c in 0..n {
+            units.push((0..n).map(|r| r * n + c).collect());
+        }
+        for b in 0..n {
+            let (top, left) = ((b / box_size) * box_size, (b % box_size) * box_size);
+            units.push(
+                (0..n)
+                    .map(|i| (top + i / box_size) * n + left + i % box_size)
+                    .collect(),
+            );
+        }
+        let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let mut grid = Candidates {
+            box_size,
+            n,
+            values: vec![0; n * n],
+            masks: vec![full; n * n],
+            units,
+        };
+        for (cell, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 {
+                grid.place(cell, v);
+            }
+        }
+        grid
+    }
+
+    /// Cells per side.
+    pub fn size(&self) -> usize {
+        self.n
+    }
+
+    /// The value placed in `cell`, 0 when open.
+    pub fn value(&self, cell: usize) -> u8 {
+        self.values[cell]
+    }
+
+    /// Whether `value` is still a candidate of the open `cell`.
+    pub fn has(&self, cell: usize, value: u8) -> bool {
+        self.masks[cell] & bit(value) != 0
+    }
+
+    /// The candidates of `cell`, rising (none for a placed cell).
+    pub fn candidates(&self, cell: usize) -> Vec<u8> {
+        values_of(self.masks[cell])
+    }
+
+    /// Whether every cell is placed.
+    pub fn is_solved(&self) -> bool {
+        self.values.iter().all(|&v| v != 0)
+    }
+
+    /// The values placed, as a grid.
+    pub fn grid(&self) -> Grid {
+        Grid::from_cells(self.box_size, self.values.clone()).expect("a grid of its own size")
+    }
+
+    /// Places `value` in `cell` and takes it out of the cell's peers.
+    fn place(&mut self, cell: usize, value: u8) {
+        self.values[cell] = value;
+        self.masks[cell] = 0;
+        let b = bit(value);
+        let (r, c) = (cell / self.n, cell % self.n);
+        let bx = (r / self.box_size) * self.box_size + c / self.box_size;
+        for unit in [r, self.n + c, 2 * self.n + bx] {
+            for &p in &self.units[unit] {
+                self.masks[p] &= !b;
+            }
+        }
+    }
+
+    /// Applies a step found on this grid.
+    pub fn apply(&mut self, step: &Step) {
+        if let Some((cell, value)) = step.place {
+            self.place(cell, value);
+        }
+        for &(cell, value) in &step.remove {
+            self.masks[cell] &= !bit(value);
+        }
+    }
+
+    /// Whether cells `a` and `b` (different) share a row, column or box.
+    fn sees(&self, a: usize, b: usize) -> bool {
+        let n = self.n;
+        let (ra, ca, rb, cb) = (a / n, a % n, b / n, b % n);
+        a != b
+            && (ra == rb
+                || ca == cb
+                || (ra / self.box_size == rb / self.box_size
+                    && ca / self.box_size == cb / self.box_size))
+    }
+
+    /// The open cells of `unit` with `value` as a candidate.
+    fn places(&self, unit: usize, value: u8) -> Vec<usize> {
+        self.units[unit]
+            .iter()
+            .copied()
+            .filter(|&c| self.has(c, value))
+            .collect()
+    }
+
+    /// Whether `value` is placed somewhere in `unit`.
+    fn placed_in(&self, unit: usize, value: u8) -> bool {
+        self.units[unit].iter().any(|&c| self.values[c] == value)
+    }
+}
+
+/// The bit of `value`.
+fn bit(value: u8) -> u32 {
+    1 << (value - 1)
+}
+
+/// The values of a mask, rising.
+fn values_of(mask: u32) -> Vec<u8> {
+    (0..32u8)
+        .filter(|v| mask & (1 << v) != 0)
+        .map(|v| v + 1)
+        .collect()
+}
+
+/// Every `k`-subset of `items`, in order.
+fn subsets<T: Copy>(items: &[T], k: usize, each: &mut dyn FnMut(&[T]) -> bool) -> bool {
+    fn go<T: Copy>(
+        items: &[T],
+        k: usize,
+        from: usize,
+        chosen: &mut Vec<T>,
+        each: &mut dyn FnMut(&[T]) -> bool,
+    ) -> bool {
+        if chosen.len() == k {
+            return each(chosen);
+        }
+        for i in from..items.len() {
+            if items.len() - i < k - chosen.len() {
+                break;
+            }
+            chosen.push(items[i]);
+            if go(items, k, i + 1, chosen, each) {
+                return true;
+            }
+            chosen.pop();
+        }
+        false
+    }
+    go(items, k, 0, &mut Vec::with_capacity(k), each)
+}
+
+/// The easiest step that applies to `grid`, or `None` when none of the techniques does (or
+/// the grid is full). A grid whose candidates contradict each other (an open cell with
+/// none left) gets `None` too.
+pub fn next_step(grid: &Candidates) -> Option<Step> {
+    if grid.is_solved() || (0..grid.n * grid.n).any(|c| grid.values[c] == 0 && grid.masks[c] == 0) {
+        return None;
+    }
+    Technique::ALL.iter().find_map(|&t| find(grid, t))
+}
+
+/// The first step of `technique` on `grid`.
+pub fn find(grid: &Candidates, technique: Technique) -> Option<Step> {
+    match technique {
+        Technique::HiddenSingleBox => singles::hidden(grid, true),
+        Technique::HiddenSingleLine => singles::hidden(grid, false),
+        Technique::NakedSingle => singles::naked(grid),
+        Technique::Pointing => intersections::pointing(grid),
+        Technique::Claiming => intersections::claiming(grid),
+        Technique::NakedPair => subsets::naked(grid, 2),
+        Technique::NakedTriple => subsets::naked(grid, 3),
+        Technique::NakedQuad => subsets::naked(grid, 4),
+        Technique::HiddenPair => subsets::hidden(grid, 2),
+        Technique::HiddenTriple => subsets::hidden(grid, 3),
+        Technique::HiddenQuad => subsets::hidden(grid, 4),
+        Technique::XWing => fish::find(grid, 2),
+        Technique::Swordfish => fish::find(grid, 3),
+        Technique::Jellyfish => fish::find(grid, 4),
+        Technique::XyWing => wings::xy(grid),
+        Technique::XyzWing => wings::xyz(grid),
+        Technique::SimpleColoring => coloring::simple(grid),
+    }
+}
+
+/// The steps of a logical solution of `puzzle`, easiest technique first at each step, until
+/// the grid is full or no technique applies; and the grid reached.
+pub fn explain(puzzle: &Grid) -> (Vec<Step>, Candidates) {
+    let mut grid = Candidates::new(puzzle);
+    let mut steps = Vec::new();
+    while let Some(step) = next_step(&grid) {
+        grid.apply(&step);
+        steps.push(step);
+    }
+    (steps, grid)
+}
+
+/// How far logic got with a puzzle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Grade {
+    /// Solved; the hardest technique needed and its score (none for a full grid).
+    Solved {
+        /// The hardest technique used, `None` when the puzzle was already full.
+        hardest: Option<Technique>,
+        /// Its score (0 for a full grid).
+        score: f32,
+    },
+    /// The techniques here got stuck (or the givens contradict each other): it needs more.
+    BeyondLogic {
+        /// The hardest technique used before getting stuck.
+        hardest: Option<Technique>,
+        /// Cells still open.
+        open: usize,
+    },
+}
+
+/// A puzzle's rating: its grade and the number of steps taken.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rating {
+    /// How far logic got and the hardest technique it needed.
+    pub grade: Grade,
+    /// Steps taken.
+    pub steps: usize,
+}
+
+impl Rating {
+    /// The named level: that of the hardest technique, or [`Difficulty::Beyond`].
+    pub fn difficulty(&self) -> Difficulty {
+        match self.grade {
+            Grade::Solved { hardest, .. } => hardest.map_or(Difficulty::Easy, |t| t.difficulty()),
+            Grade::BeyondLogic { .. } => Difficulty::Beyond,
+        }
+    }
+
+    /// The numeric score: the hardest technique's, or 10 for a puzzle beyond these
+    /// techniques (above every technique here, as Sudoku Explainer's hardest go).
+    pub fn score(&self) -> f32 {
+        match self.grade {
+            Grade::Solved { score, .. } => score,
+            Grade::BeyondLogic { .. } => 10.0,
+        }
+    }
+}
+
+/// Rates `puzzle` by the hardest technique its logical solution needs; see the
+/// [module docs](self).
+pub fn rate(puzzle: &Grid) -> Rating {
+    let (steps, grid) = explain(puzzle);
+    let hardest = steps.iter().map(|s| s.technique).max();
+    let open = grid.values.iter().filter(|&&v| v == 0).count();
+    let grade = if open == 0 {
+        Grade::Solved {
+            hardest,
+            score: hardest.map_or(0.0, Technique::score),
+        }
+    } else {
+        Grade::BeyondLogic { hardest, open }
+    };
+    Rating {
+        grade,
+        steps: steps.len(),
+    }
+}

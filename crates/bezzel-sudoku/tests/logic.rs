@@ -1,0 +1,118 @@
+//! The logical solver judged against each puzzle's unique solution, found by the engine and
+//! confirmed by the independent checker: every step it takes, on the top1465 and 17-clue
+//! samples, places the solution's value or removes a candidate that is not the solution's.
+
+use bezzel_sudoku::check;
+use bezzel_sudoku::grid::Grid;
+use bezzel_sudoku::logic::{self, Candidates, Difficulty, Grade, Technique};
+use bezzel_sudoku::model::{self, Status};
+use bezzel_sudoku::reader::PuzzleLines;
+use std::collections::BTreeMap;
+
+const TOP1465: &str = include_str!("../../../tests/data/top1465_sample.txt");
+const SEVENTEEN: &str = include_str!("../../../tests/data/sudoku17_sample.txt");
+
+fn puzzles(text: &str) -> Vec<Grid> {
+    PuzzleLines::new(text)
+        .map(|(line, g)| g.unwrap_or_else(|e| panic!("line {line}: {e}")))
+        .collect()
+}
+
+/// The puzzle's one solution, proven unique by the engine and valid by the checker.
+fn solution(puzzle: &Grid) -> Grid {
+    let outcome = model::count(puzzle, 2).unwrap();
+    assert_eq!(outcome.status(), Status::Unique, "{}", puzzle.to_line());
+    let solution = outcome.solution.unwrap();
+    assert_eq!(check::is_valid_solution(puzzle, &solution), Ok(()));
+    solution
+}
+
+/// Walks the logical solution of `puzzle`, checking every step against its solution; the
+/// techniques used.
+fn assert_every_step_valid(puzzle: &Grid) -> Vec<Technique> {
+    let solution = solution(puzzle);
+    let mut grid = Candidates::new(puzzle);
+    let mut used = Vec::new();
+    // The candidates start right: the solution's value is one of each open cell's.
+    for cell in 0..puzzle.cells().len() {
+        if grid.value(cell) == 0 {
+            assert!(grid.has(cell, solution.cells()[cell]));
+        }
+    }
+    while let Some(step) = logic::next_step(&grid) {
+        let what = step.describe(puzzle.size());
+        if let Some((cell, value)) = step.place {
+            assert_eq!(
+                solution.cells()[cell],
+                value,
+                "{what} in {}",
+                puzzle.to_line()
+            );
+        }
+        for &(cell, value) in &step.remove {
+            assert_ne!(
+                solution.cells()[cell],
+                value,
+                "{what} in {}",
+                puzzle.to_line()
+            );
+            assert!(grid.has(cell, value), "{what} removes a value already gone");
+        }
+        assert!(
+            step.place.is_some() || !step.remove.is_empty(),
+            "{what} does nothing"
+        );
+        grid.apply(&step);
+        used.push(step.technique);
+    }
+    if grid.is_solved() {
+        assert_eq!(grid.grid(), solution);
+    }
+    used
+}
+
+#[test]
+fn every_step_on_the_samples_keeps_the_solution() {
+    let mut seen: BTreeMap<Technique, usize> = BTreeMap::new();
+    for puzzle in puzzles(TOP1465).iter().chain(&puzzles(SEVENTEEN)) {
+        for t in assert_every_step_valid(puzzle) {
+            *seen.entry(t).or_default() += 1;
+        }
+    }
+    // The samples exercise most techniques, so the check above covers them.
+    for t in [
+        Technique::HiddenSingleBox,
+        Technique::NakedSingle,
+        Technique::Pointing,
+        Technique::Claiming,
+        Technique::NakedPair,
+        Technique::HiddenPair,
+        Technique::XWing,
+    ] {
+        assert!(seen.contains_key(&t), "{t} never used: {seen:?}");
+    }
+}
+
+#[test]
+fn the_rating_of_a_puzzle_solved_by_singles_is_easy_and_the_hardest_beyond() {
+    // Wikipedia's puzzle falls to singles; the engine confirms its solution above.
+    let easy: Grid =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+            .parse()
+            .unwrap();
+    assert_every_step_valid(&easy);
+    let rating = logic::rate(&easy);
+    assert_eq!(rating.difficulty(), Difficulty::Easy);
+    assert!(rating.score() <= Technique::NakedSingle.score());
+    // The first of the top1465 list needs more than these techniques.
+    let mut beyond = 0;
+    for puzzle in puzzles(TOP1465) {
+        let rating = logic::rate(&puzzle);
+        if let Grade::BeyondLogic { open, .. } = rating.grade {
+            assert!(open > 0);
+            assert_eq!(rating.difficulty(), Difficulty::Beyond);
+            beyond += 1;
+        }
+    }
+    assert!(beyond > 0, "top1465 holds puzzles beyond these techniques");
+}
