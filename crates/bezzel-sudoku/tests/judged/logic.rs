@@ -9,8 +9,8 @@ use bezzel_sudoku::model::{self, Status};
 use bezzel_sudoku::reader::PuzzleLines;
 use std::collections::BTreeMap;
 
-const TOP1465: &str = include_str!("../../../tests/data/top1465_sample.txt");
-const SEVENTEEN: &str = include_str!("../../../tests/data/sudoku17_sample.txt");
+const TOP1465: &str = include_str!("../../../../tests/data/top1465_sample.txt");
+const SEVENTEEN: &str = include_str!("../../../../tests/data/sudoku17_sample.txt");
 
 fn puzzles(text: &str) -> Vec<Grid> {
     PuzzleLines::new(text)
