@@ -4,6 +4,7 @@
 //! `mznlib`, so that MiniZinc finds Bezzel wherever it was built or installed.
 
 use crate::FznError;
+use bezzel_core::Neighbourhood;
 use clap::{Args, Parser};
 use std::path::{Path, PathBuf};
 
@@ -46,9 +47,35 @@ pub struct Options {
     /// branch and bound alone; one thread.
     #[arg(long = "lns")]
     pub lns: bool,
+    /// How `--lns` chooses the variables it frees: `random`, `guided` (propagation-guided:
+    /// related variables, those that fixing the others narrows least) or `adaptive` (both,
+    /// drawn by how often each recently improved the incumbent).
+    #[arg(
+        long = "lns-neighbourhood",
+        value_name = "KIND",
+        default_value = "random",
+        value_parser = parse_neighbourhood
+    )]
+    pub neighbourhood: Neighbourhood,
+    /// The nodes of plain branch and bound `--lns` starts with (past the first solution,
+    /// improving it, proving easy models outright) before its first neighbourhood.
+    #[arg(long = "lns-first-nodes", value_name = "N", default_value_t = 0)]
+    pub lns_first_nodes: u64,
     /// The FlatZinc file; standard input when absent or `-`.
     #[arg(value_name = "MODEL.fzn")]
     pub file: Option<PathBuf>,
+}
+
+/// Reads a `--lns-neighbourhood` kind.
+fn parse_neighbourhood(kind: &str) -> Result<Neighbourhood, String> {
+    match kind {
+        "random" => Ok(Neighbourhood::Random),
+        "guided" => Ok(Neighbourhood::PropagationGuided),
+        "adaptive" => Ok(Neighbourhood::Adaptive),
+        _ => Err(format!(
+            "`{kind}` is not a kind of neighbourhood: random, guided or adaptive"
+        )),
+    }
 }
 
 /// The whole command line: a run, or `--write-msc`.

@@ -191,6 +191,8 @@ pub fn run_text_cancellable(
             let (found, complete, value, stats, best) = if options.lns {
                 let lns = Lns {
                     seed: options.seed.unwrap_or(0) as u64,
+                    neighbourhood: options.neighbourhood,
+                    first_nodes: options.lns_first_nodes,
                     ..Lns::default()
                 };
                 drain!(solver.lns(v, sense, &lns)?)
