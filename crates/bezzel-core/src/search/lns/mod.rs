@@ -88,7 +88,10 @@ pub struct Lns {
     pub initial_free_share: f64,
     /// The share of all nodes spent on complete branch and bound, which alone can prove the
     /// incumbent optimal, in `[0, 1)`: 0 never proves (set a limit then, or the run goes on
-    /// for ever), higher values prove sooner and improve more slowly.
+    /// for ever), higher values prove sooner and improve more slowly. While neighbourhoods
+    /// stop improving (no better solution in the nodes of 20 of them), a nonzero share rises
+    /// to one half: the incumbent is then likely optimal or close, and proving it is what is
+    /// left to do.
     pub proof_share: f64,
     /// The variables that neighbourhoods fix or free; empty (the default) means the
     /// solver's branching variables ([`Solver::branch_on`], [`Solver::branch_groups`], or all
@@ -121,6 +124,10 @@ const SUCCESS_DECAY: f64 = 0.1;
 /// Added to each kind's success rate when drawing, so that no kind is dropped for good (a
 /// kind that stopped improving may be the one that helps later).
 const MIN_WEIGHT: f64 = 0.05;
+/// After the nodes of this many neighbourhoods without a better solution, the run is stale.
+const STALE_NEIGHBOURHOODS: u64 = 20;
+/// The share of complete runs in a stale run (unless [`Lns::proof_share`] is 0 or higher).
+const STALE_PROOF_SHARE: f64 = 0.5;
 /// The node budget of the first complete run after the first solution.
 const FIRST_PROOF_BUDGET: u64 = 1000;
 
@@ -176,6 +183,8 @@ pub struct LnsRun<'a> {
     proof_budget: u64,
     /// Nodes spent in neighbourhoods since the latest complete run.
     nodes_since_proof: u64,
+    /// Nodes spent since the latest better solution.
+    nodes_since_improvement: u64,
     /// Whether the best solution is proven optimal, or the model infeasible.
     proven: bool,
     /// Why the run stopped early, if it did.
@@ -276,6 +285,7 @@ impl Solver {
             part: None,
             proof_budget: FIRST_PROOF_BUDGET,
             nodes_since_proof: 0,
+            nodes_since_improvement: 0,
             proven: false,
             stopped: None,
             finished: false,
@@ -394,6 +404,7 @@ impl LnsRun<'_> {
         if paused_at_solution {
             return;
         }
+        self.nodes_since_improvement += nodes;
         match stats.stopped {
             None => match part {
                 // Searched to the end under the incumbent's bound, with nothing fixed: the
@@ -444,7 +455,11 @@ impl LnsRun<'_> {
             self.start(Part::First, Vec::new(), None);
             return;
         }
-        let share = self.settings.proof_share;
+        let mut share = self.settings.proof_share;
+        let stale = STALE_NEIGHBOURHOODS * self.settings.nodes_per_neighbourhood.max(1);
+        if share > 0.0 && self.nodes_since_improvement >= stale {
+            share = share.max(STALE_PROOF_SHARE);
+        }
         if share > 0.0
             && self.nodes_since_proof as f64 * share >= self.proof_budget as f64 * (1.0 - share)
         {
@@ -477,8 +492,8 @@ impl LnsRun<'_> {
             return Vec::new();
         };
         let model = self.solver.model.id();
-        let engine = self.solver.model.engine_mut();
         if !self.vars_open_at_root {
+            let engine = self.solver.model.engine_mut();
             // Variables the root fixes are fixed in every neighbourhood: freeing them would
             // waste the free share.
             engine.reset();
@@ -491,14 +506,12 @@ impl LnsRun<'_> {
         }
         let free = neighbourhood::free_count(self.free_share[kind], self.vars.len());
         let fixed = match Neighbourhood::KINDS[kind] {
-            Neighbourhood::PropagationGuided => neighbourhood::propagation_guided(
-                engine,
-                model,
+            Neighbourhood::PropagationGuided => self.scratch.propagation_guided(
+                &mut self.solver.model,
                 &self.vars,
                 incumbent.values(),
                 free,
                 &mut self.rng,
-                &mut self.scratch,
                 &mut self.total.propagations,
             ),
             _ => neighbourhood::random(&mut self.vars, free, &mut self.rng),
@@ -551,6 +564,7 @@ impl Iterator for LnsRun<'_> {
                     let value = solution.view_value(self.objective);
                     self.best = Some((solution.clone(), value));
                     self.improved = true;
+                    self.nodes_since_improvement = 0;
                     self.total.solutions += 1;
                     let enough = self
                         .limits

@@ -13,6 +13,7 @@
 //! seed gives the same neighbourhoods.
 
 use crate::engine::Engine;
+use crate::model::Model;
 use crate::search::decision::Decision;
 use crate::var::VarId;
 
@@ -78,109 +79,112 @@ pub(super) fn random(vars: &mut [u32], free: usize, rng: &mut SplitMix) -> Vec<u
     fixed
 }
 
-/// A propagation-guided neighbourhood (see the [module docs](self)): the variables of `vars`
-/// to fix to their values in `incumbent`, in the order they were chosen, so that at most
-/// `free` of `vars` are left unfixed once they are propagated at the root (without the
-/// objective's bound). Leaves the engine reset; counts its propagator runs in `propagations`.
-pub(super) fn propagation_guided(
-    engine: &mut Engine,
-    model: u32,
-    vars: &[u32],
-    incumbent: &[i32],
-    free: usize,
-    rng: &mut SplitMix,
-    scratch: &mut Scratch,
-    propagations: &mut u64,
-) -> Vec<u32> {
-    let mut fixed = Vec::new();
-    engine.reset();
-    engine.schedule_all();
-    if engine.propagate(propagations).is_err() {
-        // Only a model without solutions fails at its root, and an incumbent says there is
-        // one; a neighbourhood that fixes nothing is sound anyway.
+impl Scratch {
+    /// A propagation-guided neighbourhood (see the [module docs](self)): the variables of `vars`
+    /// to fix to their values in `incumbent`, in the order they were chosen, so that at most
+    /// `free` of `vars` are left unfixed once they are propagated at the root (without the
+    /// objective's bound). Leaves the engine reset; counts its propagator runs in `propagations`.
+    pub(super) fn propagation_guided(
+        &mut self,
+        model: &mut Model,
+        vars: &[u32],
+        incumbent: &[i32],
+        free: usize,
+        rng: &mut SplitMix,
+        propagations: &mut u64,
+    ) -> Vec<u32> {
+        let scratch = self;
+        let (id, engine) = (model.id(), model.engine_mut());
+        let mut fixed = Vec::new();
         engine.reset();
-        return fixed;
-    }
-    let n = incumbent.len();
-    if scratch.size.len() < n {
-        scratch.size.resize(n, 0);
-        scratch.score.resize(n, 0.0);
-        scratch.listed.resize(n, false);
-    }
-    let mut open: Vec<u32> = vars
-        .iter()
-        .copied()
-        .filter(|&x| !engine.is_fixed(x))
-        .collect();
-    for &x in &open {
-        scratch.size[x as usize] = engine.size(x);
-        scratch.score[x as usize] = 0.0;
-    }
-    let per_round = 1 + open.len() / GUIDED_ROUNDS;
-    let mut candidates: Vec<u32> = Vec::new();
-    'rounds: while open.len() > free {
-        let want = per_round.min(open.len() - free);
-        let mut chosen = 0;
-        // The most reduced first; the sort is stable, so ties keep the order in which
-        // propagation first reduced them, which is deterministic.
-        candidates.retain(|&y| {
-            let keep = !engine.is_fixed(y);
-            scratch.listed[y as usize] = keep;
-            keep
-        });
-        candidates
-            .sort_by(|&a, &b| scratch.score[b as usize].total_cmp(&scratch.score[a as usize]));
-        let from_list = want.min(candidates.len());
-        for y in candidates.drain(..from_list) {
-            scratch.listed[y as usize] = false;
-            if fix(engine, model, y, incumbent, &mut fixed).is_err() {
-                break 'rounds;
-            }
-            chosen += 1;
-        }
-        while chosen < want {
-            // Propagation reduced no open variable: start a new group at random. `open` may
-            // hold variables this round fixed already; those are drawn again.
-            let y = open[rng.below(open.len())];
-            if engine.is_fixed(y) {
-                continue;
-            }
-            if fix(engine, model, y, incumbent, &mut fixed).is_err() {
-                break 'rounds;
-            }
-            chosen += 1;
-        }
+        engine.schedule_all();
         if engine.propagate(propagations).is_err() {
-            // Propagators are sound, and the incumbent satisfies every constraint, so fixing
-            // its values cannot fail; were it to, the neighbourhood below this prefix is
-            // empty, which costs a node and proves nothing wrong.
-            break;
+            // Only a model without solutions fails at its root, and an incumbent says there is
+            // one; a neighbourhood that fixes nothing is sound anyway.
+            engine.reset();
+            return fixed;
         }
-        let mut i = 0;
-        while i < open.len() {
-            let y = open[i];
-            let size = engine.size(y);
-            if size == 1 {
-                open.swap_remove(i);
-                continue;
-            }
-            let old = scratch.size[y as usize];
-            if size < old {
-                scratch.score[y as usize] += (f64::from(old) / f64::from(size)).ln();
-                scratch.size[y as usize] = size;
-                if !scratch.listed[y as usize] {
-                    scratch.listed[y as usize] = true;
-                    candidates.push(y);
+        let n = incumbent.len();
+        if scratch.size.len() < n {
+            scratch.size.resize(n, 0);
+            scratch.score.resize(n, 0.0);
+            scratch.listed.resize(n, false);
+        }
+        let mut open: Vec<u32> = vars
+            .iter()
+            .copied()
+            .filter(|&x| !engine.is_fixed(x))
+            .collect();
+        for &x in &open {
+            scratch.size[x as usize] = engine.size(x);
+            scratch.score[x as usize] = 0.0;
+        }
+        let per_round = 1 + open.len() / GUIDED_ROUNDS;
+        let mut candidates: Vec<u32> = Vec::new();
+        'rounds: while open.len() > free {
+            let want = per_round.min(open.len() - free);
+            let mut chosen = 0;
+            // The most reduced first; the sort is stable, so ties keep the order in which
+            // propagation first reduced them, which is deterministic.
+            candidates.retain(|&y| {
+                let keep = !engine.is_fixed(y);
+                scratch.listed[y as usize] = keep;
+                keep
+            });
+            candidates
+                .sort_by(|&a, &b| scratch.score[b as usize].total_cmp(&scratch.score[a as usize]));
+            let from_list = want.min(candidates.len());
+            for y in candidates.drain(..from_list) {
+                scratch.listed[y as usize] = false;
+                if fix(engine, id, y, incumbent, &mut fixed).is_err() {
+                    break 'rounds;
                 }
+                chosen += 1;
             }
-            i += 1;
+            while chosen < want {
+                // Propagation reduced no open variable: start a new group at random. `open` may
+                // hold variables this round fixed already; those are drawn again.
+                let y = open[rng.below(open.len())];
+                if engine.is_fixed(y) {
+                    continue;
+                }
+                if fix(engine, id, y, incumbent, &mut fixed).is_err() {
+                    break 'rounds;
+                }
+                chosen += 1;
+            }
+            if engine.propagate(propagations).is_err() {
+                // Propagators are sound, and the incumbent satisfies every constraint, so fixing
+                // its values cannot fail; were it to, the neighbourhood below this prefix is
+                // empty, which costs a node and proves nothing wrong.
+                break;
+            }
+            let mut i = 0;
+            while i < open.len() {
+                let y = open[i];
+                let size = engine.size(y);
+                if size == 1 {
+                    open.swap_remove(i);
+                    continue;
+                }
+                let old = scratch.size[y as usize];
+                if size < old {
+                    scratch.score[y as usize] += (f64::from(old) / f64::from(size)).ln();
+                    scratch.size[y as usize] = size;
+                    if !scratch.listed[y as usize] {
+                        scratch.listed[y as usize] = true;
+                        candidates.push(y);
+                    }
+                }
+                i += 1;
+            }
         }
+        for y in candidates {
+            scratch.listed[y as usize] = false;
+        }
+        engine.reset();
+        fixed
     }
-    for y in candidates {
-        scratch.listed[y as usize] = false;
-    }
-    engine.reset();
-    fixed
 }
 
 /// Fixes `x` to its incumbent value (no propagation yet) and records it.
