@@ -279,6 +279,8 @@ solve :: int_search([a,b,c,d,e], input_order, indomain_max, complete) minimize c
                 all: true,
                 lns: true,
                 neighbourhood: kind,
+                // No branch and bound first, which would prove so small a model by itself.
+                lns_first_nodes: Some(0),
                 seed: Some(seed),
                 free,
                 ..Options::default()

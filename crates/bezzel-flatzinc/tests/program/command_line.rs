@@ -56,24 +56,30 @@ fn every_flag_minizinc_passes_is_read() {
 #[test]
 fn lns_and_its_neighbourhood_kind_are_read() {
     let o = options(&[]).unwrap();
-    assert!(!o.lns);
+    // Large neighbourhood search is the default; --no-lns turns it off, and the later of
+    // --lns and --no-lns wins.
+    assert!(!o.no_lns);
     assert_eq!(o.neighbourhood, Neighbourhood::Random);
+    assert_eq!(o.lns_first_nodes, None);
+    assert!(options(&["--no-lns"]).unwrap().no_lns);
+    assert!(!options(&["--no-lns", "--lns"]).unwrap().no_lns);
+    assert!(options(&["--lns", "--no-lns"]).unwrap().no_lns);
     // The library's defaults are the command line's.
     let d = Options::default();
     assert_eq!(
-        (o.lns, o.neighbourhood, o.lns_first_nodes),
-        (d.lns, d.neighbourhood, d.lns_first_nodes)
+        (o.no_lns, o.neighbourhood, o.lns_first_nodes),
+        (d.no_lns, d.neighbourhood, d.lns_first_nodes)
     );
     for (kind, expected) in [
         ("random", Neighbourhood::Random),
         ("guided", Neighbourhood::PropagationGuided),
         ("adaptive", Neighbourhood::Adaptive),
     ] {
-        let o = options(&["--lns", "--lns-neighbourhood", kind, "-r", "5"]).unwrap();
-        assert!(o.lns && o.seed == Some(5));
-        let o = options(&["--lns-neighbourhood", kind, "--lns-first-nodes", "70"]).unwrap();
-        assert_eq!(o.lns_first_nodes, 70);
+        let o = options(&["--lns-neighbourhood", kind, "-r", "5"]).unwrap();
+        assert!(!o.no_lns && o.seed == Some(5));
         assert_eq!(o.neighbourhood, expected);
+        let o = options(&["--lns-neighbourhood", kind, "--lns-first-nodes", "70"]).unwrap();
+        assert_eq!(o.lns_first_nodes, Some(70));
     }
 }
 
