@@ -4,6 +4,7 @@
 //! `mznlib`, so that MiniZinc finds Bezzel wherever it was built or installed.
 
 use crate::FznError;
+use bezzel_core::Neighbourhood;
 use clap::{Args, Parser};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -38,8 +39,8 @@ pub struct Options {
     /// value; satisfaction searches on one.
     #[arg(short = 'p', long = "parallel", value_name = "N", default_value_t = 1)]
     pub threads: usize,
-    /// The seed of large neighbourhood search's choices (`--lns`); every search is
-    /// deterministic for a given seed.
+    /// The seed of large neighbourhood search's choices; every search is deterministic for a
+    /// given seed.
     #[arg(
         short = 'r',
         long = "random-seed",
@@ -47,14 +48,52 @@ pub struct Options {
         allow_negative_numbers = true
     )]
     pub seed: Option<i64>,
-    /// Optimise by large neighbourhood search (random neighbourhoods of the incumbent,
-    /// interleaved with complete branch and bound, which alone proves the optimum) instead of
-    /// branch and bound alone; one thread.
-    #[arg(long = "lns")]
+    /// Optimise by large neighbourhood search: branch and bound first (`--lns-first-nodes`),
+    /// then neighbourhoods of the incumbent interleaved with complete branch and bound, which
+    /// alone proves the optimum. The default for optimisation on one thread; this flag only
+    /// overrides an earlier `--no-lns`.
+    #[arg(long = "lns", overrides_with = "no_lns")]
     pub lns: bool,
+    /// Optimise by branch and bound alone, without large neighbourhood search.
+    #[arg(long = "no-lns", overrides_with = "lns")]
+    pub no_lns: bool,
+    /// How large neighbourhood search chooses the variables it frees: `random` (the
+    /// default), `guided` (propagation-guided: related variables, those that fixing the
+    /// others narrows least) or `adaptive` (both, drawn by how often each recently improved
+    /// the incumbent).
+    #[arg(
+        long = "lns-neighbourhood",
+        value_name = "KIND",
+        default_value = "random",
+        value_parser = parse_neighbourhood
+    )]
+    pub neighbourhood: Neighbourhood,
+    /// The nodes of plain branch and bound large neighbourhood search starts with (past the
+    /// first solution, improving it, proving easy models outright) before its first
+    /// neighbourhood; [`LNS_FIRST_NODES`] when absent.
+    #[arg(long = "lns-first-nodes", value_name = "N")]
+    pub lns_first_nodes: Option<u64>,
     /// The FlatZinc file; standard input when absent or `-`.
     #[arg(value_name = "MODEL.fzn")]
     pub file: Option<PathBuf>,
+}
+
+/// The nodes of branch and bound before the first neighbourhood, unless `--lns-first-nodes`
+/// says otherwise: enough to prove the small job shops and project schedules of the MiniZinc
+/// benchmarks outright, a few seconds at most before the neighbourhoods take over on the
+/// larger ones.
+pub const LNS_FIRST_NODES: u64 = 20_000;
+
+/// Reads a `--lns-neighbourhood` kind.
+fn parse_neighbourhood(kind: &str) -> Result<Neighbourhood, String> {
+    match kind {
+        "random" => Ok(Neighbourhood::Random),
+        "guided" => Ok(Neighbourhood::PropagationGuided),
+        "adaptive" => Ok(Neighbourhood::Adaptive),
+        _ => Err(format!(
+            "`{kind}` is not a kind of neighbourhood: random, guided or adaptive"
+        )),
+    }
 }
 
 /// The whole command line: a run, or `--write-msc`.

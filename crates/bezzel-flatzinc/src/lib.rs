@@ -61,7 +61,7 @@ mod search;
 mod value;
 
 pub use builtins::{ArgType, BUILTINS, Builtin};
-pub use cli::{Cli, MZNLIB, Options, STD_FLAGS, solver_config, write_msc};
+pub use cli::{Cli, LNS_FIRST_NODES, MZNLIB, Options, STD_FLAGS, solver_config, write_msc};
 pub use error::FznError;
 pub use output::Output;
 pub use program::{Program, parse};

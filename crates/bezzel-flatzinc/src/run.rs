@@ -1,7 +1,7 @@
 //! A FlatZinc run: search a translated program, print its solutions and the final line the
 //! FlatZinc specification asks for, and statistics.
 
-use crate::cli::Options;
+use crate::cli::{LNS_FIRST_NODES, Options};
 use crate::{FznError, Goal, Program, parse};
 use bezzel_core::Lns;
 use bezzel_core::parallel::{ParallelError, ParallelSearch};
@@ -192,9 +192,11 @@ pub fn run_text_cancellable(
             } else {
                 Sense::Maximize
             };
-            let (found, complete, value, stats, best) = if options.lns {
+            let (found, complete, value, stats, best) = if !options.no_lns {
                 let lns = Lns {
                     seed: options.seed.unwrap_or(0) as u64,
+                    neighbourhood: options.neighbourhood,
+                    first_nodes: options.lns_first_nodes.unwrap_or(LNS_FIRST_NODES),
                     ..Lns::default()
                 };
                 drain!(solver.lns(v, sense, &lns)?)

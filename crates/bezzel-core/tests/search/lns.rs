@@ -6,13 +6,21 @@
 //! reported solution satisfies the constraints (checked here, not by the solver), each beats
 //! the one before, no run reports a value better than the optimum, and a run that claims a
 //! proof has the brute-force optimum (or, claiming infeasibility, a model without solutions).
-//! An LNS run with a seed and node limits repeats itself exactly.
+//! An LNS run with a seed and node limits repeats itself exactly. Each of these holds for
+//! every kind of neighbourhood.
 
 use bezzel_core::prelude::*;
 use bezzel_core::{Lns, Neighbourhood};
 use std::collections::BTreeSet;
 
 use crate::common::FT06;
+
+/// Every kind of neighbourhood.
+const KINDS: [Neighbourhood; 3] = [
+    Neighbourhood::Random,
+    Neighbourhood::PropagationGuided,
+    Neighbourhood::Adaptive,
+];
 
 /// A small deterministic generator for the random models (SplitMix64).
 struct Rng(u64);
@@ -273,8 +281,9 @@ fn lns_never_reports_a_wrong_optimum_or_a_wrong_proof() {
         let optimum = case.optimum();
         let lns = Lns {
             seed: i,
-            neighbourhood: Neighbourhood::Random,
+            neighbourhood: KINDS[i as usize % 3],
             nodes_per_neighbourhood: rng.range(1, 30) as u64,
+            first_nodes: [0, 5, 50, 1000][(i / 3) as usize % 4],
             initial_free_share: [0.05, 0.3, 1.0][rng.range(0, 2) as usize],
             proof_share: [0.0, 0.1, 0.5][rng.range(0, 2) as usize],
             vars: Vec::new(),
@@ -317,14 +326,49 @@ fn lns_with_a_proof_share_and_no_limit_proves_the_brute_force_optimum() {
     let mut rng = Rng(0xb0b);
     for i in 0..200 {
         let case = Case::random(&mut rng);
+        let optimum = case.optimum();
+        for neighbourhood in KINDS {
+            let lns = Lns {
+                seed: i,
+                neighbourhood,
+                nodes_per_neighbourhood: 5,
+                first_nodes: i % 3 * 10,
+                proof_share: 0.2,
+                ..Lns::default()
+            };
+            let (_, value, optimal, infeasible) =
+                run_lns(&case, SearchConfig::for_optimization(), &lns);
+            match optimum {
+                Some(opt) => assert!(
+                    optimal && value == Some(opt),
+                    "{case:?} {neighbourhood:?}: {value:?}"
+                ),
+                None => assert!(infeasible && value.is_none(), "{case:?} {neighbourhood:?}"),
+            }
+        }
+    }
+}
+
+/// With [`Lns::first_nodes`] to spare, the first part is plain branch and bound that goes on
+/// past the first solution: on small models it proves the brute-force optimum by itself, with
+/// no share of complete runs after it.
+#[test]
+fn lns_starting_with_branch_and_bound_proves_the_brute_force_optimum_in_it() {
+    let mut rng = Rng(0xf157);
+    for i in 0..100 {
+        let case = Case::random(&mut rng);
         let lns = Lns {
             seed: i,
-            nodes_per_neighbourhood: 5,
-            proof_share: 0.2,
+            neighbourhood: KINDS[i as usize % 3],
+            nodes_per_neighbourhood: 1,
+            first_nodes: 1_000_000,
+            initial_free_share: 0.02,
+            proof_share: 0.0,
             ..Lns::default()
         };
-        let (_, value, optimal, infeasible) =
-            run_lns(&case, SearchConfig::for_optimization(), &lns);
+        let mut config = SearchConfig::for_optimization();
+        config.limits.nodes = Some(50_000);
+        let (_, value, optimal, infeasible) = run_lns(&case, config, &lns);
         match case.optimum() {
             Some(opt) => assert!(optimal && value == Some(opt), "{case:?}: {value:?}"),
             None => assert!(infeasible && value.is_none(), "{case:?}"),
@@ -339,7 +383,9 @@ fn lns_repeats_itself_for_a_seed() {
         let case = Case::random(&mut rng);
         let lns = Lns {
             seed: 1000 + i,
+            neighbourhood: KINDS[i as usize % 3],
             nodes_per_neighbourhood: 3,
+            first_nodes: i % 2 * 20,
             initial_free_share: 0.3,
             proof_share: 0.05,
             ..Lns::default()
@@ -558,29 +604,32 @@ fn ft06_schedule_end(starts: &[Vec<i32>]) -> i32 {
     end
 }
 
-/// ft06's optimum is 55 (Fisher and Thompson 1963; proven by many solvers since): both the
-/// optimisation configuration's branch and bound and LNS reach it and prove it.
+/// ft06's optimum is 55 (Fisher and Thompson 1963; proven by many solvers since): the
+/// optimisation configuration's branch and bound and LNS with each kind of neighbourhood
+/// reach it and prove it.
 #[test]
-fn ft06_optimum_55_is_found_and_proven_by_both_searches() {
-    for lns in [false, true] {
+fn ft06_optimum_55_is_found_and_proven_by_every_search() {
+    for lns in [None, Some(KINDS[0]), Some(KINDS[1]), Some(KINDS[2])] {
         let mut config = SearchConfig::for_optimization();
         config.limits.nodes = Some(2_000_000);
         let (mut solver, starts, makespan) = ft06_model(config);
-        let best = if lns {
-            let settings = Lns {
-                seed: 3,
-                ..Lns::default()
-            };
-            solver
-                .lns(makespan, Sense::Minimize, &settings)
-                .unwrap()
-                .finish()
-        } else {
-            solver.minimize(makespan).unwrap().finish()
+        let best = match lns {
+            Some(neighbourhood) => {
+                let settings = Lns {
+                    seed: 3,
+                    neighbourhood,
+                    ..Lns::default()
+                };
+                solver
+                    .lns(makespan, Sense::Minimize, &settings)
+                    .unwrap()
+                    .finish()
+            }
+            None => solver.minimize(makespan).unwrap().finish(),
         };
         let solution = best.solution.expect("ft06 has schedules");
         let values: Vec<Vec<i32>> = starts.iter().map(|s| solution.values_of(s)).collect();
         assert_eq!(ft06_schedule_end(&values), solution[makespan]);
-        assert_eq!((best.value, best.optimal), (Some(55), true), "lns: {lns}");
+        assert_eq!((best.value, best.optimal), (Some(55), true), "lns: {lns:?}");
     }
 }

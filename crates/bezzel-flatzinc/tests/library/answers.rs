@@ -2,6 +2,7 @@
 //! models, solution limits, restarts, edge cases of the globals, parallel branch and bound.
 
 use crate::{run, run_all};
+use bezzel_core::Neighbourhood;
 use bezzel_flatzinc::Options;
 
 #[test]
@@ -210,5 +211,74 @@ solve :: int_search([a,b,c,d,e], input_order, indomain_max, complete) minimize c
         );
         assert_eq!(out.matches("----------").count(), 1, "{out}");
         assert!(out.contains(&format!("cost = {best};")), "{out}");
+    }
+}
+
+#[test]
+fn lns_of_every_kind_prints_checked_improving_solutions_and_proves_the_optimum() {
+    // The model of the test above: five different values in 0..6, a weighted sum at least 40,
+    // another weighted sum minimised.
+    let text = "\
+predicate fzn_all_different_int(array [int] of var int: x);
+var 0..6: a :: output_var;
+var 0..6: b :: output_var;
+var 0..6: c :: output_var;
+var 0..6: d :: output_var;
+var 0..6: e :: output_var;
+var 0..200: cost :: output_var;
+constraint fzn_all_different_int([a,b,c,d,e]);
+constraint int_lin_le([-3,-5,-2,-7,-4],[a,b,c,d,e],-40);
+constraint int_lin_eq([4,2,6,3,5,-1],[a,b,c,d,e,cost],0);
+solve :: int_search([a,b,c,d,e], input_order, indomain_max, complete) minimize cost;
+";
+    let cost = |v: &[i64]| 4 * v[0] + 2 * v[1] + 6 * v[2] + 3 * v[3] + 5 * v[4];
+    let feasible = |v: &[i64]| {
+        v.iter().all(|x| (0..=6).contains(x))
+            && (0..5).all(|i| (0..i).all(|j| v[i] != v[j]))
+            && 3 * v[0] + 5 * v[1] + 2 * v[2] + 7 * v[3] + 4 * v[4] >= 40
+    };
+    let best = (0..7i64.pow(5))
+        .map(|code| (0..5).map(|i| code / 7i64.pow(i) % 7).collect::<Vec<i64>>())
+        .filter(|v| feasible(v))
+        .map(|v| cost(&v))
+        .min()
+        .unwrap();
+    for kind in [
+        Neighbourhood::Random,
+        Neighbourhood::PropagationGuided,
+        Neighbourhood::Adaptive,
+    ] {
+        for (seed, free) in [(1, false), (2, true), (-3, false)] {
+            let options = Options {
+                all: true,
+                lns: true,
+                neighbourhood: kind,
+                // No branch and bound first, which would prove so small a model by itself.
+                lns_first_nodes: Some(0),
+                seed: Some(seed),
+                free,
+                ..Options::default()
+            };
+            let out = run(text, &options);
+            assert!(out.ends_with("----------\n==========\n"), "{out}");
+            let mut costs = Vec::new();
+            for block in out.split("----------\n").filter(|b| b.contains("cost")) {
+                let value = |name: &str| -> i64 {
+                    let line = block
+                        .lines()
+                        .find_map(|l| l.strip_prefix(&format!("{name} = ")))
+                        .unwrap_or_else(|| panic!("no {name} in {block}"));
+                    line.trim_end_matches(';').parse().unwrap()
+                };
+                let v: Vec<i64> = ["a", "b", "c", "d", "e"].map(value).to_vec();
+                assert!(feasible(&v), "{kind:?}: {v:?} is not a solution");
+                assert_eq!(value("cost"), cost(&v), "{kind:?}: {block}");
+                costs.push(cost(&v));
+            }
+            assert_eq!(costs.last(), Some(&best), "{kind:?} seed {seed}: {out}");
+            assert!(costs.windows(2).all(|w| w[1] < w[0]), "{costs:?}");
+            // A seed is one sequence of solutions.
+            assert_eq!(run(text, &options), out, "{kind:?} seed {seed}");
+        }
     }
 }

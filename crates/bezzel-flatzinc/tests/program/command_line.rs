@@ -1,6 +1,7 @@
 //! `fzn-bezzel` as a program: its command line (the flags MiniZinc passes, standard input,
 //! the exit statuses), `--write-msc`, and surroundings that once crashed it.
 
+use bezzel_core::Neighbourhood;
 use bezzel_flatzinc::{Cli, Options};
 use clap::Parser;
 use std::io::{BufRead, BufReader, Write};
@@ -53,11 +54,47 @@ fn every_flag_minizinc_passes_is_read() {
 }
 
 #[test]
+fn lns_and_its_neighbourhood_kind_are_read() {
+    let o = options(&[]).unwrap();
+    // Large neighbourhood search is the default; --no-lns turns it off, and the later of
+    // --lns and --no-lns wins.
+    assert!(!o.no_lns);
+    assert_eq!(o.neighbourhood, Neighbourhood::Random);
+    assert_eq!(o.lns_first_nodes, None);
+    assert!(options(&["--no-lns"]).unwrap().no_lns);
+    assert!(!options(&["--no-lns", "--lns"]).unwrap().no_lns);
+    assert!(options(&["--lns", "--no-lns"]).unwrap().no_lns);
+    // The library's defaults are the command line's.
+    let d = Options::default();
+    assert_eq!(
+        (o.no_lns, o.neighbourhood, o.lns_first_nodes),
+        (d.no_lns, d.neighbourhood, d.lns_first_nodes)
+    );
+    for (kind, expected) in [
+        ("random", Neighbourhood::Random),
+        ("guided", Neighbourhood::PropagationGuided),
+        ("adaptive", Neighbourhood::Adaptive),
+    ] {
+        let o = options(&["--lns-neighbourhood", kind, "-r", "5"]).unwrap();
+        assert!(!o.no_lns && o.seed == Some(5));
+        assert_eq!(o.neighbourhood, expected);
+        let o = options(&["--lns-neighbourhood", kind, "--lns-first-nodes", "70"]).unwrap();
+        assert_eq!(o.lns_first_nodes, Some(70));
+    }
+}
+
+#[test]
 fn a_bad_command_line_is_refused_with_status_2() {
     assert!(options(&["-q"]).is_err());
     assert!(options(&["-n", "many"]).is_err());
     assert!(options(&["a.fzn", "b.fzn"]).is_err());
-    for args in [&["-q"][..], &["-n", "many"], &["a.fzn", "b.fzn"]] {
+    assert!(options(&["--lns-neighbourhood", "sideways"]).is_err());
+    for args in [
+        &["-q"][..],
+        &["-n", "many"],
+        &["a.fzn", "b.fzn"],
+        &["--lns-neighbourhood", "sideways"],
+    ] {
         let out = Command::new(env!("CARGO_BIN_EXE_fzn-bezzel"))
             .args(args)
             .stdin(Stdio::null())

@@ -1,11 +1,14 @@
 //! Large neighbourhood search (Shaw 1998): improve a solution by re-solving part of it.
 //!
-//! [`Solver::lns`] finds a first solution by branch and bound, then repeats: fix a random
-//! subset of the decision variables to their values in the incumbent (the best solution so
-//! far), search the rest under the bound "better than the incumbent" with a budget of nodes,
-//! and keep what improves. The share of variables left free adapts, as in OR-Tools: a
-//! neighbourhood searched to the end within its budget was too small, so the next one is
-//! larger; one that ran out of budget was too large. Each neighbourhood is a run below a
+//! [`Solver::lns`] finds a first solution by branch and bound, then repeats: fix a subset of
+//! the decision variables to their values in the incumbent (the best solution so far), search
+//! the rest under the bound "better than the incumbent" with a budget of nodes, and keep what
+//! improves. Which variables stay free is the [`Neighbourhood`]: a random subset, or a
+//! propagation-guided one (related variables: [`Neighbourhood::PropagationGuided`]), or either,
+//! drawn by how often each recently improved the incumbent (as OR-Tools' CP-SAT weighs its
+//! generators). The share of variables left free adapts, for each kind on its own, as in
+//! OR-Tools: a neighbourhood searched to the end within its budget was too small, so the next
+//! one is larger; one that ran out of budget was too large. Each neighbourhood is a run below a
 //! prefix of `x = incumbent value` decisions, so everything a run does (propagation,
 //! dom/wdeg's learning, the guidance of
 //! [`SearchConfig::for_optimization`](super::SearchConfig::for_optimization)) works inside it.
@@ -18,11 +21,16 @@
 //! share, a run is proven only if a neighbourhood happens to free every variable and is
 //! searched to its end.
 //!
-//! Everything random comes from a generator seeded by [`Lns::seed`], and budgets count nodes,
-//! not time, so two runs with the same seed, model and configuration make the same
-//! neighbourhoods and find the same solutions (unless the time limit cuts them at different
-//! points).
+//! Everything random comes from a generator seeded by [`Lns::seed`], propagation is
+//! deterministic, and budgets count nodes, not time, so two runs with the same seed, model and
+//! configuration make the same neighbourhoods and find the same solutions (unless the time
+//! limit cuts them at different points).
 
+mod neighbourhood;
+#[cfg(test)]
+mod tests;
+
+use self::neighbourhood::{Scratch, SplitMix};
 use super::config::Limits;
 use super::decision::Decision;
 use super::dfs::Solver;
@@ -40,6 +48,25 @@ pub enum Neighbourhood {
     /// A uniformly random subset of the decision variables.
     #[default]
     Random,
+    /// Propagation-guided (Perron, Shaw and Furnon 2004): fix variables one at a time to the
+    /// incumbent's values, each next one among those whose domains the fixes so far reduced
+    /// most, until few enough are left unfixed; the free ones are related to each other.
+    PropagationGuided,
+    /// Both kinds, each with its own adaptive size, drawn at random with weights that follow
+    /// how often each recently improved the incumbent.
+    Adaptive,
+}
+
+impl Neighbourhood {
+    /// The kinds that build neighbourhoods themselves, as indices of per-kind state.
+    const KINDS: [Neighbourhood; 2] = [Neighbourhood::Random, Neighbourhood::PropagationGuided];
+
+    fn kind_index(self) -> usize {
+        match self {
+            Neighbourhood::PropagationGuided => 1,
+            Neighbourhood::Random | Neighbourhood::Adaptive => 0,
+        }
+    }
 }
 
 /// Settings of a large neighbourhood search: see [`Solver::lns`].
@@ -51,12 +78,20 @@ pub struct Lns {
     pub neighbourhood: Neighbourhood,
     /// The nodes each neighbourhood may use before it is given up.
     pub nodes_per_neighbourhood: u64,
+    /// The nodes of plain branch and bound the run starts with: it goes on past the first
+    /// solution, improving it (and proving easy models outright), until it has used this
+    /// many; 0 starts the neighbourhoods at the first solution. The complete runs that
+    /// follow start with twice the nodes this one used, as smaller ones would prove less.
+    pub first_nodes: u64,
     /// The share of the decision variables freed in the first neighbourhood, in `(0, 1]`;
     /// it adapts from there.
     pub initial_free_share: f64,
     /// The share of all nodes spent on complete branch and bound, which alone can prove the
     /// incumbent optimal, in `[0, 1)`: 0 never proves (set a limit then, or the run goes on
-    /// for ever), higher values prove sooner and improve more slowly.
+    /// for ever), higher values prove sooner and improve more slowly. While neighbourhoods
+    /// stop improving (no better solution in the nodes of 20 of them), a nonzero share rises
+    /// to one half: the incumbent is then likely optimal or close, and proving it is what is
+    /// left to do.
     pub proof_share: f64,
     /// The variables that neighbourhoods fix or free; empty (the default) means the
     /// solver's branching variables ([`Solver::branch_on`], [`Solver::branch_groups`], or all
@@ -70,6 +105,7 @@ impl Default for Lns {
             seed: 0,
             neighbourhood: Neighbourhood::Random,
             nodes_per_neighbourhood: 1000,
+            first_nodes: 0,
             initial_free_share: 0.2,
             proof_share: 0.1,
             vars: Vec::new(),
@@ -81,38 +117,30 @@ impl Default for Lns {
 const MIN_FREE_SHARE: f64 = 0.02;
 /// How far the free share moves after each neighbourhood, as a fraction of the way to 0 or 1.
 const ADAPT_STEP: f64 = 0.1;
+/// The success rate each kind starts with: both are tried.
+const INITIAL_SUCCESS: f64 = 0.5;
+/// How far a neighbourhood's outcome moves its kind's success rate.
+const SUCCESS_DECAY: f64 = 0.1;
+/// Added to each kind's success rate when drawing, so that no kind is dropped for good (a
+/// kind that stopped improving may be the one that helps later).
+const MIN_WEIGHT: f64 = 0.05;
+/// After the nodes of this many neighbourhoods without a better solution, the run is stale.
+const STALE_NEIGHBOURHOODS: u64 = 20;
+/// The share of complete runs in a stale run (unless [`Lns::proof_share`] is 0 or higher).
+const STALE_PROOF_SHARE: f64 = 0.5;
 /// The node budget of the first complete run after the first solution.
 const FIRST_PROOF_BUDGET: u64 = 1000;
-
-/// A small deterministic generator (SplitMix64, Steele, Lea and Flood 2014): LNS needs
-/// reproducible, well-spread choices, not cryptographic ones.
-#[derive(Debug, Clone)]
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`), by multiply-and-shift: bias below 2^-32 for the sizes
-    /// used here.
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
-    }
-}
 
 /// Which kind of run is going on inside an LNS run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Part {
-    /// Complete branch and bound until the first solution.
+    /// Complete branch and bound until the first solution, and on until
+    /// [`Lns::first_nodes`].
     First,
     /// A neighbourhood: the incumbent's values on some variables, a node budget; `complete`
-    /// when it fixes nothing (so that searching it to the end proves the incumbent).
-    Neighbourhood { complete: bool },
+    /// when it fixes nothing (so that searching it to the end proves the incumbent); `kind`
+    /// is the index of the kind that built it ([`Neighbourhood::KINDS`]).
+    Neighbourhood { complete: bool, kind: usize },
     /// Complete branch and bound with a node budget.
     Proof,
 }
@@ -131,10 +159,20 @@ pub struct LnsRun<'a> {
     limits: Limits,
     started: Instant,
     rng: SplitMix,
-    /// The indices of the variables neighbourhoods fix or free.
+    /// The indices of the variables neighbourhoods fix or free; those the root's propagation
+    /// fixes are dropped once the first solution is found.
     vars: Vec<u32>,
-    /// The share of `vars` the next neighbourhood frees.
-    free_share: f64,
+    /// Whether `vars` holds only variables the root leaves open.
+    vars_open_at_root: bool,
+    /// The share of `vars` the next neighbourhood of each kind frees.
+    free_share: [f64; 2],
+    /// For each kind, a decaying average of whether its neighbourhoods improved the
+    /// incumbent: [`Neighbourhood::Adaptive`] draws kinds with these weights.
+    success: [f64; 2],
+    /// Whether the neighbourhood going on found a better solution.
+    improved: bool,
+    /// The propagation-guided builder's scratch.
+    scratch: Scratch,
     /// The best solution and its objective value.
     best: Option<(Solution, i64)>,
     /// What the finished parts did, added up.
@@ -145,6 +183,8 @@ pub struct LnsRun<'a> {
     proof_budget: u64,
     /// Nodes spent in neighbourhoods since the latest complete run.
     nodes_since_proof: u64,
+    /// Nodes spent since the latest better solution.
+    nodes_since_improvement: u64,
     /// Whether the best solution is proven optimal, or the model infeasible.
     proven: bool,
     /// Why the run stopped early, if it did.
@@ -235,12 +275,17 @@ impl Solver {
             started: Instant::now(),
             rng: SplitMix(settings.seed),
             vars,
-            free_share: settings.initial_free_share.max(MIN_FREE_SHARE),
+            vars_open_at_root: false,
+            free_share: [settings.initial_free_share.max(MIN_FREE_SHARE); 2],
+            success: [INITIAL_SUCCESS; 2],
+            improved: false,
+            scratch: Scratch::default(),
             best: None,
             total: Statistics::default(),
             part: None,
             proof_budget: FIRST_PROOF_BUDGET,
             nodes_since_proof: 0,
+            nodes_since_improvement: 0,
             proven: false,
             stopped: None,
             finished: false,
@@ -334,11 +379,18 @@ impl LnsRun<'_> {
         solver.prefix = prefix;
         let bound = self.best.as_ref().map(|(s, _)| s.view_value(self.view));
         solver.objective = Some(Objective::new(self.view, bound));
-        if part != (Part::Neighbourhood { complete: false }) {
+        if !matches!(
+            part,
+            Part::Neighbourhood {
+                complete: false,
+                ..
+            }
+        ) {
             // Complete runs restart as configured; a neighbourhood is too short to.
             solver.start_restarts();
         }
         self.part = Some((part, budget));
+        self.improved = false;
     }
 
     /// Ends the part going on, learning from how it ended.
@@ -352,15 +404,20 @@ impl LnsRun<'_> {
         if paused_at_solution {
             return;
         }
+        self.nodes_since_improvement += nodes;
         match stats.stopped {
             None => match part {
                 // Searched to the end under the incumbent's bound, with nothing fixed: the
                 // incumbent is optimal, or (without one) there is no solution.
-                Part::First | Part::Proof | Part::Neighbourhood { complete: true } => {
+                Part::First | Part::Proof | Part::Neighbourhood { complete: true, .. } => {
                     self.proven = true;
                 }
-                Part::Neighbourhood { complete: false } => {
-                    self.free_share += (1.0 - self.free_share) * ADAPT_STEP;
+                Part::Neighbourhood {
+                    complete: false,
+                    kind,
+                } => {
+                    let share = &mut self.free_share[kind];
+                    *share += (1.0 - *share) * ADAPT_STEP;
                 }
             },
             Some(StopReason::NodeLimit)
@@ -368,12 +425,18 @@ impl LnsRun<'_> {
                     && self.nodes_left().is_none_or(|left| left > 0) =>
             {
                 // The part's own budget ran out, not the run's.
-                if let Part::Neighbourhood { .. } = part {
-                    self.free_share =
-                        (self.free_share - self.free_share * ADAPT_STEP).max(MIN_FREE_SHARE);
+                if let Part::Neighbourhood { kind, .. } = part {
+                    let share = &mut self.free_share[kind];
+                    *share = (*share - *share * ADAPT_STEP).max(MIN_FREE_SHARE);
                 }
             }
             Some(reason) => self.stopped = Some(reason),
+        }
+        if let Part::Neighbourhood { kind, .. } = part
+            && self.stopped.is_none()
+        {
+            let success = &mut self.success[kind];
+            *success += (f64::from(u8::from(self.improved)) - *success) * SUCCESS_DECAY;
         }
         match part {
             Part::Proof => {
@@ -381,7 +444,7 @@ impl LnsRun<'_> {
                 self.nodes_since_proof = 0;
             }
             Part::Neighbourhood { .. } => self.nodes_since_proof += nodes,
-            Part::First => {}
+            Part::First => self.proof_budget = self.proof_budget.max(nodes.saturating_mul(2)),
         }
     }
 
@@ -392,36 +455,67 @@ impl LnsRun<'_> {
             self.start(Part::First, Vec::new(), None);
             return;
         }
-        let share = self.settings.proof_share;
+        let mut share = self.settings.proof_share;
+        let stale = STALE_NEIGHBOURHOODS * self.settings.nodes_per_neighbourhood.max(1);
+        if share > 0.0 && self.nodes_since_improvement >= stale {
+            share = share.max(STALE_PROOF_SHARE);
+        }
         if share > 0.0
             && self.nodes_since_proof as f64 * share >= self.proof_budget as f64 * (1.0 - share)
         {
             self.start(Part::Proof, Vec::new(), Some(self.proof_budget));
             return;
         }
-        let prefix = self.neighbourhood();
+        let kind = self.next_kind();
+        let prefix = self.neighbourhood(kind);
         let complete = prefix.is_empty();
         let budget = self.settings.nodes_per_neighbourhood.max(1);
-        self.start(Part::Neighbourhood { complete }, prefix, Some(budget));
+        self.start(Part::Neighbourhood { complete, kind }, prefix, Some(budget));
     }
 
-    /// The decisions that fix the variables outside the next neighbourhood to their values
-    /// in the incumbent.
-    fn neighbourhood(&mut self) -> Vec<Decision> {
+    /// The kind of the next neighbourhood, as an index of [`Neighbourhood::KINDS`].
+    fn next_kind(&mut self) -> usize {
+        match self.settings.neighbourhood {
+            Neighbourhood::Adaptive => {
+                let weights = self.success.map(|s| s + MIN_WEIGHT);
+                let draw = self.rng.unit() * weights.iter().sum::<f64>();
+                usize::from(draw >= weights[0])
+            }
+            kind => kind.kind_index(),
+        }
+    }
+
+    /// The decisions that fix the variables outside the next neighbourhood (of kind `kind`,
+    /// an index of [`Neighbourhood::KINDS`]) to their values in the incumbent.
+    fn neighbourhood(&mut self, kind: usize) -> Vec<Decision> {
         let Some((incumbent, _)) = &self.best else {
             return Vec::new();
         };
-        let n = self.vars.len();
-        let free = ((self.free_share * n as f64).ceil() as usize).clamp(1.min(n), n);
-        // A partial Fisher-Yates shuffle: the first `free` variables are the freed ones.
-        for i in 0..free {
-            let j = i + self.rng.below(n - i);
-            self.vars.swap(i, j);
-        }
         let model = self.solver.model.id();
-        let mut fixed: Vec<u32> = self.vars[free..].to_vec();
-        // In index order, so that the prefix does not depend on the shuffle's order.
-        fixed.sort_unstable();
+        if !self.vars_open_at_root {
+            let engine = self.solver.model.engine_mut();
+            // Variables the root fixes are fixed in every neighbourhood: freeing them would
+            // waste the free share.
+            engine.reset();
+            engine.schedule_all();
+            if engine.propagate(&mut self.total.propagations).is_ok() {
+                self.vars.retain(|&x| !engine.is_fixed(x));
+            }
+            engine.reset();
+            self.vars_open_at_root = true;
+        }
+        let free = neighbourhood::free_count(self.free_share[kind], self.vars.len());
+        let fixed = match Neighbourhood::KINDS[kind] {
+            Neighbourhood::PropagationGuided => self.scratch.propagation_guided(
+                &mut self.solver.model,
+                &self.vars,
+                incumbent.values(),
+                free,
+                &mut self.rng,
+                &mut self.total.propagations,
+            ),
+            _ => neighbourhood::random(&mut self.vars, free, &mut self.rng),
+        };
         fixed
             .into_iter()
             .map(|index| {
@@ -469,6 +563,8 @@ impl Iterator for LnsRun<'_> {
                 if let Some(solution) = self.solver.next_solution() {
                     let value = solution.view_value(self.objective);
                     self.best = Some((solution.clone(), value));
+                    self.improved = true;
+                    self.nodes_since_improvement = 0;
                     self.total.solutions += 1;
                     let enough = self
                         .limits
@@ -477,9 +573,14 @@ impl Iterator for LnsRun<'_> {
                     if enough {
                         self.stopped = Some(StopReason::SolutionLimit);
                     }
-                    if part == Part::First || enough {
-                        // The first solution ends the first part: neighbourhoods improve
-                        // on it from here.
+                    let budget = self.settings.first_nodes;
+                    if part == Part::First && !enough && self.solver.stats.nodes < budget {
+                        // Branch and bound goes on improving, up to its own budget.
+                        let nodes = self.nodes_left().map_or(budget, |left| left.min(budget));
+                        self.solver.config.limits.nodes = Some(nodes);
+                        self.part = Some((Part::First, Some(budget)));
+                    } else if part == Part::First || enough {
+                        // The first part ends: neighbourhoods improve on its best from here.
                         self.end_part(true);
                     }
                     return Some(solution);
