@@ -6,6 +6,7 @@
 
 use crate::{Failure, escape, status, warn};
 pub use bezzel_mpi::Mpi;
+use std::time::Duration;
 
 /// `--mpi`.
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
@@ -24,9 +25,9 @@ impl MpiFlag {
         if !self.mpi {
             return Ok(None);
         }
-        Mpi::initialize()
-            .map(Some)
-            .map_err(|e| Failure::input(format!("--mpi: {e}")))
+        let mpi = Mpi::initialize().map_err(|e| Failure::input(format!("--mpi: {e}")))?;
+        crate::stop::leave_quitting_to_the_launcher();
+        Ok(Some(mpi))
     }
 }
 
@@ -53,10 +54,15 @@ pub fn is_worker(mpi: Option<&Mpi>) -> bool {
 /// ranks could otherwise wait on this one forever. Rank 0 says why; a worker says nothing
 /// (bad input fails on every rank alike, and rank 0's message is the one to read) and gives
 /// rank 0 a moment to say it before ending the job.
+///
+/// A rank that a signal reached ends differently: see `end_signalled`.
 pub fn end(program: &str, mpi: Option<Mpi>, result: Result<u8, Failure>) -> Result<u8, Failure> {
     let Some(mpi) = mpi else {
         return result;
     };
+    if crate::stop::signalled() {
+        return end_signalled(mpi, result);
+    }
     match result {
         Err(f)
             if mpi.size() > 1
@@ -68,7 +74,7 @@ pub fn end(program: &str, mpi: Option<Mpi>, result: Result<u8, Failure>) -> Resu
                     warn(&format!("{program}: {}", escape(&f.message)));
                 }
             } else {
-                std::thread::sleep(std::time::Duration::from_secs(2));
+                std::thread::sleep(Duration::from_secs(2));
             }
             mpi.abort(i32::from(f.status))
         }
@@ -78,4 +84,28 @@ pub fn end(program: &str, mpi: Option<Mpi>, result: Result<u8, Failure>) -> Resu
         }),
         result => result,
     }
+}
+
+/// How long a worker that a signal reached waits before it exits: longer than Open MPI's
+/// `mpirun` leaves between its SIGTERM and its SIGKILL (one second).
+const WORKER_LINGER: Duration = Duration::from_secs(2);
+
+/// The end of a rank that a signal reached: Ctrl-C at `mpirun`, which Open MPI relays to the
+/// ranks as SIGCONT, SIGTERM a second later, and SIGKILL to all either a second after that
+/// or as soon as one rank exits, whichever comes first. The job is being torn down, so no
+/// rank finalises MPI (`MPI_Finalize` would wait on the launcher until the SIGKILL). Rank 0
+/// returns its result at once (the summary, status 130); a worker, whose part was handed back
+/// to rank 0 already, waits for the launcher to end it ([`WORKER_LINGER`] at most) and then
+/// exits quietly with 130, so that it cannot take rank 0 down before its summary is out.
+fn end_signalled(mpi: Mpi, result: Result<u8, Failure>) -> Result<u8, Failure> {
+    let worker = mpi.rank() > 0;
+    mpi.leave_unfinalized();
+    if !worker {
+        return result;
+    }
+    std::thread::sleep(WORKER_LINGER);
+    Err(Failure {
+        message: String::new(),
+        status: result.err().map_or(status::INTERRUPTED, |f| f.status),
+    })
 }

@@ -24,7 +24,9 @@ const TIME_LIMIT: u8 = 2;
 /// [`cause`](Stop::cause) whether the run was cut short.
 ///
 /// A second Ctrl-C ends the program at once, with status 130, and so does a first one after
-/// the time limit ran out (the program is stopping already; the user wants it gone).
+/// the time limit ran out (the program is stopping already; the user wants it gone). A rank of
+/// an MPI job never quits at once: its launcher relays one press as several signals, and ends
+/// the job itself when the user insists.
 #[derive(Debug, Clone)]
 pub struct Stop {
     flag: Arc<AtomicBool>,
@@ -34,6 +36,32 @@ pub struct Stop {
 /// Signals closer together than this are one Ctrl-C: `timeout -s INT` and a terminal both
 /// may deliver one press twice (to the process and to its group).
 const SAME_PRESS: Duration = Duration::from_millis(300);
+
+/// Set in a rank of an MPI job: every signal then asks for the orderly stop.
+static LAUNCHED: AtomicBool = AtomicBool::new(false);
+
+/// Set by the first signal that reaches this process.
+static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+/// Whether a signal (Ctrl-C, SIGTERM, SIGHUP) has reached this process since its [`Stop`]
+/// was installed; a flag raised by the time limit, by [`Stop::raise`] or by rank 0's cancel
+/// does not count.
+pub(crate) fn signalled() -> bool {
+    SIGNALLED.load(Ordering::Relaxed)
+}
+
+/// Makes this process one rank of a job whose launcher (`mpirun`) owns Ctrl-C: from now on
+/// every signal asks for the orderly stop, and none ends the program at once.
+///
+/// A launcher relays one press as several signals, seconds apart: Open MPI's `mpirun` sends
+/// the ranks SIGCONT, SIGTERM a second later and SIGKILL a second after that; other launchers
+/// forward the SIGINT and then send SIGTERM. And a rank's flag is often up already, raised by
+/// rank 0's cancel, when its own signal comes. None of these is a second press; counting one
+/// as such killed every rank before rank 0 could print its summary. A user who wants the job
+/// gone at once presses again at `mpirun`, which then kills the ranks itself.
+pub(crate) fn leave_quitting_to_the_launcher() {
+    LAUNCHED.store(true, Ordering::Relaxed);
+}
 
 /// The one Ctrl-C handler of the process (the `ctrlc` crate takes one), shared by every
 /// [`Stop`].
@@ -54,13 +82,18 @@ fn interrupts() -> &'static (Arc<AtomicBool>, Arc<AtomicU8>) {
         let mut first_press: Option<Instant> = None;
         // Without a handler (none can be installed in some sandboxes), Ctrl-C simply kills.
         let _ = ctrlc::set_handler(move || {
-            match first_press {
-                // The work is stopping already (an earlier press, or the time limit ran out
-                // and the program is winding down): another press means "now".
-                Some(t) if t.elapsed() >= SAME_PRESS => quit(&program),
-                Some(_) => return,
-                None if handler_flag.load(Ordering::Relaxed) => quit(&program),
-                None => first_press = Some(Instant::now()),
+            SIGNALLED.store(true, Ordering::Relaxed);
+            let now = Instant::now();
+            let launched = LAUNCHED.load(Ordering::Relaxed);
+            match press(
+                first_press,
+                handler_flag.load(Ordering::Relaxed),
+                launched,
+                now,
+            ) {
+                Press::First => first_press = Some(now),
+                Press::Same => return,
+                Press::Again => quit(&program),
             }
             let _ = handler_cause.compare_exchange(
                 RUNNING,
@@ -72,6 +105,34 @@ fn interrupts() -> &'static (Arc<AtomicBool>, Arc<AtomicU8>) {
         });
         (flag, cause)
     })
+}
+
+/// What a signal means to the program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Press {
+    /// The request to stop in order.
+    First,
+    /// Part of a request already heard.
+    Same,
+    /// A second request: quit at once.
+    Again,
+}
+
+/// What a signal at `now` means, given when the first press came, whether the flag was up
+/// before it, and whether a launcher relays the presses ([`leave_quitting_to_the_launcher`]).
+fn press(first: Option<Instant>, flag_up: bool, launched: bool, now: Instant) -> Press {
+    match first {
+        // The launcher ends the job when the user insists; every signal it relays is one
+        // request, even when rank 0's cancel raised the flag before it.
+        Some(_) if launched => Press::Same,
+        None if launched => Press::First,
+        // The work is stopping already (an earlier press, or the time limit ran out and the
+        // program is winding down): another press means "now".
+        Some(t) if now.duration_since(t) >= SAME_PRESS => Press::Again,
+        Some(_) => Press::Same,
+        None if flag_up => Press::Again,
+        None => Press::First,
+    }
 }
 
 /// Ends the program at once, on a second Ctrl-C.
@@ -151,5 +212,35 @@ impl Stop {
                 status: status::INTERRUPTED,
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Press, press};
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_press_alone_stops_in_order_and_one_later_quits() {
+        let t = Instant::now();
+        assert_eq!(press(None, false, false, t), Press::First);
+        // A terminal delivers one press to the process and to its group.
+        let echo = t + Duration::from_millis(20);
+        assert_eq!(press(Some(t), true, false, echo), Press::Same);
+        let later = t + Duration::from_secs(1);
+        assert_eq!(press(Some(t), true, false, later), Press::Again);
+        // After the time limit the program is winding down already.
+        assert_eq!(press(None, true, false, t), Press::Again);
+    }
+
+    #[test]
+    fn a_launcher_relaying_one_press_is_not_a_second_press() {
+        let t = Instant::now();
+        assert_eq!(press(None, false, true, t), Press::First);
+        // mpirun's SIGTERM a second after the SIGINT it forwarded.
+        let term = t + Duration::from_secs(1);
+        assert_eq!(press(Some(t), true, true, term), Press::Same);
+        // A worker's own signal after rank 0's cancel raised its flag.
+        assert_eq!(press(None, true, true, t), Press::First);
     }
 }

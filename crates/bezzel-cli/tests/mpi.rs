@@ -169,21 +169,26 @@ fn resume_after_kill(program: &str, args: &[&str], expected: &str) {
     }
     kill(&mut job);
     let recorded = lines(&checkpoint);
-    // The ranks notice that mpirun is gone and stop; until then the checkpoint is locked.
-    let started = Instant::now();
-    let o = loop {
-        let o = output(mpirun(3, program, &args));
-        let err = common::stderr(&o);
-        if o.status.success() || !err.contains("in use") || started.elapsed().as_secs() > 30 {
-            break o;
-        }
-        std::thread::sleep(Duration::from_millis(500));
-    };
+    let o = rerun(program, &args);
     assert_eq!(count_of(&o), expected, "{program} {args:?}");
     assert!(
         lines(&checkpoint) > recorded,
         "the rerun resumed and finished the rest"
     );
+}
+
+/// Runs `program` with `args` on three ranks again, once the ranks of the job before it are
+/// gone: they notice that mpirun is gone and stop, and until then the checkpoint is locked.
+fn rerun(program: &str, args: &[&str]) -> Output {
+    let started = Instant::now();
+    loop {
+        let o = output(mpirun(3, program, args));
+        let err = common::stderr(&o);
+        if o.status.success() || !err.contains("in use") || started.elapsed().as_secs() > 30 {
+            return o;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
 }
 
 #[test]
@@ -219,4 +224,91 @@ fn sudoku_answers_a_batch_on_three_ranks_as_on_threads() {
         assert_eq!(common::stdout(&ranks), common::stdout(&threads), "{file}");
         assert_eq!(common::stderr(&ranks).lines().count(), 1, "one summary");
     }
+}
+
+/// Ctrl-C at the terminal of `mpirun`: SIGINT to mpirun's process group. Open MPI relays it to
+/// the ranks as SIGCONT, SIGTERM a second later, and SIGKILL to all a second after that or as
+/// soon as one rank exits; other launchers forward the SIGINT and then send SIGTERM. One press
+/// must give one orderly stop: rank 0 prints the summary once and exits with 130, no rank
+/// "quits at once", and the checkpoint resumes to the exact total. (mpirun's own status after
+/// a Ctrl-C is Open MPI's: 1.)
+#[test]
+fn one_ctrl_c_at_mpirun_stops_the_job_in_order_and_the_count_resumes() {
+    use std::os::unix::process::CommandExt;
+    let dir = TempDir::new("ctrl-c");
+    let checkpoint = dir.0.join("run.ckpt");
+    let statuses = dir.0.join("status");
+    std::fs::create_dir_all(&statuses).unwrap();
+    let queens = executable("queens");
+    let args = [
+        "count",
+        "17",
+        "--mpi",
+        "--threads",
+        "1",
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+    ];
+    // Each rank's exit status, written by a shell around it that catches the signals, so as
+    // to outlive the rank. A worker's may be missing: the launcher kills the workers once
+    // rank 0 has exited.
+    let record = format!(
+        "trap : INT TERM HUP; \"$0\" \"$@\"; echo $? > '{}'/$OMPI_COMM_WORLD_RANK",
+        statuses.display()
+    );
+    let mut c = Command::new("mpirun");
+    c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .args(["--oversubscribe", "-np", "3", "sh", "-c", &record])
+        .arg(&queens)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group, as the foreground job of a terminal.
+        .process_group(0);
+    let mut job = c.spawn().expect("mpirun starts");
+    let started = Instant::now();
+    while lines(&checkpoint) < 12 {
+        assert!(
+            job.try_wait().unwrap().is_none(),
+            "queens {args:?} finished before it could be interrupted: make it longer"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", "--", &format!("-{}", job.id())])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let o = job.wait_with_output().expect("mpirun ends");
+    let (out, err) = (common::stdout(&o), common::stderr(&o));
+    assert!(out.is_empty(), "no count from an interrupted run: {out}");
+    assert!(
+        !err.contains("interrupted again"),
+        "one press is not two: {err}"
+    );
+    let summaries: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("queens: interrupted: "))
+        .collect();
+    assert_eq!(summaries.len(), 1, "rank 0 prints the summary once: {err}");
+    assert!(
+        summaries[0].contains("subproblems done") && summaries[0].contains("run the same command"),
+        "{err}"
+    );
+    let status_of = |rank: usize| std::fs::read_to_string(statuses.join(rank.to_string()));
+    let status = status_of(0).expect("rank 0 ended by itself, not killed");
+    assert_eq!(status.trim(), "130", "rank 0: {err}");
+    for rank in 1..3 {
+        if let Ok(status) = status_of(rank) {
+            assert_eq!(status.trim(), "130", "rank {rank}: {err}");
+        }
+    }
+    let recorded = lines(&checkpoint);
+    let o = rerun("queens", &args);
+    // A000170(17).
+    assert_eq!(count_of(&o), "95815104");
+    assert!(lines(&checkpoint) > recorded, "the rerun resumed");
 }

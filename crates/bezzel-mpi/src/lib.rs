@@ -118,6 +118,14 @@ mod on {
             self.world.abort(code)
         }
 
+        /// Ends this process's use of MPI without finalising it, for a job its launcher is
+        /// tearing down (after Ctrl-C at `mpirun`): `MPI_Finalize` would wait on the launcher
+        /// until it kills the process.
+        pub fn leave_unfinalized(self) {
+            // Finalising is the universe's destructor, the one thing to skip.
+            std::mem::forget(self);
+        }
+
         pub(super) fn send_bytes(&self, to: usize, message: &[u8]) {
             // rsmpi's error handler aborts the job on a failed send.
             self.world.process_at_rank(to as i32).send(message);
@@ -150,6 +158,11 @@ impl Mpi {
 
     /// Ends the whole job with exit status `code`.
     pub fn abort(&self, _code: i32) -> ! {
+        match self.never {}
+    }
+
+    /// Ends this process's use of MPI without finalising it.
+    pub fn leave_unfinalized(self) {
         match self.never {}
     }
 

@@ -5,7 +5,10 @@
 //! large boards (one element per queen, the squares are one pattern whatever the size). With
 //! [`Options::attacks`] the lines each queen attacks (its row, column and both diagonals) are
 //! shaded, and queens that attack another are drawn in red, so a wrong placement shows where
-//! it is wrong. The text is well-formed XML that browsers open as it is.
+//! it is wrong. The text is well-formed XML that browsers open as it is. Finding the attacked
+//! queens takes memory in proportion to the board; where that memory cannot be had (millions
+//! of queens under a memory limit), the writers fail with [`io::ErrorKind::OutOfMemory`]
+//! before drawing the board, rather than aborting the process.
 
 use bezzel_core::markup::escape;
 use std::io;
@@ -81,8 +84,9 @@ pub fn write_board(
 ) -> io::Result<()> {
     let options = &options.checked();
     let side = placement.len() as f64 * options.square;
+    let attacked = attacked_if_shaded(placement, options)?;
     header(w, side + 2.0 * MARGIN, side + 2.0 * MARGIN, options)?;
-    draw(w, placement, options, MARGIN, MARGIN)?;
+    draw(w, placement, &attacked, options, MARGIN, MARGIN)?;
     writeln!(w, "</svg>")
 }
 
@@ -126,6 +130,7 @@ pub fn write_sheet(
     header(w, columns as f64 * cell_w, rows as f64 * cell_h, options)?;
     for (i, p) in placements.iter().enumerate() {
         let (x, y) = ((i % columns) as f64 * cell_w, (i / columns) as f64 * cell_h);
+        let attacked = attacked_if_shaded(p, options)?;
         let caption = captions
             .get(i)
             .cloned()
@@ -137,7 +142,7 @@ pub fn write_sheet(
             y + 16.0,
             escape(&caption)
         )?;
-        draw(w, p, options, x + MARGIN, y + CAPTION)?;
+        draw(w, p, &attacked, options, x + MARGIN, y + CAPTION)?;
     }
     writeln!(w, "</svg>")
 }
@@ -180,10 +185,12 @@ fn squares_id(square: f64) -> String {
     }
 }
 
-/// One board with its top-left corner at `(x, y)`.
+/// One board with its top-left corner at `(x, y)`; `attacked` says which rows' queens to draw
+/// in red (none when it is empty).
 fn draw(
     w: &mut impl io::Write,
     placement: &[usize],
+    attacked: &[bool],
     options: &Options,
     x: f64,
     y: f64,
@@ -197,11 +204,6 @@ fn draw(
         r##"<rect width="{side}" height="{side}" fill="url(#{})" stroke="#333" stroke-width="1"/>"##,
         squares_id(s)
     )?;
-    let attacked = if options.attacks {
-        attacked_queens(placement)
-    } else {
-        Vec::new()
-    };
     if options.attacks {
         // Each queen's row, column and diagonals, clipped to the board.
         write!(
@@ -249,21 +251,50 @@ fn draw(
     writeln!(w, "</g>")
 }
 
-/// For each row, whether its queen shares a column or a diagonal with another queen.
-fn attacked_queens(placement: &[usize]) -> Vec<bool> {
+/// [`attacked_queens`] when the options shade attacks (else nothing), or an
+/// [`io::ErrorKind::OutOfMemory`] error that says which board did not fit.
+fn attacked_if_shaded(placement: &[usize], options: &Options) -> io::Result<Vec<bool>> {
+    if !options.attacks {
+        return Ok(Vec::new());
+    }
+    attacked_queens(placement).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!(
+                "the attacks among {} queens do not fit in memory",
+                placement.len()
+            ),
+        )
+    })
+}
+
+/// For each row, whether its queen shares a column or a diagonal with another queen; `None`
+/// when the counts (about 21 bytes a queen) do not fit in memory.
+fn attacked_queens(placement: &[usize]) -> Option<Vec<bool>> {
     let n = placement.len();
     let on_board = |c: usize| c < n;
-    let (mut cols, mut downs, mut ups) = (vec![0u32; n], vec![0u32; 2 * n], vec![0u32; 2 * n]);
+    // An absurd board would otherwise abort the process inside the allocator.
+    let zeros = |len: usize| {
+        let mut counts: Vec<u32> = Vec::new();
+        counts.try_reserve_exact(len).ok()?;
+        counts.resize(len, 0);
+        Some(counts)
+    };
+    let (mut cols, mut downs, mut ups) = (zeros(n)?, zeros(2 * n)?, zeros(2 * n)?);
     for (r, &c) in placement.iter().enumerate().filter(|&(_, &c)| on_board(c)) {
         cols[c] += 1;
         downs[r + n - c] += 1;
         ups[r + c] += 1;
     }
-    placement
-        .iter()
-        .enumerate()
-        .map(|(r, &c)| on_board(c) && (cols[c] > 1 || downs[r + n - c] > 1 || ups[r + c] > 1))
-        .collect()
+    let mut attacked = Vec::new();
+    attacked.try_reserve_exact(n).ok()?;
+    attacked.extend(
+        placement
+            .iter()
+            .enumerate()
+            .map(|(r, &c)| on_board(c) && (cols[c] > 1 || downs[r + n - c] > 1 || ups[r + c] > 1)),
+    );
+    Some(attacked)
 }
 
 #[cfg(test)]
@@ -272,11 +303,11 @@ mod tests {
 
     #[test]
     fn attacked_queens_are_those_sharing_a_line() {
-        assert_eq!(attacked_queens(&[1, 3, 0, 2]), vec![false; 4]);
+        assert_eq!(attacked_queens(&[1, 3, 0, 2]), Some(vec![false; 4]));
         // A diagonal, then a column and a diagonal; a queen off the board attacks none.
-        assert_eq!(attacked_queens(&[0, 1, 3]), vec![true, true, false]);
-        assert_eq!(attacked_queens(&[2, 2, 0]), vec![true, true, true]);
-        assert_eq!(attacked_queens(&[9, 0]), vec![false, false]);
+        assert_eq!(attacked_queens(&[0, 1, 3]), Some(vec![true, true, false]));
+        assert_eq!(attacked_queens(&[2, 2, 0]), Some(vec![true, true, true]));
+        assert_eq!(attacked_queens(&[9, 0]), Some(vec![false, false]));
     }
 
     #[test]

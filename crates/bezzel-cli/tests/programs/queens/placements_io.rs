@@ -423,6 +423,26 @@ fn a_placement_near_the_memory_limit_is_written_or_refused_clearly() {
     }
 }
 
+/// `--attacks` on 10,000,000 queens under a 200 MB address-space limit: the placement (80 MB)
+/// fits, the counts of its lines (200 MB) do not. A one-line message, status 2 and no picture
+/// begun, where the process aborted with status 134.
+#[cfg(unix)]
+#[test]
+fn attacks_beyond_the_memory_limit_are_refused_clearly() {
+    let o = limited_to(
+        200_000,
+        &["construct", "10000000", "--format", "svg", "--attacks"],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "queens: cannot write output: the attacks among 10000000 queens do not fit in memory\n"
+    );
+    assert_eq!(stdout(&o), "");
+}
+
 /// The board of 100,000 queens is 20 GB of text: written row by row as it goes, not built in
 /// memory first (which aborted on the allocation).
 #[cfg(unix)]
