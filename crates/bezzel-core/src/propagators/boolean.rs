@@ -669,7 +669,9 @@ impl Reified {
 
     /// `b (mode) Σ aᵢ·xᵢ (relation) constant`. Terms with a zero coefficient are dropped. The
     /// sum is exact (`i128`), so `<= i64::MAX` and `>= i64::MIN` are real conditions: with
-    /// large coefficients the sum can pass them.
+    /// large coefficients the sum can pass them. Two unit terms against a constant that fits
+    /// a view's offset (`x - y <= c`, a precedence) become [`less_eq`](Reified::less_eq) over
+    /// views, which prunes the same for less work.
     pub fn linear(
         b: IntView,
         mode: Reif,
@@ -677,6 +679,9 @@ impl Reified {
         relation: Relation,
         constant: i64,
     ) -> Reified {
+        if let Some((x, y)) = unit_pair(&terms, relation, constant) {
+            return Reified::less_eq(b, mode, x, y);
+        }
         let wide: Vec<(i128, IntView)> = terms
             .iter()
             .filter(|&&(a, _)| a != 0)
@@ -712,6 +717,46 @@ impl Reified {
             },
         }
     }
+}
+
+/// `a₁·x₁ + a₂·x₂ <= c` (or `>=`) with unit coefficients as `x <= y` over views, when the
+/// constant fits in a view's offset: `x₁ - x₂ <= c` is `x₁ - c <= x₂`. Reified precedences
+/// and disjunctions of scheduling models (`s₁ + d₁ <= s₂`) are all of this form, and
+/// [`Cond::Le`] prunes them as [`Linear`] does (both are bounds consistent on two unit
+/// terms) for a fraction of the work: no 128-bit sums, no scratch, no second propagator for
+/// the negation.
+fn unit_pair(
+    terms: &[(i64, IntView)],
+    relation: Relation,
+    constant: i64,
+) -> Option<(IntView, IntView)> {
+    let &[(a1, x1), (a2, x2)] = terms else {
+        return None;
+    };
+    // `>=` is `<=` with every sign flipped.
+    let (a1, a2, c) = match relation {
+        Relation::Le => (a1, a2, constant),
+        Relation::Ge => (
+            a1.checked_neg()?,
+            a2.checked_neg()?,
+            constant.checked_neg()?,
+        ),
+        Relation::Eq => return None,
+    };
+    let signed = |a: i64, x: IntView| match a {
+        1 => Some(x),
+        -1 => Some(x.minus()),
+        _ => None,
+    };
+    // a₁·x₁ + a₂·x₂ <= c  <=>  a₁·x₁ <= -a₂·x₂ + c.
+    let lhs = signed(a1, x1)?;
+    let rhs = signed(a2.checked_neg()?, x2)?;
+    let offset = i32::try_from(c).ok()?;
+    let rhs_offset = rhs.constant().checked_add(i64::from(offset))?;
+    if rhs_offset.unsigned_abs() > crate::var::MAX_VIEW_OFFSET.unsigned_abs() {
+        return None;
+    }
+    Some((lhs, rhs.offset(offset)))
 }
 
 impl Propagator for Reified {

@@ -131,6 +131,13 @@ impl Spec {
     fn claimed(&self) -> Level {
         match self {
             Spec::LessEq(..) => Level::Bounds,
+            // Two unit terms compared with a constant: a difference or a sum against a
+            // bound, pruned as `x <= y` is.
+            Spec::Linear(terms, Relation::Le | Relation::Ge, ..)
+                if terms.len() == 2 && terms.iter().all(|t| t.0.abs() == 1) =>
+            {
+                Level::Bounds
+            }
             Spec::Linear(..) => Level::Sound,
             _ => Level::Domain,
         }
@@ -389,6 +396,19 @@ fn reified_instance() -> impl Strategy<Value = Instance> {
         .prop_flat_map(|(d0, d1, spec)| with_fixes(vec![d0, d1, vec![0, 1]], spec))
 }
 
+/// Reified `±x ± y <= c` and `>= c` (precedences and disjunctions of scheduling models), over
+/// views of the two integers or of the Boolean, with constants up to the domains' spread.
+fn unit_pair_instance() -> impl Strategy<Value = Instance> {
+    let b = || lit(3).prop_map(|l| Lit { var: 2, ..l });
+    let v = || prop_oneof![4 => view(2), 1 => view(3)];
+    let unit = || prop_oneof![Just(1i64), Just(-1i64)];
+    let rel = prop_oneof![Just(Relation::Le), Just(Relation::Ge)];
+    let spec = ((unit(), v()), (unit(), v()), rel, -8..=8i64, b(), mode())
+        .prop_map(|(t1, t2, r, c, b, m)| Spec::Linear(vec![t1, t2], r, c, b, m));
+    (small_domain(), small_domain(), spec)
+        .prop_flat_map(|(d0, d1, spec)| with_fixes(vec![d0, d1, vec![0, 1]], spec))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
@@ -399,6 +419,11 @@ proptest! {
 
     #[test]
     fn reified_constraints_match_brute_force(inst in reified_instance()) {
+        inst.check();
+    }
+
+    #[test]
+    fn reified_unit_pairs_are_bounds_consistent(inst in unit_pair_instance()) {
         inst.check();
     }
 }

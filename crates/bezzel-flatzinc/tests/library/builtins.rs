@@ -34,6 +34,11 @@ const CASES: &[(u64, &str)] = &[
     (1484, "int_lin_eq_imp([2, -1], [x, y], 1, r)"),
     (2632, "int_lin_ne_imp([2, -1], [x, y], 1, r)"),
     (2212, "int_lin_le_imp([2, -1], [x, y], 1, r)"),
+    // Two unit terms: precedences and sums, posted as `x <= y` over views.
+    (840, "int_lin_le([1, -1], [x, y], -2)"),
+    (1904, "int_lin_le([-1, -1], [x, y], 1)"),
+    (1372, "int_lin_le_reif([1, -1], [x, y], -2, r)"),
+    (2576, "int_lin_le_imp([-1, 1], [x, z], 3, r)"),
     (296, "int_plus(x, y, z)"),
     (264, "int_times(x, y, z)"),
     (336, "int_div(x, y, z)"),
