@@ -66,6 +66,7 @@ pub mod domain;
 mod engine;
 pub mod error;
 mod event;
+pub mod expr;
 mod families;
 pub mod markup;
 pub mod matrix;
@@ -89,6 +90,7 @@ pub use constraints::Dfa;
 pub use domain::{DomainSpec, IntoDomain, MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
 pub use error::ModelError;
 pub use event::Event;
+pub use expr::{BoolExpr, IntExpr, Postable};
 pub use matrix::Matrix;
 pub use model::Model;
 pub use propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup, WordView};
@@ -114,4 +116,5 @@ pub mod prelude {
         TrailedInt, ValueOrder, VarId, VarOrder, WordView,
     };
     pub use crate::{BoolVar, BranchGroup, Brancher, Dfa, Domains, Optimize, Optimum, Reif, Sense};
+    pub use crate::{BoolExpr, IntExpr, Postable};
 }
