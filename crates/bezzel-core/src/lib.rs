@@ -115,6 +115,6 @@ pub mod prelude {
         Restarts, SearchConfig, Setup, Solution, SolutionSet, Solver, Statistics, StopReason,
         TrailedInt, ValueOrder, VarId, VarOrder, WordView,
     };
-    pub use crate::{BoolVar, BranchGroup, Brancher, Dfa, Domains, Optimize, Optimum, Reif, Sense};
     pub use crate::{BoolExpr, IntExpr, Postable};
+    pub use crate::{BoolVar, BranchGroup, Brancher, Dfa, Domains, Optimize, Optimum, Reif, Sense};
 }

@@ -63,7 +63,11 @@ impl BoolExpr {
     }
 
     /// `lhs (relation) rhs`.
-    pub fn compare(lhs: impl Into<IntExpr>, relation: Relation, rhs: impl Into<IntExpr>) -> BoolExpr {
+    pub fn compare(
+        lhs: impl Into<IntExpr>,
+        relation: Relation,
+        rhs: impl Into<IntExpr>,
+    ) -> BoolExpr {
         let difference = lhs.into() - rhs.into();
         match difference.as_constant() {
             Some(d) => BoolExpr::constant(relation.holds(d, 0)),
@@ -109,10 +113,10 @@ impl BoolExpr {
         condition.into().implies(self)
     }
 
+    // Constants are kept rather than folded: `false & (x / y).eq(1)` still says that `y` is
+    // not 0 (a division by zero is no solution in any context).
     fn and(self, other: BoolExpr) -> BoolExpr {
         match (self.0, other.0) {
-            (Node::Const(true), e) | (e, Node::Const(true)) => BoolExpr(e),
-            (Node::Const(false), _) | (_, Node::Const(false)) => BoolExpr::constant(false),
             (Node::And(mut a), Node::And(b)) => {
                 a.extend(b);
                 BoolExpr(Node::And(a))
@@ -131,8 +135,6 @@ impl BoolExpr {
 
     fn or(self, other: BoolExpr) -> BoolExpr {
         match (self.0, other.0) {
-            (Node::Const(false), e) | (e, Node::Const(false)) => BoolExpr(e),
-            (Node::Const(true), _) | (_, Node::Const(true)) => BoolExpr::constant(true),
             (Node::Or(mut a), Node::Or(b)) => {
                 a.extend(b);
                 BoolExpr(Node::Or(a))
@@ -181,14 +183,12 @@ impl BoolExpr {
 /// # Ok::<(), ModelError>(())
 /// ```
 pub fn all<T: Into<BoolExpr>>(es: impl IntoIterator<Item = T>) -> BoolExpr {
-    es.into_iter()
-        .fold(BoolExpr::constant(true), |acc, e| acc.and(e.into()))
+    BoolExpr(Node::And(es.into_iter().map(Into::into).collect()))
 }
 
 /// At least one of the expressions holds (false if there are none).
 pub fn any<T: Into<BoolExpr>>(es: impl IntoIterator<Item = T>) -> BoolExpr {
-    es.into_iter()
-        .fold(BoolExpr::constant(false), |acc, e| acc.or(e.into()))
+    BoolExpr(Node::Or(es.into_iter().map(Into::into).collect()))
 }
 
 impl From<bool> for BoolExpr {

@@ -186,7 +186,7 @@ pub fn max<T: Into<IntExpr>>(es: impl IntoIterator<Item = T>) -> IntExpr {
 
 /// `array[index]`, counted from 0: the array holds constants (`element([3, 1, 4], i)`),
 /// variables (`element(&xs, i)`) or any expressions. Index values outside the array are not
-/// solutions; an index none of whose values is a position is refused when posted.
+/// solutions (an index none of whose values is a position leaves the model without any).
 ///
 /// ```
 /// use bezzel_core::prelude::*;

@@ -114,11 +114,13 @@ impl Model {
 
     /// Least and greatest values of a linear form over the declared domains.
     fn linear_bounds(&self, lin: &Linear) -> (i128, i128) {
-        lin.terms.iter().fold((lin.constant, lin.constant), |(lo, hi), &(a, x)| {
-            let (min, max) = self.view_bounds(x.into());
-            let (p, q) = (a.saturating_mul(min), a.saturating_mul(max));
-            (lo.saturating_add(p.min(q)), hi.saturating_add(p.max(q)))
-        })
+        lin.terms
+            .iter()
+            .fold((lin.constant, lin.constant), |(lo, hi), &(a, x)| {
+                let (min, max) = self.view_bounds(x.into());
+                let (p, q) = (a.saturating_mul(min), a.saturating_mul(max));
+                (lo.saturating_add(p.min(q)), hi.saturating_add(p.max(q)))
+            })
     }
 
     /// The expression as a view: `±x + c` as it is, anything else through an auxiliary
@@ -164,9 +166,10 @@ impl Model {
                 let ((xl, xh), (yl, yh)) = (self.view_bounds(x), self.view_bounds(y));
                 // For a fixed dividend the quotient is extreme at the divisor's ends or at
                 // ±1, and for a fixed divisor it is monotone in the dividend.
-                let divisors = [yl, yh, -1, 1].into_iter().filter(|&d| d != 0 && yl <= d && d <= yh);
-                let quotients: Vec<i128> =
-                    divisors.flat_map(|d| [xl / d, xh / d]).collect();
+                let divisors = [yl, yh, -1, 1]
+                    .into_iter()
+                    .filter(|&d| d != 0 && yl <= d && d <= yh);
+                let quotients: Vec<i128> = divisors.flat_map(|d| [xl / d, xh / d]).collect();
                 let (lo, hi) = match (quotients.iter().min(), quotients.iter().max()) {
                     (Some(&lo), Some(&hi)) => (lo, hi),
                     _ => (0, 0), // the divisor is 0: no solution, which `div` finds
@@ -188,7 +191,11 @@ impl Model {
             Atom::Abs(a) => {
                 let x = self.lower_view(*a)?;
                 let (xl, xh) = self.view_bounds(x);
-                let lo = if xl <= 0 && 0 <= xh { 0 } else { xl.abs().min(xh.abs()) };
+                let lo = if xl <= 0 && 0 <= xh {
+                    0
+                } else {
+                    xl.abs().min(xh.abs())
+                };
                 let z = self.aux_var(lo, xl.abs().max(xh.abs()), "an absolute value")?;
                 self.abs(x, z)?;
                 Ok(z.into())
@@ -218,12 +225,22 @@ impl Model {
             }
             Atom::Element(array, index) => {
                 let index = self.lower_view(*index)?;
+                if array.is_empty() || !self.has_position(index, array.len())? {
+                    // Out of range is no solution here, as a division by zero is, rather than
+                    // the error `element` gives: the index may be a nested expression.
+                    self.lower_views(array)?;
+                    self.post_false()?;
+                    return Ok(self.aux_var(0, 0, "an element")?.into());
+                }
                 let constants: Option<Vec<i128>> = array.iter().map(IntExpr::as_constant).collect();
                 if let Some(values) = constants {
                     let (lo, hi) = (values.iter().min(), values.iter().max());
                     let (lo, hi) = (lo.copied().unwrap_or(0), hi.copied().unwrap_or(0));
                     let z = self.aux_var(lo, hi, "an element")?;
-                    let values = values.into_iter().map(api_int).collect::<Result<Vec<_>, _>>()?;
+                    let values = values
+                        .into_iter()
+                        .map(api_int)
+                        .collect::<Result<Vec<_>, _>>()?;
                     self.element_const(&values, index, z)?;
                     return Ok(z.into());
                 }
@@ -238,6 +255,14 @@ impl Model {
         }
     }
 
+    /// Whether some value of the view `index` is a position of an array of length `n`.
+    fn has_position(&self, index: IntView, n: usize) -> Result<bool, ModelError> {
+        let values = self.domain(index.var())?;
+        Ok(values
+            .iter()
+            .any(|&v| usize::try_from(index.to_view(v)).is_ok_and(|i| i < n)))
+    }
+
     fn lower_views(&mut self, es: Vec<IntExpr>) -> Result<Vec<IntView>, ModelError> {
         es.into_iter().map(|e| self.lower_view(e)).collect()
     }
@@ -249,7 +274,10 @@ impl Model {
         relation: Relation,
         constant: i128,
     ) -> Result<(), ModelError> {
-        let coefficients = terms.iter().map(|&(a, _)| api_int(a)).collect::<Result<Vec<_>, _>>()?;
+        let coefficients = terms
+            .iter()
+            .map(|&(a, _)| api_int(a))
+            .collect::<Result<Vec<_>, _>>()?;
         let vars: Vec<VarId> = terms.iter().map(|&(_, x)| x).collect();
         self.linear(&coefficients, &vars, relation, api_int(constant)?)
     }
@@ -295,9 +323,7 @@ impl Model {
     ) -> Result<(), ModelError> {
         let c = -lin.constant;
         // Negated relations through the negated literal, so that each case below has two.
-        if matches!(relation, Relation::Ne | Relation::Lt | Relation::Gt)
-            && lin.terms.len() <= 2
-        {
+        if matches!(relation, Relation::Ne | Relation::Lt | Relation::Gt) && lin.terms.len() <= 2 {
             return self.reify_compare(lin, relation.negated(), negate(b), flipped(mode));
         }
         match lin.terms[..] {
@@ -330,8 +356,11 @@ impl Model {
                 }
             }
             _ => {
-                let coefficients =
-                    lin.terms.iter().map(|&(a, _)| api_int(a)).collect::<Result<Vec<_>, _>>()?;
+                let coefficients = lin
+                    .terms
+                    .iter()
+                    .map(|&(a, _)| api_int(a))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let vars: Vec<VarId> = lin.terms.iter().map(|&(_, x)| x).collect();
                 self.linear_reif(&coefficients, &vars, relation, api_int(c)?, b, mode)
             }

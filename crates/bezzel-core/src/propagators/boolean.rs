@@ -654,7 +654,13 @@ impl Reified {
                 Reif::Imp => Reif::Pmi,
                 Reif::Pmi => Reif::Imp,
             };
-            return Reified::linear(b.minus().offset(1), mode, terms, relation.negated(), constant);
+            return Reified::linear(
+                b.minus().offset(1),
+                mode,
+                terms,
+                relation.negated(),
+                constant,
+            );
         }
         let wide: Vec<(i128, IntView)> = terms
             .iter()
