@@ -109,7 +109,7 @@ pub use var::{IntView, VarId};
 
 /// Everything needed to state and solve a model: `use bezzel_core::prelude::*;`.
 pub mod prelude {
-    pub use crate::expr::{abs, all, any, element, max, min, sum};
+    pub use crate::expr::{abs, element, max, min, sum};
     pub use crate::{
         Assignment, Conflict, Consistency, Context, Decision, Event, IntView, IntoDomain, Limits,
         Matrix, Model, ModelError, Priority, PropResult, PropStatus, Propagator, Relation,
