@@ -165,7 +165,7 @@ impl BoolExpr {
             Node::Xor(a, b) => Node::Iff(a, b),
             Node::Iff(a, b) => Node::Xor(a, b),
             Node::Implies(a, b) => Node::And(vec![*a, b.negated()]),
-            Node::Cmp(e, relation) => Node::Cmp(e, relation.negated()),
+            Node::Cmp(e, relation) => Node::Cmp(e, relation.negation()),
         })
     }
 }

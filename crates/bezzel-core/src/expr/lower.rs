@@ -324,7 +324,7 @@ impl Model {
         let c = -lin.constant;
         // Negated relations through the negated literal, so that each case below has two.
         if matches!(relation, Relation::Ne | Relation::Lt | Relation::Gt) && lin.terms.len() <= 2 {
-            return self.reify_compare(lin, relation.negated(), negate(b), flipped(mode));
+            return self.reify_compare(lin, relation.negation(), negate(b), flipped(mode));
         }
         match lin.terms[..] {
             [] => {

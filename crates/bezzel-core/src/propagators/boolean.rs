@@ -658,7 +658,7 @@ impl Reified {
                 b.minus().offset(1),
                 mode,
                 terms,
-                relation.negated(),
+                relation.negation(),
                 constant,
             );
         }

@@ -41,10 +41,10 @@ impl Relation {
     ///
     /// ```
     /// use bezzel_core::Relation;
-    /// assert_eq!(Relation::Le.negated(), Relation::Gt);
-    /// assert_eq!(Relation::Ne.negated(), Relation::Eq);
+    /// assert_eq!(Relation::Le.negation(), Relation::Gt);
+    /// assert_eq!(Relation::Ne.negation(), Relation::Eq);
     /// ```
-    pub fn negated(self) -> Relation {
+    pub fn negation(self) -> Relation {
         match self {
             Relation::Eq => Relation::Ne,
             Relation::Ne => Relation::Eq,
@@ -74,7 +74,12 @@ impl Relation {
     }
 
     /// Whether `lhs (self) rhs` holds.
-    pub(crate) fn holds(self, lhs: i128, rhs: i128) -> bool {
+    ///
+    /// ```
+    /// use bezzel_core::Relation;
+    /// assert!(Relation::Lt.holds(2, 3) && !Relation::Gt.holds(2, 3));
+    /// ```
+    pub fn holds(self, lhs: i128, rhs: i128) -> bool {
         match self {
             Relation::Eq => lhs == rhs,
             Relation::Ne => lhs != rhs,
@@ -82,16 +87,6 @@ impl Relation {
             Relation::Lt => lhs < rhs,
             Relation::Ge => lhs >= rhs,
             Relation::Gt => lhs > rhs,
-        }
-    }
-
-    /// The same relation over the integers with `<` and `>` turned into `≤` and `≥` (the
-    /// constant moves by one), so that only `=`, `≠`, `≤` and `≥` are left.
-    pub(crate) fn without_strict(self, constant: i128) -> (Relation, i128) {
-        match self {
-            Relation::Lt => (Relation::Le, constant - 1),
-            Relation::Gt => (Relation::Ge, constant + 1),
-            other => (other, constant),
         }
     }
 }
@@ -120,7 +115,7 @@ impl Linear {
             .collect();
         // A strict relation's constant moves by one, which may leave `i64`: it is kept in
         // `i128`, where the sums are computed anyway.
-        let (relation, constant) = relation.without_strict(constant.into());
+        let (relation, constant) = without_strict(relation, constant.into());
         Linear {
             terms,
             relation,
@@ -169,9 +164,21 @@ fn at_most(ctx: &mut Context<'_>, a: i128, x: IntView, limit: i128) -> Result<bo
     }
 }
 
+/// The same relation over the integers with `<` and `>` turned into `≤` and `≥` (the
+/// constant moves by one), so that only `=`, `≠`, `≤` and `≥` are left.
+fn without_strict(relation: Relation, constant: i128) -> (Relation, i128) {
+    match relation {
+        Relation::Lt => (Relation::Le, constant - 1),
+        Relation::Gt => (Relation::Ge, constant + 1),
+        other => (other, constant),
+    }
+}
+
 /// Enforces `Σ aᵢ·xᵢ != c`: once every term but one is fixed, the value that would make the
-/// sum `c` leaves the free one.
-pub(crate) fn not_equal_linear(
+/// sum `c` leaves the free one. [`Reified`] uses it too.
+///
+/// [`Reified`]: crate::propagators::Reified
+pub(super) fn not_equal_linear(
     ctx: &mut Context<'_>,
     terms: &[(i128, IntView)],
     c: i128,

@@ -145,8 +145,8 @@ fn relations_negate_and_mirror() {
         Relation::Ge,
         Relation::Gt,
     ] {
-        assert_eq!(r.negated().negated(), r);
+        assert_eq!(r.negation().negation(), r);
         assert_eq!(r.mirrored().mirrored(), r);
-        assert_ne!(r.negated(), r);
+        assert_ne!(r.negation(), r);
     }
 }
