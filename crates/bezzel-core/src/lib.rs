@@ -4,9 +4,10 @@
 //! them, then finds solutions by propagation and depth-first search. Data flows one way:
 //!
 //! 1. **Model** — a [`Model`] creates variables ([`VarId`], with a domain and a name) and posts
-//!    constraints: built-ins such as [`Model::all_different`], [`Model::linear`] or
-//!    [`Model::check`], or any user type implementing [`Propagator`]. Constraints take
-//!    [`IntView`]s, so `x + c` and `-x` need no special propagators.
+//!    constraints: expressions such as `m.post((x + 2 * y).le(z))` (see [`expr`]), built-ins
+//!    such as [`Model::all_different`], [`Model::linear`] or [`Model::check`], or any user
+//!    type implementing [`Propagator`]. Constraints take [`IntView`]s, so `x + c` and `-x`
+//!    need no special propagators.
 //! 2. **Propagation** — the engine inside the model keeps domains as bitsets in a store; every
 //!    change is recorded on a trail and raises an [`Event`] that wakes the propagators
 //!    subscribed to it, cheapest [`Priority`] first, until a fixpoint or a [`Conflict`].
@@ -23,27 +24,26 @@
 //! use bezzel_core::prelude::*;
 //!
 //! let mut m = Model::new();
-//! let s = m.named_var("S", 1..=9)?; // leading digits are not zero
-//! let mo = m.named_var("M", 1..=9)?;
-//! let [e, n, d, o, r, y] = ["E", "N", "D", "O", "R", "Y"].map(|name| m.named_var(name, 0..=9));
-//! let [e, n, d, o, r, y] = [e?, n?, d?, o?, r?, y?];
+//! let [s, e, n, d, mo, o, r, y] =
+//!     ["S", "E", "N", "D", "M", "O", "R", "Y"].map(|name| m.named_var(name, 0..=9));
+//! let [s, e, n, d, mo, o, r, y] = [s?, e?, n?, d?, mo?, o?, r?, y?];
 //! m.all_different(&[s, e, n, d, mo, o, r, y])?;
-//! m.linear(
-//!     &[1000, 100, 10, 1, 1000, 100, 10, 1, -10000, -1000, -100, -10, -1],
-//!     &[s, e, n, d, mo, o, r, e, mo, o, n, e, y],
-//!     Relation::Eq,
-//!     0,
-//! )?;
+//! let send = 1000 * s + 100 * e + 10 * n + d;
+//! let more = 1000 * mo + 100 * o + 10 * r + e;
+//! let money = 10000 * mo + 1000 * o + 100 * n + 10 * e + y;
+//! m.post((send + more).eq(money))?; // one linear constraint, E's terms merged
+//! m.post(s.ne(0) & mo.ne(0))?; // leading digits are not zero
 //! let mut solver = Solver::new(m);
 //! let answer = solver.first().expect("SEND + MORE = MONEY has a solution");
-//! let word = |xs: &[VarId]| xs.iter().fold(0, |acc, &x| acc * 10 + answer[x]);
-//! assert_eq!(word(&[s, e, n, d]), 9567);
-//! assert_eq!(word(&[mo, o, r, e]), 1085);
-//! assert_eq!(word(&[mo, o, n, e, y]), 10652);
+//! assert_eq!(answer.to_string(), "S=9 E=5 N=6 D=7 M=1 O=0 R=8 Y=2");
 //! assert_eq!(solver.count(), 1);
 //! println!("{}", solver.stats());
 //! # Ok::<(), ModelError>(())
 //! ```
+//!
+//! The same sum by coefficients, the call the expression lowers to:
+//! `m.linear(&[1000, 91, -90, 1, -9000, -900, 10, -1], &[s, e, n, d, mo, o, r, y],
+//! Relation::Eq, 0)`.
 //!
 //! Beyond one thread: [`parallel`] splits the tree into subproblems solved on a `rayon` pool
 //! by the `bezzel-runner` crate, whose [`checkpoint`] lets a long split run resume after an
@@ -66,6 +66,7 @@ pub mod domain;
 mod engine;
 pub mod error;
 mod event;
+pub mod expr;
 mod families;
 pub mod markup;
 pub mod matrix;
@@ -89,6 +90,7 @@ pub use constraints::Dfa;
 pub use domain::{DomainSpec, IntoDomain, MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
 pub use error::ModelError;
 pub use event::Event;
+pub use expr::{BoolExpr, IntExpr, Postable};
 pub use matrix::Matrix;
 pub use model::Model;
 pub use propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup, WordView};
@@ -107,11 +109,13 @@ pub use var::{IntView, VarId};
 
 /// Everything needed to state and solve a model: `use bezzel_core::prelude::*;`.
 pub mod prelude {
+    pub use crate::expr::{abs, element, max, min, sum};
     pub use crate::{
         Assignment, Conflict, Consistency, Context, Decision, Event, IntView, IntoDomain, Limits,
         Matrix, Model, ModelError, Priority, PropResult, PropStatus, Propagator, Relation,
         Restarts, SearchConfig, Setup, Solution, SolutionSet, Solver, Statistics, StopReason,
         TrailedInt, ValueOrder, VarId, VarOrder, WordView,
     };
+    pub use crate::{BoolExpr, IntExpr, Postable};
     pub use crate::{BoolVar, BranchGroup, Brancher, Dfa, Domains, Optimize, Optimum, Reif, Sense};
 }

@@ -12,6 +12,7 @@
 use crate::domain::IntoDomain;
 use crate::engine::Engine;
 use crate::error::ModelError;
+use crate::expr::Postable;
 use crate::families::Families;
 use crate::matrix::Matrix;
 use crate::propagator::Propagator;
@@ -22,6 +23,21 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 static NEXT_MODEL_ID: AtomicU32 = AtomicU32::new(0);
+
+/// The variables' names, and which variables are auxiliary (introduced by expressions rather
+/// than declared by the user), in creation order.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Names {
+    pub(crate) list: Vec<String>,
+    pub(crate) auxiliary: Vec<bool>,
+}
+
+impl Names {
+    /// Whether some variable is auxiliary: solutions then print only the others.
+    pub(crate) fn has_auxiliaries(&self) -> bool {
+        self.auxiliary.iter().any(|&a| a)
+    }
+}
 
 /// A constraint model: variables with domains, and propagators on them.
 ///
@@ -41,7 +57,7 @@ pub struct Model {
     engine: Engine,
     /// Shared with the solutions a solver reports, so that each can print itself by name for
     /// the cost of a reference count; copied only if a name changes while one is alive.
-    names: Arc<Vec<String>>,
+    names: Arc<Names>,
     /// The all-differents posted since families were last formed, which may join one.
     families: Families,
 }
@@ -55,7 +71,7 @@ impl Default for Model {
 impl fmt::Debug for Model {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Model")
-            .field("variables", &self.names.len())
+            .field("variables", &self.names.list.len())
             .field("propagators", &self.engine.num_propagators())
             .finish()
     }
@@ -85,7 +101,7 @@ impl Model {
 
     /// A new variable named `x<index>`, with domain `domain` (a range or a set of values).
     pub fn int_var(&mut self, domain: impl IntoDomain) -> Result<VarId, ModelError> {
-        let name = format!("x{}", self.names.len());
+        let name = format!("x{}", self.names.list.len());
         self.named_var(name, domain)
     }
 
@@ -103,7 +119,9 @@ impl Model {
             other => other,
         })?;
         let index = self.engine.add_var(&spec);
-        Arc::make_mut(&mut self.names).push(name);
+        let names = Arc::make_mut(&mut self.names);
+        names.list.push(name);
+        names.auxiliary.push(false);
         Ok(VarId {
             model: self.id,
             index,
@@ -169,9 +187,9 @@ impl Model {
         self.id
     }
 
-    /// Number of variables.
+    /// Number of variables, auxiliary ones included.
     pub fn num_vars(&self) -> usize {
-        self.names.len()
+        self.names.list.len()
     }
 
     /// Number of posted propagators.
@@ -179,9 +197,9 @@ impl Model {
         self.engine.num_propagators()
     }
 
-    /// All variables in creation order.
+    /// All variables in creation order, auxiliary ones included.
     pub fn vars(&self) -> Vec<VarId> {
-        (0..self.names.len() as u32)
+        (0..self.names.list.len() as u32)
             .map(|index| VarId {
                 model: self.id,
                 index,
@@ -189,26 +207,65 @@ impl Model {
             .collect()
     }
 
+    /// The variables the user declared, in creation order: all but the auxiliary ones (see
+    /// [`is_auxiliary`](Model::is_auxiliary)).
+    pub fn declared_vars(&self) -> Vec<VarId> {
+        self.vars()
+            .into_iter()
+            .filter(|x| !self.names.auxiliary[x.index()])
+            .collect()
+    }
+
+    /// Whether `x` is auxiliary: a variable that posting an expression introduced (for
+    /// `x * y`, say) rather than one the user declared. Auxiliary variables are functions
+    /// of the others; [`Solver::solution_set`](crate::Solver::solution_set) and printed
+    /// solutions leave them out
+    /// ([`Solver::solution_set_with_auxiliaries`](crate::Solver::solution_set_with_auxiliaries)
+    /// keeps them), while [`Solution::value`](crate::Solution::value) reads them as any other.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.named_var("x", 0..=3)?;
+    /// let y = m.named_var("y", 0..=3)?;
+    /// m.post((x * y).eq(2))?;
+    /// assert_eq!(m.num_vars(), 3); // the product has a variable
+    /// assert!(!m.is_auxiliary(x)? && m.is_auxiliary(m.vars()[2])?);
+    /// let mut solver = Solver::new(m);
+    /// assert_eq!(solver.solution_set().to_string(), "x=1 y=2\nx=2 y=1\n");
+    /// assert_eq!(solver.first().unwrap().to_string(), "x=1 y=2");
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn is_auxiliary(&self, x: VarId) -> Result<bool, ModelError> {
+        self.check_var(x)?;
+        Ok(self.names.auxiliary[x.index()])
+    }
+
+    /// Marks a variable as auxiliary (see [`is_auxiliary`](Model::is_auxiliary)).
+    pub(crate) fn mark_auxiliary(&mut self, x: VarId) {
+        Arc::make_mut(&mut self.names).auxiliary[x.index()] = true;
+    }
+
     /// The name of a variable.
     pub fn name(&self, x: VarId) -> Result<&str, ModelError> {
         self.check_var(x)?;
-        Ok(&self.names[x.index()])
+        Ok(&self.names.list[x.index()])
     }
 
-    /// Every variable's name, in creation order.
+    /// Every variable's name, in creation order, auxiliary ones included.
     pub fn names(&self) -> &[String] {
-        &self.names
+        &self.names.list
     }
 
     /// The names, shared, for the solutions of a search to print themselves with.
-    pub(crate) fn shared_names(&self) -> &Arc<Vec<String>> {
+    pub(crate) fn shared_names(&self) -> &Arc<Names> {
         &self.names
     }
 
     /// Renames a variable.
     pub fn set_name(&mut self, x: VarId, name: impl Into<String>) -> Result<(), ModelError> {
         self.check_var(x)?;
-        Arc::make_mut(&mut self.names)[x.index()] = name.into();
+        Arc::make_mut(&mut self.names).list[x.index()] = name.into();
         Ok(())
     }
 
@@ -231,7 +288,7 @@ impl Model {
 
     /// Fails unless `x` was created by this model.
     pub fn check_var(&self, x: VarId) -> Result<(), ModelError> {
-        if x.model == self.id && x.index() < self.names.len() {
+        if x.model == self.id && x.index() < self.names.list.len() {
             Ok(())
         } else {
             Err(ModelError::ForeignVariable { index: x.index })
@@ -241,7 +298,7 @@ impl Model {
     /// Fails unless `x` is a variable of this model, or an unbound one (read back from its
     /// serialized form, see [`VarId`]) whose index is in range: what a decision prefix may name.
     pub(crate) fn check_decision_var(&self, x: VarId) -> Result<(), ModelError> {
-        if x.model == crate::var::UNBOUND && x.index() < self.names.len() {
+        if x.model == crate::var::UNBOUND && x.index() < self.names.list.len() {
             Ok(())
         } else {
             self.check_var(x)
@@ -293,7 +350,7 @@ impl Model {
                 .declared_contains(x as u32, i64::from(values[x]))
         }) {
             return Err(ModelError::NotInDomain {
-                name: self.names[x].clone(),
+                name: self.names.list[x].clone(),
                 value: values[x],
             });
         }
@@ -309,10 +366,24 @@ impl Model {
         }
     }
 
-    /// Posts a propagator: runs its [`setup`](Propagator::setup), checks that every view it
-    /// subscribes to belongs to this model, and schedules it for the first propagation.
-    pub fn post<P: Propagator + 'static>(&mut self, propagator: P) -> Result<(), ModelError> {
-        self.post_boxed(Box::new(propagator))
+    /// Posts a constraint: a Boolean expression (see [`expr`](crate::expr)), which must then
+    /// hold, or a propagator, built in or the user's own.
+    ///
+    /// A propagator's [`setup`](Propagator::setup) runs now; every view it subscribes to must
+    /// belong to this model; it is scheduled for the first propagation. An expression is
+    /// lowered to propagators (see [`expr`](crate::expr)).
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.named_var("x", 0..=9)?;
+    /// let y = m.named_var("y", 0..=9)?;
+    /// m.post((x + y).eq(10) & x.lt(y) & (2 * x).gt(y))?;
+    /// assert_eq!(Solver::new(m).solution_set().to_string(), "x=4 y=6\n");
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn post(&mut self, constraint: impl Postable) -> Result<(), ModelError> {
+        constraint.post_into(self)
     }
 
     /// [`post`](Model::post) for a propagator that is boxed already.

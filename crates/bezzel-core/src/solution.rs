@@ -50,6 +50,7 @@
 //! # Ok::<(), ModelError>(())
 //! ```
 
+use crate::model::Names;
 use crate::var::{IntView, VarId};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -87,7 +88,7 @@ pub struct Solution {
     /// The model's variable names, shared with it, for printing; not serialized, so that the
     /// serde form stays the values alone.
     #[serde(skip)]
-    names: Option<Arc<Vec<String>>>,
+    names: Option<Arc<Names>>,
 }
 
 fn unknown_model() -> Option<u32> {
@@ -121,8 +122,8 @@ impl Ord for Solution {
 }
 
 impl Solution {
-    pub(crate) fn new(model: u32, values: Vec<i32>, names: Arc<Vec<String>>) -> Solution {
-        debug_assert_eq!(values.len(), names.len());
+    pub(crate) fn new(model: u32, values: Vec<i32>, names: Arc<Names>) -> Solution {
+        debug_assert_eq!(values.len(), names.list.len());
         Solution {
             values,
             model: Some(model),
@@ -169,12 +170,25 @@ impl Solution {
 
 /// The model's names and this solution's values: `name=value` pairs separated by spaces, and
 /// the variables of a matrix as a grid, on lines of their own (see the [module docs](self#grids)).
-/// There is no newline at the end.
+/// Auxiliary variables (see [`Model::is_auxiliary`](crate::Model::is_auxiliary)) are left
+/// out. There is no newline at the end.
 impl fmt::Display for Solution {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.names {
-            Some(names) if names.len() == self.values.len() => {
-                write_block(f, names, &layout(names), &self.values)
+            Some(names) if names.list.len() == self.values.len() && names.has_auxiliaries() => {
+                let declared = |i: &usize| !names.auxiliary[*i];
+                let shown: Vec<String> = (0..self.values.len())
+                    .filter(declared)
+                    .map(|i| names.list[i].clone())
+                    .collect();
+                let values: Vec<i32> = (0..self.values.len())
+                    .filter(declared)
+                    .map(|i| self.values[i])
+                    .collect();
+                write_block(f, &shown, &layout(&shown), &values)
+            }
+            Some(names) if names.list.len() == self.values.len() => {
+                write_block(f, &names.list, &layout(&names.list), &self.values)
             }
             // Read back from serde: the names `int_var` would have given, and no grids.
             _ => {

@@ -182,7 +182,7 @@ impl Model {
     /// Checks that `l` is a view of this model whose values all lie in `{0, 1}`, in the
     /// domain its variable was declared with (which search starts from, whatever a
     /// [`Model::propagate`] narrowed since).
-    fn literal(&self, what: &str, l: impl Into<IntView>) -> Result<IntView, ModelError> {
+    pub(crate) fn literal(&self, what: &str, l: impl Into<IntView>) -> Result<IntView, ModelError> {
         let l = l.into();
         self.check_view(l)?;
         let (lo, hi) = self.engine().declared_bounds(l.var().index);

@@ -178,7 +178,18 @@ impl Model {
         self.less_eq(x.into().offset(1), y)
     }
 
-    /// `Σ coefficients[i] · vars[i]  (relation)  constant`, with bounds reasoning.
+    /// `Σ coefficients[i] · vars[i]  (relation)  constant`, with bounds reasoning; `≠`
+    /// ([`Relation::Ne`]) prunes once every term but one is fixed.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.int_vars(2, 0..=3)?;
+    /// m.linear(&[1, 2], &x, Relation::Lt, 4)?; // x0 + 2·x1 < 4
+    /// m.linear(&[1, -1], &x, Relation::Ne, 0)?; // x0 != x1
+    /// assert_eq!(Solver::new(m).count(), 4); // (0,1) (1,0) (2,0) (3,0)
+    /// # Ok::<(), ModelError>(())
+    /// ```
     pub fn linear<V: Into<IntView> + Copy>(
         &mut self,
         coefficients: &[i64],
@@ -203,6 +214,19 @@ impl Model {
         }
         let views = views(self, vars)?;
         let terms: Vec<(i64, IntView)> = coefficients.iter().copied().zip(views).collect();
+        if relation == Relation::Ne
+            && let [(a, x), (b, y)] = terms[..]
+            && a.abs() == 1
+            && b.abs() == 1
+        {
+            // a·x + b·y != c as a·x != c - b·y: views, and the same pruning, cheaper.
+            let x = if a == 1 { x } else { x.minus() };
+            let y = if b == 1 { y.minus() } else { y };
+            let offset = y.offset.saturating_add(constant);
+            if offset.unsigned_abs() <= crate::var::MAX_VIEW_OFFSET.unsigned_abs() {
+                return self.post(NotEqual::new(x, IntView { offset, ..y }));
+            }
+        }
         if relation == Relation::Eq {
             // Two or three unit terms (sums and differences): the same pruning, cheaper.
             if let Some(p) = UnitSum::<2>::new(&terms, constant) {

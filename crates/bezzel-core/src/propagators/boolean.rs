@@ -7,6 +7,7 @@
 
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
+use crate::propagators::linear::not_equal_linear;
 use crate::propagators::{Linear, Relation};
 use crate::queue::Priority;
 use crate::store::{Conflict, TrailedInt};
@@ -365,35 +366,6 @@ fn wide_le(ctx: &mut Context<'_>, terms: &[(i128, IntView)], bound: i128) -> Pro
     }
 }
 
-/// Enforces `Σ aᵢ·xᵢ != c`: once every term but one is fixed, the value that would make the
-/// sum `c` leaves the free one.
-fn not_equal_linear(ctx: &mut Context<'_>, terms: &[(i128, IntView)], c: i128) -> PropResult {
-    let mut free = None;
-    let mut sum = 0i128;
-    for &(a, x) in terms {
-        if ctx.is_fixed(x) {
-            sum += a * i128::from(ctx.min(x));
-        } else if free.is_some() {
-            return Ok(PropStatus::Fixpoint);
-        } else {
-            free = Some((a, x));
-        }
-    }
-    match free {
-        None if sum == c => Err(Conflict),
-        None => Ok(PropStatus::Subsumed),
-        Some((a, x)) => {
-            let rest = c - sum;
-            if rest % a == 0
-                && let Ok(v) = i64::try_from(rest / a)
-            {
-                ctx.remove(x, v)?;
-            }
-            Ok(PropStatus::Subsumed)
-        }
-    }
-}
-
 impl Cond {
     fn subscribe(&mut self, s: &mut Setup<'_>) {
         match self {
@@ -476,6 +448,7 @@ impl Cond {
                 ..
             } => {
                 let (lo, hi) = linear_bounds(ctx, terms);
+                // `Reified::linear` leaves only `=`, `≤` and `≥` here.
                 match relation {
                     Relation::Le if hi <= c => Some(true),
                     Relation::Le if lo > c => Some(false),
@@ -605,11 +578,7 @@ impl Cond {
                 ..
             } => {
                 let sum: i128 = terms.iter().map(|&(k, x)| k * i128::from(a.value(x))).sum();
-                match relation {
-                    Relation::Eq => sum == constant,
-                    Relation::Le => sum <= constant,
-                    Relation::Ge => sum >= constant,
-                }
+                relation.holds(sum, constant)
             }
         }
     }
@@ -679,6 +648,22 @@ impl Reified {
         relation: Relation,
         constant: i64,
     ) -> Reified {
+        // `≠`, `<` and `>` are the negations of `=`, `≥` and `≤`: `b (mode) not C` is
+        // `not b (mode') C`, where an implication turns round (`b -> not C` is `C -> not b`).
+        if matches!(relation, Relation::Ne | Relation::Lt | Relation::Gt) {
+            let mode = match mode {
+                Reif::Equiv => Reif::Equiv,
+                Reif::Imp => Reif::Pmi,
+                Reif::Pmi => Reif::Imp,
+            };
+            return Reified::linear(
+                b.minus().offset(1),
+                mode,
+                terms,
+                relation.negation(),
+                constant,
+            );
+        }
         if let Some((x, y)) = unit_pair(&terms, relation, constant) {
             return Reified::less_eq(b, mode, x, y);
         }
@@ -704,6 +689,7 @@ impl Reified {
                 },
             },
             Relation::Eq => Negation::NotEqual,
+            Relation::Ne | Relation::Lt | Relation::Gt => unreachable!("negated above"),
         };
         Reified {
             b,

@@ -1,6 +1,7 @@
-//! Linear relations `Σ aᵢ·xᵢ (=, ≤, ≥) c` with bounds reasoning.
+//! Linear relations `Σ aᵢ·xᵢ (=, ≠, ≤, <, ≥, >) c` with bounds reasoning.
 //!
-//! For `≤`, every term may be at most `c` minus the smallest possible sum of the others; the
+//! Over integers `<` is `≤ c - 1` and `>` is `≥ c + 1`, so the propagator sees only `=`, `≠`,
+//! `≤` and `≥`. For `≤`, every term may be at most `c` minus the smallest possible sum of the others; the
 //! bound of `aᵢ·xᵢ` becomes a bound on `xᵢ` by rounding the division towards the feasible side.
 //! `≥` is `≤` with every sign flipped, and `=` is both. A round reads every term's range once;
 //! a term whose range fits in the slack is skipped without a division. Narrowing one bound can
@@ -8,7 +9,8 @@
 //! `i128`: a coefficient is at most 2⁶³ in absolute value and a view value (offset within
 //! ±2⁴⁰, see [`MAX_VIEW_OFFSET`](crate::var::MAX_VIEW_OFFSET)) below 2⁴¹, so each product is
 //! below 2¹⁰⁴ and a sum of up to [`MAX_LINEAR_TERMS`] of them cannot overflow, whatever the
-//! signs (negating `i64::MIN` included).
+//! signs (negating `i64::MIN` included). `≠` waits until every term but one is fixed and then
+//! removes the one value of the last term that would make the sum `c`.
 
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
@@ -25,6 +27,68 @@ pub enum Relation {
     Le,
     /// `Σ aᵢ·xᵢ ≥ c`
     Ge,
+    /// `Σ aᵢ·xᵢ ≠ c`
+    Ne,
+    /// `Σ aᵢ·xᵢ < c`
+    Lt,
+    /// `Σ aᵢ·xᵢ > c`
+    Gt,
+}
+
+impl Relation {
+    /// The relation that holds exactly when `self` does not: `=` and `≠`, `≤` and `>`, `≥`
+    /// and `<` swap.
+    ///
+    /// ```
+    /// use bezzel_core::Relation;
+    /// assert_eq!(Relation::Le.negation(), Relation::Gt);
+    /// assert_eq!(Relation::Ne.negation(), Relation::Eq);
+    /// ```
+    pub fn negation(self) -> Relation {
+        match self {
+            Relation::Eq => Relation::Ne,
+            Relation::Ne => Relation::Eq,
+            Relation::Le => Relation::Gt,
+            Relation::Gt => Relation::Le,
+            Relation::Ge => Relation::Lt,
+            Relation::Lt => Relation::Ge,
+        }
+    }
+
+    /// The relation with its sides swapped: `a (self) b` exactly when `b (mirrored) a`, so `≤`
+    /// and `≥`, `<` and `>` swap, `=` and `≠` stay.
+    ///
+    /// ```
+    /// use bezzel_core::Relation;
+    /// assert_eq!(Relation::Lt.mirrored(), Relation::Gt);
+    /// assert_eq!(Relation::Eq.mirrored(), Relation::Eq);
+    /// ```
+    pub fn mirrored(self) -> Relation {
+        match self {
+            Relation::Le => Relation::Ge,
+            Relation::Ge => Relation::Le,
+            Relation::Lt => Relation::Gt,
+            Relation::Gt => Relation::Lt,
+            same => same,
+        }
+    }
+
+    /// Whether `lhs (self) rhs` holds.
+    ///
+    /// ```
+    /// use bezzel_core::Relation;
+    /// assert!(Relation::Lt.holds(2, 3) && !Relation::Gt.holds(2, 3));
+    /// ```
+    pub fn holds(self, lhs: i128, rhs: i128) -> bool {
+        match self {
+            Relation::Eq => lhs == rhs,
+            Relation::Ne => lhs != rhs,
+            Relation::Le => lhs <= rhs,
+            Relation::Lt => lhs < rhs,
+            Relation::Ge => lhs >= rhs,
+            Relation::Gt => lhs > rhs,
+        }
+    }
 }
 
 /// The most terms a [`Linear`] may have: sums of that many products stay far inside `i128`.
@@ -49,10 +113,13 @@ impl Linear {
             .filter(|&(a, _)| a != 0)
             .map(|(a, x)| (i128::from(a), x))
             .collect();
+        // A strict relation's constant moves by one, which may leave `i64`: it is kept in
+        // `i128`, where the sums are computed anyway.
+        let (relation, constant) = without_strict(relation, constant.into());
         Linear {
             terms,
             relation,
-            constant: constant.into(),
+            constant,
             ranges: Vec::new(),
         }
     }
@@ -64,11 +131,7 @@ impl Linear {
             .iter()
             .map(|&(a, x)| a * i128::from(value(x)))
             .sum();
-        match self.relation {
-            Relation::Eq => sum == self.constant,
-            Relation::Le => sum <= self.constant,
-            Relation::Ge => sum >= self.constant,
-        }
+        self.relation.holds(sum, self.constant)
     }
 }
 
@@ -101,6 +164,51 @@ fn at_most(ctx: &mut Context<'_>, a: i128, x: IntView, limit: i128) -> Result<bo
     }
 }
 
+/// The same relation over the integers with `<` and `>` turned into `≤` and `≥` (the
+/// constant moves by one), so that only `=`, `≠`, `≤` and `≥` are left.
+fn without_strict(relation: Relation, constant: i128) -> (Relation, i128) {
+    match relation {
+        Relation::Lt => (Relation::Le, constant - 1),
+        Relation::Gt => (Relation::Ge, constant + 1),
+        other => (other, constant),
+    }
+}
+
+/// Enforces `Σ aᵢ·xᵢ != c`: once every term but one is fixed, the value that would make the
+/// sum `c` leaves the free one. [`Reified`] uses it too.
+///
+/// [`Reified`]: crate::propagators::Reified
+pub(super) fn not_equal_linear(
+    ctx: &mut Context<'_>,
+    terms: &[(i128, IntView)],
+    c: i128,
+) -> PropResult {
+    let mut free = None;
+    let mut sum = 0i128;
+    for &(a, x) in terms {
+        if ctx.is_fixed(x) {
+            sum += a * i128::from(ctx.min(x));
+        } else if free.is_some() {
+            return Ok(PropStatus::Fixpoint);
+        } else {
+            free = Some((a, x));
+        }
+    }
+    match free {
+        None if sum == c => Err(Conflict),
+        None => Ok(PropStatus::Subsumed),
+        Some((a, x)) => {
+            let rest = c - sum;
+            if rest % a == 0
+                && let Ok(v) = i64::try_from(rest / a)
+            {
+                ctx.remove(x, v)?;
+            }
+            Ok(PropStatus::Subsumed)
+        }
+    }
+}
+
 impl Propagator for Linear {
     fn setup(&mut self, s: &mut Setup<'_>) {
         for &(_, x) in &self.terms {
@@ -113,6 +221,9 @@ impl Propagator for Linear {
             Relation::Le => (true, false),
             Relation::Ge => (false, true),
             Relation::Eq => (true, true),
+            Relation::Ne => return not_equal_linear(ctx, &self.terms, self.constant),
+            // `new` turned the strict relations into `Le` and `Ge`.
+            Relation::Lt | Relation::Gt => unreachable!("strict relation in a Linear"),
         };
         let c = self.constant;
         loop {

@@ -245,8 +245,28 @@ impl Solver {
         self.stats.solutions
     }
 
-    /// All solutions on every variable, as a canonical [`SolutionSet`].
+    /// All solutions on every variable the user declared, as a canonical [`SolutionSet`]:
+    /// the auxiliary variables that expressions introduce are left out (see
+    /// [`Model::is_auxiliary`](crate::Model::is_auxiliary)).
     pub fn solution_set(&mut self) -> SolutionSet {
+        let vars = self.model.declared_vars();
+        self.collect_set(&vars)
+    }
+
+    /// All solutions on every variable, auxiliary ones included, as a canonical
+    /// [`SolutionSet`].
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.named_var("x", 0..=2)?;
+    /// m.post((x * x).eq(4))?;
+    /// let mut solver = Solver::new(m);
+    /// assert_eq!(solver.solution_set().to_string(), "x=2\n");
+    /// assert_eq!(solver.solution_set_with_auxiliaries().to_string(), "x=2 _aux1=4\n");
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn solution_set_with_auxiliaries(&mut self) -> SolutionSet {
         let vars = self.model.vars();
         self.collect_set(&vars)
     }

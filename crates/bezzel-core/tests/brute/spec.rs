@@ -52,6 +52,9 @@ pub(crate) fn relation_holds(s: i128, relation: Relation, c: i128) -> bool {
         Relation::Eq => s == c,
         Relation::Le => s <= c,
         Relation::Ge => s >= c,
+        Relation::Ne => s != c,
+        Relation::Lt => s < c,
+        Relation::Gt => s > c,
     }
 }
 
@@ -143,9 +146,16 @@ pub(crate) fn view_spec(nvars: usize) -> impl Strategy<Value = ViewSpec> {
         .prop_map(|(var, negated, offset)| ViewSpec::of(var, negated, offset))
 }
 
-/// `=`, `<=` or `>=`.
+/// Any of the six relations.
 pub(crate) fn relation() -> impl Strategy<Value = Relation> {
-    prop_oneof![Just(Relation::Eq), Just(Relation::Le), Just(Relation::Ge)]
+    prop_oneof![
+        Just(Relation::Eq),
+        Just(Relation::Le),
+        Just(Relation::Ge),
+        Just(Relation::Ne),
+        Just(Relation::Lt),
+        Just(Relation::Gt)
+    ]
 }
 
 /// Which constraints a random model draws from.

@@ -79,6 +79,9 @@ impl Spec {
                     Relation::Eq => s == c,
                     Relation::Le => s <= c,
                     Relation::Ge => s >= c,
+                    Relation::Ne => s != c,
+                    Relation::Lt => s < c,
+                    Relation::Gt => s > c,
                 };
                 reif(*mode, b.eval(a), holds)
             }
@@ -364,7 +367,14 @@ fn view(n: usize) -> impl Strategy<Value = ViewSpec> {
 }
 
 fn relation() -> impl Strategy<Value = Relation> {
-    prop_oneof![Just(Relation::Eq), Just(Relation::Le), Just(Relation::Ge)]
+    prop_oneof![
+        Just(Relation::Eq),
+        Just(Relation::Le),
+        Just(Relation::Ge),
+        Just(Relation::Ne),
+        Just(Relation::Lt),
+        Just(Relation::Gt)
+    ]
 }
 
 fn small_domain() -> impl Strategy<Value = Vec<i32>> {

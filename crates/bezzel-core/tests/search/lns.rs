@@ -72,6 +72,9 @@ fn holds(spec: &Spec, a: &[i32]) -> bool {
                 Relation::Eq => s == *c,
                 Relation::Le => s <= *c,
                 Relation::Ge => s >= *c,
+                Relation::Ne => s != *c,
+                Relation::Lt => s < *c,
+                Relation::Gt => s > *c,
             }
         }
         Spec::AllDifferent(xs) => {

@@ -187,6 +187,9 @@ fn brute_linear(
                 Relation::Eq => sum == c,
                 Relation::Le => sum <= c,
                 Relation::Ge => sum >= c,
+                Relation::Ne => sum != c,
+                Relation::Lt => sum < c,
+                Relation::Gt => sum > c,
             }
         })
         .count() as u64

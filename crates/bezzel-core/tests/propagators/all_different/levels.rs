@@ -51,6 +51,9 @@ impl Extra {
                     Relation::Eq => s == *c,
                     Relation::Le => s <= *c,
                     Relation::Ge => s >= *c,
+                    Relation::Ne => s != *c,
+                    Relation::Lt => s < *c,
+                    Relation::Gt => s > *c,
                 }
             }
         }

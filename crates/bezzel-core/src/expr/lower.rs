@@ -1,0 +1,584 @@
+//! Lowering: expressions become the model's own constraints.
+//!
+//! An integer expression is first made linear, `Σ aᵢ·xᵢ + c` over variables with equal
+//! variables merged, by giving each non-linear part (a product, `abs`, `min`, `max`, `/`, `%`,
+//! an element, a Boolean's truth) an auxiliary variable whose bounds come from its operands'
+//! declared bounds, defined by the matching arithmetic or element propagator. A comparison is
+//! then one linear constraint with everything on one side, posted as the cheapest propagator
+//! that prunes the same: a view relation (`x ≤ y + c`, `x = y + c`, `x ≠ y + c`) for two unit
+//! terms, [`Model::linear`] (unit sums included) otherwise. A Boolean expression becomes
+//! clauses and reified comparisons. Every auxiliary variable is a function of the others, so
+//! counts of solutions are those of the model as the user stated it.
+
+use super::boolean::{Node, negate};
+use super::{Atom, BoolExpr, IntExpr};
+use crate::constraints::BoolVar;
+use crate::domain::{MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
+use crate::error::ModelError;
+use crate::model::Model;
+use crate::propagators::{Equal, FixTo, Reif, Relation};
+use crate::var::{IntView, MAX_VIEW_OFFSET, VarId};
+
+/// `Σ aᵢ·xᵢ + c`: distinct variables, nonzero coefficients, in order of first appearance.
+struct Linear {
+    terms: Vec<(i128, VarId)>,
+    constant: i128,
+}
+
+/// A value of the expression API as the posting functions of today take it. The one place
+/// where expression arithmetic (`i128`, saturating) meets the constraints' integer type.
+fn api_int(v: i128) -> Result<i64, ModelError> {
+    i64::try_from(v).map_err(|_| ModelError::InvalidArgument {
+        reason: format!("expression: the number {v} is too large for a constraint"),
+    })
+}
+
+/// `Imp` and `Pmi` swap when the condition is negated (`b -> not C` is `C -> not b`).
+fn flipped(mode: Reif) -> Reif {
+    match mode {
+        Reif::Equiv => Reif::Equiv,
+        Reif::Imp => Reif::Pmi,
+        Reif::Pmi => Reif::Imp,
+    }
+}
+
+/// The view `sign·x + offset` when the offset is one a view may have.
+fn view(x: VarId, sign: i128, offset: i128) -> Option<IntView> {
+    let offset = i64::try_from(offset)
+        .ok()
+        .filter(|o| o.unsigned_abs() <= MAX_VIEW_OFFSET.unsigned_abs())?;
+    let v = IntView::from(x);
+    let v = if sign < 0 { v.minus() } else { v };
+    Some(IntView {
+        offset: v.offset + offset,
+        ..v
+    })
+}
+
+impl Model {
+    /// Bounds of a view, from the domain its variable was declared with.
+    fn view_bounds(&self, v: IntView) -> (i128, i128) {
+        let (lo, hi) = self.engine().declared_bounds(v.var().index);
+        let (a, b) = (v.to_view(lo), v.to_view(hi));
+        (a.min(b).into(), a.max(b).into())
+    }
+
+    /// A new auxiliary variable over `lo..=hi`, or an error naming `what` when no variable can
+    /// hold that range.
+    fn aux_var(&mut self, lo: i128, hi: i128, what: &str) -> Result<VarId, ModelError> {
+        let fits = i128::from(MIN_VALUE) <= lo
+            && hi <= i128::from(MAX_VALUE)
+            && hi - lo < i128::from(MAX_DOMAIN_WIDTH);
+        if !fits {
+            return Err(ModelError::InvalidArgument {
+                reason: format!(
+                    "expression: {what} ranges over {lo}..={hi}, more than a variable holds \
+                     (at most {MAX_DOMAIN_WIDTH} values within {MIN_VALUE}..={MAX_VALUE})"
+                ),
+            });
+        }
+        let name = format!("_aux{}", self.num_vars());
+        let x = self.named_var(name, lo as i32..=hi as i32)?;
+        self.mark_auxiliary(x);
+        Ok(x)
+    }
+
+    fn aux_bool(&mut self) -> Result<IntView, ModelError> {
+        Ok(self.aux_var(0, 1, "a truth value")?.into())
+    }
+
+    /// The expression as `Σ aᵢ·xᵢ + c` over distinct variables, non-linear parts replaced by
+    /// auxiliary variables.
+    fn linearise(&mut self, e: IntExpr) -> Result<Linear, ModelError> {
+        let mut terms: Vec<(i128, VarId)> = Vec::with_capacity(e.terms.len());
+        let mut constant = e.constant;
+        let mut position = std::collections::HashMap::new();
+        for (a, atom) in e.terms {
+            let v = self.atom(atom)?;
+            let a_signed = if v.negated { a.saturating_neg() } else { a };
+            constant = constant.saturating_add(a.saturating_mul(v.offset.into()));
+            match position.get(&v.var) {
+                Some(&i) => {
+                    let (b, _): &mut (i128, VarId) = &mut terms[i];
+                    *b = b.saturating_add(a_signed);
+                }
+                None => {
+                    position.insert(v.var, terms.len());
+                    terms.push((a_signed, v.var));
+                }
+            }
+        }
+        terms.retain(|&(a, _)| a != 0);
+        Ok(Linear { terms, constant })
+    }
+
+    /// Least and greatest values of a linear form over the declared domains.
+    fn linear_bounds(&self, lin: &Linear) -> (i128, i128) {
+        lin.terms
+            .iter()
+            .fold((lin.constant, lin.constant), |(lo, hi), &(a, x)| {
+                let (min, max) = self.view_bounds(x.into());
+                let (p, q) = (a.saturating_mul(min), a.saturating_mul(max));
+                (lo.saturating_add(p.min(q)), hi.saturating_add(p.max(q)))
+            })
+    }
+
+    /// The expression as a view: `±x + c` as it is, anything else through an auxiliary
+    /// variable equal to it.
+    fn lower_view(&mut self, e: IntExpr) -> Result<IntView, ModelError> {
+        let lin = self.linearise(e)?;
+        if let [(a, x)] = lin.terms[..]
+            && a.abs() == 1
+            && let Some(v) = view(x, a, lin.constant)
+        {
+            return Ok(v);
+        }
+        let (lo, hi) = self.linear_bounds(&lin);
+        let z = self.aux_var(lo, hi, "a sum")?;
+        if lin.terms.is_empty() {
+            return Ok(z.into()); // its domain is the constant
+        }
+        let mut terms = lin.terms;
+        terms.push((-1, z));
+        self.post_linear(&terms, Relation::Eq, -lin.constant)?;
+        Ok(z.into())
+    }
+
+    /// A non-linear part (or a variable) as a view.
+    fn atom(&mut self, atom: Atom) -> Result<IntView, ModelError> {
+        match atom {
+            Atom::Var(x) => {
+                self.check_var(x)?;
+                Ok(x.into())
+            }
+            Atom::Truth(b) => self.literal_of(*b),
+            Atom::Times(a, b) => {
+                let (x, y) = (self.lower_view(*a)?, self.lower_view(*b)?);
+                let ((xl, xh), (yl, yh)) = (self.view_bounds(x), self.view_bounds(y));
+                let corners = [xl * yl, xl * yh, xh * yl, xh * yh];
+                let (lo, hi) = (corners.iter().min(), corners.iter().max());
+                let z = self.aux_var(*lo.unwrap(), *hi.unwrap(), "a product")?;
+                self.times(x, y, z)?;
+                Ok(z.into())
+            }
+            Atom::Div(a, b) => {
+                let (x, y) = (self.lower_view(*a)?, self.lower_view(*b)?);
+                let ((xl, xh), (yl, yh)) = (self.view_bounds(x), self.view_bounds(y));
+                // For a fixed dividend the quotient is extreme at the divisor's ends or at
+                // ±1, and for a fixed divisor it is monotone in the dividend.
+                let divisors = [yl, yh, -1, 1]
+                    .into_iter()
+                    .filter(|&d| d != 0 && yl <= d && d <= yh);
+                let quotients: Vec<i128> = divisors.flat_map(|d| [xl / d, xh / d]).collect();
+                let (lo, hi) = match (quotients.iter().min(), quotients.iter().max()) {
+                    (Some(&lo), Some(&hi)) => (lo, hi),
+                    _ => (0, 0), // the divisor is 0: no solution, which `div` finds
+                };
+                let z = self.aux_var(lo, hi, "a quotient")?;
+                self.div(x, y, z)?;
+                Ok(z.into())
+            }
+            Atom::Mod(a, b) => {
+                let (x, y) = (self.lower_view(*a)?, self.lower_view(*b)?);
+                let ((xl, xh), (yl, yh)) = (self.view_bounds(x), self.view_bounds(y));
+                // |x % y| < |y| and |x % y| <= |x|, with the sign of x.
+                let reach = (yl.abs().max(yh.abs()) - 1).max(0);
+                let (lo, hi) = (xl.max(-reach).min(0), xh.min(reach).max(0));
+                let z = self.aux_var(lo, hi, "a remainder")?;
+                self.modulo(x, y, z)?;
+                Ok(z.into())
+            }
+            Atom::Abs(a) => {
+                let x = self.lower_view(*a)?;
+                let (xl, xh) = self.view_bounds(x);
+                let lo = if xl <= 0 && 0 <= xh {
+                    0
+                } else {
+                    xl.abs().min(xh.abs())
+                };
+                let z = self.aux_var(lo, xl.abs().max(xh.abs()), "an absolute value")?;
+                self.abs(x, z)?;
+                Ok(z.into())
+            }
+            Atom::Min(es) | Atom::Max(es) if es.is_empty() => Err(ModelError::TooFewVariables {
+                constraint: "min/max expression",
+                min: 1,
+                found: 0,
+            }),
+            Atom::Min(es) => {
+                let xs = self.lower_views(es)?;
+                let bounds: Vec<_> = xs.iter().map(|&x| self.view_bounds(x)).collect();
+                let lo = bounds.iter().map(|b| b.0).min().unwrap_or(0);
+                let hi = bounds.iter().map(|b| b.1).min().unwrap_or(0);
+                let z = self.aux_var(lo, hi, "a minimum")?;
+                self.min(&xs, z)?;
+                Ok(z.into())
+            }
+            Atom::Max(es) => {
+                let xs = self.lower_views(es)?;
+                let bounds: Vec<_> = xs.iter().map(|&x| self.view_bounds(x)).collect();
+                let lo = bounds.iter().map(|b| b.0).max().unwrap_or(0);
+                let hi = bounds.iter().map(|b| b.1).max().unwrap_or(0);
+                let z = self.aux_var(lo, hi, "a maximum")?;
+                self.max(&xs, z)?;
+                Ok(z.into())
+            }
+            Atom::Element(array, index) => {
+                let index = self.lower_view(*index)?;
+                if array.is_empty() || !self.has_position(index, array.len())? {
+                    // Out of range is no solution here, as a division by zero is, rather than
+                    // the error `element` gives: the index may be a nested expression.
+                    self.lower_views(array)?;
+                    self.post_false()?;
+                    return Ok(self.aux_var(0, 0, "an element")?.into());
+                }
+                let constants: Option<Vec<i128>> = array.iter().map(IntExpr::as_constant).collect();
+                if let Some(values) = constants {
+                    let (lo, hi) = (values.iter().min(), values.iter().max());
+                    let (lo, hi) = (lo.copied().unwrap_or(0), hi.copied().unwrap_or(0));
+                    let z = self.aux_var(lo, hi, "an element")?;
+                    let values = values
+                        .into_iter()
+                        .map(api_int)
+                        .collect::<Result<Vec<_>, _>>()?;
+                    self.element_const(&values, index, z)?;
+                    return Ok(z.into());
+                }
+                let xs = self.lower_views(array)?;
+                let bounds: Vec<_> = xs.iter().map(|&x| self.view_bounds(x)).collect();
+                let lo = bounds.iter().map(|b| b.0).min().unwrap_or(0);
+                let hi = bounds.iter().map(|b| b.1).max().unwrap_or(0);
+                let z = self.aux_var(lo, hi, "an element")?;
+                self.element(&xs, index, z)?;
+                Ok(z.into())
+            }
+        }
+    }
+
+    /// Whether some value of the view `index` is a position of an array of length `n`.
+    fn has_position(&self, index: IntView, n: usize) -> Result<bool, ModelError> {
+        let values = self.domain(index.var())?;
+        Ok(values
+            .iter()
+            .any(|&v| usize::try_from(index.to_view(v)).is_ok_and(|i| i < n)))
+    }
+
+    fn lower_views(&mut self, es: Vec<IntExpr>) -> Result<Vec<IntView>, ModelError> {
+        es.into_iter().map(|e| self.lower_view(e)).collect()
+    }
+
+    /// Posts `Σ aᵢ·xᵢ (relation) c` through [`Model::linear`].
+    fn post_linear(
+        &mut self,
+        terms: &[(i128, VarId)],
+        relation: Relation,
+        constant: i128,
+    ) -> Result<(), ModelError> {
+        let coefficients = terms
+            .iter()
+            .map(|&(a, _)| api_int(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        let vars: Vec<VarId> = terms.iter().map(|&(_, x)| x).collect();
+        self.linear(&coefficients, &vars, relation, api_int(constant)?)
+    }
+
+    /// A constraint that always fails: the model has no solution.
+    fn post_false(&mut self) -> Result<(), ModelError> {
+        self.clause::<IntView, IntView>(&[], &[])
+    }
+
+    /// Posts `lin (relation) 0`.
+    fn post_compare(&mut self, lin: Linear, relation: Relation) -> Result<(), ModelError> {
+        let c = -lin.constant;
+        match lin.terms[..] {
+            [] if relation.holds(0, c) => Ok(()),
+            [] => self.post_false(),
+            // x (rel) y + c between two unit terms: a view relation, which `linear` would
+            // only reach for some relations.
+            [(a, x), (b, y)] if a.abs() == 1 && b.abs() == 1 => {
+                let lhs = view(x, a, 0).expect("no offset");
+                match view(y, -b, c) {
+                    Some(rhs) => match relation {
+                        Relation::Eq => self.equal(lhs, rhs),
+                        Relation::Le => self.less_eq(lhs, rhs),
+                        Relation::Lt => self.less_eq(lhs.offset(1), rhs),
+                        Relation::Ge => self.less_eq(rhs, lhs),
+                        Relation::Gt => self.less_eq(rhs.offset(1), lhs),
+                        Relation::Ne => self.not_equal(lhs, rhs),
+                    },
+                    None => self.post_linear(&lin.terms, relation, c),
+                }
+            }
+            _ => self.post_linear(&lin.terms, relation, c),
+        }
+    }
+
+    /// `b (mode) lin (relation) 0`.
+    fn reify_compare(
+        &mut self,
+        lin: Linear,
+        relation: Relation,
+        b: IntView,
+        mode: Reif,
+    ) -> Result<(), ModelError> {
+        let c = -lin.constant;
+        // Negated relations through the negated literal, so that each case below has two.
+        if matches!(relation, Relation::Ne | Relation::Lt | Relation::Gt) && lin.terms.len() <= 2 {
+            return self.reify_compare(lin, relation.negation(), negate(b), flipped(mode));
+        }
+        match lin.terms[..] {
+            [] => {
+                let holds = relation.holds(0, c);
+                match mode {
+                    Reif::Equiv => self.post(FixTo::new(b, holds.into())),
+                    Reif::Imp if !holds => self.post(FixTo::new(b, 0)),
+                    Reif::Pmi if holds => self.post(FixTo::new(b, 1)),
+                    _ => Ok(()),
+                }
+            }
+            [(a, x)] if a.abs() == 1 => {
+                let v = view(x, a, 0).expect("no offset");
+                let k = api_int(c)?;
+                match relation {
+                    Relation::Eq => self.eq_value_reif(v, k, b, mode),
+                    Relation::Le => self.le_value_reif(v, k, b, mode),
+                    // v >= k is not (v <= k - 1).
+                    _ => self.le_value_reif(v, api_int(c - 1)?, negate(b), flipped(mode)),
+                }
+            }
+            [(a, x), (bb, y)] if a.abs() == 1 && bb.abs() == 1 && view(y, -bb, c).is_some() => {
+                let lhs = view(x, a, 0).expect("no offset");
+                let rhs = view(y, -bb, c).expect("checked");
+                match relation {
+                    Relation::Eq => self.equal_reif(lhs, rhs, b, mode),
+                    Relation::Le => self.less_eq_reif(lhs, rhs, b, mode),
+                    _ => self.less_eq_reif(rhs, lhs, b, mode),
+                }
+            }
+            _ => {
+                let coefficients = lin
+                    .terms
+                    .iter()
+                    .map(|&(a, _)| api_int(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let vars: Vec<VarId> = lin.terms.iter().map(|&(_, x)| x).collect();
+                self.linear_reif(&coefficients, &vars, relation, api_int(c)?, b, mode)
+            }
+        }
+    }
+
+    /// The view, checked to be a literal of this model (values 0 and 1 only).
+    fn checked_literal(&mut self, l: IntView) -> Result<IntView, ModelError> {
+        self.literal("expression", l)
+    }
+
+    /// A literal equal to the expression's truth: the literal itself, or an auxiliary
+    /// Boolean tied to the expression.
+    pub(crate) fn literal_of(&mut self, e: BoolExpr) -> Result<IntView, ModelError> {
+        match e.0 {
+            Node::Lit(l) => self.checked_literal(l),
+            _ => {
+                let r = self.aux_bool()?;
+                self.reify_into(e, r)?;
+                Ok(r)
+            }
+        }
+    }
+
+    fn literals_of(&mut self, es: Vec<BoolExpr>) -> Result<Vec<IntView>, ModelError> {
+        es.into_iter().map(|e| self.literal_of(e)).collect()
+    }
+
+    /// `r <-> e`, for a literal `r`.
+    fn reify_into(&mut self, e: BoolExpr, r: IntView) -> Result<(), ModelError> {
+        match e.0 {
+            Node::Const(t) => self.post(FixTo::new(r, t.into())),
+            Node::Lit(l) => {
+                let l = self.checked_literal(l)?;
+                self.post(Equal::new(r, l))
+            }
+            Node::And(es) => {
+                let ls = self.literals_of(es)?;
+                self.and(&ls, r)
+            }
+            Node::Or(es) => {
+                let ls = self.literals_of(es)?;
+                self.or(&ls, r)
+            }
+            Node::Xor(a, b) => {
+                let ls = self.literals_of(vec![*a, *b])?;
+                self.xor(&ls, r)
+            }
+            Node::Iff(a, b) => {
+                let ls = self.literals_of(vec![*a, *b])?;
+                self.xor(&ls, negate(r))
+            }
+            Node::Implies(a, b) => self.reify_into(!*a | *b, r),
+            Node::Cmp(e, relation) => {
+                let lin = self.linearise(e)?;
+                self.reify_compare(lin, relation, r, Reif::Equiv)
+            }
+        }
+    }
+
+    /// `l -> e`, for a literal `l`: `e` is enforced while `l` is true.
+    fn enforce(&mut self, e: BoolExpr, l: IntView) -> Result<(), ModelError> {
+        match e.0 {
+            Node::Const(true) => Ok(()),
+            Node::Const(false) => self.post(FixTo::new(l, 0)),
+            Node::And(es) => es.into_iter().try_for_each(|e| self.enforce(e, l)),
+            Node::Or(es) => {
+                let mut ls = self.literals_of(es)?;
+                ls.push(negate(l));
+                self.clause::<IntView, IntView>(&ls, &[])
+            }
+            Node::Implies(a, b) => self.enforce(!*a | *b, l),
+            Node::Cmp(e, relation) => {
+                let lin = self.linearise(e)?;
+                self.reify_compare(lin, relation, l, Reif::Imp)
+            }
+            _ => {
+                let m = self.literal_of(e)?;
+                self.clause(&[m], &[l])
+            }
+        }
+    }
+
+    /// Posts `e`: it holds in every solution.
+    pub(crate) fn post_expr(&mut self, e: BoolExpr) -> Result<(), ModelError> {
+        match e.0 {
+            Node::Const(true) => Ok(()),
+            Node::Const(false) => self.post_false(),
+            Node::Lit(l) => {
+                let l = self.checked_literal(l)?;
+                self.post(FixTo::new(l, 1))
+            }
+            Node::And(es) => es.into_iter().try_for_each(|e| self.post_expr(e)),
+            Node::Or(es) => {
+                let ls = self.literals_of(es)?;
+                self.clause::<IntView, IntView>(&ls, &[])
+            }
+            Node::Xor(a, b) => match (a.0, b.0) {
+                (Node::Lit(l), other) | (other, Node::Lit(l)) => {
+                    let l = self.checked_literal(l)?;
+                    self.reify_into(BoolExpr(other), negate(l))
+                }
+                (a, b) => {
+                    let ls = self.literals_of(vec![BoolExpr(a), BoolExpr(b)])?;
+                    self.post(Equal::new(ls[0], negate(ls[1])))
+                }
+            },
+            Node::Iff(a, b) => match (a.0, b.0) {
+                (Node::Lit(l), other) | (other, Node::Lit(l)) => {
+                    let l = self.checked_literal(l)?;
+                    self.reify_into(BoolExpr(other), l)
+                }
+                (a, b) => {
+                    let ls = self.literals_of(vec![BoolExpr(a), BoolExpr(b)])?;
+                    self.post(Equal::new(ls[0], ls[1]))
+                }
+            },
+            Node::Implies(a, b) => match a.0 {
+                Node::Lit(l) => {
+                    let l = self.checked_literal(l)?;
+                    self.enforce(*b, l)
+                }
+                a => self.post_expr(!BoolExpr(a) | *b),
+            },
+            Node::Cmp(e, relation) => {
+                let lin = self.linearise(e)?;
+                self.post_compare(lin, relation)
+            }
+        }
+    }
+
+    /// Posts `e` only where `condition` holds: `condition -> e` (see
+    /// [`BoolExpr::only_if`]). A literal condition costs no variable.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let late = m.bool_var("late")?;
+    /// let start = m.named_var("start", 0..=9)?;
+    /// m.post_if(late, start.ge(8))?;
+    /// m.post_if(!late, start.le(1))?;
+    /// assert_eq!(Solver::new(m).count(), 4);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn post_if(
+        &mut self,
+        condition: impl Into<BoolExpr>,
+        e: impl Into<BoolExpr>,
+    ) -> Result<(), ModelError> {
+        self.post_expr(condition.into().implies(e))
+    }
+
+    /// The truth of `e` as a Boolean variable: 1 exactly when `e` holds. A literal is
+    /// returned as it is when it is a variable; otherwise the variable is auxiliary (out of
+    /// [`Solver::solution_set`](crate::Solver::solution_set) and printed solutions, see
+    /// [`Model::is_auxiliary`]).
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// use bezzel_core::expr::sum;
+    /// let mut m = Model::new();
+    /// let xs = m.int_vars(3, 0..=3)?;
+    /// let big: Vec<BoolVar> = xs.iter().map(|&x| m.reify(x.ge(2))).collect::<Result<_, _>>()?;
+    /// m.post(sum(&big).eq(1))?; // exactly one is 2 or more
+    /// assert_eq!(Solver::new(m).count(), 3 * 2 * 2 * 2);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn reify(&mut self, e: impl Into<BoolExpr>) -> Result<BoolVar, ModelError> {
+        let l = self.literal_of(e.into())?;
+        if !l.is_negated() && l.constant() == 0 {
+            return self.as_bool(l.var());
+        }
+        let r = self.aux_bool()?;
+        self.post(Equal::new(r, l))?;
+        self.as_bool(r.var())
+    }
+
+    /// The expression as a view, for the constraints that take views: `x`, `-x` and `x + c`
+    /// as they are, anything else through an auxiliary variable equal to it.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let q = m.int_vars(4, 0..=3)?;
+    /// let up: Vec<IntView> = (0..4).map(|i| m.view_of(q[i] + i as i32)).collect::<Result<_, _>>()?;
+    /// m.all_different(&q)?;
+    /// m.all_different(&up)?;
+    /// let down: Vec<IntView> = (0..4).map(|i| m.view_of(q[i] - i as i32)).collect::<Result<_, _>>()?;
+    /// m.all_different(&down)?;
+    /// assert_eq!(m.num_vars(), 4); // offsets are views
+    /// assert_eq!(Solver::new(m).count(), 2); // four queens
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn view_of(&mut self, e: impl Into<IntExpr>) -> Result<IntView, ModelError> {
+        self.lower_view(e.into())
+    }
+
+    /// A variable equal to the expression: the variable itself if it is one, otherwise an
+    /// auxiliary one (see [`Model::is_auxiliary`]), e.g. for an objective.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.int_vars(2, 0..=5)?;
+    /// let cost = m.var_of(3 * x[0] - x[1])?;
+    /// m.post((x[0] + x[1]).ge(4))?;
+    /// let best = Solver::new(m).minimize(cost)?.finish();
+    /// assert_eq!(best.value, Some(-5)); // x0 = 0, x1 = 5
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn var_of(&mut self, e: impl Into<IntExpr>) -> Result<VarId, ModelError> {
+        let v = self.lower_view(e.into())?;
+        if !v.is_negated() && v.constant() == 0 {
+            return Ok(v.var());
+        }
+        let (lo, hi) = self.view_bounds(v);
+        let z = self.aux_var(lo, hi, "the expression")?;
+        self.post(Equal::new(z.into(), v))?;
+        Ok(z)
+    }
+}

@@ -1,0 +1,7 @@
+//! Modelling in expressions against ground truth from outside the lowering: random
+//! expressions evaluated directly over every assignment, and models written both in
+//! expressions and by hand that must search the same tree.
+
+mod lowering_against_evaluation;
+mod node_counts;
+mod surface;

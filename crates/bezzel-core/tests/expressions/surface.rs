@@ -1,0 +1,152 @@
+//! The surface of the expression API: operators between every kind of operand, what `==`
+//! still means, what auxiliary variables show, and the errors a wrong expression gives.
+
+use bezzel_core::expr::{abs, all, any, sum};
+use bezzel_core::prelude::*;
+
+/// The values of `x` (over `0..=4`, declared first) for which `make` holds.
+fn solutions_in_x(make: impl Fn(VarId, IntView, BoolVar) -> BoolExpr) -> Vec<i32> {
+    let mut m = Model::new();
+    let x = m.named_var("x", 0..=4).unwrap();
+    let y = m.named_var("y", 2..=2).unwrap(); // y = 2, seen as the view y + 1 = 3
+    let b = m.bool_var("b").unwrap();
+    m.fix(b, 1).unwrap();
+    let e = make(x, y.offset(1), b);
+    m.post(e).unwrap();
+    let mut s = Solver::new(m);
+    let set = s.solution_set_of(&[x]).unwrap();
+    set.iter().map(|r| r[0]).collect()
+}
+
+#[test]
+fn operators_combine_variables_views_booleans_and_constants_on_either_side() {
+    // v is 3, b is 1.
+    assert_eq!(solutions_in_x(|x, v, _| (x + v).eq(5)), vec![2]);
+    assert_eq!(solutions_in_x(|x, v, _| (v + x).eq(5)), vec![2]);
+    assert_eq!(solutions_in_x(|x, _, b| (x + b).eq(5)), vec![4]);
+    assert_eq!(solutions_in_x(|x, _, b| (b - x).eq(-2)), vec![3]);
+    assert_eq!(solutions_in_x(|x, _, _| (2 * x).eq(6)), vec![3]);
+    assert_eq!(solutions_in_x(|x, _, _| (x * 2).eq(6)), vec![3]);
+    assert_eq!(solutions_in_x(|x, _, _| (7 - x).eq(6)), vec![1]);
+    assert_eq!(solutions_in_x(|x, v, _| (x * v).eq(12)), vec![4]);
+    assert_eq!(solutions_in_x(|x, _, _| (-x).eq(-4)), vec![4]);
+    assert_eq!(solutions_in_x(|x, v, _| (-v + x).eq(0)), vec![3]);
+    assert_eq!(solutions_in_x(|x, _, _| (x / 2).eq(1)), vec![2, 3]);
+    assert_eq!(solutions_in_x(|x, v, _| (x % v).eq(1)), vec![1, 4]);
+    assert_eq!(solutions_in_x(|x, _, _| (9 / (x + 1)).eq(3)), vec![2]);
+    assert_eq!(solutions_in_x(|x, _, _| abs(x - 3).le(1)), vec![2, 3, 4]);
+    assert_eq!(solutions_in_x(|x, _, _| (x - 3).abs().ge(2)), vec![0, 1]);
+    assert_eq!(
+        solutions_in_x(|x, v, b| sum([IntExpr::from(x), 1.into()]).eq(v) & b),
+        vec![2]
+    );
+    assert_eq!(solutions_in_x(|x, _, b| x.eq(4) & !b | x.eq(0)), vec![0]);
+    assert_eq!(
+        solutions_in_x(|x, _, b| (x.lt(2) ^ b) & x.ne(4)),
+        vec![2, 3]
+    );
+    assert_eq!(
+        solutions_in_x(|x, _, b| b.implies(x.gt(3)) & b.iff(x.ge(1))),
+        vec![4]
+    );
+    // Booleans as integers: the truth of `x >= 2` plus that of `x >= 3` is 1.
+    assert_eq!(solutions_in_x(|x, _, _| (x.ge(2) + x.ge(3)).eq(1)), vec![2]);
+    assert_eq!(
+        solutions_in_x(|x, _, _| all([x.ge(1), x.le(2)]) & any([x.eq(2), x.eq(4)])),
+        vec![2]
+    );
+}
+
+#[test]
+fn double_equals_still_compares_handles_while_eq_builds_a_constraint() {
+    let mut m = Model::new();
+    let x = m.int_var(0..=1).unwrap();
+    let y = m.int_var(0..=1).unwrap();
+    assert!(x == x && x != y);
+    assert!(x.offset(1) == x.offset(1));
+    let b = m.bool_var("b").unwrap();
+    assert!(b == b);
+    let _: BoolExpr = x.eq(y);
+    let _: BoolExpr = b.eq(1);
+    let _: BoolExpr = x.offset(1).le(y);
+}
+
+#[test]
+fn auxiliary_variables_stay_out_of_printed_solutions_unless_asked_for() {
+    let mut m = Model::new();
+    let x = m.named_var("x", 1..=3).unwrap();
+    let y = m.named_var("y", 1..=3).unwrap();
+    m.post((x * y).eq(3) & abs(x - y).eq(2)).unwrap();
+    assert!(m.num_vars() > 2);
+    assert_eq!(m.declared_vars(), vec![x, y]);
+    let mut s = Solver::new(m);
+    assert_eq!(s.solution_set().to_string(), "x=1 y=3\nx=3 y=1\n");
+    assert_eq!(s.first().unwrap().to_string(), "x=1 y=3");
+    let all = s.solution_set_with_auxiliaries();
+    assert!(all.variables.len() > 2);
+    assert_eq!(all.len(), 2);
+}
+
+#[test]
+fn a_model_without_expressions_prints_every_variable() {
+    let mut m = Model::new();
+    let x = m.int_var(0..=1).unwrap();
+    let y = m.int_var(0..=1).unwrap();
+    m.less_than(x, y).unwrap();
+    let mut s = Solver::new(m);
+    assert_eq!(s.solution_set().to_string(), "x0=0 x1=1\n");
+}
+
+#[test]
+fn offsets_and_negations_cost_no_variable() {
+    let mut m = Model::new();
+    let x = m.int_var(0..=5).unwrap();
+    let y = m.int_var(0..=5).unwrap();
+    m.post((x + 2).le(y - 1)).unwrap();
+    m.post((3 - x).ne(y)).unwrap();
+    m.post((2 * x + 3 * y).le(12)).unwrap();
+    assert_eq!(m.num_vars(), 2);
+    assert_eq!(m.view_of(-x + 4).unwrap(), x.minus().offset(4));
+    assert_eq!(m.var_of(x).unwrap(), x);
+}
+
+#[test]
+fn wrong_expressions_are_errors_not_panics() {
+    let mut m = Model::new();
+    let x = m.int_var(0..=5).unwrap();
+    let wide = m.int_var(-(1 << 20)..=(1 << 20)).unwrap();
+    // The product ranges over 2⁴⁰ values: no variable holds it.
+    let err = m.post((wide * wide).eq(x)).unwrap_err();
+    assert!(err.to_string().contains("product"), "{err}");
+    // A view that is not 0/1 is not a literal.
+    let err = m.post(x.offset(0) & x.offset(0)).unwrap_err();
+    assert!(matches!(err, ModelError::InvalidArgument { .. }), "{err}");
+    // Variables of another model.
+    let mut other = Model::new();
+    let z = other.int_var(0..=1).unwrap();
+    assert!(m.post(x.eq(z)).is_err());
+    // Coefficients beyond what a constraint takes.
+    let huge = (0..5).fold(IntExpr::from(x), |e, _| e * 1_000_000);
+    assert!(m.post(huge.le(1)).is_err());
+    // min of nothing.
+    assert!(
+        m.post(bezzel_core::expr::min(Vec::<VarId>::new()).eq(0))
+            .is_err()
+    );
+}
+
+#[test]
+fn relations_negate_and_mirror() {
+    for r in [
+        Relation::Eq,
+        Relation::Ne,
+        Relation::Le,
+        Relation::Lt,
+        Relation::Ge,
+        Relation::Gt,
+    ] {
+        assert_eq!(r.negation().negation(), r);
+        assert_eq!(r.mirrored().mirrored(), r);
+        assert_ne!(r.negation(), r);
+    }
+}
