@@ -727,7 +727,7 @@ fn unit_pair(
             a2.checked_neg()?,
             constant.checked_neg()?,
         ),
-        Relation::Eq => return None,
+        Relation::Eq | Relation::Ne | Relation::Lt | Relation::Gt => return None,
     };
     let signed = |a: i64, x: IntView| match a {
         1 => Some(x),
