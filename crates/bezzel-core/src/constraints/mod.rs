@@ -181,10 +181,10 @@ impl Model {
     /// `Σ coefficients[i] · vars[i]  (relation)  constant`, with bounds reasoning.
     pub fn linear<V: Into<IntView> + Copy>(
         &mut self,
-        coefficients: &[i64],
+        coefficients: &[i32],
         vars: &[V],
         relation: Relation,
-        constant: i64,
+        constant: i32,
     ) -> Result<(), ModelError> {
         if coefficients.len() != vars.len() {
             return Err(ModelError::LengthMismatch {
@@ -202,7 +202,12 @@ impl Model {
             });
         }
         let views = views(self, vars)?;
-        let terms: Vec<(i64, IntView)> = coefficients.iter().copied().zip(views).collect();
+        let terms: Vec<(i64, IntView)> = coefficients
+            .iter()
+            .map(|&a| i64::from(a))
+            .zip(views)
+            .collect();
+        let constant = i64::from(constant);
         if relation == Relation::Eq {
             // Two or three unit terms (sums and differences): the same pruning, cheaper.
             if let Some(p) = UnitSum::<2>::new(&terms, constant) {
@@ -220,7 +225,7 @@ impl Model {
         &mut self,
         vars: &[V],
         relation: Relation,
-        constant: i64,
+        constant: i32,
     ) -> Result<(), ModelError> {
         self.linear(&vec![1; vars.len()], vars, relation, constant)
     }
@@ -240,7 +245,7 @@ impl Model {
     pub fn check<V, F>(&mut self, vars: &[V], predicate: F) -> Result<(), ModelError>
     where
         V: Into<IntView> + Copy,
-        F: Fn(&[i64]) -> bool + Send + 'static,
+        F: Fn(&[i32]) -> bool + Send + 'static,
     {
         let views = views(self, vars)?;
         self.post(Check::new(views, Box::new(predicate)))

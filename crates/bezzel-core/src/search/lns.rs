@@ -136,7 +136,7 @@ pub struct LnsRun<'a> {
     /// The share of `vars` the next neighbourhood frees.
     free_share: f64,
     /// The best solution and its objective value.
-    best: Option<(Solution, i64)>,
+    best: Option<(Solution, i32)>,
     /// What the finished parts did, added up.
     total: Statistics,
     /// The part going on, and its node budget, if any.
@@ -255,7 +255,7 @@ impl LnsRun<'_> {
     }
 
     /// The objective value of [`best`](LnsRun::best).
-    pub fn best_value(&self) -> Option<i64> {
+    pub fn best_value(&self) -> Option<i32> {
         self.best.as_ref().map(|&(_, v)| v)
     }
 
@@ -332,7 +332,10 @@ impl LnsRun<'_> {
         };
         solver.restart();
         solver.prefix = prefix;
-        let bound = self.best.as_ref().map(|(s, _)| s.view_value(self.view));
+        let bound = self
+            .best
+            .as_ref()
+            .map(|(s, _)| i64::from(s.view_value(self.view)));
         solver.objective = Some(Objective::new(self.view, bound));
         if part != (Part::Neighbourhood { complete: false }) {
             // Complete runs restart as configured; a neighbourhood is too short to.

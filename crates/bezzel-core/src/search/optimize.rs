@@ -255,7 +255,7 @@ pub struct Optimize<'a> {
     /// The objective as the caller stated it (not negated for maximisation).
     objective: IntView,
     /// The last solution found, and its objective value.
-    best: Option<(Solution, i64)>,
+    best: Option<(Solution, i32)>,
     /// Whether the run is over (the iterator returned `None`).
     finished: bool,
 }
@@ -272,7 +272,7 @@ impl Optimize<'_> {
     }
 
     /// The objective value of [`best`](Optimize::best).
-    pub fn best_value(&self) -> Option<i64> {
+    pub fn best_value(&self) -> Option<i32> {
         self.best.as_ref().map(|&(_, v)| v)
     }
 
@@ -368,7 +368,7 @@ pub struct Optimum {
     /// The best solution found, if any.
     pub solution: Option<Solution>,
     /// Its objective value.
-    pub value: Option<i64>,
+    pub value: Option<i32>,
     /// Whether `solution` is proven optimal (the whole tree was explored).
     pub optimal: bool,
     /// Whether the model is proven to have no solution.

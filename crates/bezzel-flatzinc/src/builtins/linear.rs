@@ -4,7 +4,7 @@
 
 use super::int::{Cmp, not};
 use crate::FznError;
-use crate::builder::{Builder, Value};
+use crate::builder::{Builder, Value, int32, ints32};
 use bezzel_core::prelude::*;
 
 /// `int_lin_op(coeffs, xs, rhs)`, reified in `mode` by the fourth argument when given.
@@ -87,6 +87,8 @@ fn post(
             false,
         ),
     };
+    let coeffs = &ints32(coeffs, "a coefficient")?;
+    let rhs = int32(rhs, "the constant")?;
     match (r, negate) {
         (None, false) => b.model.linear(coeffs, xs, rel, rhs)?,
         (None, true) => {
