@@ -158,7 +158,7 @@ impl fmt::Display for Unit {
 ///
 /// Coordinates are 0-based `(row, column)` pairs and `a` comes before `b` in reading order.
 /// The message counts from 1: "givens clash: r1c1 and r1c5 both hold 7 in row 1".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Clash {
     /// The earlier of the two cells, as 0-based `(row, column)`.
     pub a: (usize, usize),
@@ -187,13 +187,21 @@ impl fmt::Display for Clash {
 
 impl std::error::Error for Clash {}
 
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for Clash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Clash: {self}")
+    }
+}
+
 /// Why a text could not be read as a grid.
 ///
 /// Unlike grid coordinates elsewhere, every position here counts from 1, as in the message,
 /// because it points into text a person will look at: `position` is the character's place in
 /// its text line (the whole puzzle in line form, the row's line in grid form), `row` and `col`
 /// the cell's row and column in the grid.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseError {
     /// A line-form puzzle whose length is not that of any supported grid (16, 81, 256, 625).
@@ -331,8 +339,16 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ParseError: {self}")
+    }
+}
+
 /// Why raw parts do not make a grid (see [`Grid::from_cells`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GridError {
     /// A box size outside `MIN_BOX_SIZE..=MAX_BOX_SIZE`.
@@ -376,6 +392,14 @@ impl fmt::Display for GridError {
 }
 
 impl std::error::Error for GridError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for GridError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GridError: {self}")
+    }
+}
 
 /// A Sudoku grid: `N * N` cells in row-major order, each 0 (empty) or `1..=N`.
 ///
@@ -862,6 +886,15 @@ impl FromStr for Grid {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_boxed_error_prints_its_message_where_main_shows_it() {
+        let e = ParseError::IllegalChar { ch: '!', position: 3, row: 1, col: 3 };
+        let message = e.to_string();
+        let shown = format!("{:?}", Box::<dyn std::error::Error>::from(e));
+        assert_eq!(shown, format!("ParseError: {message}"));
+        assert!(shown.contains('!'), "{shown}");
+    }
+
     use super::*;
     use crate::reader::{PuzzleLines, parse_batch};
     use proptest::prelude::*;

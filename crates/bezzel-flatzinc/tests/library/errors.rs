@@ -266,3 +266,12 @@ fn an_integer_beyond_i32_where_a_value_is_needed_is_an_error_naming_it() {
         assert!(message.contains("2147483647"), "{constraint}: {message}");
     }
 }
+
+#[test]
+fn a_boxed_error_prints_its_message_where_main_shows_it() {
+    let e = parse("var 1..3 x;\nsolve satisfy;\n").unwrap_err();
+    let message = e.to_string();
+    let shown = format!("{:?}", Box::<dyn std::error::Error>::from(e));
+    assert_eq!(shown, format!("FznError: {message}"));
+    assert!(shown.contains("line 1"), "{shown}");
+}
