@@ -175,7 +175,10 @@ mod tests {
         let message = e.to_string();
         let shown = format!("{:?}", Box::<dyn std::error::Error>::from(e));
         assert_eq!(shown, format!("ModelError: {message}"));
-        assert!(shown.contains("variable #9 belongs to a different model"), "{shown}");
+        assert!(
+            shown.contains("variable #9 belongs to a different model"),
+            "{shown}"
+        );
         let conflict = format!("{:?}", Box::<dyn std::error::Error>::from(crate::Conflict));
         assert_eq!(conflict, "Conflict: a domain became empty");
         let parallel = crate::parallel::ParallelError::ZeroThreads;

@@ -888,7 +888,12 @@ impl FromStr for Grid {
 mod tests {
     #[test]
     fn a_boxed_error_prints_its_message_where_main_shows_it() {
-        let e = ParseError::IllegalChar { ch: '!', position: 3, row: 1, col: 3 };
+        let e = ParseError::IllegalChar {
+            ch: '!',
+            position: 3,
+            row: 1,
+            col: 3,
+        };
         let message = e.to_string();
         let shown = format!("{:?}", Box::<dyn std::error::Error>::from(e));
         assert_eq!(shown, format!("ParseError: {message}"));
