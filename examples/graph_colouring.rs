@@ -51,7 +51,7 @@ pub(crate) fn model(
         };
         m.not_equal(x, y)?;
     }
-    for c in 1..n as i64 {
+    for c in 1..n as i32 {
         m.value_precede(c - 1, c, &colour)?;
     }
     let top = m.named_var("top", 0..n as i32)?;

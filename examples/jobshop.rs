@@ -289,7 +289,7 @@ fn run() -> Result<(), String> {
     };
     let values: Vec<Vec<i32>> = starts.iter().map(|s| solution.values_of(s)).collect();
     let end = check(&instance, &values).map_err(|e| format!("bezzel bug: {e}"))?;
-    if i64::from(end) != best.value.unwrap_or(-1) || solution[makespan] != end {
+    if best.value != Some(end) || solution[makespan] != end {
         return Err(format!(
             "bezzel bug: makespan {:?}, schedule ends at {end}",
             best.value

@@ -22,7 +22,7 @@ pub(crate) const GRID: [&str; 6] = [
 ];
 
 /// Each cage's letter, target and operation.
-pub(crate) const CAGES: [(char, i64, char); 15] = [
+pub(crate) const CAGES: [(char, i32, char); 15] = [
     ('A', 11, '+'),
     ('B', 2, '/'),
     ('C', 20, '*'),
@@ -59,7 +59,7 @@ pub(crate) fn model() -> Result<(Model, Matrix), ModelError> {
         let bad = |reason: &str| ModelError::InvalidArgument {
             reason: format!("cage {letter} ({target}{op}): {reason}"),
         };
-        let t = m.int_var(target as i32..=target as i32)?;
+        let t = m.int_var(target..=target)?;
         match (op, cells.as_slice()) {
             (_, []) => return Err(bad("no cell of the grid is in it")),
             ('+', _) => m.linear(&vec![1; cells.len()], &cells, Relation::Eq, target)?,
@@ -67,7 +67,7 @@ pub(crate) fn model() -> Result<(Model, Matrix), ModelError> {
                 // Partial products divide the target, so they lie in 1..=target.
                 let mut product = *first;
                 for &cell in rest {
-                    let next = m.int_var(1..=target as i32)?;
+                    let next = m.int_var(1..=target)?;
                     m.times(product, cell, next)?;
                     product = next;
                 }

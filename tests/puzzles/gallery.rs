@@ -27,24 +27,24 @@ mod kenken;
 
 /// Whether `grid` is a Latin square that makes every cage's target, checked from the rules
 /// rather than from the model.
-fn kenken_holds(grid: &[Vec<i64>]) -> bool {
+fn kenken_holds(grid: &[Vec<i32>]) -> bool {
     let n = grid.len();
-    let all = |line: Vec<i64>| {
+    let all = |line: Vec<i32>| {
         let mut line = line;
         line.sort_unstable();
-        line == (1..=n as i64).collect::<Vec<_>>()
+        line == (1..=n as i32).collect::<Vec<_>>()
     };
     let latin = (0..n).all(|r| all(grid[r].clone()))
         && (0..n).all(|c| all((0..n).map(|r| grid[r][c]).collect()));
     latin
         && kenken::CAGES.iter().all(|&(letter, target, op)| {
-            let cells: Vec<i64> = (0..n * n)
+            let cells: Vec<i32> = (0..n * n)
                 .filter(|&i| kenken::GRID[i / n].chars().nth(i % n) == Some(letter))
                 .map(|i| grid[i / n][i % n])
                 .collect();
             match (op, cells.as_slice()) {
-                ('+', _) => cells.iter().sum::<i64>() == target,
-                ('*', _) => cells.iter().product::<i64>() == target,
+                ('+', _) => cells.iter().sum::<i32>() == target,
+                ('*', _) => cells.iter().product::<i32>() == target,
                 ('-', &[a, b]) => (a - b).abs() == target,
                 ('/', &[a, b]) => a * target == b || b * target == a,
                 _ => false,
@@ -63,7 +63,7 @@ fn kenken_has_one_solution_the_published_one() {
         [2, 3, 6, 1, 4, 5],
         [1, 2, 5, 6, 3, 4],
     ];
-    let published: Vec<Vec<i64>> = published.iter().map(|r| r.to_vec()).collect();
+    let published: Vec<Vec<i32>> = published.iter().map(|r| r.to_vec()).collect();
     assert!(kenken_holds(&published));
     // The checker can fail: swapping two rows keeps the square Latin but breaks the cages.
     let mut swapped = published.clone();
@@ -73,10 +73,7 @@ fn kenken_has_one_solution_the_published_one() {
     let (m, grid) = kenken::model().unwrap();
     let set = Solver::new(m).solution_set_of(grid.as_slice()).unwrap();
     assert_eq!(set.len(), 1);
-    let found: Vec<Vec<i64>> = set.solutions[0]
-        .chunks(6)
-        .map(|r| r.iter().map(|&v| i64::from(v)).collect())
-        .collect();
+    let found: Vec<Vec<i32>> = set.solutions[0].chunks(6).map(<[i32]>::to_vec).collect();
     assert_eq!(found, published);
     insta::assert_snapshot!("kenken", set.to_string());
 }
@@ -110,7 +107,7 @@ fn optimum_colouring(n: usize, edges: &[(usize, usize)], chromatic: usize) -> St
     let mut solver = Solver::new(m);
     let best = solver.minimize(top).unwrap().finish();
     assert!(best.optimal);
-    assert_eq!(best.value, Some(chromatic as i64 - 1));
+    assert_eq!(best.value, Some(chromatic as i32 - 1));
     let solution = best.solution.unwrap();
     let values = solution.values_of(&colour);
     assert!(edges.iter().all(|&(a, b)| values[a] != values[b]));

@@ -23,7 +23,7 @@ pub struct DomainSpec {
 
 impl DomainSpec {
     /// Builds a domain from the inclusive range `lo..=hi`.
-    pub fn range(lo: i64, hi: i64) -> Result<DomainSpec, ModelError> {
+    pub fn range(lo: i32, hi: i32) -> Result<DomainSpec, ModelError> {
         DomainSpec::wide_range(lo.into(), hi.into())
     }
 
@@ -42,7 +42,7 @@ impl DomainSpec {
     }
 
     /// Builds a domain from a list of values (duplicates are ignored, order does not matter).
-    pub fn values<I: IntoIterator<Item = i64>>(values: I) -> Result<DomainSpec, ModelError> {
+    pub fn values<I: IntoIterator<Item = i32>>(values: I) -> Result<DomainSpec, ModelError> {
         DomainSpec::wide_values(values.into_iter().map(i128::from))
     }
 

@@ -7,7 +7,7 @@
 use std::fmt;
 
 /// A mistake in a model: a bad domain, mismatched lengths, a variable from another model.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ModelError {
     /// A domain was given with no values at all.
@@ -137,6 +137,14 @@ impl fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ModelError: {self}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,5 +166,24 @@ mod tests {
             name: Some("x".into()),
         };
         assert_eq!(e.to_string(), "variable `x` has an empty domain");
+    }
+
+    #[test]
+    fn a_boxed_error_prints_its_message_where_main_shows_it() {
+        // What `fn main() -> Result<(), Box<dyn Error>>` prints on an error is its `Debug`.
+        let e = ModelError::ForeignVariable { index: 9 };
+        let message = e.to_string();
+        let shown = format!("{:?}", Box::<dyn std::error::Error>::from(e));
+        assert_eq!(shown, format!("ModelError: {message}"));
+        assert!(
+            shown.contains("variable #9 belongs to a different model"),
+            "{shown}"
+        );
+        let conflict = format!("{:?}", Box::<dyn std::error::Error>::from(crate::Conflict));
+        assert_eq!(conflict, "Conflict: a domain became empty");
+        let parallel = crate::parallel::ParallelError::ZeroThreads;
+        let message = parallel.to_string();
+        let shown = format!("{:?}", Box::<dyn std::error::Error>::from(parallel));
+        assert_eq!(shown, format!("ParallelError: {message}"));
     }
 }

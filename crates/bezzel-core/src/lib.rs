@@ -45,9 +45,26 @@
 //! `m.linear(&[1000, 91, -90, 1, -9000, -900, 10, -1], &[s, e, n, d, mo, o, r, y],
 //! Relation::Eq, 0)`.
 //!
-//! Beyond one thread: [`parallel`] splits the tree into subproblems solved on a `rayon` pool
-//! by the `bezzel-runner` crate, whose [`checkpoint`] lets a long split run resume after an
-//! interruption.
+//! ## One integer type: `i32`
+//!
+//! Every value a user gives or reads is an `i32`: domains, [`fix`](Model::fix), view offsets,
+//! table tuples, counts and cardinalities, reified values, `among` sets, `element_const`
+//! arrays, `value_precede` values, durations and heights, linear coefficients and right-hand
+//! sides, objective values ([`Optimum::value`], [`Optimize::best_value`]) and solutions.
+//! Domains are bitsets over `i32` values and solutions were `i32` already, so that is the type
+//! the engine holds. Sums and products are computed in `i64` (or `i128`) inside the
+//! propagators, so no intermediate result overflows, and every view a model accepts (its
+//! offset within ±[`MAX_VIEW_OFFSET`](var::MAX_VIEW_OFFSET)) takes only `i32` values. A value
+//! that does not fit is a clear [`ModelError`], never a silent wrap. Sizes and positions
+//! (numbers of variables, matrix rows, nonogram clue lengths) are `usize`, as any Rust length;
+//! the propagator layer ([`Context`], the constructors in [`propagators`]) reads and narrows
+//! views in `i64`, where its arithmetic happens.
+//!
+//! Beyond one thread: [`Solver::parallel`] makes a solver that counts and optimises on
+//! worker threads (and resumes counts from a checkpoint, or spreads them over MPI ranks) with
+//! the same calls as on one; underneath, [`parallel`] splits the tree into subproblems solved
+//! on a `rayon` pool by the `bezzel-runner` crate, whose [`checkpoint`] lets a long split run
+//! resume after an interruption.
 //!
 //! ## Adding a constraint
 //!

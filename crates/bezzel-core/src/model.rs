@@ -306,13 +306,13 @@ impl Model {
     }
 
     /// Fails unless the view's variable was created by this model and its offset is within
-    /// ±[`MAX_VIEW_OFFSET`](crate::var::MAX_VIEW_OFFSET), so that its values are exact.
+    /// ±[`MAX_VIEW_OFFSET`](crate::var::MAX_VIEW_OFFSET), so that its values fit an `i32`.
     pub fn check_view(&self, v: IntView) -> Result<(), ModelError> {
         self.check_var(v.var)?;
-        if v.offset.unsigned_abs() > crate::var::MAX_VIEW_OFFSET.unsigned_abs() {
+        if v.offset.unsigned_abs() > u64::from(crate::var::MAX_VIEW_OFFSET.unsigned_abs()) {
             return Err(ModelError::InvalidArgument {
                 reason: format!(
-                    "view {v:?} has an offset beyond ±{}",
+                    "view {v:?} has an offset beyond ±{}, so its values would not fit an i32",
                     crate::var::MAX_VIEW_OFFSET
                 ),
             });

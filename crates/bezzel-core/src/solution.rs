@@ -153,8 +153,16 @@ impl Solution {
     }
 
     /// The value of a view, e.g. of `x.offset(3)`.
-    pub fn view_value(&self, v: IntView) -> i64 {
-        v.to_view(self.value(v.var()))
+    ///
+    /// # Panics
+    /// As [`value`](Solution::value), and if the view's offset is beyond
+    /// ±[`MAX_VIEW_OFFSET`](crate::var::MAX_VIEW_OFFSET) (a view no constraint accepts), whose
+    /// value may not fit an `i32`.
+    pub fn view_value(&self, v: IntView) -> i32 {
+        let value = v.to_view(self.value(v.var()));
+        i32::try_from(value).unwrap_or_else(|_| {
+            panic!("the view {v:?} takes the value {value}, which does not fit an i32")
+        })
     }
 
     /// The values of `vars`, in that order.

@@ -14,7 +14,7 @@ use bitvec::prelude::*;
 use std::fmt;
 
 /// A propagation failure: some domain would become empty. Search answers it by backtracking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
 pub struct Conflict;
 
 impl fmt::Display for Conflict {
@@ -24,6 +24,14 @@ impl fmt::Display for Conflict {
 }
 
 impl std::error::Error for Conflict {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for Conflict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Conflict: {self}")
+    }
+}
 
 /// What a domain write did: `None` if nothing changed, otherwise the kind of change.
 pub(crate) type Change = Result<Option<Event>, Conflict>;

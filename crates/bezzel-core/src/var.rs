@@ -14,9 +14,12 @@ use std::fmt;
 /// form); no model is given this number.
 pub(crate) const UNBOUND: u32 = u32::MAX;
 
-/// The largest offset, in absolute value, of a view that constraints accept: view values then
-/// fit an `i64` with room to spare, and products with `i64` coefficients fit an `i128`.
-pub const MAX_VIEW_OFFSET: i64 = 1 << 40;
+/// The largest offset, in absolute value, of a view that constraints accept: every value of
+/// such a view, `±x + c` with `x` within ±[`MAX_VALUE`](crate::MAX_VALUE), fits an `i32`, the
+/// one integer type of the public API (so a solution's view values, an objective's value and
+/// the values a [`check`](crate::Model::check) reads are `i32` as well). A view beyond it is
+/// refused with a [`ModelError`](crate::ModelError) when it is posted.
+pub const MAX_VIEW_OFFSET: i32 = i32::MAX - crate::domain::MAX_VALUE;
 
 /// Identifies an integer variable of one [`Model`](crate::Model).
 ///
@@ -93,7 +96,7 @@ impl IntView {
     /// The view `self + c`.
     ///
     /// Offsets add up in an `i64` and saturate rather than wrap; a view whose offset leaves
-    /// ±[`MAX_VIEW_OFFSET`] (billions of composed offsets) is refused when it is posted.
+    /// ±[`MAX_VIEW_OFFSET`] is refused when it is posted.
     pub fn offset(self, c: i32) -> IntView {
         IntView {
             offset: self.offset.saturating_add(i64::from(c)),

@@ -60,7 +60,7 @@ mod common;
 fn queens(n: usize, var_order: VarOrder, consistency: Consistency) -> Solver {
     let (mut m, q) = common::queens(n, consistency).unwrap();
     // A linear and a binary constraint too, so that their propagators are exercised.
-    m.linear(&[1, -1], &[q[0], q[1]], Relation::Le, n as i64)
+    m.linear(&[1, -1], &[q[0], q[1]], Relation::Le, n as i32)
         .unwrap();
     m.less_eq(q[2], q[3].offset(n as i32)).unwrap();
     Solver::with_config(

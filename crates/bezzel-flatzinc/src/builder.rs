@@ -66,6 +66,32 @@ pub(crate) fn int_of(x: i128, what: &str) -> Result<i64, FznError> {
     i64::try_from(x).map_err(|_| FznError::invalid(format!("{what}: the integer {x} is too large")))
 }
 
+/// A FlatZinc integer (read as `i64`) as the `i32` that Bezzel's models take for every
+/// value, or an [`Invalid`](FznError::Invalid) error that names it: never a wrapped value.
+pub(crate) fn int32(x: i64, what: &str) -> Result<i32, FznError> {
+    i32::try_from(x).map_err(|_| {
+        FznError::invalid(format!(
+            "{what}: the integer {x} is outside {}..={}, the values Bezzel's models take",
+            i32::MIN,
+            i32::MAX
+        ))
+    })
+}
+
+/// [`int32`] of every integer of `xs`.
+pub(crate) fn ints32(xs: &[i64], what: &str) -> Result<Vec<i32>, FznError> {
+    xs.iter().map(|&x| int32(x, what)).collect()
+}
+
+/// The values of a constant set that fit an `i32`: the only ones a view of a model can take,
+/// so membership in them is membership in the whole set.
+pub(crate) fn set32(values: &[i64]) -> Vec<i32> {
+    values
+        .iter()
+        .filter_map(|&v| i32::try_from(v).ok())
+        .collect()
+}
+
 /// The values of a constant set, sorted, without repeats.
 pub(crate) fn set_values(s: &SetLiteral) -> Result<Vec<i64>, FznError> {
     match s {

@@ -84,7 +84,15 @@ pub(crate) fn post_implied(
     let mut posted = 0;
     for clique in cliques(&edges) {
         let starts: Vec<VarId> = clique.iter().map(|&(x, _)| x).collect();
-        let durations: Vec<i64> = clique.iter().map(|&(_, d)| d).collect();
+        // An implied constraint: durations beyond `i32` (which the linear constraints they
+        // come from refuse anyway) just leave it out.
+        let Ok(durations) = clique
+            .iter()
+            .map(|&(_, d)| i32::try_from(d))
+            .collect::<Result<Vec<i32>, _>>()
+        else {
+            continue;
+        };
         b.model.disjunctive(&starts, &durations)?;
         posted += 1;
     }

@@ -7,7 +7,7 @@ use bezzel_core::ModelError;
 use std::fmt;
 
 /// A FlatZinc input Bezzel cannot run, or a failure to read or write.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FznError {
     /// Text that is not FlatZinc.
@@ -251,6 +251,14 @@ impl fmt::Display for FznError {
 }
 
 impl std::error::Error for FznError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for FznError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FznError: {self}")
+    }
+}
 
 impl From<ModelError> for FznError {
     /// The engine's refusal, without the line and context, which the translation adds.

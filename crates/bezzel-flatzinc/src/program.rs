@@ -70,13 +70,20 @@ fn build(mut b: Builder, statements: Vec<Statement>) -> Result<Program, FznError
     for (v, values, dom) in std::mem::take(&mut b.restrictions) {
         let x = b.view(&v)?;
         match dom {
+            // Every value of a view fits an `i32`: bounds past it are met by all values or
+            // by none, and set values past it by none.
+            Dom::Range(lo, hi) if lo > i64::from(i32::MAX) || hi < i64::from(i32::MIN) => {
+                b.fail()?;
+            }
             Dom::Range(lo, hi) => {
+                let lo = lo.max(i64::from(i32::MIN)) as i32;
+                let hi = hi.min(i64::from(i32::MAX)) as i32;
                 b.model.linear(&[1], &[x], Relation::Ge, lo)?;
                 b.model.linear(&[1], &[x], Relation::Le, hi)?;
             }
             Dom::Unbounded => {
                 let one = b.constant(1)?;
-                b.model.among(&[x], &values, one)?;
+                b.model.among(&[x], &crate::builder::set32(&values), one)?;
             }
         }
     }

@@ -39,7 +39,7 @@ use std::fmt;
 pub const ENABLED: bool = cfg!(feature = "mpi");
 
 /// Why MPI cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum MpiError {
     /// The program was built without the `mpi` feature.
@@ -61,6 +61,14 @@ impl fmt::Display for MpiError {
 }
 
 impl std::error::Error for MpiError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for MpiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MpiError: {self}")
+    }
+}
 
 /// This process's place in the MPI job, from [`Mpi::initialize`] until it is dropped (which
 /// finalises MPI: keep it alive while the run lasts).

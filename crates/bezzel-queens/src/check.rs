@@ -46,7 +46,7 @@ pub struct Attack {
 }
 
 /// A queen whose column does not fit on the board, found by [`validate`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PlacementError {
     /// The first row whose column is out of range.
     pub row: usize,
@@ -70,6 +70,14 @@ impl fmt::Display for PlacementError {
 }
 
 impl std::error::Error for PlacementError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for PlacementError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PlacementError: {self}")
+    }
+}
 
 /// Checks that every column lies on the board, reporting the first row that
 /// does not.

@@ -14,7 +14,7 @@
 use std::fmt;
 
 /// Why [`construct`] has no placement to give.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ConstructError {
     /// `n = 0`: there is no board.
     EmptyBoard,
@@ -41,6 +41,14 @@ impl fmt::Display for ConstructError {
 }
 
 impl std::error::Error for ConstructError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for ConstructError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ConstructError: {self}")
+    }
+}
 
 /// A solution of the `n`-queens problem as `placement[row] = column`, built
 /// in O(n) time.

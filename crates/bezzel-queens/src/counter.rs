@@ -44,7 +44,7 @@ use serde::de::DeserializeOwned;
 pub const MAX_N: usize = 28;
 
 /// Why a bit-parallel counter refused its input.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub enum BitmaskError {
     /// `n = 0` was asked for; the bitmask search needs at least one row.
     ZeroBoard,
@@ -105,6 +105,14 @@ impl fmt::Display for BitmaskError {
 }
 
 impl std::error::Error for BitmaskError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for BitmaskError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BitmaskError: {self}")
+    }
+}
 
 /// Which bit-parallel counter refused a board size: all share [`MAX_N`] and
 /// [`BitmaskError`], and the message names the one that was asked.

@@ -105,7 +105,6 @@ pub struct Options<'a> {
 }
 
 /// Why a count failed.
-#[derive(Debug)]
 #[non_exhaustive]
 pub enum CountError {
     /// A bit-parallel counter refused the board or a subproblem.
@@ -131,6 +130,14 @@ impl fmt::Display for CountError {
 }
 
 impl std::error::Error for CountError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for CountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CountError: {self}")
+    }
+}
 
 /// Counts the solutions of `n` queens with `engine`, in parallel: the report's counts are
 /// `[solutions, unique solutions]` (the unique count only from [`Engine::Symmetry`], 0 from

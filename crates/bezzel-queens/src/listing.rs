@@ -165,7 +165,6 @@ pub fn solutions<W: Write>(
 }
 
 /// Why [`unique`] could not list.
-#[derive(Debug)]
 #[non_exhaustive]
 pub enum ListError {
     /// The board is out of the symmetry counter's range.
@@ -184,6 +183,14 @@ impl fmt::Display for ListError {
 }
 
 impl std::error::Error for ListError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for ListError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ListError: {self}")
+    }
+}
 
 /// Lists one representative of each class of `n`-queens solutions under the board's 8
 /// symmetries (the lexicographically smallest), in lexicographic order as they are found,

@@ -13,7 +13,7 @@ use std::fmt;
 pub const MAX_MODEL_N: usize = 10_000;
 
 /// Why a queens model could not be built.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum QueensError {
     /// n = 0: there is no board.
@@ -45,6 +45,14 @@ impl fmt::Display for QueensError {
 }
 
 impl std::error::Error for QueensError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for QueensError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "QueensError: {self}")
+    }
+}
 
 impl From<ModelError> for QueensError {
     fn from(e: ModelError) -> QueensError {
@@ -166,4 +174,18 @@ impl Queens {
 
 fn placement(s: &Solution, rows: &[VarId]) -> Vec<usize> {
     rows.iter().map(|&x| s[x] as usize).collect()
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::*;
+
+    #[test]
+    fn a_boxed_error_prints_its_message_where_main_shows_it() {
+        let e = QueensError::TooLarge { n: 9999, max: 64 };
+        let message = e.to_string();
+        let shown = format!("{:?}", Box::<dyn std::error::Error>::from(e));
+        assert_eq!(shown, format!("QueensError: {message}"));
+        assert!(shown.contains("n = 9999 is too large"), "{shown}");
+    }
 }

@@ -95,7 +95,7 @@ impl Symmetry {
 /// Why a placement could not be transformed: only permutations of `0..n`
 /// (one queen per row and per column, as in every solution) stay one queen
 /// per row under the rotations and diagonal reflections.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PermutationError {
     /// A column is not on the board.
     OutOfRange {
@@ -138,6 +138,14 @@ impl fmt::Display for PermutationError {
 }
 
 impl std::error::Error for PermutationError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for PermutationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PermutationError: {self}")
+    }
+}
 
 /// The number of unique solutions (one per orbit) and of all solutions.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -28,7 +28,7 @@ pub trait Cluster: fmt::Debug {
 }
 
 /// Why the processes of a distributed run could not work together.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ClusterError {
     /// The transport could not send or receive a message.
@@ -90,6 +90,14 @@ impl fmt::Display for ClusterError {
 }
 
 impl std::error::Error for ClusterError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for ClusterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ClusterError: {self}")
+    }
+}
 
 /// One rank of a cluster of threads in this process (see [`on_thread_ranks`]).
 #[derive(Debug)]

@@ -18,7 +18,7 @@ use crate::grid::{Grid, Unit};
 /// is filled, every given is kept, then the rows, the columns and the boxes each hold no value
 /// twice. A filled unit of `N` cells with no repeat holds each of `1..=N` exactly once, so no
 /// separate "missing value" case is needed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Invalid {
     /// The solution's size differs from the puzzle's.
@@ -96,6 +96,14 @@ impl fmt::Display for Invalid {
 }
 
 impl std::error::Error for Invalid {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Invalid: {self}")
+    }
+}
 
 /// Checks that `solution` solves `puzzle`: same size, all cells filled, all givens kept, and
 /// every row, column and box a permutation of `1..=N`. Reports the first problem (see

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Why a Sudoku model could not be built.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SudokuError {
     /// Two givens share a unit and a value, so no solution exists; the conflict names both
@@ -54,6 +54,14 @@ impl fmt::Display for SudokuError {
 }
 
 impl std::error::Error for SudokuError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for SudokuError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SudokuError: {self}")
+    }
+}
 
 impl From<ModelError> for SudokuError {
     fn from(e: ModelError) -> SudokuError {

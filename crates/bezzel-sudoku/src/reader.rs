@@ -133,7 +133,6 @@ pub struct Puzzle {
 }
 
 /// An input that failed part way: the puzzles before it were all yielded.
-#[derive(Debug)]
 pub struct ReadError {
     /// The 1-based line that could not be read in full.
     pub line: usize,
@@ -150,6 +149,14 @@ impl fmt::Display for ReadError {
 impl std::error::Error for ReadError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
+    }
+}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ReadError: {self}")
     }
 }
 

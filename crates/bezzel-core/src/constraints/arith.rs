@@ -12,6 +12,12 @@ use crate::propagators::{
 };
 use crate::var::IntView;
 
+/// The values as the propagators take them: in `i64`, where their sums and products are
+/// computed without overflow.
+pub(super) fn widen(values: &[i32]) -> Vec<i64> {
+    values.iter().map(|&v| i64::from(v)).collect()
+}
+
 impl Model {
     fn arith_view(&self, v: impl Into<IntView>) -> Result<IntView, ModelError> {
         let v = v.into();
@@ -246,7 +252,7 @@ impl Model {
     /// ```
     pub fn element_const(
         &mut self,
-        array: &[i64],
+        array: &[i32],
         index: impl Into<IntView>,
         value: impl Into<IntView>,
     ) -> Result<(), ModelError> {
@@ -257,7 +263,7 @@ impl Model {
             });
         }
         self.arith_check_index("element_const", index, array.len())?;
-        self.post(ElementConst::new(array.to_vec(), index, value))
+        self.post(ElementConst::new(widen(array), index, value))
     }
 
     /// `value = xs[index]` over views, with `index` counted from 0; domain consistent on
@@ -314,7 +320,7 @@ impl Model {
     pub fn count<V: Into<IntView> + Copy>(
         &mut self,
         xs: &[V],
-        value: i64,
+        value: i32,
         n: impl Into<IntView>,
     ) -> Result<(), ModelError> {
         self.among(xs, &[value], n)
@@ -339,12 +345,12 @@ impl Model {
     pub fn among<V: Into<IntView> + Copy>(
         &mut self,
         xs: &[V],
-        values: &[i64],
+        values: &[i32],
         n: impl Into<IntView>,
     ) -> Result<(), ModelError> {
         let xs = views(self, xs)?;
         let n = self.arith_view(n)?;
-        self.post(Among::new(xs, values.to_vec(), n))
+        self.post(Among::new(xs, widen(values), n))
     }
 
     /// `counts[j]` is the number of `xs` equal to `values[j]`, for every `j`. The `xs` may
@@ -368,7 +374,7 @@ impl Model {
     pub fn global_cardinality<V: Into<IntView> + Copy, C: Into<IntView> + Copy>(
         &mut self,
         xs: &[V],
-        values: &[i64],
+        values: &[i32],
         counts: &[C],
     ) -> Result<(), ModelError> {
         let xs = views(self, xs)?;
@@ -380,7 +386,7 @@ impl Model {
                 found: counts.len(),
             });
         }
-        let mut sorted = values.to_vec();
+        let mut sorted = widen(values);
         sorted.sort_unstable();
         if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
             return Err(ModelError::InvalidArgument {
@@ -394,7 +400,7 @@ impl Model {
             })
         });
         for (&value, &n) in values.iter().zip(&counts) {
-            self.post(Among::new(xs.clone(), vec![value], n))?;
+            self.post(Among::new(xs.clone(), vec![i64::from(value)], n))?;
         }
         if closed && !counts.is_empty() {
             let terms = counts.iter().map(|&c| (1, c)).collect();

@@ -378,14 +378,14 @@ impl Model {
     pub fn eq_value_reif(
         &mut self,
         x: impl Into<IntView>,
-        value: i64,
+        value: i32,
         b: impl Into<IntView>,
         mode: Reif,
     ) -> Result<(), ModelError> {
         let b = self.literal("eq_value_reif", b)?;
         let x = x.into();
         self.check_view(x)?;
-        self.post(Reified::eq_value(b, mode, x, value))
+        self.post(Reified::eq_value(b, mode, x, i64::from(value)))
     }
 
     /// `b (mode) x <= value` (see [`Reif`] for the modes).
@@ -406,14 +406,14 @@ impl Model {
     pub fn le_value_reif(
         &mut self,
         x: impl Into<IntView>,
-        value: i64,
+        value: i32,
         b: impl Into<IntView>,
         mode: Reif,
     ) -> Result<(), ModelError> {
         let b = self.literal("le_value_reif", b)?;
         let x = x.into();
         self.check_view(x)?;
-        self.post(Reified::le_value(b, mode, x, value))
+        self.post(Reified::le_value(b, mode, x, i64::from(value)))
     }
 
     /// `b (mode) x = y` (see [`Reif`] for the modes).
@@ -508,10 +508,10 @@ impl Model {
     /// ```
     pub fn linear_reif<V: Into<IntView> + Copy>(
         &mut self,
-        coefficients: &[i64],
+        coefficients: &[i32],
         vars: &[V],
         relation: Relation,
-        constant: i64,
+        constant: i32,
         b: impl Into<IntView>,
         mode: Reif,
     ) -> Result<(), ModelError> {
@@ -535,8 +535,14 @@ impl Model {
         for (&a, &v) in coefficients.iter().zip(vars) {
             let v = v.into();
             self.check_view(v)?;
-            terms.push((a, v));
+            terms.push((i64::from(a), v));
         }
-        self.post(Reified::linear(b, mode, terms, relation, constant))
+        self.post(Reified::linear(
+            b,
+            mode,
+            terms,
+            relation,
+            i64::from(constant),
+        ))
     }
 }

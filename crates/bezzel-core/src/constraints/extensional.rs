@@ -5,14 +5,14 @@ use crate::model::Model;
 use crate::propagators::{Dfa, Regular, Table};
 use crate::var::IntView;
 
-/// The tuples as rows of `i64`, checked: each as long as `arity`, every value within
-/// `MIN_VALUE..=MAX_VALUE`.
-fn checked_tuples<T: AsRef<[i64]>>(
+/// The tuples as rows of `i64` (as the propagator takes them), checked: each as long as
+/// `arity`, every value within `MIN_VALUE..=MAX_VALUE`.
+fn checked_tuples<T: AsRef<[i32]>>(
     what: &'static str,
     arity: usize,
     tuples: &[T],
 ) -> Result<Vec<Vec<i64>>, ModelError> {
-    let range = i64::from(crate::MIN_VALUE)..=i64::from(crate::MAX_VALUE);
+    let range = crate::MIN_VALUE..=crate::MAX_VALUE;
     tuples
         .iter()
         .enumerate()
@@ -35,7 +35,7 @@ fn checked_tuples<T: AsRef<[i64]>>(
                     ),
                 });
             }
-            Ok(t.to_vec())
+            Ok(t.iter().map(|&v| i64::from(v)).collect())
         })
         .collect()
 }
@@ -71,7 +71,7 @@ impl Model {
     pub fn table<V, T>(&mut self, vars: &[V], tuples: &[T]) -> Result<(), ModelError>
     where
         V: Into<IntView> + Copy,
-        T: AsRef<[i64]>,
+        T: AsRef<[i32]>,
     {
         let views = super::views(self, vars)?;
         if views.is_empty() {
@@ -112,7 +112,7 @@ impl Model {
     pub fn table_negative<V, T>(&mut self, vars: &[V], tuples: &[T]) -> Result<(), ModelError>
     where
         V: Into<IntView> + Copy,
-        T: AsRef<[i64]>,
+        T: AsRef<[i32]>,
     {
         let views = super::views(self, vars)?;
         if views.is_empty() {

@@ -192,10 +192,10 @@ impl Model {
     /// ```
     pub fn linear<V: Into<IntView> + Copy>(
         &mut self,
-        coefficients: &[i64],
+        coefficients: &[i32],
         vars: &[V],
         relation: Relation,
-        constant: i64,
+        constant: i32,
     ) -> Result<(), ModelError> {
         if coefficients.len() != vars.len() {
             return Err(ModelError::LengthMismatch {
@@ -213,7 +213,12 @@ impl Model {
             });
         }
         let views = views(self, vars)?;
-        let terms: Vec<(i64, IntView)> = coefficients.iter().copied().zip(views).collect();
+        let terms: Vec<(i64, IntView)> = coefficients
+            .iter()
+            .map(|&a| i64::from(a))
+            .zip(views)
+            .collect();
+        let constant = i64::from(constant);
         if relation == Relation::Ne
             && let [(a, x), (b, y)] = terms[..]
             && a.abs() == 1
@@ -223,7 +228,7 @@ impl Model {
             let x = if a == 1 { x } else { x.minus() };
             let y = if b == 1 { y.minus() } else { y };
             let offset = y.offset.saturating_add(constant);
-            if offset.unsigned_abs() <= crate::var::MAX_VIEW_OFFSET.unsigned_abs() {
+            if offset.unsigned_abs() <= u64::from(crate::var::MAX_VIEW_OFFSET.unsigned_abs()) {
                 return self.post(NotEqual::new(x, IntView { offset, ..y }));
             }
         }
@@ -244,7 +249,7 @@ impl Model {
         &mut self,
         vars: &[V],
         relation: Relation,
-        constant: i64,
+        constant: i32,
     ) -> Result<(), ModelError> {
         self.linear(&vec![1; vars.len()], vars, relation, constant)
     }
@@ -264,7 +269,7 @@ impl Model {
     pub fn check<V, F>(&mut self, vars: &[V], predicate: F) -> Result<(), ModelError>
     where
         V: Into<IntView> + Copy,
-        F: Fn(&[i64]) -> bool + Send + 'static,
+        F: Fn(&[i32]) -> bool + Send + 'static,
     {
         let views = views(self, vars)?;
         self.post(Check::new(views, Box::new(predicate)))

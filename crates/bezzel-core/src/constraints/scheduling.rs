@@ -19,7 +19,7 @@ fn amounts(
     amount: &'static str,
     pair: &'static str,
     tasks: usize,
-    amounts: &[i64],
+    amounts: &[i32],
 ) -> Result<(), ModelError> {
     if amounts.len() != tasks {
         return Err(ModelError::LengthMismatch {
@@ -28,7 +28,7 @@ fn amounts(
             found: amounts.len(),
         });
     }
-    let max = i64::from(crate::MAX_VALUE);
+    let max = crate::MAX_VALUE;
     if let Some((i, v)) = amounts
         .iter()
         .enumerate()
@@ -73,8 +73,8 @@ impl Model {
     pub fn cumulative<V: Into<IntView> + Copy>(
         &mut self,
         starts: &[V],
-        durations: &[i64],
-        heights: &[i64],
+        durations: &[i32],
+        heights: &[i32],
         capacity: impl Into<IntView>,
     ) -> Result<(), ModelError> {
         let starts = super::views(self, starts)?;
@@ -102,8 +102,8 @@ impl Model {
         for i in 0..starts.len() {
             if durations[i] > 0 && heights[i] > 0 {
                 s.push(starts[i]);
-                d.push(durations[i]);
-                r.push(heights[i]);
+                d.push(i64::from(durations[i]));
+                r.push(i64::from(heights[i]));
             }
         }
         if s.is_empty() {
@@ -209,7 +209,7 @@ impl Model {
     pub fn disjunctive<V: Into<IntView> + Copy>(
         &mut self,
         starts: &[V],
-        durations: &[i64],
+        durations: &[i32],
     ) -> Result<(), ModelError> {
         self.post_disjunctive(starts, durations, false)
     }
@@ -232,7 +232,7 @@ impl Model {
     pub fn disjunctive_strict<V: Into<IntView> + Copy>(
         &mut self,
         starts: &[V],
-        durations: &[i64],
+        durations: &[i32],
     ) -> Result<(), ModelError> {
         self.post_disjunctive(starts, durations, true)
     }
@@ -240,7 +240,7 @@ impl Model {
     fn post_disjunctive<V: Into<IntView> + Copy>(
         &mut self,
         starts: &[V],
-        durations: &[i64],
+        durations: &[i32],
         strict: bool,
     ) -> Result<(), ModelError> {
         let starts = super::views(self, starts)?;
@@ -255,6 +255,7 @@ impl Model {
             "disjunctive: starts and durations"
         };
         amounts(name, "duration", what, starts.len(), durations)?;
-        self.post(Disjunctive::new(starts, durations.to_vec(), strict))
+        let durations = durations.iter().map(|&d| i64::from(d)).collect();
+        self.post(Disjunctive::new(starts, durations, strict))
     }
 }

@@ -167,8 +167,8 @@ impl Model {
     /// ```
     pub fn value_precede<V: Into<IntView> + Copy>(
         &mut self,
-        s: i64,
-        t: i64,
+        s: i32,
+        t: i32,
         vars: &[V],
     ) -> Result<(), ModelError> {
         let views = super::views(self, vars)?;
@@ -179,6 +179,6 @@ impl Model {
                 ),
             });
         }
-        self.post(ValuePrecede::new(s, t, views))
+        self.post(ValuePrecede::new(i64::from(s), i64::from(t), views))
     }
 }

@@ -25,10 +25,10 @@ struct Linear {
     constant: i128,
 }
 
-/// A value of the expression API as the posting functions of today take it. The one place
-/// where expression arithmetic (`i128`, saturating) meets the constraints' integer type.
-fn api_int(v: i128) -> Result<i64, ModelError> {
-    i64::try_from(v).map_err(|_| ModelError::InvalidArgument {
+/// A value of the expression API as the posting functions take it (`i32`, the API's one
+/// integer type). The one place where expression arithmetic (`i128`, saturating) meets it.
+fn api_int(v: i128) -> Result<i32, ModelError> {
+    i32::try_from(v).map_err(|_| ModelError::InvalidArgument {
         reason: format!("expression: the number {v} is too large for a constraint"),
     })
 }
@@ -46,7 +46,7 @@ fn flipped(mode: Reif) -> Reif {
 fn view(x: VarId, sign: i128, offset: i128) -> Option<IntView> {
     let offset = i64::try_from(offset)
         .ok()
-        .filter(|o| o.unsigned_abs() <= MAX_VIEW_OFFSET.unsigned_abs())?;
+        .filter(|o| o.unsigned_abs() <= u64::from(MAX_VIEW_OFFSET.unsigned_abs()))?;
     let v = IntView::from(x);
     let v = if sign < 0 { v.minus() } else { v };
     Some(IntView {

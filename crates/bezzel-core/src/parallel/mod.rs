@@ -63,7 +63,7 @@ pub struct ParallelCount {
 }
 
 /// Why a parallel run could not start, or stopped before its end.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParallelError {
     /// Building the model failed.
@@ -139,6 +139,14 @@ impl std::error::Error for ParallelError {
             ParallelError::Run(e) => Some(e),
             _ => None,
         }
+    }
+}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for ParallelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ParallelError: {self}")
     }
 }
 

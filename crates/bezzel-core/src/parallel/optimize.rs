@@ -50,7 +50,7 @@ where
         subproblems: &[Subproblem],
         objective: impl Into<IntView>,
         cancel: Option<Arc<AtomicBool>>,
-        on_improved: impl Fn(&Solution, i64) + Sync,
+        on_improved: impl Fn(&Solution, i32) + Sync,
     ) -> Result<Optimum, ParallelError> {
         self.optimize(
             subproblems,
@@ -87,7 +87,7 @@ where
         subproblems: &[Subproblem],
         objective: impl Into<IntView>,
         cancel: Option<Arc<AtomicBool>>,
-        on_improved: impl Fn(&Solution, i64) + Sync,
+        on_improved: impl Fn(&Solution, i32) + Sync,
     ) -> Result<Optimum, ParallelError> {
         self.optimize(
             subproblems,
@@ -117,7 +117,7 @@ where
         objective: IntView,
         sense: Sense,
         cancel: Option<Arc<AtomicBool>>,
-        on_improved: impl Fn(&Solution, i64) + Sync,
+        on_improved: impl Fn(&Solution, i32) + Sync,
     ) -> Result<Optimum, ParallelError> {
         check_subproblems(&self.identity, subproblems)?;
         let model = (self.build)()?;
@@ -126,8 +126,8 @@ where
         let cancel = cancel.unwrap_or_default();
         // The best value any worker found, of the minimised view (see `optimize_with`).
         let shared = Arc::new(AtomicI64::new(i64::MAX));
-        let best: Mutex<Option<(Solution, i64)>> = Mutex::new(None);
-        let better = |a: i64, b: i64| match sense {
+        let best: Mutex<Option<(Solution, i32)>> = Mutex::new(None);
+        let better = |a: i32, b: i32| match sense {
             Sense::Minimize => a < b,
             Sense::Maximize => a > b,
         };

@@ -739,7 +739,7 @@ fn unit_pair(
     let rhs = signed(a2.checked_neg()?, x2)?;
     let offset = i32::try_from(c).ok()?;
     let rhs_offset = rhs.constant().checked_add(i64::from(offset))?;
-    if rhs_offset.unsigned_abs() > crate::var::MAX_VIEW_OFFSET.unsigned_abs() {
+    if rhs_offset.unsigned_abs() > u64::from(crate::var::MAX_VIEW_OFFSET.unsigned_abs()) {
         return None;
     }
     Some((lhs, rhs.offset(offset)))

@@ -11,13 +11,15 @@ use crate::var::IntView;
 use std::fmt;
 
 /// The predicate type of a [`Check`]: it receives the views' values in the order given.
-pub type Predicate = Box<dyn Fn(&[i64]) -> bool + Send>;
+/// Every view a model accepts takes `i32` values (its offset is within
+/// ±[`MAX_VIEW_OFFSET`](crate::var::MAX_VIEW_OFFSET)), as every value a user reads does.
+pub type Predicate = Box<dyn Fn(&[i32]) -> bool + Send>;
 
 /// Fails when all `views` are fixed and the predicate rejects their values.
 pub struct Check {
     views: Vec<IntView>,
     predicate: Predicate,
-    values: Vec<i64>,
+    values: Vec<i32>,
 }
 
 impl Check {
@@ -49,7 +51,9 @@ impl Propagator for Check {
             return Ok(PropStatus::Fixpoint);
         }
         self.values.clear();
-        self.values.extend(self.views.iter().map(|&v| ctx.min(v)));
+        // Exact: the views' values fit `i32` (see `Predicate`).
+        self.values
+            .extend(self.views.iter().map(|&v| ctx.min(v) as i32));
         if (self.predicate)(&self.values) {
             Ok(PropStatus::Subsumed)
         } else {
@@ -62,7 +66,8 @@ impl Propagator for Check {
     }
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
-        (self.predicate)(&a.values_of(&self.views))
+        let values: Vec<i32> = a.values_of(&self.views).iter().map(|&v| v as i32).collect();
+        (self.predicate)(&values)
     }
 
     fn name(&self) -> &'static str {

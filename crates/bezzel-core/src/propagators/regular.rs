@@ -64,7 +64,7 @@ impl Dfa {
         states: usize,
         start: usize,
         finals: &[usize],
-        transitions: &[(usize, i64, usize)],
+        transitions: &[(usize, i32, usize)],
     ) -> Result<Dfa, ModelError> {
         let bad = |reason: String| Err(ModelError::InvalidArgument { reason });
         if states == 0 {
@@ -84,7 +84,7 @@ impl Dfa {
             }
             is_final[f] = true;
         }
-        let range = i64::from(crate::MIN_VALUE)..=i64::from(crate::MAX_VALUE);
+        let range = crate::MIN_VALUE..=crate::MAX_VALUE;
         let mut out: Vec<Vec<(i64, usize)>> = vec![Vec::new(); states];
         for &(from, symbol, to) in transitions {
             if from >= states || to >= states {
@@ -100,7 +100,7 @@ impl Dfa {
                     crate::MAX_VALUE
                 ));
             }
-            out[from].push((symbol, to));
+            out[from].push((i64::from(symbol), to));
         }
         for (q, arcs) in out.iter_mut().enumerate() {
             arcs.sort_unstable();
@@ -124,7 +124,9 @@ impl Dfa {
     /// `0` (blank) and `1` (filled), the words made of blocks of 1s of the given lengths, in
     /// order, separated by at least one 0, with any number of 0s before and after. Blocks
     /// of length 0 are ignored, so that both `&[]` and `&[0]` describe an empty row. It has
-    /// `Σ blocks + number of blocks + 1` states.
+    /// `Σ blocks + number of blocks + 1` states. The lengths are `usize`, as sizes are
+    /// everywhere in the API: they count cells, and are no values of variables (those are
+    /// `i32`).
     ///
     /// ```
     /// use bezzel_core::constraints::Dfa;
@@ -182,14 +184,16 @@ impl Dfa {
     /// assert!(dfa.is_final(filled));
     /// assert_eq!(dfa.next(filled, 1), None); // a second 1 would need another block
     /// ```
-    pub fn next(&self, state: usize, symbol: i64) -> Option<usize> {
+    pub fn next(&self, state: usize, symbol: i32) -> Option<usize> {
         let arcs = self.out.get(state)?;
-        let at = arcs.binary_search_by_key(&symbol, |a| a.0).ok()?;
+        let at = arcs
+            .binary_search_by_key(&i64::from(symbol), |a| a.0)
+            .ok()?;
         Some(arcs[at].1)
     }
 
     /// Whether the automaton accepts `word`.
-    pub fn accepts(&self, word: &[i64]) -> bool {
+    pub fn accepts(&self, word: &[i32]) -> bool {
         let mut q = self.start;
         for &s in word {
             match self.next(q, s) {
@@ -535,7 +539,11 @@ impl Propagator for Regular {
         // The definition: run the automaton on the word.
         let mut q = self.dfa.start;
         for &v in &self.views {
-            match self.dfa.next(q, a.value(v)) {
+            // A value beyond `i32` is no symbol of any automaton.
+            match i32::try_from(a.value(v))
+                .ok()
+                .and_then(|symbol| self.dfa.next(q, symbol))
+            {
                 Some(next) => q = next,
                 None => return false,
             }

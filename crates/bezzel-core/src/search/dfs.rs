@@ -64,7 +64,7 @@ pub struct Solver {
     pub(super) model: Model,
     pub(super) config: SearchConfig,
     pub(super) branching: Branching,
-    cancel: Option<Arc<AtomicBool>>,
+    pub(super) cancel: Option<Arc<AtomicBool>>,
     pub(super) stats: Statistics,
     pub(super) stack: Vec<Frame>,
     phase: Phase,
@@ -89,6 +89,9 @@ pub struct Solver {
     /// ([`SearchConfig::last_conflict`], [`SearchConfig::solution_phase`]): what they learnt,
     /// the latest solution's values kept across runs as dom/wdeg's weights are.
     pub(super) guide: Guide,
+    /// How to search on worker threads ([`Solver::parallel`]); `None` for a solver made from
+    /// a model, which searches here.
+    pub(super) threads: Option<Box<super::threads::Threads>>,
 }
 
 impl Solver {
@@ -118,6 +121,7 @@ impl Solver {
             custom: None,
             observer: None,
             guide: Guide::default(),
+            threads: None,
         }
     }
 
@@ -238,11 +242,23 @@ impl Solver {
     }
 
     /// Counts solutions (up to the solution limit, if one is set); check
-    /// [`Statistics::is_complete`] to see whether a limit cut the count short.
+    /// [`Statistics::is_complete`] to see whether a limit cut the count short. A solver made
+    /// by [`parallel`](Solver::parallel) counts on its worker threads.
     pub fn count(&mut self) -> u64 {
         self.restart();
+        if let Some(count) = self.count_on_workers() {
+            return count;
+        }
         while self.advance() {}
         self.stats.solutions
+    }
+
+    /// Ends the run with what a search elsewhere (the worker threads) found: nothing left to
+    /// explore here, and its statistics as this run's.
+    pub(super) fn end_run_with(&mut self, stats: Statistics) {
+        self.stack.clear();
+        self.phase = Phase::Done;
+        self.stats = stats;
     }
 
     /// All solutions on every variable the user declared, as a canonical [`SolutionSet`]:

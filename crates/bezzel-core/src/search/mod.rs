@@ -31,7 +31,9 @@
 //!   improving solutions as an iterator ([`Optimize`]) and what it found ([`Optimum`]);
 //! * `observe` — [`Observer`]: what sees every [`Node`] of a run ([`Solver::observe`]), at no
 //!   cost to runs nobody watches;
-//! * [`tree`] — the search tree recorded by an observer (bounded), and drawn as an HTML page.
+//! * [`tree`] — the search tree recorded by an observer (bounded), and drawn as an HTML page;
+//! * [`threads`] — [`Solver::parallel`]: the same solver searching on worker threads, with
+//!   resumable and distributed counts.
 
 mod brancher;
 mod branching;
@@ -46,6 +48,7 @@ mod restarts;
 mod split;
 #[cfg(test)]
 mod tests;
+pub mod threads;
 pub mod tree;
 
 pub use brancher::{Brancher, Domains};

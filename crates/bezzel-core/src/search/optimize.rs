@@ -155,7 +155,7 @@ impl Solver {
     /// # Ok::<(), ModelError>(())
     /// ```
     pub fn minimize(&mut self, objective: impl Into<IntView>) -> Result<Optimize<'_>, ModelError> {
-        self.optimize_with(&[], objective.into(), Sense::Minimize, None)
+        self.optimize_here_or_on_workers(objective.into(), Sense::Minimize)
     }
 
     /// Branch and bound that maximises `objective`: as [`minimize`](Solver::minimize), each
@@ -177,7 +177,30 @@ impl Solver {
     /// # Ok::<(), ModelError>(())
     /// ```
     pub fn maximize(&mut self, objective: impl Into<IntView>) -> Result<Optimize<'_>, ModelError> {
-        self.optimize_with(&[], objective.into(), Sense::Maximize, None)
+        self.optimize_here_or_on_workers(objective.into(), Sense::Maximize)
+    }
+
+    /// Branch and bound from the root: on the worker threads of a solver made by
+    /// [`parallel`](Solver::parallel) (the improving solutions they found, replayed in
+    /// order), here otherwise.
+    fn optimize_here_or_on_workers(
+        &mut self,
+        objective: IntView,
+        sense: Sense,
+    ) -> Result<Optimize<'_>, ModelError> {
+        self.model.check_view(objective)?;
+        self.restart();
+        match self.optimize_on_workers(objective, sense) {
+            Some(Ok(improving)) => Ok(Optimize {
+                solver: self,
+                objective,
+                best: None,
+                finished: false,
+                found: Some(improving.into_iter()),
+            }),
+            Some(Err(e)) => Err(e),
+            None => self.optimize_with(&[], objective, sense, None),
+        }
     }
 
     /// Branch and bound below a decision prefix (a subproblem from
@@ -243,6 +266,7 @@ impl Solver {
             objective,
             best: None,
             finished: false,
+            found: None,
         })
     }
 }
@@ -255,9 +279,12 @@ pub struct Optimize<'a> {
     /// The objective as the caller stated it (not negated for maximisation).
     objective: IntView,
     /// The last solution found, and its objective value.
-    best: Option<(Solution, i64)>,
+    best: Option<(Solution, i32)>,
     /// Whether the run is over (the iterator returned `None`).
     finished: bool,
+    /// The improving solutions that worker threads found, replayed by the iterator; `None`
+    /// when the search runs here.
+    found: Option<std::vec::IntoIter<Solution>>,
 }
 
 impl Optimize<'_> {
@@ -272,7 +299,7 @@ impl Optimize<'_> {
     }
 
     /// The objective value of [`best`](Optimize::best).
-    pub fn best_value(&self) -> Option<i64> {
+    pub fn best_value(&self) -> Option<i32> {
         self.best.as_ref().map(|&(_, v)| v)
     }
 
@@ -352,7 +379,11 @@ impl Iterator for Optimize<'_> {
         if self.finished {
             return None;
         }
-        let Some(solution) = self.solver.next_solution() else {
+        let next = match &mut self.found {
+            Some(found) => found.next(),
+            None => self.solver.next_solution(),
+        };
+        let Some(solution) = next else {
             self.finished = true;
             return None;
         };
@@ -368,7 +399,7 @@ pub struct Optimum {
     /// The best solution found, if any.
     pub solution: Option<Solution>,
     /// Its objective value.
-    pub value: Option<i64>,
+    pub value: Option<i32>,
     /// Whether `solution` is proven optimal (the whole tree was explored).
     pub optimal: bool,
     /// Whether the model is proven to have no solution.

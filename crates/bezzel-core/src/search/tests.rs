@@ -397,7 +397,7 @@ fn kept_weights_equal_the_definition_after_searches() {
         let n = 8;
         let s = m.int_vars(n, 0..=n as i32).unwrap();
         for i in 0..n {
-            m.count(&s, i as i64, s[i]).unwrap();
+            m.count(&s, i as i32, s[i]).unwrap();
         }
         models.push(("magic sequence 8", m));
     }

@@ -41,7 +41,7 @@ pub(crate) enum ConstraintSpec {
     Equal(ViewSpec, ViewSpec),
     LessEq(ViewSpec, ViewSpec),
     LessThan(ViewSpec, ViewSpec),
-    Linear(Vec<(i64, ViewSpec)>, Relation, i64),
+    Linear(Vec<(i32, ViewSpec)>, Relation, i32),
     /// The closure check: the sum of the views' values is divisible by 3.
     SumDivisibleBy3(Vec<ViewSpec>),
 }
@@ -91,12 +91,16 @@ impl ConstraintSpec {
             ConstraintSpec::LessEq(x, y) => m.less_eq(x.view(vars), y.view(vars)),
             ConstraintSpec::LessThan(x, y) => m.less_than(x.view(vars), y.view(vars)),
             ConstraintSpec::Linear(terms, rel, c) => {
-                let coefs: Vec<i64> = terms.iter().map(|t| t.0).collect();
+                let coefs: Vec<i32> = terms.iter().map(|t| t.0).collect();
                 let vs: Vec<ViewSpec> = terms.iter().map(|t| t.1).collect();
                 m.linear(&coefs, &views(&vs, vars), *rel, *c)
             }
             ConstraintSpec::SumDivisibleBy3(vs) => m.check(&views(vs, vars), |vals| {
-                vals.iter().sum::<i64>().rem_euclid(3) == 0
+                vals.iter()
+                    .map(|&v| i64::from(v))
+                    .sum::<i64>()
+                    .rem_euclid(3)
+                    == 0
             }),
         }
     }
@@ -174,9 +178,9 @@ pub(crate) fn constraint_spec(nvars: usize, kinds: Kinds) -> BoxedStrategy<Const
         prop::collection::vec(v(), 2..=nvars.max(2)).prop_map(ConstraintSpec::AllDifferent);
     let less_than = (v(), v()).prop_map(|(x, y)| ConstraintSpec::LessThan(x, y));
     let linear = (
-        prop::collection::vec((-3..=3i64, v()), 1..=4),
+        prop::collection::vec((-3..=3i32, v()), 1..=4),
         relation(),
-        -6..=6i64,
+        -6..=6i32,
     )
         .prop_map(|(t, r, c)| ConstraintSpec::Linear(t, r, c));
     match kinds {

@@ -362,8 +362,8 @@ fn a_job_shop_by_reification_in_expressions_searches_the_tree_by_hand() {
     let best = job_shop_by_brute_force();
     let hand = job_shop(false);
     let expr = job_shop(true);
-    assert_eq!(hand.value, Some(i64::from(best)));
-    assert_eq!(expr.value, Some(i64::from(best)));
+    assert_eq!(hand.value, Some(best));
+    assert_eq!(expr.value, Some(best));
     assert!(hand.optimal && expr.optimal);
     eprintln!(
         "job shop 3x3: nodes expressions {}, by hand {}",

@@ -139,7 +139,7 @@ fn check_optimum(build: Build<'_>, expected: &BTreeSet<Vec<i32>>, case: &str) {
                 Sense::Minimize => expected.iter().map(|a| a[i]).min(),
                 Sense::Maximize => expected.iter().map(|a| a[i]).max(),
             };
-            assert_eq!(best.value, want.map(i64::from), "{case}: {sense:?} x{i}");
+            assert_eq!(best.value, want, "{case}: {sense:?} x{i}");
             assert_eq!(
                 best.infeasible,
                 expected.is_empty(),
@@ -182,12 +182,21 @@ fn random_view(rng: &mut Rng, vars: usize) -> ViewSpec {
     )
 }
 
-fn random_values(rng: &mut Rng, lo: i64, hi: i64) -> Vec<i64> {
+fn random_values(rng: &mut Rng, lo: i32, hi: i32) -> Vec<i32> {
     (lo..=hi).filter(|_| rng.chance(45)).collect()
 }
 
-fn among_holds(xs: &[ViewSpec], set: &[i64], n: ViewSpec, a: &[i32]) -> bool {
-    values(xs, a).iter().filter(|v| set.contains(v)).count() as i64 == n.eval(a)
+/// Whether `set` holds the view value `v`.
+fn holds_value(set: &[i32], v: i64) -> bool {
+    set.iter().any(|&s| i64::from(s) == v)
+}
+
+fn among_holds(xs: &[ViewSpec], set: &[i32], n: ViewSpec, a: &[i32]) -> bool {
+    values(xs, a)
+        .iter()
+        .filter(|&&v| holds_value(set, v))
+        .count() as i64
+        == n.eval(a)
 }
 
 #[test]
@@ -227,7 +236,7 @@ fn several_amongs_on_the_same_views() {
         let mut rng = Rng::seeded(1000 + seed);
         let nvars = 3 + rng.below(2) as usize;
         let domains: Vec<Vec<i32>> = (0..nvars).map(|_| brute::domain(&mut rng, -1, 3)).collect();
-        let amongs: Vec<(Vec<ViewSpec>, Vec<i64>, ViewSpec)> = (0..2 + rng.below(2))
+        let amongs: Vec<(Vec<ViewSpec>, Vec<i32>, ViewSpec)> = (0..2 + rng.below(2))
             .map(|_| {
                 let k = 2 + rng.below(5) as usize;
                 let xs = (0..k).map(|_| random_view(&mut rng, nvars)).collect();
@@ -277,7 +286,10 @@ fn many_views_sharing_advice_bits_with_other_constraints() {
         // the domains, so that some instances have solutions.
         let typical = {
             let mid: Vec<i32> = domains.iter().map(|d| d[d.len() / 2]).collect();
-            values(&xs, &mid).iter().filter(|v| set.contains(v)).count() as i32
+            values(&xs, &mid)
+                .iter()
+                .filter(|&&v| holds_value(&set, v))
+                .count() as i32
         };
         let n = ViewSpec::of(4, false, typical - 1 - rng.below(2) as i32);
         let all_diff = [0usize, 1, 2];
@@ -343,22 +355,22 @@ fn magic(n: usize, how: u8) -> (Model, Vec<VarId>) {
     match how {
         0 => {
             for i in 0..n {
-                m.count(&x, i as i64, x[i]).unwrap();
+                m.count(&x, i as i32, x[i]).unwrap();
             }
         }
         1 => {
-            let vals: Vec<i64> = (0..n as i64).collect();
+            let vals: Vec<i32> = (0..n as i32).collect();
             m.global_cardinality(&x, &vals, &x).unwrap();
         }
         _ => {
             let neg: Vec<IntView> = x.iter().map(|v| v.minus()).collect();
             for i in 0..n {
-                m.count(&neg, -(i as i64), x[i]).unwrap();
+                m.count(&neg, -(i as i32), x[i]).unwrap();
                 if i + 1 < n {
                     let s = m.int_var(0..=(n as i32)).unwrap();
                     m.linear(&[1, 1, -1], &[x[i], x[i + 1], s], Relation::Eq, 0)
                         .unwrap();
-                    m.among(&neg, &[-(i as i64), -(i as i64) - 1], s).unwrap();
+                    m.among(&neg, &[-(i as i32), -(i as i32) - 1], s).unwrap();
                 }
             }
         }
@@ -446,8 +458,8 @@ fn global_cardinality_with_counts_over_shared_variables() {
                 )
             })
             .collect();
-        let vals: Vec<i64> = {
-            let all: Vec<i64> = (-1..=3).filter(|_| rng.chance(60)).collect();
+        let vals: Vec<i32> = {
+            let all: Vec<i32> = (-1..=3).filter(|_| rng.chance(60)).collect();
             if all.is_empty() { vec![0] } else { all }
         };
         let counts: Vec<ViewSpec> = vals
@@ -468,9 +480,9 @@ fn global_cardinality_with_counts_over_shared_variables() {
         };
         let holds = |a: &[i32]| {
             let got = values(&xs, a);
-            vals.iter()
-                .zip(&counts)
-                .all(|(v, c)| got.iter().filter(|g| *g == v).count() as i64 == c.eval(a))
+            vals.iter().zip(&counts).all(|(&v, c)| {
+                got.iter().filter(|&&g| g == i64::from(v)).count() as i64 == c.eval(a)
+            })
         };
         check_case(
             &domains,
@@ -614,7 +626,7 @@ fn reified_membership_as_among_of_one_view_with_a_boolean_count() {
         let k = 3 + rng.below(3) as usize;
         let mut domains: Vec<Vec<i32>> = (0..nx).map(|_| brute::domain(&mut rng, -2, 2)).collect();
         domains.extend((0..k).map(|_| vec![0, 1]));
-        let reifs: Vec<(ViewSpec, Vec<i64>)> = (0..k)
+        let reifs: Vec<(ViewSpec, Vec<i32>)> = (0..k)
             .map(|_| (random_view(&mut rng, nx), random_values(&mut rng, -2, 2)))
             .collect();
         let bools: Vec<ViewSpec> = (nx..nx + k).map(ViewSpec::var).collect();
@@ -632,9 +644,11 @@ fn reified_membership_as_among_of_one_view_with_a_boolean_count() {
             (m, x)
         };
         let holds = |a: &[i32]| {
-            reifs.iter().enumerate().all(|(i, (view, set))| {
-                i64::from(set.contains(&view.eval(a))) == i64::from(a[nx + i])
-            }) && among_holds(&bools, &[1], n, a)
+            reifs
+                .iter()
+                .enumerate()
+                .all(|(i, (view, set))| i32::from(holds_value(set, view.eval(a))) == a[nx + i])
+                && among_holds(&bools, &[1], n, a)
         };
         check_case(
             &domains,
@@ -690,16 +704,15 @@ fn propagating_the_model_then_posting_more_then_solving() {
 
 #[test]
 fn values_far_outside_every_domain_count_for_nothing() {
-    // Values at the ends of i64 and just past i32 (which would alias small values if they
-    // were cut to 32 bits) next to ordinary ones, with negated and shifted views, so that
-    // both ways of looking at a view (the set's values in the domain, the domain's values in
-    // the set) meet them.
+    // Values at the ends of i32 and just past the largest domains, next to ordinary ones,
+    // with negated and shifted views, so that both ways of looking at a view (the set's
+    // values in the domain, the domain's values in the set) meet them.
     let far = [
-        i64::MIN,
-        i64::MIN + 1,
-        -(1 << 32) + 1,
-        (1 << 32) + 1,
-        i64::MAX,
+        i32::MIN,
+        i32::MIN + 1,
+        bezzel_core::MIN_VALUE - 1,
+        bezzel_core::MAX_VALUE + 1,
+        i32::MAX,
     ];
     for seed in 0..60u64 {
         let mut rng = Rng::seeded(80_000 + seed);
@@ -778,7 +791,7 @@ fn parallel_branch_and_bound_over_a_count() {
                 Sense::Minimize => expected.iter().map(|a| a[nvars]).min(),
                 Sense::Maximize => expected.iter().map(|a| a[nvars]).max(),
             };
-            assert_eq!(best.value, want.map(i64::from), "seed {seed}: {sense:?}");
+            assert_eq!(best.value, want, "seed {seed}: {sense:?}");
             assert!(best.optimal, "seed {seed}");
         }
         let count = search.count(&subproblems, None, |_, _| {}).unwrap();
@@ -870,7 +883,7 @@ fn same_nodes_as_a_from_scratch_reference_on_larger_models() {
         let nvars = 7 + rng.below(3) as usize;
         let mut domains: Vec<Vec<i32>> =
             (0..nvars).map(|_| brute::domain(&mut rng, 0, 4)).collect();
-        let amongs: Vec<(Vec<ViewSpec>, Vec<i64>, ViewSpec)> = (0..2 + rng.below(2))
+        let amongs: Vec<(Vec<ViewSpec>, Vec<i32>, ViewSpec)> = (0..2 + rng.below(2))
             .map(|_| {
                 let k = if rng.chance(50) {
                     60 + rng.below(80) as usize
@@ -898,7 +911,7 @@ fn same_nodes_as_a_from_scratch_reference_on_larger_models() {
                 if reference {
                     m.post(ReferenceAmong {
                         xs: views(xs, &x),
-                        set: set.iter().copied().collect(),
+                        set: set.iter().map(|&v| i64::from(v)).collect(),
                         n: n.view(&x),
                     })
                     .unwrap();

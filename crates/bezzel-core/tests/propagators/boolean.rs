@@ -41,11 +41,11 @@ enum Spec {
     Xor(Vec<Lit>, Lit),
     Implies(Lit, Lit),
     Not(Lit, Lit),
-    EqValue(ViewSpec, i64, Lit, Reif),
-    LeValue(ViewSpec, i64, Lit, Reif),
+    EqValue(ViewSpec, i32, Lit, Reif),
+    LeValue(ViewSpec, i32, Lit, Reif),
     Equal(ViewSpec, ViewSpec, Lit, Reif),
     LessEq(ViewSpec, ViewSpec, Lit, Reif),
-    Linear(Vec<(i64, ViewSpec)>, Relation, i64, Lit, Reif),
+    Linear(Vec<(i32, ViewSpec)>, Relation, i32, Lit, Reif),
 }
 
 /// `b (mode) c`, from the definition of the modes.
@@ -68,13 +68,13 @@ impl Spec {
             Spec::Xor(bs, r) => r.eval(a) == (bs.iter().filter(|l| l.eval(a)).count() % 2 == 1),
             Spec::Implies(x, y) => !x.eval(a) || y.eval(a),
             Spec::Not(x, y) => x.eval(a) != y.eval(a),
-            Spec::EqValue(x, v, b, mode) => reif(*mode, b.eval(a), x.eval(a) == *v),
-            Spec::LeValue(x, v, b, mode) => reif(*mode, b.eval(a), x.eval(a) <= *v),
+            Spec::EqValue(x, v, b, mode) => reif(*mode, b.eval(a), x.eval(a) == i64::from(*v)),
+            Spec::LeValue(x, v, b, mode) => reif(*mode, b.eval(a), x.eval(a) <= i64::from(*v)),
             Spec::Equal(x, y, b, mode) => reif(*mode, b.eval(a), x.eval(a) == y.eval(a)),
             Spec::LessEq(x, y, b, mode) => reif(*mode, b.eval(a), x.eval(a) <= y.eval(a)),
             Spec::Linear(terms, rel, c, b, mode) => {
-                let s: i64 = terms.iter().map(|&(k, v)| k * v.eval(a)).sum();
-                let c = *c;
+                let s: i64 = terms.iter().map(|&(k, v)| i64::from(k) * v.eval(a)).sum();
+                let c = i64::from(*c);
                 let holds = match rel {
                     Relation::Eq => s == c,
                     Relation::Le => s <= c,
@@ -106,7 +106,7 @@ impl Spec {
                 m.less_eq_reif(x.view(vars), y.view(vars), b.view(vars), *mode)
             }
             Spec::Linear(terms, rel, c, b, mode) => {
-                let coefs: Vec<i64> = terms.iter().map(|t| t.0).collect();
+                let coefs: Vec<i32> = terms.iter().map(|t| t.0).collect();
                 let views: Vec<IntView> = terms.iter().map(|t| t.1.view(vars)).collect();
                 m.linear_reif(&coefs, &views, *rel, *c, b.view(vars), *mode)
             }
@@ -389,14 +389,14 @@ fn reified_instance() -> impl Strategy<Value = Instance> {
     // Mostly the integers, sometimes the Boolean.
     let v = || prop_oneof![4 => view(2), 1 => view(3)];
     let spec = prop_oneof![
-        (v(), -4..=4i64, b(), mode()).prop_map(|(x, c, b, m)| Spec::EqValue(x, c, b, m)),
-        (v(), -4..=4i64, b(), mode()).prop_map(|(x, c, b, m)| Spec::LeValue(x, c, b, m)),
+        (v(), -4..=4i32, b(), mode()).prop_map(|(x, c, b, m)| Spec::EqValue(x, c, b, m)),
+        (v(), -4..=4i32, b(), mode()).prop_map(|(x, c, b, m)| Spec::LeValue(x, c, b, m)),
         (v(), v(), b(), mode()).prop_map(|(x, y, b, m)| Spec::Equal(x, y, b, m)),
         (v(), v(), b(), mode()).prop_map(|(x, y, b, m)| Spec::LessEq(x, y, b, m)),
         (
-            prop::collection::vec((-3..=3i64, v()), 0..=3),
+            prop::collection::vec((-3..=3i32, v()), 0..=3),
             relation(),
-            -6..=6i64,
+            -6..=6i32,
             b(),
             mode()
         )
@@ -411,9 +411,9 @@ fn reified_instance() -> impl Strategy<Value = Instance> {
 fn unit_pair_instance() -> impl Strategy<Value = Instance> {
     let b = || lit(3).prop_map(|l| Lit { var: 2, ..l });
     let v = || prop_oneof![4 => view(2), 1 => view(3)];
-    let unit = || prop_oneof![Just(1i64), Just(-1i64)];
+    let unit = || prop_oneof![Just(1i32), Just(-1i32)];
     let rel = prop_oneof![Just(Relation::Le), Just(Relation::Ge)];
-    let spec = ((unit(), v()), (unit(), v()), rel, -8..=8i64, b(), mode())
+    let spec = ((unit(), v()), (unit(), v()), rel, -8..=8i32, b(), mode())
         .prop_map(|(t1, t2, r, c, b, m)| Spec::Linear(vec![t1, t2], r, c, b, m));
     (small_domain(), small_domain(), spec)
         .prop_flat_map(|(d0, d1, spec)| with_fixes(vec![d0, d1, vec![0, 1]], spec))
@@ -595,8 +595,15 @@ fn walk_linear_reif(rng: &mut brute::Rng, linear: (&[i64], Relation, i64), mode:
     domains.push(vec![0, 1]);
     let build = || {
         let (mut m, x) = brute::model(&domains);
-        m.linear_reif(coefficients, &x[..n], relation, constant, x[n], mode)
-            .unwrap();
+        post_wide_linear_reif(
+            &mut m,
+            coefficients,
+            &x[..n],
+            relation,
+            constant,
+            x[n],
+            mode,
+        );
         (m, x)
     };
     let holds = |a: &[i32]| {
@@ -610,6 +617,9 @@ fn walk_linear_reif(rng: &mut brute::Rng, linear: (&[i64], Relation, i64), mode:
             Relation::Le => sum <= c,
             Relation::Ge => sum >= c,
             Relation::Eq => sum == c,
+            Relation::Ne => sum != c,
+            Relation::Lt => sum < c,
+            Relation::Gt => sum > c,
         };
         reif(mode, a[n] == 1, condition)
     };
@@ -617,9 +627,36 @@ fn walk_linear_reif(rng: &mut brute::Rng, linear: (&[i64], Relation, i64), mode:
     brute::walk(&domains, &build, &holds, &[], 3, &case);
 }
 
+/// `b (mode) Σ coefficients · xs (relation) constant` through the propagator layer, which
+/// takes the `i64` coefficients and constants that the model's `i32` API cannot give, so that
+/// the extremes of `i64` reach the propagator's arithmetic.
+fn post_wide_linear_reif(
+    m: &mut Model,
+    coefficients: &[i64],
+    xs: &[VarId],
+    relation: Relation,
+    constant: i64,
+    b: VarId,
+    mode: Reif,
+) {
+    let terms = coefficients
+        .iter()
+        .zip(xs)
+        .map(|(&k, &x)| (k, IntView::from(x)))
+        .collect();
+    m.post(bezzel_core::propagators::Reified::linear(
+        b.into(),
+        mode,
+        terms,
+        relation,
+        constant,
+    ))
+    .unwrap();
+}
+
 /// `<= i64::MAX` and `>= i64::MIN` (whose negations need a constant outside `i64`) are
-/// accepted, and are real conditions: the exact sum of large coefficients passes them. Every
-/// mode, against brute force in `i128`, at every node of random searches.
+/// accepted by the propagator, and are real conditions: the exact sum of large coefficients
+/// passes them. Every mode, against brute force in `i128`, at every node of random searches.
 #[test]
 fn linear_reif_at_the_ends_of_i64_matches_brute_force() {
     const BIG: i64 = 1 << 62;
@@ -678,7 +715,61 @@ fn linear_reif_equal_to_i64_max_counts_every_value() {
     let mut m = Model::new();
     let x = m.int_var(-3..=3).unwrap();
     let b = m.bool_var("b").unwrap();
-    m.linear_reif(&[1], &[x], Relation::Eq, i64::MAX, b, Reif::Equiv)
-        .unwrap();
+    post_wide_linear_reif(
+        &mut m,
+        &[1],
+        &[x],
+        Relation::Eq,
+        i64::MAX,
+        b.var(),
+        Reif::Equiv,
+    );
     assert_eq!(Solver::new(m).count(), 7);
+}
+
+/// The model's `linear_reif` at the ends of its `i32` coefficients and constants: the sums
+/// are exact (computed wide inside), against brute force in `i128`, at every node of random
+/// searches.
+#[test]
+fn linear_reif_at_the_ends_of_i32_matches_brute_force() {
+    let coefficient_sets: [&[i32]; 4] = [
+        &[i32::MAX, 1],
+        &[i32::MIN, -1],
+        &[i32::MAX, i32::MAX, i32::MIN],
+        &[1, -1],
+    ];
+    let constants = [i32::MAX, i32::MIN, i32::MAX - 1, i32::MIN + 1, 0];
+    let mut rng = brute::Rng(0x1e32_7c0d_e5ee_d5ed);
+    for coefficients in coefficient_sets {
+        for constant in constants {
+            for relation in [Relation::Eq, Relation::Le, Relation::Ge] {
+                let n = coefficients.len();
+                let mut domains: Vec<Vec<i32>> =
+                    (0..n).map(|_| brute::domain(&mut rng, -3, 3)).collect();
+                domains.push(vec![0, 1]);
+                let build = || {
+                    let (mut m, x) = brute::model(&domains);
+                    m.linear_reif(coefficients, &x[..n], relation, constant, x[n], Reif::Equiv)
+                        .unwrap();
+                    (m, x)
+                };
+                let holds = |a: &[i32]| {
+                    let sum: i128 = coefficients
+                        .iter()
+                        .zip(a)
+                        .map(|(&k, &v)| i128::from(k) * i128::from(v))
+                        .sum();
+                    let c = i128::from(constant);
+                    let c = match relation {
+                        Relation::Eq => sum == c,
+                        Relation::Le => sum <= c,
+                        _ => sum >= c,
+                    };
+                    reif(Reif::Equiv, a[n] == 1, c)
+                };
+                let case = (coefficients, relation, constant, &domains);
+                brute::walk(&domains, &build, &holds, &[], 3, &case);
+            }
+        }
+    }
 }

@@ -17,7 +17,7 @@ use brute::*;
 struct TableCase {
     domains: Vec<Vec<i32>>,
     views: Vec<ViewSpec>,
-    tuples: Vec<Vec<i64>>,
+    tuples: Vec<Vec<i32>>,
     positive: bool,
 }
 
@@ -29,7 +29,7 @@ impl TableCase {
         let views = (0..arity).map(|_| ViewSpec::random(rng, nvars)).collect();
         let count = rng.range(1, 12);
         let tuples = (0..count)
-            .map(|_| (0..arity).map(|_| rng.range(-2, 4)).collect())
+            .map(|_| (0..arity).map(|_| rng.range(-2, 4) as i32).collect())
             .collect();
         TableCase {
             domains,
@@ -43,7 +43,11 @@ impl TableCase {
 impl Instance for TableCase {
     fn holds(&self, a: &[i32]) -> bool {
         let t: Vec<i64> = self.views.iter().map(|v| v.eval(a)).collect();
-        self.tuples.contains(&t) == self.positive
+        let listed = self
+            .tuples
+            .iter()
+            .any(|u| u.iter().map(|&v| i64::from(v)).eq(t.iter().copied()));
+        listed == self.positive
     }
 
     fn model(&self) -> (Model, Vec<VarId>) {
@@ -81,13 +85,11 @@ fn tables_under_search_with_other_constraints() {
         let positive = round % 2 == 0;
         let n = 4;
         let domains: Vec<Vec<i32>> = (0..n).map(|_| domain(&mut rng, 0, 4)).collect();
-        let tuples: Vec<Vec<i64>> = (0..rng.range(50, 300))
-            .map(|_| (0..n).map(|_| rng.range(0, 4)).collect())
+        let tuples: Vec<Vec<i32>> = (0..rng.range(50, 300))
+            .map(|_| (0..n).map(|_| rng.range(0, 4) as i32).collect())
             .collect();
-        let holds = |a: &[i32]| {
-            let t: Vec<i64> = a.iter().map(|&v| i64::from(v)).collect();
-            tuples.contains(&t) == positive && a[0] != a[1] && a[2] <= a[3]
-        };
+        let holds =
+            |a: &[i32]| tuples.iter().any(|t| t == a) == positive && a[0] != a[1] && a[2] <= a[3];
         let expected = brute(&domains, &holds);
         let (mut m, vars) = model(&domains);
         if positive {
@@ -105,7 +107,7 @@ fn tables_under_search_with_other_constraints() {
 /// model without solutions, as an empty clause does; a negative one forbids nothing.
 #[test]
 fn an_empty_table_has_no_solutions_and_an_empty_negative_table_forbids_nothing() {
-    let none: &[[i64; 2]] = &[];
+    let none: &[[i32; 2]] = &[];
     let mut m = Model::new();
     let x = m.int_vars(2, 0..=3).unwrap();
     m.table(&x, none)
@@ -125,15 +127,15 @@ fn an_empty_table_has_no_solutions_and_an_empty_negative_table_forbids_nothing()
 fn bad_tables_are_model_errors() {
     let mut m = Model::new();
     let x = m.int_vars(2, 0..=3).unwrap();
-    let none: &[[i64; 2]] = &[];
+    let none: &[[i32; 2]] = &[];
     assert!(m.table_negative(&x, none).is_ok());
     let e = m.table(&x, &[vec![1, 2], vec![1]]).unwrap_err();
     assert!(e.to_string().contains("tuple 1 has 1 values"), "{e}");
-    let e = m.table(&x, &[[1, i64::MAX]]).unwrap_err();
+    let e = m.table(&x, &[[1, i32::MAX]]).unwrap_err();
     assert!(e.to_string().contains("outside the supported range"), "{e}");
     let empty: &[VarId] = &[];
     assert!(matches!(
-        m.table(empty, &[[0i64; 0]]),
+        m.table(empty, &[[0i32; 0]]),
         Err(ModelError::TooFewVariables { .. })
     ));
 }
@@ -208,7 +210,7 @@ impl Instance for RegularCase {
         for (q, row) in self.delta.iter().enumerate() {
             for (s, to) in row.iter().enumerate() {
                 if let Some(to) = to {
-                    transitions.push((q, s as i64, *to));
+                    transitions.push((q, s as i32, *to));
                 }
             }
         }
@@ -242,10 +244,10 @@ fn regular_matches_brute_force_and_is_domain_consistent() {
 }
 
 /// The blocks of 1s of a 0/1 word, by definition.
-fn blocks(word: &[i64]) -> Vec<usize> {
+fn blocks(word: &[i32]) -> Vec<usize> {
     word.split(|&v| v == 0)
         .filter(|b| !b.is_empty())
-        .map(<[i64]>::len)
+        .map(<[i32]>::len)
         .collect()
 }
 
@@ -253,7 +255,7 @@ fn blocks(word: &[i64]) -> Vec<usize> {
 fn nonogram_rows_accept_exactly_their_clue() {
     for len in 0..=8usize {
         for bits in 0u32..(1 << len) {
-            let word: Vec<i64> = (0..len).map(|i| i64::from(bits >> i & 1)).collect();
+            let word: Vec<i32> = (0..len).map(|i| (bits >> i & 1) as i32).collect();
             let clue = blocks(&word);
             assert!(Dfa::nonogram_row(&clue).accepts(&word), "{word:?}");
             for other in [
@@ -289,7 +291,7 @@ fn bad_automata_are_model_errors() {
     assert!(msg(Dfa::new(2, 0, &[5], &[])).contains("final state 5 does not exist"));
     assert!(msg(Dfa::new(2, 0, &[0], &[(0, 1, 3)])).contains("does not exist"));
     assert!(msg(Dfa::new(2, 0, &[0], &[(0, 1, 0), (0, 1, 1)])).contains("not deterministic"));
-    assert!(msg(Dfa::new(1, 0, &[0], &[(0, i64::MIN, 0)])).contains("outside"));
+    assert!(msg(Dfa::new(1, 0, &[0], &[(0, i32::MIN, 0)])).contains("outside"));
     assert!(Dfa::new(1, 0, &[0], &[(0, 1, 0), (0, 1, 0)]).is_ok());
     let mut m = Model::new();
     let none: &[VarId] = &[];
@@ -301,10 +303,10 @@ fn tables_over_more_than_64_views() {
     // The queue's advice has 64 bits: positions share them beyond that.
     let mut rng = Rng(777);
     let n = 70;
-    let tuples: Vec<Vec<i64>> = (0..5)
-        .map(|_| (0..n).map(|_| rng.range(0, 2)).collect())
+    let tuples: Vec<Vec<i32>> = (0..5)
+        .map(|_| (0..n).map(|_| rng.range(0, 2) as i32).collect())
         .collect();
-    let distinct: BTreeSet<&Vec<i64>> = tuples.iter().collect();
+    let distinct: BTreeSet<&Vec<i32>> = tuples.iter().collect();
     for positive in [true, false] {
         // Negative: all but two positions fixed to the first tuple, 9 assignments left.
         let mut m = Model::new();
@@ -313,7 +315,7 @@ fn tables_over_more_than_64_views() {
                 if positive || i < 2 {
                     m.int_var(0..=2).unwrap()
                 } else {
-                    m.int_var([tuples[0][i] as i32]).unwrap()
+                    m.int_var([tuples[0][i]]).unwrap()
                 }
             })
             .collect();
@@ -324,10 +326,7 @@ fn tables_over_more_than_64_views() {
         }
         let solutions = solve(m);
         if positive {
-            let found: BTreeSet<Vec<i64>> = solutions
-                .iter()
-                .map(|s| s.iter().map(|&v| i64::from(v)).collect())
-                .collect();
+            let found: BTreeSet<Vec<i32>> = solutions.iter().cloned().collect();
             assert_eq!(found, distinct.iter().map(|t| (*t).clone()).collect());
         } else {
             let forbidden = distinct.iter().filter(|t| t[2..] == tuples[0][2..]).count();
@@ -346,8 +345,8 @@ fn a_nonogram_solves_by_regular_rows_and_columns() {
         [0, 0, 1, 0, 0],
         [1, 0, 1, 0, 0],
     ];
-    let row_clue = |r: usize| blocks(&picture[r].map(i64::from));
-    let col_clue = |c: usize| blocks(&picture.map(|row| i64::from(row[c])));
+    let row_clue = |r: usize| blocks(&picture[r]);
+    let col_clue = |c: usize| blocks(&picture.map(|row| row[c]));
     let mut m = Model::new();
     let grid = m.int_matrix("cell", 5, 5, 0..=1).unwrap();
     for r in 0..5 {
@@ -363,11 +362,11 @@ fn a_nonogram_solves_by_regular_rows_and_columns() {
     assert!(solutions.contains(&expected));
     for s in &solutions {
         for r in 0..5 {
-            let row: Vec<i64> = (0..5).map(|c| i64::from(s[r * 5 + c])).collect();
+            let row: Vec<i32> = (0..5).map(|c| s[r * 5 + c]).collect();
             assert_eq!(blocks(&row), row_clue(r));
         }
         for c in 0..5 {
-            let col: Vec<i64> = (0..5).map(|r| i64::from(s[r * 5 + c])).collect();
+            let col: Vec<i32> = (0..5).map(|r| s[r * 5 + c]).collect();
             assert_eq!(blocks(&col), col_clue(c));
         }
     }

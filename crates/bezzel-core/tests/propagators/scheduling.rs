@@ -187,10 +187,12 @@ impl Case for DisjCase {
     fn model(&self) -> (Model, Vec<VarId>) {
         let (mut m, vars) = model(&self.domains);
         let starts = views(&self.starts, &vars);
+        // The oracle computes in `i64`; the durations are small.
+        let durations: Vec<i32> = self.durations.iter().map(|&d| d as i32).collect();
         if self.strict {
-            m.disjunctive_strict(&starts, &self.durations).unwrap();
+            m.disjunctive_strict(&starts, &durations).unwrap();
         } else {
-            m.disjunctive(&starts, &self.durations).unwrap();
+            m.disjunctive(&starts, &durations).unwrap();
         }
         (m, vars)
     }
@@ -436,10 +438,10 @@ impl Case for CumCase {
         let (mut m, vars) = model(&self.domains);
         let starts = views(&self.starts, &vars);
         let capacity = vars[self.capacity];
-        let constants = |a: &[Amount]| -> Option<Vec<i64>> {
+        let constants = |a: &[Amount]| -> Option<Vec<i32>> {
             a.iter()
                 .map(|&x| match x {
-                    Amount::Fixed(v) => Some(v),
+                    Amount::Fixed(v) => Some(v as i32),
                     Amount::Var(_) => None,
                 })
                 .collect()
@@ -603,11 +605,9 @@ fn bad_scheduling_arguments_are_model_errors() {
 // A job shop.
 // ---------------------------------------------------------------------------------------
 
-/// ft06 with durations as the builder takes them.
-fn ft06() -> Vec<Vec<(usize, i64)>> {
-    FT06.iter()
-        .map(|job| job.iter().map(|&(m, d)| (m, i64::from(d))).collect())
-        .collect()
+/// ft06 as the builder takes it.
+fn ft06() -> Vec<Vec<(usize, i32)>> {
+    FT06.iter().map(|job| job.to_vec()).collect()
 }
 
 /// How the machines are stated.
@@ -619,21 +619,18 @@ enum Machines {
 }
 
 /// The job shop as a model: the starts (job by job), the makespan.
-fn job_shop(jobs: &[Vec<(usize, i64)>], machines: Machines) -> (Model, Vec<VarId>, VarId) {
-    let horizon: i64 = jobs.iter().flatten().map(|&(_, d)| d).sum();
-    let horizon = horizon as i32;
+fn job_shop(jobs: &[Vec<(usize, i32)>], machines: Machines) -> (Model, Vec<VarId>, VarId) {
+    let horizon: i32 = jobs.iter().flatten().map(|&(_, d)| d).sum();
     let mut m = Model::new();
     let mut starts = Vec::new();
-    let mut on_machine: Vec<Vec<(VarId, i64)>> = Vec::new();
+    let mut on_machine: Vec<Vec<(VarId, i32)>> = Vec::new();
     let makespan = m.named_var("makespan", 0..=horizon).unwrap();
     for (j, job) in jobs.iter().enumerate() {
-        let mut previous: Option<(VarId, i64)> = None;
+        let mut previous: Option<(VarId, i32)> = None;
         for (k, &(machine, d)) in job.iter().enumerate() {
-            let s = m
-                .named_var(format!("s{j}_{k}"), 0..=horizon - d as i32)
-                .unwrap();
+            let s = m.named_var(format!("s{j}_{k}"), 0..=horizon - d).unwrap();
             if let Some((p, pd)) = previous {
-                m.less_eq(p.offset(pd as i32), s).unwrap();
+                m.less_eq(p.offset(pd), s).unwrap();
             }
             previous = Some((s, d));
             if on_machine.len() <= machine {
@@ -643,22 +640,21 @@ fn job_shop(jobs: &[Vec<(usize, i64)>], machines: Machines) -> (Model, Vec<VarId
             starts.push(s);
         }
         let (last, d) = previous.unwrap();
-        m.less_eq(last.offset(d as i32), makespan).unwrap();
+        m.less_eq(last.offset(d), makespan).unwrap();
     }
     for tasks in &on_machine {
         match machines {
             Machines::Disjunctive => {
                 let s: Vec<VarId> = tasks.iter().map(|t| t.0).collect();
-                let d: Vec<i64> = tasks.iter().map(|t| t.1).collect();
+                let d: Vec<i32> = tasks.iter().map(|t| t.1).collect();
                 m.disjunctive(&s, &d).unwrap();
             }
             Machines::ReifiedPairs => {
                 for (i, &(si, di)) in tasks.iter().enumerate() {
                     for &(sj, dj) in &tasks[i + 1..] {
                         let b = m.bool_var("order").unwrap();
-                        m.less_eq_reif(si.offset(di as i32), sj, b, Reif::Equiv)
-                            .unwrap();
-                        m.less_eq_reif(sj.offset(dj as i32), si, b.not(), Reif::Equiv)
+                        m.less_eq_reif(si.offset(di), sj, b, Reif::Equiv).unwrap();
+                        m.less_eq_reif(sj.offset(dj), si, b.not(), Reif::Equiv)
                             .unwrap();
                     }
                 }
@@ -670,7 +666,7 @@ fn job_shop(jobs: &[Vec<(usize, i64)>], machines: Machines) -> (Model, Vec<VarId
 
 /// Whether the starts are a schedule of the job shop: steps in order within each job, no
 /// two steps overlapping on a machine. Written from the problem's definition.
-fn is_schedule(jobs: &[Vec<(usize, i64)>], starts: &[i64]) -> bool {
+fn is_schedule(jobs: &[Vec<(usize, i32)>], starts: &[i32]) -> bool {
     let mut steps = Vec::new();
     let mut k = 0;
     for job in jobs {
@@ -703,7 +699,7 @@ const LA02_MACHINES: [[usize; 5]; 10] = [
     [4, 0, 2, 1, 3],
     [4, 2, 1, 3, 0],
 ];
-const LA02_DURATIONS: [[i64; 5]; 10] = [
+const LA02_DURATIONS: [[i32; 5]; 10] = [
     [20, 87, 31, 76, 17],
     [25, 32, 24, 18, 81],
     [72, 23, 28, 58, 99],
@@ -716,7 +712,7 @@ const LA02_DURATIONS: [[i64; 5]; 10] = [
     [72, 18, 37, 79, 61],
 ];
 
-fn la02() -> Vec<Vec<(usize, i64)>> {
+fn la02() -> Vec<Vec<(usize, i32)>> {
     LA02_MACHINES
         .iter()
         .zip(&LA02_DURATIONS)
@@ -753,11 +749,11 @@ enum JobShopSearch {
 /// Branch and bound on a job shop within `limit`; returns the best makespan, whether it is
 /// proven optimal, and the statistics.
 fn solve_job_shop(
-    jobs: &[Vec<(usize, i64)>],
+    jobs: &[Vec<(usize, i32)>],
     machines: Machines,
     search: JobShopSearch,
     limit: Option<std::time::Duration>,
-) -> (Option<i64>, bool, Statistics) {
+) -> (Option<i32>, bool, Statistics) {
     let (m, starts, makespan) = job_shop(jobs, machines);
     let config = SearchConfig {
         var_order: VarOrder::SmallestDomain,
@@ -775,7 +771,7 @@ fn solve_job_shop(
     };
     let best = solver.minimize(makespan).unwrap().finish();
     if let Some(solution) = &best.solution {
-        let values: Vec<i64> = starts.iter().map(|&s| i64::from(solution[s])).collect();
+        let values: Vec<i32> = solution.values_of(&starts);
         assert!(is_schedule(jobs, &values), "{machines:?}: not a schedule");
         let end = jobs
             .iter()

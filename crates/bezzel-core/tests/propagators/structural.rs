@@ -210,8 +210,8 @@ fn lex_orderings_match_brute_force_and_are_domain_consistent() {
 struct PrecedeCase {
     domains: Vec<Vec<i32>>,
     views: Vec<ViewSpec>,
-    s: i64,
-    t: i64,
+    s: i32,
+    t: i32,
     distinct: bool,
 }
 
@@ -229,9 +229,9 @@ impl PrecedeCase {
                 v
             })
             .collect();
-        let s = rng.range(0, 3);
+        let s = rng.range(0, 3) as i32;
         let t = loop {
-            let t = rng.range(0, 3);
+            let t = rng.range(0, 3) as i32;
             if t != s {
                 break t;
             }
@@ -254,9 +254,9 @@ impl Instance for PrecedeCase {
     /// The definition: the first `t` (if any) comes after some `s`.
     fn holds(&self, a: &[i32]) -> bool {
         let values: Vec<i64> = self.views.iter().map(|v| v.eval(a)).collect();
-        match values.iter().position(|&v| v == self.t) {
+        match values.iter().position(|&v| v == i64::from(self.t)) {
             None => true,
-            Some(j) => values[..j].contains(&self.s),
+            Some(j) => values[..j].contains(&i64::from(self.s)),
         }
     }
 

@@ -26,8 +26,8 @@ fn value((var, negated, offset): (usize, bool, i32), a: &[i32]) -> i64 {
 /// propagator, posted directly).
 fn build(
     domains: &[Vec<i32>],
-    terms: &[(i64, (usize, bool, i32))],
-    constant: i64,
+    terms: &[(i32, (usize, bool, i32))],
+    constant: i32,
     generic: bool,
 ) -> (Model, Vec<VarId>) {
     let mut m = Model::new();
@@ -36,17 +36,22 @@ fn build(
         .map(|d| m.int_var(d.as_slice()).unwrap())
         .collect();
     let views: Vec<IntView> = terms.iter().map(|&(_, v)| view(&vars, v)).collect();
-    let coefs: Vec<i64> = terms.iter().map(|&(c, _)| c).collect();
+    let coefs: Vec<i32> = terms.iter().map(|&(c, _)| c).collect();
     if generic {
-        let terms = coefs.iter().copied().zip(views.iter().copied()).collect();
-        m.post(Linear::new(terms, Relation::Eq, constant)).unwrap();
+        let terms = coefs
+            .iter()
+            .map(|&c| i64::from(c))
+            .zip(views.iter().copied())
+            .collect();
+        m.post(Linear::new(terms, Relation::Eq, i64::from(constant)))
+            .unwrap();
     } else {
         m.linear(&coefs, &views, Relation::Eq, constant).unwrap();
     }
     (m, vars)
 }
 
-fn brute(domains: &[Vec<i32>], terms: &[(i64, (usize, bool, i32))], constant: i64) -> u64 {
+fn brute(domains: &[Vec<i32>], terms: &[(i32, (usize, bool, i32))], constant: i32) -> u64 {
     let mut count = 0;
     let mut a = vec![0; domains.len()];
     fn go(
@@ -65,7 +70,13 @@ fn brute(domains: &[Vec<i32>], terms: &[(i64, (usize, bool, i32))], constant: i6
             go(i + 1, a, domains, holds, count);
         }
     }
-    let holds = |a: &[i32]| terms.iter().map(|&(c, v)| c * value(v, a)).sum::<i64>() == constant;
+    let holds = |a: &[i32]| {
+        terms
+            .iter()
+            .map(|&(c, v)| i64::from(c) * value(v, a))
+            .sum::<i64>()
+            == i64::from(constant)
+    };
     go(0, &mut a, domains, &holds, &mut count);
     count
 }
@@ -80,10 +91,10 @@ proptest! {
     fn unit_sums_prune_as_linear_does_and_count_exactly(
         domains in prop::collection::vec(domain(), 1..=3),
         raw in prop::collection::vec((any::<bool>(), 0..3usize, any::<bool>(), -3..=3i32), 2..=3),
-        constant in -8..=8i64,
+        constant in -8..=8i32,
     ) {
         let n = domains.len();
-        let terms: Vec<(i64, (usize, bool, i32))> = raw
+        let terms: Vec<(i32, (usize, bool, i32))> = raw
             .iter()
             .map(|&(minus, var, negated, offset)| {
                 (if minus { -1 } else { 1 }, (var % n, negated, offset))

@@ -58,7 +58,7 @@ fn views(m: &mut Model) -> Vec<IntView> {
         x.offset(1_000_000),
         x.offset(-1_000_000),
         x.minus(),
-        x.minus().offset(i32::MAX - 10),
+        x.minus().offset(bezzel_core::var::MAX_VIEW_OFFSET - 10),
     ]
 }
 

@@ -209,9 +209,10 @@ impl Case {
         for c in &self.constraints {
             match c {
                 Spec::Linear(terms, relation, constant) => {
-                    let coefs: Vec<i64> = terms.iter().map(|t| t.0).collect();
+                    // The oracle computes in `i64`; the coefficients are small.
+                    let coefs: Vec<i32> = terms.iter().map(|t| t.0 as i32).collect();
                     let xs: Vec<VarId> = terms.iter().map(|t| vars[t.1]).collect();
-                    m.linear(&coefs, &xs, *relation, *constant).unwrap();
+                    m.linear(&coefs, &xs, *relation, *constant as i32).unwrap();
                 }
                 Spec::AllDifferent(xs) => {
                     let xs: Vec<VarId> = xs.iter().map(|&x| vars[x]).collect();
@@ -230,7 +231,7 @@ impl Case {
         }
         let bound: i64 = self.objective.iter().map(|&(k, _)| k.abs() * 8).sum();
         let objective = m.int_var(-bound as i32..=bound as i32).unwrap();
-        let mut coefs: Vec<i64> = self.objective.iter().map(|t| t.0).collect();
+        let mut coefs: Vec<i32> = self.objective.iter().map(|t| t.0 as i32).collect();
         let mut xs: Vec<VarId> = self.objective.iter().map(|t| vars[t.1]).collect();
         coefs.push(-1);
         xs.push(objective);
@@ -271,8 +272,9 @@ fn run_lns(case: &Case, config: SearchConfig, lns: &Lns) -> (Vec<i64>, Option<i6
         values.push(value);
     }
     let best = run.finish();
-    assert_eq!(best.value, values.last().copied(), "{case:?}");
-    (values, best.value, best.optimal, best.infeasible)
+    let value = best.value.map(i64::from);
+    assert_eq!(value, values.last().copied(), "{case:?}");
+    (values, value, best.optimal, best.infeasible)
 }
 
 #[test]

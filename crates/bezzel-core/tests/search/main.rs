@@ -20,4 +20,5 @@ mod oracle;
 mod search_control;
 mod search_tree;
 mod solution_values;
+mod threads;
 mod wrong_answers;

@@ -339,7 +339,7 @@ proptest! {
         seed in prop::option::of(1..u64::MAX),
     ) {
         let expected = spec.brute_force();
-        let minimum = expected.iter().map(|a| i64::from(a[0])).min();
+        let minimum = expected.iter().map(|a| a[0]).min();
         let (_, vars) = spec.build();
         let groups = bind_groups(&groups, &vars);
         for threads in [1, 3] {
@@ -401,7 +401,7 @@ fn parallel_search_follows_the_groups() {
         matches!(subproblems[0].decisions[0], Decision::Assign(v, 2) if v.index() == z.index()),
         "{subproblems:?}"
     );
-    assert_eq!(seen, (0..=9).rev().collect::<Vec<i64>>());
+    assert_eq!(seen, (0..=9).rev().collect::<Vec<i32>>());
     // A group naming a variable the model lacks is an error, not a panic.
     let far = Model::new().int_vars(5, 0..=1).unwrap()[4];
     let bad = BranchGroup {
@@ -452,7 +452,7 @@ fn parallel_search_follows_the_brancher() {
     assert_eq!(best.value, Some(0));
     assert_eq!(
         seen.into_inner().unwrap(),
-        (0..=9).rev().collect::<Vec<i64>>()
+        (0..=9).rev().collect::<Vec<i32>>()
     );
     assert_eq!(
         search

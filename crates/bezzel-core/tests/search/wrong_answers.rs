@@ -208,7 +208,16 @@ fn engine_linear(
         .zip(offsets)
         .map(|(d, &o)| m.int_var(d.as_slice()).unwrap().offset(o))
         .collect();
-    m.linear(coefs, &views, rel, c).unwrap();
+    let narrow: Result<Vec<i32>, _> = coefs.iter().map(|&k| i32::try_from(k)).collect();
+    match (narrow, i32::try_from(c)) {
+        // What the model's `i32` API can state goes through it...
+        (Ok(coefs), Ok(c)) => m.linear(&coefs, &views, rel, c).unwrap(),
+        // ...and the ends of `i64` straight to the propagator, which takes them.
+        _ => {
+            let terms = coefs.iter().copied().zip(views).collect();
+            m.post(Linear::new(terms, rel, c)).unwrap();
+        }
+    }
     Solver::new(m).count()
 }
 
@@ -267,7 +276,8 @@ impl Propagator for FarBounds {
 
 #[test]
 fn bounds_beyond_i64_through_views_are_no_ops() {
-    for offset in [1, -1, i32::MAX, i32::MIN] {
+    let far = bezzel_core::var::MAX_VIEW_OFFSET;
+    for offset in [1, -1, far, -far] {
         let mut m = Model::new();
         let x = m.int_var(0..=10).unwrap();
         m.post(FarBounds(x.offset(offset))).unwrap();
@@ -334,7 +344,12 @@ proptest! {
                     Just(1i64 << 62), -5..=5i64,
                 ],
                 prop::collection::btree_set(-4..=4i32, 1..=4),
-                prop_oneof![Just(0i32), Just(i32::MAX), Just(i32::MIN), -3..=3i32],
+                prop_oneof![
+                    Just(0i32),
+                    Just(bezzel_core::var::MAX_VIEW_OFFSET),
+                    Just(-bezzel_core::var::MAX_VIEW_OFFSET),
+                    -3..=3i32,
+                ],
             ),
             1..=3,
         ),

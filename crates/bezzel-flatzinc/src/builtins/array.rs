@@ -2,7 +2,7 @@
 //! shifted) and the maximum and minimum of an array.
 
 use crate::FznError;
-use crate::builder::{Builder, Value};
+use crate::builder::{Builder, Value, ints32};
 
 /// `array_{int,bool}_element(i, values, v)`: `v = values[i]`.
 pub(crate) fn element_const(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
@@ -12,6 +12,7 @@ pub(crate) fn element_const(b: &mut Builder, a: &[Value]) -> Result<(), FznError
     if b.no_position(&a[0], values.len()) {
         return b.fail();
     }
+    let values = ints32(&values, "the array")?;
     Ok(b.model.element_const(&values, i.offset(-1), v)?)
 }
 

@@ -5,7 +5,7 @@
 //! friends in `mznlib`), since FlatZinc arrays count from 1 whatever the model's index sets.
 
 use crate::FznError;
-use crate::builder::{Builder, Value};
+use crate::builder::{Builder, Value, int32, ints32, set32};
 use bezzel_core::prelude::*;
 use bezzel_core::{Dfa, MAX_DOMAIN_WIDTH};
 use std::collections::HashMap;
@@ -30,7 +30,8 @@ pub(crate) fn table(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
             xs.len()
         )));
     }
-    let tuples: Vec<Vec<i64>> = flat.chunks(xs.len()).map(<[i64]>::to_vec).collect();
+    let flat = ints32(&flat, "the table")?;
+    let tuples: Vec<Vec<i32>> = flat.chunks(xs.len()).map(<[i32]>::to_vec).collect();
     if tuples.is_empty() {
         b.fail() // no tuple: no solution
     } else {
@@ -64,7 +65,8 @@ pub(crate) fn regular(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
         for sym in 0..s {
             let to = d[(from * s + sym) as usize];
             if to > 0 {
-                transitions.push((from as usize, sym + 1, (to - 1) as usize));
+                let symbol = int32(sym + 1, "the automaton's symbols")?;
+                transitions.push((from as usize, symbol, (to - 1) as usize));
             }
         }
     }
@@ -149,13 +151,14 @@ pub(crate) fn global_cardinality(b: &mut Builder, a: &[Value]) -> Result<(), Fzn
             kept.push(c);
         }
     }
+    let values = ints32(&values, "the cover")?;
     Ok(b.model.global_cardinality(&xs, &values, &kept)?)
 }
 
 /// `bezzel_count(xs, y, c)`: `c` of the `xs` equal the constant `y`.
 pub(crate) fn count(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
     let xs = b.views(&a[0])?;
-    let y = b.par(&a[1])?;
+    let y = int32(b.par(&a[1])?, "the counted value")?;
     let c = b.view(&a[2])?;
     Ok(b.model.count(&xs, y, c)?)
 }
@@ -164,7 +167,7 @@ pub(crate) fn count(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
 pub(crate) fn among(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
     let n = b.view(&a[0])?;
     let xs = b.views(&a[1])?;
-    let s = b.set(&a[2])?;
+    let s = set32(&b.set(&a[2])?);
     Ok(b.model.among(&xs, &s, n)?)
 }
 
@@ -196,8 +199,8 @@ pub(crate) fn lex(b: &mut Builder, a: &[Value], strict: bool) -> Result<(), FznE
 
 /// `fzn_value_precede_int(s, t, xs)`.
 pub(crate) fn value_precede(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
-    let s = b.par(&a[0])?;
-    let t = b.par(&a[1])?;
+    let s = int32(b.par(&a[0])?, "s")?;
+    let t = int32(b.par(&a[1])?, "t")?;
     let xs = b.views(&a[2])?;
     if s == t {
         // MiniZinc's definition: the first s would have to follow an earlier s, so s does

@@ -3,7 +3,7 @@
 //! constant uses the engine's value reifications; `int_pow` is a table of its pairs.
 
 use crate::FznError;
-use crate::builder::{Builder, Value};
+use crate::builder::{Builder, Value, ints32};
 use bezzel_core::prelude::*;
 use bezzel_core::{MAX_VALUE, MIN_VALUE};
 
@@ -86,11 +86,18 @@ fn compare_reif(
     match (op, x, y) {
         (Cmp::Eq, v, Value::Int(c)) | (Cmp::Eq, Value::Int(c), v) => {
             let v = b.view(v)?;
-            b.model.eq_value_reif(v, *c, r, mode)?;
+            match i32::try_from(*c) {
+                Ok(c) => b.model.eq_value_reif(v, c, r, mode)?,
+                // No view takes a value beyond `i32`: the comparison is false, so `r` is too
+                // unless it is only implied by the comparison.
+                Err(_) if mode == Reif::Pmi => {}
+                Err(_) => b.model.linear(&[1], &[r], Relation::Eq, 0)?,
+            }
         }
         (Cmp::Le, v, Value::Int(c)) => {
             let v = b.view(v)?;
-            b.model.le_value_reif(v, *c, r, mode)?;
+            b.model
+                .le_value_reif(v, beyond_domains(i128::from(*c)), r, mode)?;
         }
         (Cmp::Lt, v, Value::Int(c)) => {
             let v = b.view(v)?;
@@ -119,12 +126,13 @@ fn compare_reif(
     Ok(())
 }
 
-/// A constant moved by arithmetic (`c - 1`, `-c`), computed wide so that it cannot wrap at
-/// `i64::MIN` / `i64::MAX`, then brought into `i64`: every value a Bezzel variable can take
-/// lies within `±2³⁰`, so a comparison with a constant past `±2⁴⁰` means the same as one with
-/// `±2⁴⁰`.
-fn beyond_domains(c: i128) -> i64 {
-    c.clamp(-(1 << 40), 1 << 40) as i64
+/// A constant compared with `<=`, possibly moved by arithmetic (`c - 1`, `-c`), computed wide
+/// so that it cannot wrap at `i64::MIN` / `i64::MAX`, then brought into the `i32` that models
+/// take: every view a model accepts has its values within `i32::MIN + 1..=i32::MAX`, so
+/// `view <= c` for a `c` past either end of `i32` means the same as `view <= c` with `c` at
+/// that end.
+fn beyond_domains(c: i128) -> i32 {
+    c.clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32
 }
 
 pub(crate) fn plus(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
@@ -187,12 +195,17 @@ pub(crate) fn pow(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
         Value::Int(c) => Some(c),
         _ => None,
     };
-    let mut tuples: Vec<Vec<i64>> = rows
+    let mut tuples: Vec<Vec<i32>> = rows
         .into_iter()
         .map(|(x, y, z)| [x, y, z])
         .filter(|row| (0..3).all(|i| constant(i).is_none_or(|c| row[i] == c)))
-        .map(|row| columns.iter().map(|&i| row[i]).collect())
-        .collect();
+        .map(|row| {
+            ints32(
+                &columns.iter().map(|&i| row[i]).collect::<Vec<_>>(),
+                "int_pow",
+            )
+        })
+        .collect::<Result<_, _>>()?;
     tuples.dedup();
     match (tuples.is_empty(), views.is_empty()) {
         (true, _) => b.fail(),

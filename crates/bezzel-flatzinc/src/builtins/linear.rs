@@ -4,7 +4,7 @@
 
 use super::int::{Cmp, not};
 use crate::FznError;
-use crate::builder::{Builder, Value};
+use crate::builder::{Builder, Value, int32, ints32};
 use bezzel_core::prelude::*;
 
 /// `int_lin_op(coeffs, xs, rhs)`, reified in `mode` by the fourth argument when given.
@@ -87,6 +87,8 @@ fn post(
             false,
         ),
     };
+    let coeffs = &ints32(coeffs, "a coefficient")?;
+    let rhs = int32(rhs, "the constant")?;
     match (r, negate) {
         (None, false)
             if rel == Relation::Le
@@ -113,11 +115,11 @@ fn post(
 /// fits in a view's offset: the precedences of scheduling models, which `less_eq` prunes as
 /// the linear propagator would (both are bounds consistent on two unit terms), for a
 /// fraction of the work per run.
-fn unit_pair(coeffs: &[i64], xs: &[IntView], c: i64) -> Option<(IntView, IntView)> {
+fn unit_pair(coeffs: &[i32], xs: &[IntView], c: i32) -> Option<(IntView, IntView)> {
     let (&[a1, a2], &[x1, x2]) = (coeffs, xs) else {
         return None;
     };
-    let signed = |a: i64, x: IntView| match a {
+    let signed = |a: i32, x: IntView| match a {
         1 => Some(x),
         -1 => Some(x.minus()),
         _ => None,
@@ -125,8 +127,8 @@ fn unit_pair(coeffs: &[i64], xs: &[IntView], c: i64) -> Option<(IntView, IntView
     // a1·x1 + a2·x2 <= c  <=>  a1·x1 <= -a2·x2 + c.
     let lhs = signed(a1, x1)?;
     let rhs = signed(a2.checked_neg()?, x2)?;
-    let offset = i32::try_from(c).ok()?;
+    let offset = c;
     let moved = rhs.constant().checked_add(i64::from(offset))?;
-    (moved.unsigned_abs() <= bezzel_core::var::MAX_VIEW_OFFSET.unsigned_abs())
+    (moved.unsigned_abs() <= u64::from(bezzel_core::var::MAX_VIEW_OFFSET.unsigned_abs()))
         .then(|| (lhs, rhs.offset(offset)))
 }

@@ -5,12 +5,12 @@
 //! so the posters meet only the amounts the propagators accept.
 
 use crate::FznError;
-use crate::builder::{Builder, Value};
+use crate::builder::{Builder, Value, ints32};
 
 /// `bezzel_disjunctive(s, d)`, strict or not.
 pub(crate) fn disjunctive(b: &mut Builder, a: &[Value], strict: bool) -> Result<(), FznError> {
     let starts = b.views(&a[0])?;
-    let durations = b.pars(&a[1])?;
+    let durations = ints32(&b.pars(&a[1])?, "a duration")?;
     if strict {
         b.model.disjunctive_strict(&starts, &durations)?;
     } else {
@@ -22,8 +22,8 @@ pub(crate) fn disjunctive(b: &mut Builder, a: &[Value], strict: bool) -> Result<
 /// `bezzel_cumulative(s, d, r, b)` with constant durations and heights.
 pub(crate) fn cumulative(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
     let starts = b.views(&a[0])?;
-    let durations = b.pars(&a[1])?;
-    let heights = b.pars(&a[2])?;
+    let durations = ints32(&b.pars(&a[1])?, "a duration")?;
+    let heights = ints32(&b.pars(&a[2])?, "a height")?;
     let capacity = b.view(&a[3])?;
     Ok(b.model
         .cumulative(&starts, &durations, &heights, capacity)?)

@@ -234,3 +234,20 @@ fn no_builtin_row_is_shadowed_by_another() {
         );
     }
 }
+
+#[test]
+fn set_values_beyond_i32_are_values_no_variable_takes() {
+    // x in -3..3, y, z, a, b, r free (7² · 2³ = 392 assignments each): a set value beyond i32
+    // matches no x, so the counts are those of the set without it (by hand: x in {1} is
+    // 392 solutions, x not in {1} 2352, `among` of [x, y] in {1} equal to 1 is 2 · 6 · 7 · 8).
+    let far = "5000000000";
+    for (expected, constraint) in [
+        (392, format!("set_in(x, {{1, {far}}})")),
+        (392, format!("set_in(x, {{-{far}, 1}})")),
+        (1372, format!("set_in_reif(x, {{1, {far}}}, r)")),
+        (672, format!("fzn_among(1, [x, y], {{1, {far}}})")),
+    ] {
+        let (found, _) = count(&fzn(&constraint));
+        assert_eq!(found, expected, "{constraint}");
+    }
+}

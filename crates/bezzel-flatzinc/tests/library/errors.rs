@@ -225,3 +225,41 @@ fn an_array_shorter_than_its_index_set_is_refused() {
         "{e}"
     );
 }
+
+/// FlatZinc integers are `i64`; Bezzel's models take `i32` values. An integer beyond `i32`
+/// where a model needs the value (a coefficient, a constant, an array, a table, a count) is
+/// an error that names it, never a value wrapped into another one.
+#[test]
+fn an_integer_beyond_i32_where_a_value_is_needed_is_an_error_naming_it() {
+    let far = "3000000000";
+    for constraint in [
+        format!("int_lin_le([{far}, 1], [x, y], 5)"),
+        format!("int_lin_eq([1, 1], [x, y], -{far})"),
+        format!("int_lin_le_reif([1, 1], [x, y], {far}, b)"),
+        format!("array_int_element(x, [1, {far}], y)"),
+        format!("fzn_table_int([x, y], [1, 2, {far}, 1])"),
+        format!("bezzel_count([x, y], {far}, x)"),
+        format!("bezzel_disjunctive([x, y], [1, {far}])"),
+    ] {
+        let text = format!(
+            "var 1..2: x :: output_var;\nvar 1..2: y :: output_var;\n\
+             var bool: b :: output_var;\nconstraint {constraint};\nsolve satisfy;\n"
+        );
+        let e = parse(&text).unwrap_err();
+        let message = e.to_string();
+        assert!(
+            matches!(e, FznError::Invalid { .. }) && message.contains(far),
+            "{constraint}: {message}"
+        );
+        assert!(message.contains("2147483647"), "{constraint}: {message}");
+    }
+}
+
+#[test]
+fn a_boxed_error_prints_its_message_where_main_shows_it() {
+    let e = parse("var 1..3 x;\nsolve satisfy;\n").unwrap_err();
+    let message = e.to_string();
+    let shown = format!("{:?}", Box::<dyn std::error::Error>::from(e));
+    assert_eq!(shown, format!("FznError: {message}"));
+    assert!(shown.contains("line 1"), "{shown}");
+}

@@ -7,7 +7,7 @@ use super::{MAX_LINE, MAX_QUEENS};
 use crate::check::PlacementError;
 
 /// Why [`parse_placement`](super::parse_placement) refused its input. Lines are numbered from 1.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseError {
     /// No placement in the input at all.
@@ -171,3 +171,11 @@ pub fn escape(text: &str) -> String {
 }
 
 impl std::error::Error for ParseError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ParseError: {self}")
+    }
+}

@@ -20,7 +20,7 @@ pub const FORMAT_VERSION: u32 = 3;
 pub const MAX_COUNTS: usize = 64;
 
 /// Why [`Journal::parse`] refused some bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum JournalError {
     /// The bytes are not a bezzel checkpoint.
@@ -53,6 +53,14 @@ impl fmt::Display for JournalError {
 }
 
 impl std::error::Error for JournalError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for JournalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "JournalError: {self}")
+    }
+}
 
 /// The header's JSON object, as [`Journal::parse`] checks it: the split is only counted and
 /// checked for repeats here (its subproblems are read into the caller's type by

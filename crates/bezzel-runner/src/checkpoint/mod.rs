@@ -124,7 +124,7 @@ const SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
 /// What the system said about a file: an [`io::Error`] that can be cloned and compared (by its
 /// kind and message), so that the errors that hold one can be too.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct IoError(Arc<io::Error>);
 
 impl IoError {
@@ -165,8 +165,16 @@ impl std::error::Error for IoError {
     }
 }
 
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for IoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "IoError: {self}")
+    }
+}
+
 /// Why a checkpoint file cannot be used, or a record was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CheckpointError {
     /// The file could not be opened, read or written.
@@ -353,6 +361,14 @@ impl std::error::Error for CheckpointError {
             CheckpointError::Io { source, .. } => Some(source.get_ref()),
             _ => None,
         }
+    }
+}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for CheckpointError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CheckpointError: {self}")
     }
 }
 

@@ -85,7 +85,7 @@ impl fmt::Display for Unit {
 ///
 /// Coordinates are 0-based `(row, column)` pairs and `a` comes before `b` in reading order.
 /// The message counts from 1: "givens clash: r1c1 and r1c5 both hold 7 in row 1".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Clash {
     /// The earlier of the two cells, as 0-based `(row, column)`.
     pub a: (usize, usize),
@@ -114,8 +114,16 @@ impl fmt::Display for Clash {
 
 impl std::error::Error for Clash {}
 
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for Clash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Clash: {self}")
+    }
+}
+
 /// Why raw parts do not make a grid (see [`Grid::from_cells`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GridError {
     /// A box size outside `MIN_BOX_SIZE..=MAX_BOX_SIZE`.
@@ -159,6 +167,14 @@ impl fmt::Display for GridError {
 }
 
 impl std::error::Error for GridError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for GridError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GridError: {self}")
+    }
+}
 
 /// A Sudoku grid: `N * N` cells in row-major order, each 0 (empty) or `1..=N`.
 ///

@@ -14,7 +14,7 @@ use super::{Grid, supported_sizes};
 /// because it points into text a person will look at: `position` is the character's place in
 /// its text line (the whole puzzle in line form, the row's line in grid form), `row` and `col`
 /// the cell's row and column in the grid.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseError {
     /// A line-form puzzle whose length is not that of any supported grid (16, 81, 256, 625).
@@ -151,6 +151,14 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// The readable message, as [`Display`](std::fmt::Display) gives it, after the type's name:
+/// what `main` returning `Result<(), Box<dyn Error>>` prints.
+impl std::fmt::Debug for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ParseError: {self}")
+    }
+}
 
 impl Grid {
     /// Reads a puzzle in line form: `N * N` cell symbols, row by row.

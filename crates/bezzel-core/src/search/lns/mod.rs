@@ -174,7 +174,7 @@ pub struct LnsRun<'a> {
     /// The propagation-guided builder's scratch.
     scratch: Scratch,
     /// The best solution and its objective value.
-    best: Option<(Solution, i64)>,
+    best: Option<(Solution, i32)>,
     /// What the finished parts did, added up.
     total: Statistics,
     /// The part going on, and its node budget, if any.
@@ -300,7 +300,7 @@ impl LnsRun<'_> {
     }
 
     /// The objective value of [`best`](LnsRun::best).
-    pub fn best_value(&self) -> Option<i64> {
+    pub fn best_value(&self) -> Option<i32> {
         self.best.as_ref().map(|&(_, v)| v)
     }
 
@@ -377,7 +377,10 @@ impl LnsRun<'_> {
         };
         solver.restart();
         solver.prefix = prefix;
-        let bound = self.best.as_ref().map(|(s, _)| s.view_value(self.view));
+        let bound = self
+            .best
+            .as_ref()
+            .map(|(s, _)| i64::from(s.view_value(self.view)));
         solver.objective = Some(Objective::new(self.view, bound));
         if !matches!(
             part,

@@ -19,7 +19,7 @@ fn two_groups() -> (Model, Vec<VarId>, Vec<VarId>, VarId) {
     let fixed = m.int_var(3..=3).unwrap();
     let cost = m.int_var(-1000..=1000).unwrap();
     let mut terms: Vec<IntView> = a.iter().chain(&b).map(|&x| x.into()).collect();
-    let mut coefs: Vec<i64> = (1..=16).collect();
+    let mut coefs: Vec<i32> = (1..=16).collect();
     terms.push(fixed.into());
     coefs.push(1);
     terms.push(cost.minus());

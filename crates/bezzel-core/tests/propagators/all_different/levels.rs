@@ -37,7 +37,7 @@ fn post(m: &mut Model, level: Level, views: Vec<IntView>) {
 enum Extra {
     None,
     NotEqual(ViewSpec, ViewSpec),
-    Linear(Vec<(i64, ViewSpec)>, Relation, i64),
+    Linear(Vec<(i32, ViewSpec)>, Relation, i32),
 }
 
 impl Extra {
@@ -46,14 +46,15 @@ impl Extra {
             Extra::None => true,
             Extra::NotEqual(x, y) => x.eval(a) != y.eval(a),
             Extra::Linear(terms, rel, c) => {
-                let s: i64 = terms.iter().map(|&(k, v)| k * v.eval(a)).sum();
+                let s: i64 = terms.iter().map(|&(k, v)| i64::from(k) * v.eval(a)).sum();
+                let c = i64::from(*c);
                 match rel {
-                    Relation::Eq => s == *c,
-                    Relation::Le => s <= *c,
-                    Relation::Ge => s >= *c,
-                    Relation::Ne => s != *c,
-                    Relation::Lt => s < *c,
-                    Relation::Gt => s > *c,
+                    Relation::Eq => s == c,
+                    Relation::Le => s <= c,
+                    Relation::Ge => s >= c,
+                    Relation::Ne => s != c,
+                    Relation::Lt => s < c,
+                    Relation::Gt => s > c,
                 }
             }
         }
@@ -64,7 +65,7 @@ impl Extra {
             Extra::None => {}
             Extra::NotEqual(x, y) => m.not_equal(x.view(vars), y.view(vars)).unwrap(),
             Extra::Linear(terms, rel, c) => {
-                let coefs: Vec<i64> = terms.iter().map(|t| t.0).collect();
+                let coefs: Vec<i32> = terms.iter().map(|t| t.0).collect();
                 let views: Vec<IntView> = terms.iter().map(|t| t.1.view(vars)).collect();
                 m.linear(&coefs, &views, *rel, *c).unwrap();
             }
@@ -439,9 +440,9 @@ fn extra(nvars: usize) -> impl Strategy<Value = Extra> {
         Just(Extra::None),
         (v(), v()).prop_map(|(x, y)| Extra::NotEqual(x, y)),
         (
-            prop::collection::vec((-3..=3i64, v()), 1..=3),
+            prop::collection::vec((-3..=3i32, v()), 1..=3),
             prop_oneof![Just(Relation::Eq), Just(Relation::Le), Just(Relation::Ge)],
-            -5..=5i64,
+            -5..=5i32,
         )
             .prop_map(|(t, r, c)| Extra::Linear(t, r, c)),
     ]

@@ -165,11 +165,11 @@ fn branch_and_bound_and_parallel_runs_over_jigsaws_find_the_brute_force_answers(
             continue;
         }
         runs_done += 1;
-        let weights: Vec<i64> = (0..16).map(|_| rng.range(-3, 3)).collect();
+        let weights: Vec<i32> = (0..16).map(|_| rng.range(-3, 3) as i32).collect();
         let objective = |a: &[i32]| -> i64 {
             a.iter()
                 .zip(&weights)
-                .map(|(&v, &w)| i64::from(v) * w)
+                .map(|(&v, &w)| i64::from(v) * i64::from(w))
                 .sum()
         };
         // The objective as a variable z = sum(w x), posted in both models.
@@ -195,7 +195,11 @@ fn branch_and_bound_and_parallel_runs_over_jigsaws_find_the_brute_force_answers(
                     Sense::Minimize => s.minimize(z).unwrap().finish(),
                     Sense::Maximize => s.maximize(z).unwrap().finish(),
                 };
-                assert_eq!(best.value, want, "{post:?} {sense:?} on {case:?}");
+                assert_eq!(
+                    best.value.map(i64::from),
+                    want,
+                    "{post:?} {sense:?} on {case:?}"
+                );
                 assert!(best.optimal);
                 let sol = best.solution.expect("a solution");
                 assert!(expected.contains(&sol.values_of(&vars)));
@@ -211,7 +215,7 @@ fn branch_and_bound_and_parallel_runs_over_jigsaws_find_the_brute_force_answers(
             let best = search
                 .optimize(&subproblems, z.into(), sense, None, |_, _| {})
                 .unwrap();
-            assert_eq!(best.value, want, "parallel {sense:?}");
+            assert_eq!(best.value.map(i64::from), want, "parallel {sense:?}");
             let count = search.count(&subproblems, None, |_, _| {}).unwrap();
             assert_eq!(count.solutions, expected.len() as u64, "parallel count");
         }

@@ -95,12 +95,11 @@ impl Case {
                 Extra::SumAtMost(xs, bound) => {
                     let xs: Vec<VarId> = xs.iter().map(|&i| vars[i]).collect();
                     let ones = vec![1; xs.len()];
-                    m.linear(&ones, &xs, Relation::Le, i64::from(*bound))
-                        .unwrap();
+                    m.linear(&ones, &xs, Relation::Le, *bound).unwrap();
                 }
                 Extra::Count(xs, value, n) => {
                     let xs: Vec<VarId> = xs.iter().map(|&i| vars[i]).collect();
-                    m.count(&xs, i64::from(*value), vars[*n]).unwrap();
+                    m.count(&xs, *value, vars[*n]).unwrap();
                 }
                 Extra::Distinct(xs, consistency) => {
                     let xs: Vec<VarId> = xs.iter().map(|&i| vars[i]).collect();

@@ -1,0 +1,293 @@
+//! Search on several threads from the same [`Solver`]: the number of threads is a setting of
+//! the solver, and [`count`](Solver::count), [`minimize`](Solver::minimize) and
+//! [`maximize`](Solver::maximize) answer as on one thread.
+//!
+//! A solver owns its model, and a model cannot be copied (its propagators need not be
+//! `Clone`), so a solver that searches on threads is made from the closure that builds the
+//! model ([`Solver::parallel`]): it builds one copy for itself and one per worker. Under the
+//! hood it is [`ParallelSearch`] (the lower layer, which stays available for what this does
+//! not cover: a brancher or branch groups in every worker, subproblems written out): the tree
+//! is split into subproblems by the solver's configuration, and the workers solve them. Counts
+//! are exact (a split is a partition of the tree) and optima are the same as on one thread.
+//!
+//! What a worker cannot copy makes the run search here, on one thread, with the same answer:
+//! limits (on several threads they would apply to each subproblem separately) and an
+//! [`Observer`](super::Observer). A [`Brancher`](super::Brancher) or branch groups set on the
+//! solver guide only its own searches; the workers branch by the configuration's orders,
+//! which changes how fast, not what, they find. [`count_resumable`](Solver::count_resumable)
+//! and [`count_distributed`](Solver::count_distributed) reach the checkpoint journal and MPI
+//! ranks from the same solver.
+
+use super::dfs::Solver;
+use super::optimize::Sense;
+use crate::error::ModelError;
+use crate::model::Model;
+use crate::parallel::{Cluster, ParallelError, ParallelSearch, RunError, RunReport};
+use crate::solution::Solution;
+use crate::var::IntView;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+/// Builds a copy of the model, for the solver itself and for each worker.
+type Build = dyn Fn() -> Result<Model, ModelError> + Send + Sync;
+
+/// How a solver made by [`Solver::parallel`] searches on threads.
+#[derive(Clone)]
+pub(super) struct Threads {
+    /// Builds each worker's copy of the model.
+    build: Arc<Build>,
+    /// Worker threads; 0 for one per core.
+    threads: usize,
+    /// The model's name in its subproblems and checkpoints.
+    identity: String,
+}
+
+impl fmt::Debug for Threads {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Threads")
+            .field("threads", &self.threads)
+            .field("identity", &self.identity)
+            .finish()
+    }
+}
+
+/// A name for a model that two builds of the same model share and that other models are
+/// unlikely to: its sizes and an FNV-1a hash of its variables' names. It tells a checkpoint
+/// of another model from one of this model.
+fn identity(model: &Model) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for name in model.names() {
+        for &byte in name.as_bytes().iter().chain(&[0]) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!(
+        "model of {} variables and {} propagators, names {hash:016x}",
+        model.num_vars(),
+        model.num_propagators()
+    )
+}
+
+impl Solver {
+    /// A solver over the model that `build` makes, which searches on `threads` worker
+    /// threads (0: one per core): [`count`](Solver::count), [`minimize`](Solver::minimize) and
+    /// [`maximize`](Solver::maximize) split the tree and solve its parts on the workers, each
+    /// with its own copy of the model, and answer as on one thread (see the
+    /// [module docs](super::threads) for what stays on one thread). Everything else
+    /// ([`solutions`](Solver::solutions), [`first`](Solver::first), ...) searches here, on the
+    /// first copy. `build` must make the same model every time; its error, if any, is
+    /// returned.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// let queens = || -> Result<Model, ModelError> {
+    ///     let mut m = Model::new();
+    ///     let q = m.int_vars(8, 0..8)?;
+    ///     let up: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(i as i32)).collect();
+    ///     let down: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(-(i as i32))).collect();
+    ///     m.all_different(&q)?;
+    ///     m.all_different(&up)?;
+    ///     m.all_different(&down)?;
+    ///     Ok(m)
+    /// };
+    /// let mut solver = Solver::parallel(2, queens)?;
+    /// assert_eq!(solver.count(), 92);
+    /// // The column of the first queen, as small as it can be: 0.
+    /// let first = solver.model().vars()[0];
+    /// assert_eq!(solver.minimize(first)?.finish().value, Some(0));
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn parallel(
+        threads: usize,
+        build: impl Fn() -> Result<Model, ModelError> + Send + Sync + 'static,
+    ) -> Result<Solver, ModelError> {
+        let model = build()?;
+        let identity = identity(&model);
+        let mut solver = Solver::new(model);
+        solver.threads = Some(Box::new(Threads {
+            build: Arc::new(build),
+            threads,
+            identity,
+        }));
+        Ok(solver)
+    }
+
+    /// Changes the number of worker threads of a solver made by
+    /// [`parallel`](Solver::parallel) (0: one per core; 1: search here). A solver made from
+    /// a [`Model`] cannot copy it for workers: asking it for more than one thread is a
+    /// [`ModelError`].
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), ModelError> {
+        match &mut self.threads {
+            Some(t) => {
+                t.threads = threads;
+                Ok(())
+            }
+            None if threads == 1 => Ok(()),
+            None => Err(no_builder()),
+        }
+    }
+
+    /// The worker threads runs use: 1 for a solver made from a [`Model`], the setting for
+    /// one made by [`parallel`](Solver::parallel) (0: one per core).
+    pub fn threads(&self) -> usize {
+        self.threads.as_ref().map_or(1, |t| t.threads)
+    }
+
+    /// The parallel search over this solver's model with its configuration and cancel flag,
+    /// when a run should use the workers: more than one thread, no limits, no observer.
+    fn on_workers(
+        &self,
+    ) -> Option<ParallelSearch<impl Fn() -> Result<Model, ModelError> + Sync + use<>>> {
+        let t = self.threads.as_ref()?;
+        let limits = self.config.limits;
+        if t.threads == 1
+            || limits != super::Limits::default()
+            || self.observer.is_some()
+            || !self.prefix.is_empty()
+        {
+            return None;
+        }
+        Some(self.parallel_search(t))
+    }
+
+    /// The lower layer's search over this solver's model, configuration and cancel flag.
+    fn parallel_search(
+        &self,
+        t: &Threads,
+    ) -> ParallelSearch<impl Fn() -> Result<Model, ModelError> + Sync + use<>> {
+        let build = t.build.clone();
+        let mut search = ParallelSearch::new(t.identity.clone(), move || build())
+            .config(self.config)
+            .threads((t.threads > 0).then_some(t.threads));
+        if let Some(flag) = &self.cancel {
+            search = search.cancel_flag(flag.clone());
+        }
+        search
+    }
+
+    /// [`count`](Solver::count) on the workers, if this run uses them: the count, with the
+    /// run's statistics recorded as this solver's. `None` when the run searches here
+    /// (including when the workers could not start: the count here is the same).
+    pub(super) fn count_on_workers(&mut self) -> Option<u64> {
+        let search = self.on_workers()?;
+        let subproblems = search.subproblems().ok()?;
+        let counted = search
+            .count(&subproblems, self.cancel.clone(), |_, _| {})
+            .ok()?;
+        let mut stats = counted.stats;
+        stats.solutions = counted.solutions;
+        self.end_run_with(stats);
+        Some(counted.solutions)
+    }
+
+    /// Branch and bound on the workers, if this run uses them: the improving solutions in
+    /// the order they were found (each better than the one before, the last the best), with
+    /// the run's statistics recorded as this solver's. `None` when the run searches here.
+    pub(super) fn optimize_on_workers(
+        &mut self,
+        objective: IntView,
+        sense: Sense,
+    ) -> Option<Result<Vec<Solution>, ModelError>> {
+        let search = self.on_workers()?;
+        let subproblems = match search.subproblems() {
+            Ok(s) => s,
+            Err(ParallelError::Model(e)) => return Some(Err(e)),
+            Err(_) => return None,
+        };
+        let improving = Mutex::new(Vec::new());
+        let found = search.optimize(
+            &subproblems,
+            objective,
+            sense,
+            self.cancel.clone(),
+            |s, _| {
+                improving
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(s.clone())
+            },
+        );
+        match found {
+            Ok(optimum) => {
+                self.end_run_with(optimum.stats);
+                Some(Ok(improving
+                    .into_inner()
+                    .unwrap_or_else(|e| e.into_inner())))
+            }
+            Err(ParallelError::Model(e)) => Some(Err(e)),
+            Err(_) => None,
+        }
+    }
+
+    /// Counts every solution on the worker threads, resumably with a `checkpoint` file, as
+    /// [`ParallelSearch::count_resumable`] does: a run on a file that an earlier run of the
+    /// same model left (after Ctrl-C, say) keeps its split and solves only the subproblems
+    /// it lacks. `progress(done, total)` is called as subproblems finish; the solver's cancel
+    /// flag stops the run. Needs a solver made by [`parallel`](Solver::parallel).
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// let queens = || -> Result<Model, ModelError> {
+    ///     let mut m = Model::new();
+    ///     let q = m.int_vars(6, 0..6)?;
+    ///     let up: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(i as i32)).collect();
+    ///     let down: Vec<IntView> = q.iter().enumerate().map(|(i, x)| x.offset(-(i as i32))).collect();
+    ///     m.all_different(&q)?;
+    ///     m.all_different(&up)?;
+    ///     m.all_different(&down)?;
+    ///     Ok(m)
+    /// };
+    /// let path = std::env::temp_dir().join(format!("bezzel-solver-{}.ckpt", std::process::id()));
+    /// let solver = Solver::parallel(2, queens)?;
+    /// assert_eq!(solver.count_resumable(Some(&path), |_, _| {})?.counts, [4]);
+    /// // Again: everything is in the checkpoint already.
+    /// let again = solver.count_resumable(Some(&path), |_, _| {})?;
+    /// assert_eq!((again.counts, again.solved()), ([4], 0));
+    /// std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn count_resumable(
+        &self,
+        checkpoint: Option<&std::path::Path>,
+        progress: impl Fn(usize, usize) + Sync,
+    ) -> Result<RunReport<1>, RunError<ParallelError>> {
+        let t = self
+            .threads
+            .as_ref()
+            .ok_or_else(|| RunError::Split(no_builder().into()))?;
+        self.parallel_search(t)
+            .count_resumable(checkpoint, self.cancel.clone(), progress)
+    }
+
+    /// [`count_resumable`](Solver::count_resumable) on the processes of a [`Cluster`] (MPI
+    /// ranks, with the `bezzel-mpi` crate), as [`ParallelSearch::count_distributed`] does:
+    /// every process calls it with the same arguments; rank 0 returns the totals.
+    pub fn count_distributed(
+        &self,
+        cluster: &dyn Cluster,
+        checkpoint: Option<&std::path::Path>,
+        progress: impl Fn(usize, usize) + Sync,
+    ) -> Result<RunReport<1>, RunError<ParallelError>> {
+        let t = self
+            .threads
+            .as_ref()
+            .ok_or_else(|| RunError::Split(no_builder().into()))?;
+        self.parallel_search(t).count_distributed(
+            cluster,
+            checkpoint,
+            self.cancel.clone(),
+            progress,
+        )
+    }
+}
+
+/// The error of a run on workers asked of a solver made from a [`Model`].
+fn no_builder() -> ModelError {
+    ModelError::InvalidArgument {
+        reason: "a solver made from a Model searches on one thread (it cannot copy the model \
+                 for workers): make it with Solver::parallel(threads, build)"
+            .to_string(),
+    }
+}
