@@ -407,50 +407,145 @@ fn overlap_at_est(t: Bounds, a: i64, b: i64) -> i64 {
     (t.ect().min(b) - t.est.max(a)).max(0)
 }
 
+/// The integer type of energetic reasoning's products: `i64` where they provably fit, `i128`
+/// otherwise (see [`energetic_pass`]).
+trait Energy:
+    Copy
+    + Ord
+    + From<i64>
+    + TryInto<i64>
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+{
+}
+
+impl Energy for i64 {}
+impl Energy for i128 {}
+
 /// One pass of energetic reasoning over the windows from an earliest start to a latest
 /// completion: raises `est` and returns the least capacity the windows need, or fails.
+///
+/// The products are exact in `i64` when `(n + 1) · M · W < 2^61`, with `n` the busy tasks,
+/// `M` the greatest of their heights and `|cap|`, and `W` the widest window: every energy
+/// `r · overlap` and `cap · width` is then at most `M · W`, a window's total at most
+/// `n · M · W`, and each room, sum and rounding below stays within `(n + 1) · M · W + W`.
+/// Bounds from the domains (`±2^30`) make that the usual case; views with large offsets or
+/// scales take the `i128` path, which gives the same answers.
 fn energetic_pass(
     tasks: &[Bounds],
     cap: i64,
     est: &mut [i64],
-    lefts: &mut Vec<i64>,
-    rights: &mut Vec<i64>,
+    scratch: &mut Windows,
 ) -> Result<i64, Conflict> {
     for (e, t) in est.iter_mut().zip(tasks) {
         *e = t.est;
     }
-    lefts.clear();
-    lefts.extend(tasks.iter().filter(|t| t.busy()).map(|t| t.est));
-    lefts.sort_unstable();
-    lefts.dedup();
-    rights.clear();
-    rights.extend(tasks.iter().filter(|t| t.busy()).map(|t| t.lct()));
-    rights.sort_unstable();
-    rights.dedup();
-    let cap = i128::from(cap);
-    let mut need = 0i128;
+    scratch.busy.clear();
+    scratch.busy.extend(
+        tasks
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.busy())
+            .map(|(i, t)| (i, *t)),
+    );
+    if scratch.busy.is_empty() {
+        return Ok(0);
+    }
+    scratch.lefts.clear();
+    scratch
+        .lefts
+        .extend(scratch.busy.iter().map(|(_, t)| t.est));
+    scratch.lefts.sort_unstable();
+    scratch.lefts.dedup();
+    scratch.rights.clear();
+    scratch
+        .rights
+        .extend(scratch.busy.iter().map(|(_, t)| t.lct()));
+    scratch.rights.sort_unstable();
+    scratch.rights.dedup();
+    let widest =
+        i128::from(scratch.rights[scratch.rights.len() - 1]) - i128::from(scratch.lefts[0]);
+    let most = scratch
+        .busy
+        .iter()
+        .map(|(_, t)| i128::from(t.r))
+        .max()
+        .unwrap_or(0);
+    let most = most.max(i128::from(cap).abs()).max(1);
+    let bound = (scratch.busy.len() as i128 + 1)
+        .saturating_mul(most)
+        .saturating_mul(widest.max(1));
+    if bound < 1 << 61 {
+        energetic_windows::<i64>(cap, est, scratch)
+    } else {
+        energetic_windows::<i128>(cap, est, scratch)
+    }
+}
+
+/// The windows of [`energetic_pass`], over `scratch.busy`, in the integer type `T`.
+fn energetic_windows<T: Energy>(
+    cap: i64,
+    est: &mut [i64],
+    scratch: &mut Windows,
+) -> Result<i64, Conflict> {
+    let Windows {
+        lefts,
+        rights,
+        busy,
+        active,
+        overlaps,
+    } = scratch;
+    let wide = T::from;
+    let cap_t = wide(cap);
+    let zero = wide(0);
+    let one = wide(1);
+    let mut need = zero;
     for &a in lefts.iter() {
+        // A task that completes by `a` spends nothing in a window from `a` and, started at its
+        // earliest start, does not overlap it either: it plays no part.
+        active.clear();
+        active.extend(busy.iter().filter(|(_, t)| t.ect() > a));
+        let most_r = active.iter().map(|(_, t)| t.r).max().unwrap_or(0);
+        let most_rd = active
+            .iter()
+            .map(|(_, t)| wide(t.r) * wide(t.d))
+            .max()
+            .unwrap_or(zero);
         for &b in rights.iter().filter(|&&b| b > a) {
-            let width = i128::from(b - a);
-            let energy = |t: &Bounds| i128::from(t.r) * i128::from(min_overlap(*t, a, b));
-            let total: i128 = tasks.iter().filter(|t| t.busy()).map(energy).sum();
-            if total > cap * width {
+            let width = wide(b - a);
+            overlaps.clear();
+            overlaps.extend(active.iter().map(|(_, t)| min_overlap(*t, a, b)));
+            let energy = |t: &Bounds, overlap: i64| wide(t.r) * wide(overlap);
+            let total = active
+                .iter()
+                .zip(overlaps.iter())
+                .fold(zero, |s, ((_, t), &o)| s + energy(t, o));
+            let slack = cap_t * width - total;
+            if slack < zero {
                 return Err(Conflict);
             }
-            need = need.max((total + width - 1) / width);
-            for (i, t) in tasks.iter().enumerate().filter(|(_, t)| t.busy()) {
-                let room = cap * width - (total - energy(t));
-                let r = i128::from(t.r);
-                if r * i128::from(overlap_at_est(*t, a, b)) > room {
+            need = need.max((total + width - one) / width);
+            // A task is pushed only if its overlap from its earliest start, at most
+            // `r · min(d, b - a)`, exceeds its least energy by more than the slack.
+            if slack >= most_rd.min(wide(most_r) * width) {
+                continue;
+            }
+            for (&(i, t), &o) in active.iter().zip(overlaps.iter()) {
+                let room = slack + energy(&t, o);
+                let r = wide(t.r);
+                if r * wide(overlap_at_est(t, a, b)) > room {
                     // Started at s >= a, the task overlaps the window by min(d, b - s), and
-                    // d is over the room: it must start at b - room / r or later.
-                    let latest_fit = i128::from(b) - room / r;
-                    est[i] = est[i].max(latest_fit as i64);
+                    // d is over the room: it must start at b - room / r or later. The bound
+                    // is below `b`; one below `i64` moves nothing.
+                    let latest_fit = (wide(b) - room / r).try_into().unwrap_or(i64::MIN);
+                    est[i] = est[i].max(latest_fit);
                 }
             }
         }
     }
-    Ok(need as i64)
+    Ok(need.try_into().unwrap_or(cap))
 }
 
 /// Energetic reasoning over task intervals, for tasks on a cumulative resource. In every
@@ -464,11 +559,15 @@ fn energetic_pass(
 /// to [`ENERGETIC_MAX_TASKS`] tasks.
 pub type CumulativeEnergy = CumulativeRule<Windows>;
 
-/// Energetic reasoning's scratch: the windows' left and right ends.
+/// Energetic reasoning's scratch: the windows' left and right ends, the busy tasks (with
+/// their indices), those that reach past a window's left end, and their least overlaps with it.
 #[derive(Debug, Clone, Default)]
 pub struct Windows {
     lefts: Vec<i64>,
     rights: Vec<i64>,
+    busy: Vec<(usize, Bounds)>,
+    active: Vec<(usize, Bounds)>,
+    overlaps: Vec<i64>,
 }
 
 impl Rule for Windows {
@@ -476,6 +575,6 @@ impl Rule for Windows {
     const PRIORITY: Priority = Priority::Expensive;
 
     fn pass(&mut self, tasks: &[Bounds], cap: i64, est: &mut [i64]) -> Result<i64, Conflict> {
-        energetic_pass(tasks, cap, est, &mut self.lefts, &mut self.rights)
+        energetic_pass(tasks, cap, est, self)
     }
 }
