@@ -19,7 +19,8 @@ use bezzel_sudoku::batch::{
 };
 use bezzel_sudoku::grid::ParseError;
 use bezzel_sudoku::output::{Output, Style};
-use bezzel_sudoku::reader::{Chunk, Incoming, Puzzle, ReadOptions, read_in_background};
+use bezzel_sudoku::reader::{Puzzle, ReadOptions};
+use bezzel_sudoku::stream::{Chunk, Incoming, read_in_background};
 use std::io::{self, BufWriter, IsTerminal};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -12,7 +12,6 @@
 use crate::domain::IntoDomain;
 use crate::engine::Engine;
 use crate::error::ModelError;
-use crate::expr::Postable;
 use crate::families::Families;
 use crate::matrix::Matrix;
 use crate::propagator::Propagator;
@@ -364,26 +363,6 @@ impl Model {
             Some((propagator, name)) => Err(ModelError::ConstraintViolated { propagator, name }),
             None => Ok(()),
         }
-    }
-
-    /// Posts a constraint: a Boolean expression (see [`expr`](crate::expr)), which must then
-    /// hold, or a propagator, built in or the user's own.
-    ///
-    /// A propagator's [`setup`](Propagator::setup) runs now; every view it subscribes to must
-    /// belong to this model; it is scheduled for the first propagation. An expression is
-    /// lowered to propagators (see [`expr`](crate::expr)).
-    ///
-    /// ```
-    /// use bezzel_core::prelude::*;
-    /// let mut m = Model::new();
-    /// let x = m.named_var("x", 0..=9)?;
-    /// let y = m.named_var("y", 0..=9)?;
-    /// m.post((x + y).eq(10) & x.lt(y) & (2 * x).gt(y))?;
-    /// assert_eq!(Solver::new(m).solution_set().to_string(), "x=4 y=6\n");
-    /// # Ok::<(), ModelError>(())
-    /// ```
-    pub fn post(&mut self, constraint: impl Postable) -> Result<(), ModelError> {
-        constraint.post_into(self)
     }
 
     /// [`post`](Model::post) for a propagator that is boxed already.

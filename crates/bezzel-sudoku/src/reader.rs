@@ -79,7 +79,6 @@ use std::fmt;
 use std::io::{self, BufRead};
 
 use crate::grid::{Alphabet, Grid, MAX_VALUE, ParseError};
-pub use crate::stream::{Chunk, Incoming, read_in_background};
 
 /// The lengths of line-form puzzles: `N * N` for N = 4, 9, 16, 25.
 pub const LINE_LENGTHS: [usize; 4] = [16, 81, 256, 625];

@@ -95,7 +95,8 @@ pub struct Incoming {
 /// reads it on a thread of its own, at most one chunk ahead; see the [module docs](self).
 ///
 /// ```
-/// use bezzel_sudoku::reader::{read_in_background, Chunk, ReadOptions};
+/// use bezzel_sudoku::reader::ReadOptions;
+/// use bezzel_sudoku::stream::{read_in_background, Chunk};
 /// use std::time::Duration;
 ///
 /// let text = "1234\n....3..2..4....3\n";
