@@ -587,23 +587,30 @@ fn reified_booleans_count_occurrences() {
 }
 
 /// `b ⇔ Σ kᵢ·xᵢ rel c` (in `mode`) on random domains in -3..=3 for the `xᵢ`, against brute
-/// force in `i128`, at every node of random searches.
+/// force in `i128`, at every node of random searches; posted through the propagator layer,
+/// which takes `i64`.
 fn walk_linear_reif(rng: &mut brute::Rng, linear: (&[i64], Relation, i64), mode: Reif) {
+    let (coefficients, relation, constant) = linear;
+    let post = |m: &mut Model, x: &[VarId], b: VarId| {
+        post_wide_linear_reif(m, coefficients, x, relation, constant, b, mode);
+    };
+    walk_linear_reif_posted(rng, linear, mode, &post);
+}
+
+/// [`walk_linear_reif`] with the constraint posted by `post` (the model, the `xᵢ`, `b`).
+fn walk_linear_reif_posted(
+    rng: &mut brute::Rng,
+    linear: (&[i64], Relation, i64),
+    mode: Reif,
+    post: &dyn Fn(&mut Model, &[VarId], VarId),
+) {
     let (coefficients, relation, constant) = linear;
     let n = coefficients.len();
     let mut domains: Vec<Vec<i32>> = (0..n).map(|_| brute::domain(rng, -3, 3)).collect();
     domains.push(vec![0, 1]);
     let build = || {
         let (mut m, x) = brute::model(&domains);
-        post_wide_linear_reif(
-            &mut m,
-            coefficients,
-            &x[..n],
-            relation,
-            constant,
-            x[n],
-            mode,
-        );
+        post(&mut m, &x[..n], x[n]);
         (m, x)
     };
     let holds = |a: &[i32]| {
@@ -743,32 +750,13 @@ fn linear_reif_at_the_ends_of_i32_matches_brute_force() {
     for coefficients in coefficient_sets {
         for constant in constants {
             for relation in [Relation::Eq, Relation::Le, Relation::Ge] {
-                let n = coefficients.len();
-                let mut domains: Vec<Vec<i32>> =
-                    (0..n).map(|_| brute::domain(&mut rng, -3, 3)).collect();
-                domains.push(vec![0, 1]);
-                let build = || {
-                    let (mut m, x) = brute::model(&domains);
-                    m.linear_reif(coefficients, &x[..n], relation, constant, x[n], Reif::Equiv)
+                let post = |m: &mut Model, x: &[VarId], b: VarId| {
+                    m.linear_reif(coefficients, x, relation, constant, b, Reif::Equiv)
                         .unwrap();
-                    (m, x)
                 };
-                let holds = |a: &[i32]| {
-                    let sum: i128 = coefficients
-                        .iter()
-                        .zip(a)
-                        .map(|(&k, &v)| i128::from(k) * i128::from(v))
-                        .sum();
-                    let c = i128::from(constant);
-                    let c = match relation {
-                        Relation::Eq => sum == c,
-                        Relation::Le => sum <= c,
-                        _ => sum >= c,
-                    };
-                    reif(Reif::Equiv, a[n] == 1, c)
-                };
-                let case = (coefficients, relation, constant, &domains);
-                brute::walk(&domains, &build, &holds, &[], 3, &case);
+                let wide: Vec<i64> = coefficients.iter().map(|&k| i64::from(k)).collect();
+                let linear = (&wide[..], relation, i64::from(constant));
+                walk_linear_reif_posted(&mut rng, linear, Reif::Equiv, &post);
             }
         }
     }
