@@ -156,11 +156,9 @@ fn an_unbounded_objective_starts_at_its_best_side() {
     assert!(out.contains("x = 1;\n----------\n"), "{out}");
 }
 
-#[test]
-fn parallel_branch_and_bound_finds_the_brute_force_optimum() {
-    // Five different values in 0..6 with 3a + 5b + 2c + 7d + 4e >= 40, minimising
-    // 4a + 2b + 6c + 3d + 5e (coefficients chosen so that the optimum is not at a corner).
-    let text = "\
+/// Five different values in 0..6 with 3a + 5b + 2c + 7d + 4e >= 40, minimising
+/// 4a + 2b + 6c + 3d + 5e (coefficients chosen so that the optimum is not at a corner).
+const WEIGHTED_DISTINCT: &str = "\
 predicate fzn_all_different_int(array [int] of var int: x);
 var 0..6: a :: output_var;
 var 0..6: b :: output_var;
@@ -173,6 +171,10 @@ constraint int_lin_le([-3,-5,-2,-7,-4],[a,b,c,d,e],-40);
 constraint int_lin_eq([4,2,6,3,5,-1],[a,b,c,d,e,cost],0);
 solve :: int_search([a,b,c,d,e], input_order, indomain_max, complete) minimize cost;
 ";
+
+#[test]
+fn parallel_branch_and_bound_finds_the_brute_force_optimum() {
+    let text = WEIGHTED_DISTINCT;
     let mut best = i64::MAX;
     for code in 0..7i64.pow(5) {
         let v: Vec<i64> = (0..5).map(|i| code / 7i64.pow(i) % 7).collect();
@@ -216,21 +218,7 @@ solve :: int_search([a,b,c,d,e], input_order, indomain_max, complete) minimize c
 
 #[test]
 fn lns_of_every_kind_prints_checked_improving_solutions_and_proves_the_optimum() {
-    // The model of the test above: five different values in 0..6, a weighted sum at least 40,
-    // another weighted sum minimised.
-    let text = "\
-predicate fzn_all_different_int(array [int] of var int: x);
-var 0..6: a :: output_var;
-var 0..6: b :: output_var;
-var 0..6: c :: output_var;
-var 0..6: d :: output_var;
-var 0..6: e :: output_var;
-var 0..200: cost :: output_var;
-constraint fzn_all_different_int([a,b,c,d,e]);
-constraint int_lin_le([-3,-5,-2,-7,-4],[a,b,c,d,e],-40);
-constraint int_lin_eq([4,2,6,3,5,-1],[a,b,c,d,e,cost],0);
-solve :: int_search([a,b,c,d,e], input_order, indomain_max, complete) minimize cost;
-";
+    let text = WEIGHTED_DISTINCT;
     let cost = |v: &[i64]| 4 * v[0] + 2 * v[1] + 6 * v[2] + 3 * v[3] + 5 * v[4];
     let feasible = |v: &[i64]| {
         v.iter().all(|x| (0..=6).contains(x))
