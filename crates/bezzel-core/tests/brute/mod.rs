@@ -120,6 +120,24 @@ pub(crate) fn values(specs: &[ViewSpec], a: &[i32]) -> Vec<i64> {
     specs.iter().map(|s| s.eval(a)).collect()
 }
 
+/// Every assignment of `domains`, the first variable's values varying slowest.
+pub(crate) fn assignments(domains: &[Vec<i32>]) -> Vec<Vec<i32>> {
+    let mut out = vec![Vec::new()];
+    for d in domains {
+        out = out
+            .into_iter()
+            .flat_map(|prefix| {
+                d.iter().map(move |&v| {
+                    let mut a = prefix.clone();
+                    a.push(v);
+                    a
+                })
+            })
+            .collect();
+    }
+    out
+}
+
 /// Every assignment from `domains` that `holds` accepts.
 pub(crate) fn brute(domains: &[Vec<i32>], holds: &dyn Fn(&[i32]) -> bool) -> BTreeSet<Vec<i32>> {
     fn go(

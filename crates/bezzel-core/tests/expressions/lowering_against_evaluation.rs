@@ -15,6 +15,8 @@ use bezzel_core::prelude::*;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
+use crate::brute::spec::{relation, relation_holds};
+
 const INTS: usize = 3;
 const BOOLS: usize = 2;
 const LO: i32 = -2;
@@ -43,21 +45,11 @@ enum Int {
     Truth(Box<Bool>),
 }
 
-#[derive(Debug, Clone, Copy)]
-enum Rel {
-    Eq,
-    Ne,
-    Le,
-    Lt,
-    Ge,
-    Gt,
-}
-
 #[derive(Debug, Clone)]
 enum Bool {
     Const(bool),
     Lit(usize, bool),
-    Cmp(Int, Rel, Int),
+    Cmp(Int, Relation, Int),
     And(Box<Bool>, Box<Bool>),
     Or(Box<Bool>, Box<Bool>),
     Xor(Box<Bool>, Box<Bool>),
@@ -134,14 +126,7 @@ fn eval_bool(e: &Bool, p: &Point<'_>) -> Option<bool> {
         Bool::Lit(i, negated) => (p.bools[*i] == 1) != *negated,
         Bool::Cmp(a, rel, b) => {
             let (a, b) = (eval_int(a, p)?, eval_int(b, p)?);
-            match rel {
-                Rel::Eq => a == b,
-                Rel::Ne => a != b,
-                Rel::Le => a <= b,
-                Rel::Lt => a < b,
-                Rel::Ge => a >= b,
-                Rel::Gt => a > b,
-            }
+            relation_holds(i128::from(a), *rel, i128::from(b))
         }
         // Both sides are evaluated: an undefined part is undefined in any context.
         Bool::And(a, b) => {
@@ -205,12 +190,12 @@ fn bool_expr(e: &Bool, v: &Vars) -> BoolExpr {
         Bool::Cmp(a, rel, b) => {
             let (a, b) = (int_expr(a, v), int_expr(b, v));
             match rel {
-                Rel::Eq => a.eq(b),
-                Rel::Ne => a.ne(b),
-                Rel::Le => a.le(b),
-                Rel::Lt => a.lt(b),
-                Rel::Ge => a.ge(b),
-                Rel::Gt => a.gt(b),
+                Relation::Eq => a.eq(b),
+                Relation::Ne => a.ne(b),
+                Relation::Le => a.le(b),
+                Relation::Lt => a.lt(b),
+                Relation::Ge => a.ge(b),
+                Relation::Gt => a.gt(b),
             }
         }
         Bool::And(a, b) => bool_expr(a, v) & bool_expr(b, v),
@@ -235,17 +220,6 @@ fn bool_leaf() -> impl Strategy<Value = Bool> {
     prop_oneof![
         1 => any::<bool>().prop_map(Bool::Const),
         4 => (0..BOOLS, any::<bool>()).prop_map(|(i, n)| Bool::Lit(i, n)),
-    ]
-}
-
-fn rel() -> impl Strategy<Value = Rel> {
-    prop_oneof![
-        Just(Rel::Eq),
-        Just(Rel::Ne),
-        Just(Rel::Le),
-        Just(Rel::Lt),
-        Just(Rel::Ge),
-        Just(Rel::Gt)
     ]
 }
 
@@ -278,7 +252,7 @@ fn int(depth: u32) -> BoxedStrategy<Int> {
 
 fn boolean(depth: u32) -> BoxedStrategy<Bool> {
     let cmp =
-        (int(depth.min(2)), rel(), int(depth.min(2))).prop_map(|(a, r, c)| Bool::Cmp(a, r, c));
+        (int(depth.min(2)), relation(), int(depth.min(2))).prop_map(|(a, r, c)| Bool::Cmp(a, r, c));
     if depth == 0 {
         return prop_oneof![bool_leaf(), cmp].boxed();
     }
@@ -452,7 +426,7 @@ proptest! {
     #[test]
     fn integer_expressions_compared_with_a_variable_take_their_evaluated_value(
         e in int(3),
-        rel in rel(),
+        rel in relation(),
     ) {
         // `e (rel) x0`: an integer expression at the top of a comparison, reified.
         let cmp = Bool::Cmp(e, rel, Int::Var(0));

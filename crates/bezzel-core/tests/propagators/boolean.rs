@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 use crate::brute;
 
 use brute::ViewSpec;
+use brute::spec::{relation, relation_holds};
 
 /// A literal: a Boolean variable or its negation.
 #[derive(Debug, Clone, Copy)]
@@ -74,15 +75,7 @@ impl Spec {
             Spec::LessEq(x, y, b, mode) => reif(*mode, b.eval(a), x.eval(a) <= y.eval(a)),
             Spec::Linear(terms, rel, c, b, mode) => {
                 let s: i64 = terms.iter().map(|&(k, v)| i64::from(k) * v.eval(a)).sum();
-                let c = i64::from(*c);
-                let holds = match rel {
-                    Relation::Eq => s == c,
-                    Relation::Le => s <= c,
-                    Relation::Ge => s >= c,
-                    Relation::Ne => s != c,
-                    Relation::Lt => s < c,
-                    Relation::Gt => s > c,
-                };
+                let holds = relation_holds(i128::from(s), *rel, i128::from(*c));
                 reif(*mode, b.eval(a), holds)
             }
         }
@@ -190,23 +183,6 @@ impl Instance {
         (m, vars)
     }
 
-    fn assignments(&self) -> Vec<Vec<i32>> {
-        let mut out = vec![vec![]];
-        for d in &self.domains {
-            out = out
-                .into_iter()
-                .flat_map(|a| {
-                    d.iter().map(move |&v| {
-                        let mut a = a.clone();
-                        a.push(v);
-                        a
-                    })
-                })
-                .collect();
-        }
-        out
-    }
-
     /// The definition, with the fixes.
     fn holds(&self, a: &[i32]) -> bool {
         self.spec.holds(a) && self.fixes.iter().all(|&(x, v)| a[x] == v)
@@ -220,7 +196,7 @@ impl Instance {
         let expected = self.brute_force();
         // The definitions: `is_satisfied` accepts exactly the solutions.
         let (m, _) = self.build();
-        for a in self.assignments() {
+        for a in brute::assignments(&self.domains) {
             assert_eq!(
                 m.check_assignment(&a).is_ok(),
                 expected.contains(&a),
@@ -364,17 +340,6 @@ fn view(n: usize) -> impl Strategy<Value = ViewSpec> {
         negated,
         offset,
     })
-}
-
-fn relation() -> impl Strategy<Value = Relation> {
-    prop_oneof![
-        Just(Relation::Eq),
-        Just(Relation::Le),
-        Just(Relation::Ge),
-        Just(Relation::Ne),
-        Just(Relation::Lt),
-        Just(Relation::Gt)
-    ]
 }
 
 fn small_domain() -> impl Strategy<Value = Vec<i32>> {

@@ -7,23 +7,8 @@ use bezzel_core::prelude::*;
 use bezzel_core::propagators::Linear;
 use proptest::prelude::*;
 
-/// Every assignment of the domains, as value vectors.
-fn assignments(domains: &[Vec<i32>]) -> Vec<Vec<i32>> {
-    let mut out = vec![Vec::new()];
-    for d in domains {
-        out = out
-            .into_iter()
-            .flat_map(|prefix| {
-                d.iter().map(move |&v| {
-                    let mut a = prefix.clone();
-                    a.push(v);
-                    a
-                })
-            })
-            .collect();
-    }
-    out
-}
+use crate::brute::assignments;
+use crate::brute::spec::relation_holds;
 
 fn all_solutions(solver: &mut Solver, vars: &[VarId]) -> Vec<Vec<i32>> {
     let mut found: Vec<Vec<i32>> = solver.solutions().map(|s| s.values_of(vars)).collect();
@@ -182,15 +167,7 @@ fn brute_linear(
                 .zip(offsets)
                 .map(|((&v, &k), &o)| i128::from(k) * (i128::from(v) + i128::from(o)))
                 .sum();
-            let c = i128::from(c);
-            match rel {
-                Relation::Eq => sum == c,
-                Relation::Le => sum <= c,
-                Relation::Ge => sum >= c,
-                Relation::Ne => sum != c,
-                Relation::Lt => sum < c,
-                Relation::Gt => sum > c,
-            }
+            relation_holds(sum, rel, i128::from(c))
         })
         .count() as u64
 }

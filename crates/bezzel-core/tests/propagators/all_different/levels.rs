@@ -16,6 +16,7 @@ use std::collections::BTreeSet;
 
 use crate::brute;
 
+use brute::spec::relation_holds;
 use brute::{ViewSpec, has_matching};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,15 +48,7 @@ impl Extra {
             Extra::NotEqual(x, y) => x.eval(a) != y.eval(a),
             Extra::Linear(terms, rel, c) => {
                 let s: i64 = terms.iter().map(|&(k, v)| i64::from(k) * v.eval(a)).sum();
-                let c = i64::from(*c);
-                match rel {
-                    Relation::Eq => s == c,
-                    Relation::Le => s <= c,
-                    Relation::Ge => s >= c,
-                    Relation::Ne => s != c,
-                    Relation::Lt => s < c,
-                    Relation::Gt => s > c,
-                }
+                relation_holds(i128::from(s), *rel, i128::from(*c))
             }
         }
     }
