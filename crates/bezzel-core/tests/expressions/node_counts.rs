@@ -7,37 +7,51 @@
 use bezzel_core::expr::sum;
 use bezzel_core::prelude::*;
 
+/// Both optimisations, by hand and in expressions, prove the optimum `best` (published or
+/// brute force), on trees of the same size.
+fn assert_same_proof(what: &str, hand: &Optimum, expr: &Optimum, best: i32) {
+    assert_eq!(hand.value, Some(best), "{what}: by hand");
+    assert_eq!(expr.value, Some(best), "{what}: in expressions");
+    assert!(hand.optimal && expr.optimal, "{what}: proven");
+    eprintln!(
+        "{what}: nodes expressions {}, by hand {}",
+        expr.stats.nodes, hand.stats.nodes
+    );
+    assert_eq!(expr.stats.nodes, hand.stats.nodes, "{what}");
+}
+
 fn nodes_and_count(m: Model) -> (u64, u64) {
     let mut solver = Solver::new(m);
     let count = solver.count();
     (solver.stats().nodes, count)
 }
 
-fn queens_by_hand(n: usize) -> Model {
+/// Queens with the columns and both diagonals all different, `diagonals(m, q[i], i)` giving
+/// row `i`'s two diagonal views.
+fn queens_with(n: usize, diagonals: impl Fn(&mut Model, VarId, i32) -> [IntView; 2]) -> Model {
     let mut m = Model::new();
     let q = m.int_vars(n, 0..=n as i32 - 1).unwrap();
-    let up: Vec<IntView> = (0..n).map(|i| q[i].offset(i as i32)).collect();
-    let down: Vec<IntView> = (0..n).map(|i| q[i].offset(-(i as i32))).collect();
+    let (up, down): (Vec<IntView>, Vec<IntView>) = (0..n)
+        .map(|i| {
+            let [up, down] = diagonals(&mut m, q[i], i as i32);
+            (up, down)
+        })
+        .unzip();
     m.all_different(&q).unwrap();
     m.all_different(&up).unwrap();
     m.all_different(&down).unwrap();
     m
 }
 
+fn queens_by_hand(n: usize) -> Model {
+    queens_with(n, |_, x, i| [x.offset(i), x.offset(-i)])
+}
+
 /// Queens with the diagonals as expressions: `q[i] + i` is a view, no variable.
 fn queens_in_expressions(n: usize) -> Model {
-    let mut m = Model::new();
-    let q = m.int_vars(n, 0..=n as i32 - 1).unwrap();
-    let up: Vec<IntView> = (0..n)
-        .map(|i| m.view_of(q[i] + i as i32).unwrap())
-        .collect();
-    let down: Vec<IntView> = (0..n)
-        .map(|i| m.view_of(q[i] - i as i32).unwrap())
-        .collect();
-    m.all_different(&q).unwrap();
-    m.all_different(&up).unwrap();
-    m.all_different(&down).unwrap();
-    m
+    queens_with(n, |m, x, i| {
+        [m.view_of(x + i).unwrap(), m.view_of(x - i).unwrap()]
+    })
 }
 
 /// Queens as pairwise comparisons: value-consistent all-different prunes as the `!=` pairs
@@ -74,16 +88,22 @@ fn queens_in_expressions_search_the_tree_of_queens_by_hand() {
 
 const LETTERS: [&str; 8] = ["S", "E", "N", "D", "M", "O", "R", "Y"];
 
-fn send_more_money_by_hand(merged: bool) -> (Model, Vec<VarId>) {
+/// A model of the letters' digits, all different, in the order of [`LETTERS`].
+fn letters() -> (Model, Vec<VarId>) {
     let mut m = Model::new();
     let v: Vec<VarId> = LETTERS
         .iter()
         .map(|&l| m.named_var(l, 0..=9).unwrap())
         .collect();
+    m.all_different(&v).unwrap();
+    (m, v)
+}
+
+fn send_more_money_by_hand(merged: bool) -> (Model, Vec<VarId>) {
+    let (mut m, v) = letters();
     let [s, e, n, d, mo, o, r, y] = v[..] else {
         unreachable!()
     };
-    m.all_different(&v).unwrap();
     if merged {
         // SEND + MORE - MONEY with each letter's terms added up.
         m.linear(
@@ -110,15 +130,10 @@ fn send_more_money_by_hand(merged: bool) -> (Model, Vec<VarId>) {
 }
 
 fn send_more_money_in_expressions() -> (Model, Vec<VarId>) {
-    let mut m = Model::new();
-    let v: Vec<VarId> = LETTERS
-        .iter()
-        .map(|&l| m.named_var(l, 0..=9).unwrap())
-        .collect();
+    let (mut m, v) = letters();
     let [s, e, n, d, mo, o, r, y] = v[..] else {
         unreachable!()
     };
-    m.all_different(&v).unwrap();
     let send = 1000 * s + 100 * e + 10 * n + d;
     let more = 1000 * mo + 100 * o + 10 * r + e;
     let money = 10000 * mo + 1000 * o + 100 * n + 10 * e + y;
@@ -212,16 +227,12 @@ fn solve_golomb(m: Model, marks: &[VarId]) -> Optimum {
 fn golomb_in_expressions_searches_the_tree_of_golomb_by_hand() {
     // Optimal lengths published for 2..=8 marks (OEIS A003022).
     for (n, best) in [(4, 6), (5, 11), (6, 17), (7, 25)] {
-        let hand = golomb_by_hand(n);
-        let expr = golomb_in_expressions(n);
-        assert_eq!(hand.value, Some(best));
-        assert_eq!(expr.value, Some(best));
-        assert!(hand.optimal && expr.optimal);
-        eprintln!(
-            "Golomb {n}: nodes expressions {}, by hand {}",
-            expr.stats.nodes, hand.stats.nodes
+        assert_same_proof(
+            &format!("Golomb {n}"),
+            &golomb_by_hand(n),
+            &golomb_in_expressions(n),
+            best,
         );
-        assert_eq!(expr.stats.nodes, hand.stats.nodes, "n = {n}");
     }
 }
 
@@ -360,14 +371,5 @@ fn job_shop(in_expressions: bool) -> Optimum {
 #[test]
 fn a_job_shop_by_reification_in_expressions_searches_the_tree_by_hand() {
     let best = job_shop_by_brute_force();
-    let hand = job_shop(false);
-    let expr = job_shop(true);
-    assert_eq!(hand.value, Some(best));
-    assert_eq!(expr.value, Some(best));
-    assert!(hand.optimal && expr.optimal);
-    eprintln!(
-        "job shop 3x3: nodes expressions {}, by hand {}",
-        expr.stats.nodes, hand.stats.nodes
-    );
-    assert_eq!(expr.stats.nodes, hand.stats.nodes);
+    assert_same_proof("job shop 3x3", &job_shop(false), &job_shop(true), best);
 }

@@ -11,17 +11,7 @@ use brute::spec::{Kinds, ModelSpec, Shape};
 
 /// N-Queens: `q[i]` is row `i`'s column; columns and both diagonals all different.
 fn queens(n: usize) -> Result<Model, ModelError> {
-    let mut m = Model::new();
-    let q = m.named_vars("q", n, 0..n)?;
-    for sign in [0, 1, -1] {
-        let views: Vec<IntView> = q
-            .iter()
-            .enumerate()
-            .map(|(i, x)| x.offset(sign * i as i32))
-            .collect();
-        m.all_different(&views)?;
-    }
-    Ok(m)
+    crate::common::queens(n, Consistency::Value).map(|(m, _)| m)
 }
 
 #[test]
