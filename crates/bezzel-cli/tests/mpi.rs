@@ -140,10 +140,43 @@ fn lines(path: &Path) -> usize {
     std::fs::read_to_string(path).map_or(0, |t| t.lines().count())
 }
 
+/// Waits until the checkpoint of the running `job` records some subproblems, so that stopping
+/// it now stops it midway, well before the end.
+fn wait_for_some_subproblems(job: &mut Child, checkpoint: &Path, job_name: &str) {
+    let started = Instant::now();
+    while lines(checkpoint) < 12 {
+        assert!(
+            job.try_wait().unwrap().is_none(),
+            "{job_name} finished before it could be stopped: make it longer"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Kills the whole job (SIGKILL to mpirun, which takes its ranks down with it).
 fn kill(child: &mut Child) {
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// Counts A000170(17), one thread a rank, with a checkpoint: long enough on three ranks to be
+/// stopped midway.
+const QUEENS_17_ON_RANKS: [&str; 7] = [
+    "count",
+    "17",
+    "--mpi",
+    "--threads",
+    "1",
+    "--checkpoint",
+    "CKPT",
+];
+
+/// `args` with `path` where `CKPT` stands for the checkpoint file.
+fn with_checkpoint<'a>(args: &[&'a str], path: &'a str) -> Vec<&'a str> {
+    args.iter()
+        .map(|&a| if a == "CKPT" { path } else { a })
+        .collect()
 }
 
 /// Runs `program` with `args` (where `CKPT` stands for a checkpoint file), kills the job
@@ -152,21 +185,9 @@ fn resume_after_kill(program: &str, args: &[&str], expected: &str) {
     let dir = TempDir::new(program);
     let checkpoint = dir.0.join("run.ckpt");
     let path = checkpoint.to_str().unwrap();
-    let args: Vec<&str> = args
-        .iter()
-        .map(|&a| if a == "CKPT" { path } else { a })
-        .collect();
+    let args = with_checkpoint(args, path);
     let mut job = mpirun(3, program, &args).spawn().expect("mpirun starts");
-    // Killed once some subproblems are recorded, well before the end.
-    let started = Instant::now();
-    while lines(&checkpoint) < 12 {
-        assert!(
-            job.try_wait().unwrap().is_none(),
-            "{program} {args:?} finished before it could be killed: make it longer"
-        );
-        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for_some_subproblems(&mut job, &checkpoint, &format!("{program} {args:?}"));
     kill(&mut job);
     let recorded = lines(&checkpoint);
     let o = rerun(program, &args);
@@ -194,19 +215,7 @@ fn rerun(program: &str, args: &[&str]) -> Output {
 #[test]
 fn a_killed_job_resumes_and_counts_nothing_twice() {
     // A000170(17): long enough on three ranks to be killed midway.
-    resume_after_kill(
-        "queens",
-        &[
-            "count",
-            "17",
-            "--mpi",
-            "--threads",
-            "1",
-            "--checkpoint",
-            "CKPT",
-        ],
-        "95815104",
-    );
+    resume_after_kill("queens", &QUEENS_17_ON_RANKS, "95815104");
     // The library's entry point, on the generic model (A000170(13)).
     resume_after_kill("distributed_count", &["13", "CKPT"], "73712");
 }
@@ -240,15 +249,7 @@ fn one_ctrl_c_at_mpirun_stops_the_job_in_order_and_the_count_resumes() {
     let statuses = dir.0.join("status");
     std::fs::create_dir_all(&statuses).unwrap();
     let queens = executable("queens");
-    let args = [
-        "count",
-        "17",
-        "--mpi",
-        "--threads",
-        "1",
-        "--checkpoint",
-        checkpoint.to_str().unwrap(),
-    ];
+    let args = with_checkpoint(&QUEENS_17_ON_RANKS, checkpoint.to_str().unwrap());
     // Each rank's exit status, written by a shell around it that catches the signals, so as
     // to outlive the rank. A worker's may be missing: the launcher kills the workers once
     // rank 0 has exited.
@@ -261,22 +262,14 @@ fn one_ctrl_c_at_mpirun_stops_the_job_in_order_and_the_count_resumes() {
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .args(["--oversubscribe", "-np", "3", "sh", "-c", &record])
         .arg(&queens)
-        .args(args)
+        .args(&args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         // Its own process group, as the foreground job of a terminal.
         .process_group(0);
     let mut job = c.spawn().expect("mpirun starts");
-    let started = Instant::now();
-    while lines(&checkpoint) < 12 {
-        assert!(
-            job.try_wait().unwrap().is_none(),
-            "queens {args:?} finished before it could be interrupted: make it longer"
-        );
-        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for_some_subproblems(&mut job, &checkpoint, &format!("queens {args:?}"));
     let sent = Command::new("kill")
         .args(["-INT", "--", &format!("-{}", job.id())])
         .status()
