@@ -15,7 +15,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+
+#include "common.hh"
 
 using namespace Gecode;
 
@@ -44,12 +45,7 @@ public:
 int main(int argc, char* argv[]) {
   int n = argc >= 2 ? std::atoi(argv[1]) : 0;
   IntPropLevel ipl = IPL_BND;
-  if (argc >= 3) {
-    if (!std::strcmp(argv[2], "val")) ipl = IPL_VAL;
-    else if (!std::strcmp(argv[2], "bnd")) ipl = IPL_BND;
-    else if (!std::strcmp(argv[2], "dom")) ipl = IPL_DOM;
-    else n = 0;
-  }
+  if (argc >= 3 && !parse_ipl(argv[2], ipl)) n = 0;
   if (n < 2 || n > 16) {
     std::fprintf(stderr, "usage: %s N [val|bnd|dom]   (2 <= N <= 16)\n", argv[0]);
     return 2;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs Gecode 6.2 (Debian's libgecode-dev) if it is missing and builds the peer programs
 # queens, sudoku, golomb and nonogram into benches/peers/gecode/build/ (git-ignored). Idempotent: apt is only
-# called when the headers are missing, and a program is only rebuilt when its source is newer.
+# called when the headers are missing, and a program is only rebuilt when its source (or
+# common.hh) is newer.
 #
 #   bash benches/peers/gecode/install.sh        (CXX, CXXFLAGS override g++ / -O2)
 #
@@ -23,7 +24,7 @@ CXXFLAGS=${CXXFLAGS:--O2}   # -O2: what Debian builds Gecode itself with
 LIBS="-lgecodeminimodel -lgecodesearch -lgecodeint -lgecodekernel -lgecodesupport"
 mkdir -p build
 for prog in queens sudoku golomb nonogram; do
-  if [ ! -x "build/$prog" ] || [ "$prog.cpp" -nt "build/$prog" ]; then
+  if [ ! -x "build/$prog" ] || [ "$prog.cpp" -nt "build/$prog" ] || [ common.hh -nt "build/$prog" ]; then
     echo "building build/$prog" >&2
     # shellcheck disable=SC2086
     $CXX $CXXFLAGS -std=c++17 -o "build/$prog" "$prog.cpp" $LIBS

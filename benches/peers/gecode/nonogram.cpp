@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "common.hh"
+
 using namespace Gecode;
 
 typedef std::vector<std::vector<int>> Clues;
@@ -76,13 +78,7 @@ int main(int argc, char* argv[]) {
   auto start = std::chrono::steady_clock::now();
   DFS<Nonogram> engine(root);
   delete root;
-  int solutions = 0;
-  while (solutions < 2) {
-    Nonogram* s = engine.next();
-    if (!s) break;
-    solutions++;
-    delete s;
-  }
+  int solutions = solutions_up_to(engine, 2);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Search::Statistics st = engine.statistics();
   std::printf("%d %llu %llu %.6f\n", solutions, (unsigned long long)st.node, (unsigned long long)st.fail, secs);

@@ -17,7 +17,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+
+#include "common.hh"
 
 using namespace Gecode;
 
@@ -34,14 +35,6 @@ public:
   Queens(Queens& s) : Space(s) { q.update(*this, s.q); }
   Space* copy() override { return new Queens(*this); }
 };
-
-static bool parse_ipl(const char* s, IntPropLevel& ipl) {
-  if (!std::strcmp(s, "val")) ipl = IPL_VAL;
-  else if (!std::strcmp(s, "bnd")) ipl = IPL_BND;
-  else if (!std::strcmp(s, "dom")) ipl = IPL_DOM;
-  else return false;
-  return true;
-}
 
 int main(int argc, char* argv[]) {
   IntPropLevel ipl;

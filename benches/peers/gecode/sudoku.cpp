@@ -24,11 +24,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include "common.hh"
 
 using namespace Gecode;
 
@@ -55,14 +56,6 @@ public:
   Sudoku(Sudoku& s) : Space(s) { x.update(*this, s.x); }
   Space* copy() override { return new Sudoku(*this); }
 };
-
-static bool parse_ipl(const char* s, IntPropLevel& ipl) {
-  if (!std::strcmp(s, "val")) ipl = IPL_VAL;
-  else if (!std::strcmp(s, "bnd")) ipl = IPL_BND;
-  else if (!std::strcmp(s, "dom")) ipl = IPL_DOM;
-  else return false;
-  return true;
-}
 
 // Parses one puzzle line into givens; returns the box size b, or 0 on bad input.
 static int parse_puzzle(const std::string& line, std::vector<int>& givens) {
@@ -115,13 +108,7 @@ int main(int argc, char* argv[]) {
     Sudoku* root = new Sudoku(b, givens, ipl);
     auto start = std::chrono::steady_clock::now();
     DFS<Sudoku> engine(root);  // the engine clones root; default options (1 thread)
-    int found = 0;
-    while (found < 2) {
-      Sudoku* s = engine.next();
-      if (!s) break;
-      found++;
-      delete s;
-    }
+    int found = solutions_up_to(engine, 2);
     Search::Statistics st = engine.statistics();
     searching += std::chrono::steady_clock::now() - start;
     delete root;
