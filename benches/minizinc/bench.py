@@ -24,14 +24,20 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def instances(suite, family, per_family):
-    """The model and the chosen data files of a family: evenly spread over its sorted list."""
+def family_files(suite, family):
+    """A family's folder, its models (names, sorted) and its data files (paths, sorted, from
+    every subfolder)."""
     fdir = os.path.join(suite, family)
     models = sorted(f for f in os.listdir(fdir) if f.endswith(".mzn"))
     data = []
     for base, _, files in os.walk(fdir):
         data += [os.path.join(base, f) for f in files if f.endswith(".dzn")]
-    data.sort()
+    return fdir, models, sorted(data)
+
+
+def instances(suite, family, per_family):
+    """The model and the chosen data files of a family: evenly spread over its sorted list."""
+    fdir, models, data = family_files(suite, family)
     if not models:
         return []
     if data:

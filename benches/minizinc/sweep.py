@@ -32,16 +32,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def instances(suite, family):
-    fdir = os.path.join(suite, family)
-    models = sorted(f for f in os.listdir(fdir) if f.endswith(".mzn"))
-    data = []
-    for base, _, files in os.walk(fdir):
-        data += [os.path.join(base, f) for f in files if f.endswith(".dzn")]
-    data.sort()
+    """Every (model, data file) pair of a family; a model without data files is one alone."""
+    fdir, models, data = bench.family_files(suite, family)
     if not models:
         return []
     if not data:
