@@ -226,6 +226,29 @@ pub(crate) fn exact_values(domains: &[Vec<i32>], unit: &[usize]) -> Option<BTree
     (all.len() == unit.len()).then_some(all)
 }
 
+/// The pairs of `units` (positions in `domains`) that locked candidates apply to, from the
+/// definition: both exact over the same values ([`exact_values`]), sharing two cells or more,
+/// neither inside the other.
+pub(crate) fn locked_pairs(domains: &[Vec<i32>], units: &[Vec<usize>]) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for a in 0..units.len() {
+        for b in a + 1..units.len() {
+            let (ua, ub) = (&units[a], &units[b]);
+            let shared = ua.iter().filter(|i| ub.contains(i)).count();
+            let va = exact_values(domains, ua);
+            if va.is_some()
+                && va == exact_values(domains, ub)
+                && shared >= 2
+                && shared < ua.len()
+                && shared < ub.len()
+            {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
 /// [`model`] with `units` (positions in `domains`) all different at the domain level: through
 /// `all_different_with` (a family forms) if `family`, else as one `AllDifferentDomain` each.
 pub(crate) fn units_model(

@@ -92,38 +92,14 @@ fn unit_gac(masks: &mut [u64], unit: &[usize]) -> Option<bool> {
 }
 
 impl Case {
-    /// The values a unit must take: its cells' declared ranges, if they cover exactly as many
-    /// values as it has cells.
+    /// The values a unit must take ([`brute::exact_values`]).
     fn exact(&self, unit: &[usize]) -> Option<BTreeSet<i32>> {
-        let all: BTreeSet<i32> = unit
-            .iter()
-            .flat_map(|&i| {
-                let d = &self.domains[i];
-                *d.iter().min().unwrap()..=*d.iter().max().unwrap()
-            })
-            .collect();
-        (all.len() == unit.len()).then_some(all)
+        brute::exact_values(&self.domains, unit)
     }
 
-    /// The pairs locked candidates apply to, from their definition.
+    /// The pairs locked candidates apply to ([`brute::locked_pairs`]).
     fn pairs(&self) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        for a in 0..self.units.len() {
-            for b in a + 1..self.units.len() {
-                let (ua, ub) = (&self.units[a], &self.units[b]);
-                let shared = ua.iter().filter(|i| ub.contains(i)).count();
-                let ea = self.exact(ua);
-                if ea.is_some()
-                    && ea == self.exact(ub)
-                    && shared >= 2
-                    && shared < ua.len()
-                    && shared < ub.len()
-                {
-                    out.push((a, b));
-                }
-            }
-        }
-        out
+        brute::locked_pairs(&self.domains, &self.units)
     }
 
     /// The greatest common fixpoint below `masks` of the units' domain consistency and the

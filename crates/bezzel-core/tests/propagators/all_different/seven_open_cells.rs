@@ -137,20 +137,26 @@ fn check(cells: &[u8; K]) -> (bool, bool, bool) {
     (true, prunes, shape)
 }
 
+/// Cells that hold each value with probability `density` percent.
+fn random_cells(rng: &mut Rng, density: u64) -> [u8; K] {
+    let mut cells = [0u8; K];
+    for c in &mut cells {
+        for v in 0..K {
+            if rng.chance(density) {
+                *c |= 1 << v;
+            }
+        }
+    }
+    cells
+}
+
 #[test]
 fn without_a_shape_no_matching_prunes_on_random_and_planted_graphs() {
     let mut rng = Rng::seeded(7_000_007);
     let (mut fix, mut prunes, mut settled) = (0u64, 0u64, 0u64);
     for _ in 0..400_000 {
         let density = rng.range(25, 80) as u64;
-        let mut cells = [0u8; K];
-        for c in &mut cells {
-            for v in 0..K {
-                if rng.chance(density) {
-                    *c |= 1 << v;
-                }
-            }
-        }
+        let mut cells = random_cells(&mut rng, density);
         if rng.chance(70) {
             // A Hall set: `s` cells within `s` values (or one more cell, to fail).
             let s = rng.range(2, 5) as usize;
@@ -264,14 +270,7 @@ fn units_of_seven_open_cells_keep_exactly_their_supported_values() {
     for _ in 0..80_000 {
         let cells = loop {
             let density = rng.range(30, 70) as u64;
-            let mut cells = [0u8; K];
-            for c in &mut cells {
-                for v in 0..K {
-                    if rng.chance(density) {
-                        *c |= 1 << v;
-                    }
-                }
-            }
+            let mut cells = random_cells(&mut rng, density);
             if rng.chance(60) {
                 let s = rng.range(2, 5) as usize;
                 let base = rng.below((K - s + 1) as u64) as usize;

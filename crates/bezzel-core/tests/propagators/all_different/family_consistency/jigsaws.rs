@@ -82,15 +82,7 @@ pub(super) fn jigsaw(rng: &mut Rng, n: usize, percent: u64) -> Case {
             .collect(),
     };
     let domains = (0..n * n)
-        .map(|i| {
-            if rng.chance(percent) {
-                vec![solved[i]]
-            } else if rng.chance(20) {
-                subset(rng, 1, n as i32, Some(solved[i]), 2)
-            } else {
-                (1..=n as i32).collect()
-            }
-        })
+        .map(|i| around(rng, solved[i], n as i32, percent, 20, 2))
         .collect();
     Case::new(domains, units)
 }

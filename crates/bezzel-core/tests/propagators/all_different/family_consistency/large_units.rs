@@ -23,12 +23,8 @@ fn shapes(rng: &mut Rng, size: usize, extra: usize, units: usize, percent: u64) 
                 let mut d = subset(rng, 1, size as i32, Some(planted[i]), 4);
                 d.insert(0, 0);
                 d
-            } else if rng.chance(percent) {
-                vec![planted[i]]
-            } else if rng.chance(30) {
-                subset(rng, 1, size as i32, Some(planted[i]), 3)
             } else {
-                (1..=size as i32).collect()
+                around(rng, planted[i], size as i32, percent, 30, 3)
             }
         })
         .collect();

@@ -189,32 +189,9 @@ impl Case {
         }
     }
 
-    /// The values a unit must use, if its cells' declared ranges (least to greatest value)
-    /// cover exactly as many values as it has cells.
-    fn exact(&self, unit: &[usize]) -> Option<BTreeSet<i32>> {
-        brute::exact_values(&self.domains, unit)
-    }
-
-    /// The pairs of units locked candidates apply to, written here from the definition: both
-    /// exact over the same values, sharing two cells or more, neither inside the other.
+    /// The pairs of units locked candidates apply to ([`brute::locked_pairs`]).
     fn pairs(&self) -> Vec<(usize, usize)> {
-        let mut pairs = Vec::new();
-        for a in 0..self.units.len() {
-            for b in a + 1..self.units.len() {
-                let (ua, ub) = (&self.units[a], &self.units[b]);
-                let shared = ua.iter().filter(|i| ub.contains(i)).count();
-                let va = self.exact(ua);
-                if va.is_some()
-                    && va == self.exact(ub)
-                    && shared >= 2
-                    && shared < ua.len()
-                    && shared < ub.len()
-                {
-                    pairs.push((a, b));
-                }
-            }
-        }
-        pairs
+        brute::locked_pairs(&self.domains, &self.units)
     }
 
     /// Whether the units form one connected family.
@@ -571,6 +548,19 @@ fn subset(rng: &mut Rng, lo: i32, hi: i32, must: Option<i32>, least: usize) -> V
         if d.len() >= least.min((hi - lo + 1) as usize) {
             return d;
         }
+    }
+}
+
+/// A cell's domain around its planted value `v` in `1..=size`: given (`[v]`, `given` percent of
+/// the time), else a random subset holding `v` and `least` values or more (`narrowed` percent
+/// of the rest), else all of `1..=size`.
+fn around(rng: &mut Rng, v: i32, size: i32, given: u64, narrowed: u64, least: usize) -> Vec<i32> {
+    if rng.chance(given) {
+        vec![v]
+    } else if rng.chance(narrowed) {
+        subset(rng, 1, size, Some(v), least)
+    } else {
+        (1..=size).collect()
     }
 }
 
