@@ -95,13 +95,7 @@ fn interrupts() -> &'static (Arc<AtomicBool>, Arc<AtomicU8>) {
                 Press::Same => return,
                 Press::Again => quit(&program),
             }
-            let _ = handler_cause.compare_exchange(
-                RUNNING,
-                INTERRUPTED,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
-            handler_flag.store(true, Ordering::Relaxed);
+            raise(&handler_flag, &handler_cause, INTERRUPTED);
         });
         (flag, cause)
     })
@@ -135,6 +129,13 @@ fn press(first: Option<Instant>, flag_up: bool, launched: bool, now: Instant) ->
     }
 }
 
+/// Raises `flag` for the reason `why` (`INTERRUPTED` or `TIME_LIMIT`), unless a cause was
+/// recorded first: the first reason is the one reported.
+fn raise(flag: &AtomicBool, cause: &AtomicU8, why: u8) {
+    let _ = cause.compare_exchange(RUNNING, why, Ordering::Relaxed, Ordering::Relaxed);
+    flag.store(true, Ordering::Relaxed);
+}
+
 /// Ends the program at once, on a second Ctrl-C.
 fn quit(program: &str) -> ! {
     crate::warn(&format!("{program}: interrupted again, quitting at once"));
@@ -150,13 +151,7 @@ impl Stop {
             let (timer_flag, timer_cause) = (flag.clone(), cause.clone());
             std::thread::spawn(move || {
                 std::thread::sleep(limit);
-                let _ = timer_cause.compare_exchange(
-                    RUNNING,
-                    TIME_LIMIT,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                );
-                timer_flag.store(true, Ordering::Relaxed);
+                raise(&timer_flag, &timer_cause, TIME_LIMIT);
             });
         }
         Stop { flag, cause }
@@ -182,10 +177,7 @@ impl Stop {
 
     /// Raises the flag, as if the user pressed Ctrl-C.
     pub fn raise(&self) {
-        let _ =
-            self.cause
-                .compare_exchange(RUNNING, INTERRUPTED, Ordering::Relaxed, Ordering::Relaxed);
-        self.flag.store(true, Ordering::Relaxed);
+        raise(&self.flag, &self.cause, INTERRUPTED);
     }
 
     /// Why the flag was raised, if it was.
@@ -220,27 +212,28 @@ mod tests {
     use super::{Press, press};
     use std::time::{Duration, Instant};
 
+    /// Each signal as the program's own (`alone`) and relayed by a launcher such as
+    /// `mpirun` (`relayed`): a second press quits at once only when no launcher relays them.
     #[test]
-    fn a_press_alone_stops_in_order_and_one_later_quits() {
+    fn a_later_press_quits_unless_a_launcher_relays_it() {
         let t = Instant::now();
-        assert_eq!(press(None, false, false, t), Press::First);
-        // A terminal delivers one press to the process and to its group.
-        let echo = t + Duration::from_millis(20);
-        assert_eq!(press(Some(t), true, false, echo), Press::Same);
-        let later = t + Duration::from_secs(1);
-        assert_eq!(press(Some(t), true, false, later), Press::Again);
-        // After the time limit the program is winding down already.
-        assert_eq!(press(None, true, false, t), Press::Again);
-    }
-
-    #[test]
-    fn a_launcher_relaying_one_press_is_not_a_second_press() {
-        let t = Instant::now();
-        assert_eq!(press(None, false, true, t), Press::First);
-        // mpirun's SIGTERM a second after the SIGINT it forwarded.
-        let term = t + Duration::from_secs(1);
-        assert_eq!(press(Some(t), true, true, term), Press::Same);
-        // A worker's own signal after rank 0's cancel raised its flag.
-        assert_eq!(press(None, true, true, t), Press::First);
+        let after = |ms| t + Duration::from_millis(ms);
+        // (first press, flag up before, signal at, alone, relayed)
+        for (first, flag_up, now, alone, relayed) in [
+            // A first press stops in order.
+            (None, false, t, Press::First, Press::First),
+            // A terminal delivers one press to the process and to its group.
+            (Some(t), true, after(20), Press::Same, Press::Same),
+            // A second later: the user insists, or mpirun's SIGTERM after the SIGINT it
+            // forwarded.
+            (Some(t), true, after(1000), Press::Again, Press::Same),
+            // The flag up before any press: the program winds down after its time limit, or
+            // rank 0's cancel raised a worker's flag before its signal.
+            (None, true, t, Press::Again, Press::First),
+        ] {
+            let case = format!("first {first:?}, flag up {flag_up}, after {:?}", now - t);
+            assert_eq!(press(first, flag_up, false, now), alone, "alone: {case}");
+            assert_eq!(press(first, flag_up, true, now), relayed, "relayed: {case}");
+        }
     }
 }
