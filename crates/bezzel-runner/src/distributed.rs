@@ -260,11 +260,7 @@ impl<S, const K: usize> Batch<'_, S, K> {
     {
         match self.cluster {
             Some(cluster) if cluster.size() > 1 => {
-                let threads = match self.threads {
-                    Some(0) => return Err(RunError::ZeroThreads),
-                    Some(t) => t,
-                    None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                };
+                let threads = self.thread_count()?;
                 if cluster.rank() == 0 {
                     self.coordinate(cluster, threads, init, solve, progress)
                 } else {
@@ -296,9 +292,7 @@ impl<S, const K: usize> Batch<'_, S, K> {
         let own_flag = AtomicBool::new(false);
         let cancel = self.cancel.unwrap_or(&own_flag);
         let total = self.subproblems.len();
-        let todo: VecDeque<usize> = (0..total)
-            .filter(|&i| self.checkpoint.as_ref().is_none_or(|c| !c.is_done(i)))
-            .collect();
+        let todo: VecDeque<usize> = self.unfinished().collect();
         let resumed = total - todo.len();
         let todo = Mutex::new(todo);
         let next = || {
@@ -309,18 +303,12 @@ impl<S, const K: usize> Batch<'_, S, K> {
         };
         let shared = Mutex::new(Shared::<E, K>::new(self.checkpoint, resumed));
         let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
-        let fail = |error: RunError<E>| {
-            lock().error.get_or_insert(error);
-            cancel.store(true, Ordering::Relaxed);
-        };
+        let fail = |error| lock().fail(error, cancel);
         let finish = |index: usize, solved: Solved<K>| {
             let mut s = lock();
             match s.add(index, solved) {
                 Ok(()) => progress(s.done, total),
-                Err(e) => {
-                    drop(s);
-                    fail(e);
-                }
+                Err(e) => s.fail(e, cancel),
             }
         };
         progress(resumed, total);

@@ -309,8 +309,7 @@ impl<'a> Runner<'a> {
 
     /// The number of worker threads a run starts: the one asked for, or every core.
     pub fn thread_count(&self) -> usize {
-        self.threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        self.threads.unwrap_or_else(every_core)
     }
 
     /// The batch to run, for a split that `split` makes. With a checkpoint, the file is opened
@@ -381,6 +380,11 @@ impl<'a> Runner<'a> {
     }
 }
 
+/// One worker thread per core (one if the number of cores cannot be told).
+fn every_core() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Subproblems to solve, with the checkpoint that records them; made by [`Runner::open`].
 #[derive(Debug)]
 pub struct Batch<'a, S, const K: usize> {
@@ -418,6 +422,23 @@ impl<'a, S, const K: usize> Batch<'a, S, K> {
         self.checkpoint.as_ref().map_or(0, Checkpoint::finished)
     }
 
+    /// The positions of the subproblems that this run must solve: those the checkpoint, if
+    /// any, does not record as finished.
+    pub(crate) fn unfinished(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.subproblems.len())
+            .filter(|&i| self.checkpoint.as_ref().is_none_or(|c| !c.is_done(i)))
+    }
+
+    /// The worker threads a run on this process starts: the number asked for, or one per
+    /// core; zero is an error.
+    pub(crate) fn thread_count<E>(&self) -> Result<usize, RunError<E>> {
+        match self.threads {
+            Some(0) => Err(RunError::ZeroThreads),
+            Some(t) => Ok(t),
+            None => Ok(every_core()),
+        }
+    }
+
     /// Solves the subproblems not yet finished, in parallel. Each worker thread makes its
     /// state with `init` once, then calls `solve(state, subproblem, cancel)` for subproblem
     /// after subproblem: `Ok(Some(solved))` when it finished, `Ok(None)` when `cancel` stopped
@@ -443,26 +464,17 @@ impl<'a, S, const K: usize> Batch<'a, S, K> {
         P: Fn(usize, usize) + Sync,
     {
         let started = Instant::now();
-        let threads = match self.threads {
-            Some(0) => return Err(RunError::ZeroThreads),
-            Some(t) => t,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
+        let threads = self.thread_count()?;
         let own_flag = AtomicBool::new(false);
         let cancel = self.cancel.unwrap_or(&own_flag);
         let total = self.subproblems.len();
-        let todo: Vec<usize> = (0..total)
-            .filter(|&i| self.checkpoint.as_ref().is_none_or(|c| !c.is_done(i)))
-            .collect();
+        let todo: Vec<usize> = self.unfinished().collect();
         let resumed = total - todo.len();
         let shared = Mutex::new(Shared::<E, K>::new(self.checkpoint, resumed));
         // A worker that panicked while holding the lock left nothing half-written that
         // matters more than reporting the rest.
         let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
-        let fail = |error: RunError<E>| {
-            lock().error.get_or_insert(error);
-            cancel.store(true, Ordering::Relaxed);
-        };
+        let fail = |error| lock().fail(error, cancel);
         progress(resumed, total);
         if !todo.is_empty() {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -491,11 +503,10 @@ impl<'a, S, const K: usize> Batch<'a, S, K> {
                         Err(error) => return fail(RunError::Solve { index, error }),
                     };
                     let mut s = lock();
-                    if let Err(e) = s.add(index, solved) {
-                        drop(s);
-                        return fail(e);
+                    match s.add(index, solved) {
+                        Ok(()) => progress(s.done, total),
+                        Err(e) => s.fail(e, cancel),
                     }
-                    progress(s.done, total);
                 });
             });
         }
@@ -544,6 +555,12 @@ impl<E, const K: usize> Shared<E, K> {
             .saturating_add(solved.counts.first().copied().unwrap_or(0));
         self.stats += solved.stats;
         Ok(())
+    }
+
+    /// Keeps the run's first error, and raises `cancel` so that every worker stops.
+    pub(crate) fn fail(&mut self, error: RunError<E>, cancel: &AtomicBool) {
+        self.error.get_or_insert(error);
+        cancel.store(true, Ordering::Relaxed);
     }
 
     /// The run's report, once every worker has stopped (or its first error).

@@ -62,29 +62,33 @@ fn assert_named_another_run(e: &CheckpointError, path: &Path, theirs: &str, ours
 }
 
 #[test]
-fn a_long_journal_of_another_run_is_named_not_called_corrupt() {
-    // As `queens count 17 --engine bitmask` on the file of `--engine symmetry`: the other
-    // run's split is far longer than any header of this one (more than 64 KiB, and more than
-    // four times this run's header), so its first line cannot be read whole.
-    let file = TempFile::new("long-other-run");
-    let theirs = "count n=17 engine=long";
-    let ours = "count n=17 engine=short";
-    journal(&file.0, theirs, (0..40_000).collect());
-    let e = refusal(&file.0, ours, (0..10).collect());
-    assert_named_another_run(&e, &file.0, theirs, ours);
-    // The journal is left as it was, and still resumes for its own run.
-    let (c, _) = Checkpoint::open_fixed(&file.0, theirs, 1, (0..40_000).collect()).unwrap();
-    assert_eq!(c.totals(), &[(0..40_000u64).sum::<u64>()]);
-}
-
-#[test]
-fn a_short_journal_of_another_run_is_named_with_both_identities() {
-    let file = TempFile::new("short-other-run");
-    let theirs = "count n=12 engine=one";
-    let ours = "count n=12 engine=two";
-    journal(&file.0, theirs, (0..10).collect());
-    let e = refusal(&file.0, ours, (0..10).collect());
-    assert_named_another_run(&e, &file.0, theirs, ours);
+fn a_journal_of_another_run_is_named_with_both_identities_whatever_its_length() {
+    // The long one as `queens count 17 --engine bitmask` on the file of `--engine symmetry`:
+    // the other run's split is far longer than any header of this one (more than 64 KiB, and
+    // more than four times this run's header), so its first line cannot be read whole; it is
+    // still named, not called corrupt.
+    for (name, theirs, ours, len) in [
+        (
+            "short-other-run",
+            "count n=12 engine=one",
+            "count n=12 engine=two",
+            10,
+        ),
+        (
+            "long-other-run",
+            "count n=17 engine=long",
+            "count n=17 engine=short",
+            40_000,
+        ),
+    ] {
+        let file = TempFile::new(name);
+        journal(&file.0, theirs, (0..len).collect());
+        let e = refusal(&file.0, ours, (0..10).collect());
+        assert_named_another_run(&e, &file.0, theirs, ours);
+        // The journal is left as it was, and still resumes for its own run.
+        let (c, _) = Checkpoint::open_fixed(&file.0, theirs, 1, (0..len).collect()).unwrap();
+        assert_eq!(c.totals(), &[(0..len).sum::<u64>()], "{name}");
+    }
 }
 
 #[test]
