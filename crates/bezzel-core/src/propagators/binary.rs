@@ -72,23 +72,7 @@ impl Propagator for Equal {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
-        let (x, y) = (self.x, self.y);
-        // Repeats because `x` and `y` may be views of the same variable, so pruning one side
-        // can open new pruning on the same side.
-        loop {
-            let mut changed = false;
-            for (a, b) in [(x, y), (y, x)] {
-                for v in ctx.values(a) {
-                    if !ctx.contains(b, v) {
-                        changed |= ctx.remove(a, v)?;
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        Ok(PropStatus::subsumed_if(ctx.is_fixed(x)))
+        propagate_equal(ctx, self.x, self.y)
     }
 
     fn priority(&self) -> Priority {
@@ -102,6 +86,27 @@ impl Propagator for Equal {
     fn name(&self) -> &'static str {
         "equal"
     }
+}
+
+/// `x == y` made domain consistent: both keep exactly the values they share; subsumed once
+/// they are fixed.
+pub(super) fn propagate_equal(ctx: &mut Context<'_>, x: IntView, y: IntView) -> PropResult {
+    // Repeats because `x` and `y` may be views of the same variable, so pruning one side can
+    // open new pruning on the same side.
+    loop {
+        let mut changed = false;
+        for (a, b) in [(x, y), (y, x)] {
+            for v in ctx.values(a) {
+                if !ctx.contains(b, v) {
+                    changed |= ctx.remove(a, v)?;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Ok(PropStatus::subsumed_if(ctx.is_fixed(x)))
 }
 
 /// `x <= y`, bounds consistent.

@@ -7,6 +7,7 @@
 
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
+use crate::propagators::binary::propagate_equal;
 use crate::propagators::linear::not_equal_linear;
 use crate::propagators::{Linear, Relation};
 use crate::queue::Priority;
@@ -39,6 +40,15 @@ fn find_watch(
         .find(|&k| !skip.contains(&k) && accept(lit_value(ctx, lits[k])))
 }
 
+/// Subscribes to every literal's fixing and, with two literals or more, makes the two
+/// trailed watches ([`Clause`], [`Parity`]), on the first two literals to begin with.
+fn watch_literals(s: &mut Setup<'_>, lits: &[IntView]) -> Option<(TrailedInt, TrailedInt)> {
+    for &l in lits {
+        s.subscribe(l, Event::Fixed);
+    }
+    (lits.len() >= 2).then(|| (s.trailed_int(0), s.trailed_int(1)))
+}
+
 /// A clause: at least one of its literals is 1. Unit propagation with two watched literals
 /// (kept in [`TrailedInt`]s): a wake-up whose watches are both still possibly true costs O(1);
 /// moving a watch scans the literals, O(n). Domain consistent. With no literals it fails.
@@ -60,12 +70,7 @@ impl Clause {
 
 impl Propagator for Clause {
     fn setup(&mut self, s: &mut Setup<'_>) {
-        for &l in &self.lits {
-            s.subscribe(l, Event::Fixed);
-        }
-        if self.lits.len() >= 2 {
-            self.watches = Some((s.trailed_int(0), s.trailed_int(1)));
-        }
+        self.watches = watch_literals(s, &self.lits);
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
@@ -166,12 +171,7 @@ impl Parity {
 
 impl Propagator for Parity {
     fn setup(&mut self, s: &mut Setup<'_>) {
-        for &l in &self.lits {
-            s.subscribe(l, Event::Fixed);
-        }
-        if self.lits.len() >= 2 {
-            self.watches = Some((s.trailed_int(0), s.trailed_int(1)));
-        }
+        self.watches = watch_literals(s, &self.lits);
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
@@ -481,28 +481,7 @@ impl Cond {
                 ctx.set_min(*x, v.saturating_add(1))?;
                 Ok(PropStatus::Subsumed)
             }
-            (Cond::Eq(x, y), true) => {
-                let (x, y) = (*x, *y);
-                // Repeats for views of the same variable, as `Equal` does.
-                loop {
-                    let mut changed = false;
-                    for (a, b) in [(x, y), (y, x)] {
-                        for v in ctx.values(a) {
-                            if !ctx.contains(b, v) {
-                                changed |= ctx.remove(a, v)?;
-                            }
-                        }
-                    }
-                    if !changed {
-                        break;
-                    }
-                }
-                Ok(if ctx.is_fixed(x) {
-                    PropStatus::Subsumed
-                } else {
-                    PropStatus::Fixpoint
-                })
-            }
+            (Cond::Eq(x, y), true) => propagate_equal(ctx, *x, *y),
             (Cond::Eq(x, y), false) => {
                 let (x, y) = (*x, *y);
                 // Repeats because removing from one side may narrow the other when both are
