@@ -138,52 +138,40 @@ fn easy_wikipedia() {
     insta::assert_snapshot!("easy_wikipedia", report);
 }
 
-#[test]
-fn hard_top1465_first() {
-    // The first puzzle of magictour's top1465 (tests/data/top1465_sample.txt, line 10), a
-    // collection of hard puzzles, each with a unique solution.
-    let puzzle =
-        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-    let (_, report) = unique_report(puzzle);
-    insta::assert_snapshot!("hard_top1465_first", report);
-}
-
-#[test]
-fn seventeen_clues() {
-    // The first puzzle of the 17-clue collection (tests/data/sudoku17_sample.txt, line 12):
-    // 17 givens, the fewest a 9x9 puzzle with a unique solution can have.
-    let puzzle =
-        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
-    let (_, report) = unique_report(puzzle);
-    assert_eq!(Grid::parse_line(puzzle).unwrap().givens(), 17);
-    insta::assert_snapshot!("seventeen_clues", report);
-}
-
-#[test]
-fn four_by_four_with_four_givens() {
-    // Four givens, the fewest a 4x4 puzzle with a unique solution can have.
-    let (_, report) = unique_report("....3..2..4....3");
-    insta::assert_snapshot!("four_by_four", report);
-}
-
 /// A 16x16 puzzle made for this test: the textbook pattern grid with its values relabelled
 /// and its bands, stacks, rows and columns shuffled (which keeps it a valid Sudoku), then 115
 /// of its 256 cells emptied at random; 141 givens remain and the solution is unique.
 const SIXTEEN: &str = "A..CD.4.....F39...E.27.136..A5..F3..5A..D.4B72G172.G3F.658C..D4ED7....6..9..5.E..BC..D.4..62.A89.F.6A389....D...3A98B.EC741.2F6G4.726.3F...9..D.G..38..A.......798...C..17..G6.FCE.D14..6F3..85A8C.B.E..G..1..A31G2F...3C5B..47.E.D.G1F.9..6..B5.9.AC8..4D..1.F.";
 
-#[test]
-fn sixteen_by_sixteen() {
-    let (_, report) = unique_report(SIXTEEN);
-    insta::assert_snapshot!("sixteen_by_sixteen", report);
-}
-
 /// A 25x25 puzzle made the same way as [`SIXTEEN`], with 407 of its 625 cells given.
 const TWENTY_FIVE: &str = "N.AE..KF..MO.L.39.....I7.9J5.B..H.CF.KD.1I8..OPL6..FG.4LP.O6821I.E.H..5..BJLMOP6..827...9BKDF.GAENC.I8.17.3J.....NCP.M6O.KD4FJBL5.HA.I14..F3287K.NOME.H..A1F.4.36NO..5..PLD....8..2KJ.BLP.IAH.OM...9GF3.M6NO..27DK.L5..GF4..I.H1C.49.3.O.NE.D.8KAHC1IL5J.BEA.HI.FG....MP.J35LB78..2.5BJ..HACIG4...8.2..6M.NO1..8D3J5BLACH.I.PO..4FK.GPO6M.1827D5B.3..KG94.HEIAK..F.PMO6N..81D.EAICB.3.5AI.C..493JNE6OHB5..P.72F..L...A.I189.4G..2DF.E6O..G934.O.NEH..72.CA.8..B5..2DK7F..LPM..C.8.ONH..4GJ9O..6H.7DKF.PB5M4G.J3..A8I6.HNA7DK.G.MLB.9.3...I.2.B.ML.C.1.23.945.7KGFHN6AE7......PMO....2N...H.945.43J9.6NEHAK.D7GI..28.LBO.C18.2.9...EHN6AL...MF..GK";
 
 #[test]
-fn twenty_five_by_twenty_five() {
-    let (_, report) = unique_report(TWENTY_FIVE);
-    insta::assert_snapshot!("twenty_five_by_twenty_five", report);
+fn unique_puzzles_report_as_their_snapshots() {
+    for (name, puzzle, givens) in [
+        // The first puzzle of magictour's top1465 (tests/data/top1465_sample.txt, line 10), a
+        // collection of hard puzzles, each with a unique solution.
+        (
+            "hard_top1465_first",
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            18,
+        ),
+        // The first puzzle of the 17-clue collection (tests/data/sudoku17_sample.txt, line
+        // 12): 17 givens, the fewest a 9x9 puzzle with a unique solution can have.
+        (
+            "seventeen_clues",
+            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
+            17,
+        ),
+        // Four givens, the fewest a 4x4 puzzle with a unique solution can have.
+        ("four_by_four", "....3..2..4....3", 4),
+        ("sixteen_by_sixteen", SIXTEEN, 141),
+        ("twenty_five_by_twenty_five", TWENTY_FIVE, 407),
+    ] {
+        assert_eq!(Grid::parse_line(puzzle).unwrap().givens(), givens, "{name}");
+        let (_, report) = unique_report(puzzle);
+        insta::assert_snapshot!(name, report);
+    }
 }
 
 #[test]
