@@ -278,6 +278,15 @@ pub fn actual(result: &Result<Grid, ParseError>) -> Reading {
     }
 }
 
+/// A reader's `result` on `text` against the `expected` reading, and every property of a grid
+/// it accepted ([`check_grid`]).
+pub fn check_reading(text: &str, result: &Result<Grid, ParseError>, expected: Reading) {
+    assert_eq!(actual(result), expected, "{text:?}");
+    if let Ok(g) = result {
+        check_grid(g);
+    }
+}
+
 /// The unit cells of `unit`, worked out here with plain arithmetic rather than through
 /// `Grid::unit_cells`, so that the conflict checks below do not trust the code they check.
 fn cells_of(unit: Unit, side: usize, box_size: usize) -> Vec<(usize, usize)> {
