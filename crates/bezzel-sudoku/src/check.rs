@@ -217,6 +217,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    use crate::pattern;
     use crate::wikipedia::{PUZZLE as WIKI_PUZZLE, SOLUTION as WIKI_SOLUTION};
     /// A mis-copy of that solution seen in the wild: rows 5 and 6 are garbled, row 5 holding
     /// two 6s and no 8, and it overwrites the given 8 at r5c4.
@@ -228,18 +229,6 @@ mod tests {
             Grid::parse_line(WIKI_PUZZLE).unwrap(),
             Grid::parse_line(WIKI_SOLUTION).unwrap(),
         )
-    }
-
-    /// The textbook valid pattern for any box size.
-    fn pattern(b: usize) -> Grid {
-        let n = b * b;
-        let cells = (0..n * n)
-            .map(|i| {
-                let (r, c) = (i / n, i % n);
-                ((b * (r % b) + r / b + c) % n + 1) as u8
-            })
-            .collect();
-        Grid::from_cells(b, cells).unwrap()
     }
 
     #[test]

@@ -32,6 +32,20 @@ pub mod stream;
 pub mod svg;
 pub mod tree;
 
+/// A valid solved grid of any box size, for the unit tests of several modules: row r is the
+/// first row shifted by `b * (r % b) + r / b`, the textbook pattern.
+#[cfg(test)]
+fn pattern(b: usize) -> grid::Grid {
+    let n = b * b;
+    let cells = (0..n * n)
+        .map(|i| {
+            let (r, c) = (i / n, i % n);
+            ((b * (r % b) + r / b + c) % n + 1) as u8
+        })
+        .collect();
+    grid::Grid::from_cells(b, cells).unwrap()
+}
+
 /// The puzzle of Wikipedia's "Sudoku" article and the solution printed there, for the unit
 /// tests of several modules.
 #[cfg(test)]

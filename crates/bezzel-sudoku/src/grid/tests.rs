@@ -1,23 +1,11 @@
 use super::*;
+use crate::pattern;
 use crate::reader::{PuzzleLines, parse_batch};
 use proptest::prelude::*;
 
 /// The puzzle from Wikipedia's "Sudoku" article.
 const WIKI: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-
-/// A valid solved grid of any box size: row r is the first row shifted by
-/// `b * (r % b) + r / b`, the textbook pattern.
-fn pattern(b: usize) -> Grid {
-    let n = b * b;
-    let cells = (0..n * n)
-        .map(|i| {
-            let (r, c) = (i / n, i % n);
-            ((b * (r % b) + r / b + c) % n + 1) as u8
-        })
-        .collect();
-    Grid::from_cells(b, cells).unwrap()
-}
 
 #[test]
 fn parses_wikipedia_puzzle() {
