@@ -4,7 +4,7 @@
 //! Arithmetic is exact: the propagators compute in `i128`, where every product and quotient
 //! of view values fits, so nothing wraps and no model is refused for its size.
 
-use super::views;
+use super::{some_views, views};
 use crate::error::ModelError;
 use crate::model::Model;
 use crate::propagators::{
@@ -189,14 +189,7 @@ impl Model {
         xs: &[V],
         m: impl Into<IntView>,
     ) -> Result<(), ModelError> {
-        let xs = views(self, xs)?;
-        if xs.is_empty() {
-            return Err(ModelError::TooFewVariables {
-                constraint: "min",
-                min: 1,
-                found: 0,
-            });
-        }
+        let xs = some_views(self, "min", xs)?;
         let m = self.arith_view(m)?;
         self.post(MinArray::new(xs, m))
     }
@@ -218,14 +211,7 @@ impl Model {
         xs: &[V],
         m: impl Into<IntView>,
     ) -> Result<(), ModelError> {
-        let xs = views(self, xs)?;
-        if xs.is_empty() {
-            return Err(ModelError::TooFewVariables {
-                constraint: "max",
-                min: 1,
-                found: 0,
-            });
-        }
+        let xs = some_views(self, "max", xs)?;
         let m = self.arith_view(m)?;
         let negated = xs.iter().map(|x| x.minus()).collect();
         self.post(MinArray::new(negated, m.minus()))

@@ -73,14 +73,7 @@ impl Model {
         V: Into<IntView> + Copy,
         T: AsRef<[i32]>,
     {
-        let views = super::views(self, vars)?;
-        if views.is_empty() {
-            return Err(ModelError::TooFewVariables {
-                constraint: "table",
-                min: 1,
-                found: 0,
-            });
-        }
+        let views = super::some_views(self, "table", vars)?;
         let tuples = checked_tuples("table", views.len(), tuples)?;
         self.post(Table::new(views, tuples))
     }
@@ -114,14 +107,7 @@ impl Model {
         V: Into<IntView> + Copy,
         T: AsRef<[i32]>,
     {
-        let views = super::views(self, vars)?;
-        if views.is_empty() {
-            return Err(ModelError::TooFewVariables {
-                constraint: "table_negative",
-                min: 1,
-                found: 0,
-            });
-        }
+        let views = super::some_views(self, "table_negative", vars)?;
         let tuples = checked_tuples("table_negative", views.len(), tuples)?;
         if tuples.is_empty() {
             return Ok(());
@@ -159,14 +145,7 @@ impl Model {
         vars: &[V],
         dfa: &Dfa,
     ) -> Result<(), ModelError> {
-        let views = super::views(self, vars)?;
-        if views.is_empty() {
-            return Err(ModelError::TooFewVariables {
-                constraint: "regular",
-                min: 1,
-                found: 0,
-            });
-        }
+        let views = super::some_views(self, "regular", vars)?;
         self.post(Regular::new(views, dfa.clone()))
     }
 }

@@ -62,6 +62,24 @@ fn views<V: Into<IntView> + Copy>(m: &Model, vars: &[V]) -> Result<Vec<IntView>,
         .collect()
 }
 
+/// [`views`] for a constraint that needs one or more: none is a
+/// [`ModelError::TooFewVariables`] of `constraint`.
+fn some_views<V: Into<IntView> + Copy>(
+    m: &Model,
+    constraint: &'static str,
+    vars: &[V],
+) -> Result<Vec<IntView>, ModelError> {
+    let views = views(m, vars)?;
+    if views.is_empty() {
+        return Err(ModelError::TooFewVariables {
+            constraint,
+            min: 1,
+            found: 0,
+        });
+    }
+    Ok(views)
+}
+
 impl Model {
     /// All views take pairwise different values (value consistency).
     pub fn all_different<V: Into<IntView> + Copy>(&mut self, vars: &[V]) -> Result<(), ModelError> {

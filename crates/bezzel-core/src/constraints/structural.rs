@@ -29,14 +29,7 @@ impl Model {
     /// # Ok::<(), ModelError>(())
     /// ```
     pub fn circuit<V: Into<IntView> + Copy>(&mut self, succ: &[V]) -> Result<(), ModelError> {
-        let views = super::views(self, succ)?;
-        if views.is_empty() {
-            return Err(ModelError::TooFewVariables {
-                constraint: "circuit",
-                min: 1,
-                found: 0,
-            });
-        }
+        let views = super::some_views(self, "circuit", succ)?;
         self.post(NoSubtour::circuit(views.clone()))?;
         self.all_different_with(&views, Consistency::Domain)
     }
@@ -62,14 +55,7 @@ impl Model {
     /// # Ok::<(), ModelError>(())
     /// ```
     pub fn subcircuit<V: Into<IntView> + Copy>(&mut self, succ: &[V]) -> Result<(), ModelError> {
-        let views = super::views(self, succ)?;
-        if views.is_empty() {
-            return Err(ModelError::TooFewVariables {
-                constraint: "subcircuit",
-                min: 1,
-                found: 0,
-            });
-        }
+        let views = super::some_views(self, "subcircuit", succ)?;
         self.post(NoSubtour::subcircuit(views.clone()))?;
         self.all_different_with(&views, Consistency::Domain)
     }
