@@ -605,9 +605,9 @@ fn bad_scheduling_arguments_are_model_errors() {
 // A job shop.
 // ---------------------------------------------------------------------------------------
 
-/// ft06 as the builder takes it.
-fn ft06() -> Vec<Vec<(usize, i32)>> {
-    FT06.iter().map(|job| job.to_vec()).collect()
+/// A job table as the builder takes it.
+fn jobs_of<const STEPS: usize>(table: &[[(usize, i32); STEPS]]) -> Vec<Vec<(usize, i32)>> {
+    table.iter().map(|job| job.to_vec()).collect()
 }
 
 /// How the machines are stated.
@@ -685,40 +685,20 @@ fn is_schedule(jobs: &[Vec<(usize, i32)>], starts: &[i32]) -> bool {
     })
 }
 
-/// Lawrence's 10 × 5 instance la02 (from the MiniZinc benchmarks' `jobshop_la02.dzn`):
-/// machines and durations, job by job. Its optimal makespan, 655, is published.
-const LA02_MACHINES: [[usize; 5]; 10] = [
-    [0, 3, 1, 4, 2],
-    [4, 2, 0, 1, 3],
-    [1, 2, 4, 0, 3],
-    [2, 1, 4, 0, 3],
-    [4, 0, 3, 2, 1],
-    [1, 0, 4, 3, 2],
-    [4, 1, 3, 0, 2],
-    [1, 0, 2, 3, 4],
-    [4, 0, 2, 1, 3],
-    [4, 2, 1, 3, 0],
+/// Lawrence's 10 × 5 instance la02 (from the MiniZinc benchmarks' `jobshop_la02.dzn`): each
+/// job's steps as (machine, duration), in order. Its optimal makespan, 655, is published.
+const LA02: [[(usize, i32); 5]; 10] = [
+    [(0, 20), (3, 87), (1, 31), (4, 76), (2, 17)],
+    [(4, 25), (2, 32), (0, 24), (1, 18), (3, 81)],
+    [(1, 72), (2, 23), (4, 28), (0, 58), (3, 99)],
+    [(2, 86), (1, 76), (4, 97), (0, 45), (3, 90)],
+    [(4, 27), (0, 42), (3, 48), (2, 17), (1, 46)],
+    [(1, 67), (0, 98), (4, 48), (3, 27), (2, 62)],
+    [(4, 28), (1, 12), (3, 19), (0, 80), (2, 50)],
+    [(1, 63), (0, 94), (2, 98), (3, 50), (4, 80)],
+    [(4, 14), (0, 75), (2, 50), (1, 41), (3, 55)],
+    [(4, 72), (2, 18), (1, 37), (3, 79), (0, 61)],
 ];
-const LA02_DURATIONS: [[i32; 5]; 10] = [
-    [20, 87, 31, 76, 17],
-    [25, 32, 24, 18, 81],
-    [72, 23, 28, 58, 99],
-    [86, 76, 97, 45, 90],
-    [27, 42, 48, 17, 46],
-    [67, 98, 48, 27, 62],
-    [28, 12, 19, 80, 50],
-    [63, 94, 98, 50, 80],
-    [14, 75, 50, 41, 55],
-    [72, 18, 37, 79, 61],
-];
-
-fn la02() -> Vec<Vec<(usize, i32)>> {
-    LA02_MACHINES
-        .iter()
-        .zip(&LA02_DURATIONS)
-        .map(|(m, d)| m.iter().copied().zip(d.iter().copied()).collect())
-        .collect()
-}
 
 /// Schedules the open task that can start first at its earliest start (MiniZinc's
 /// `smallest, indomain_min`); the other branch moves it later.
@@ -792,7 +772,7 @@ fn solve_job_shop(
 
 #[test]
 fn job_shop_ft06_optimum_55_is_proven_with_one_disjunctive_per_machine() {
-    let jobs = ft06();
+    let jobs = jobs_of(&FT06);
     for search in [JobShopSearch::SmallestDomain, JobShopSearch::EarliestStart] {
         let (best, optimal, stats) = solve_job_shop(&jobs, Machines::Disjunctive, search, None);
         eprintln!("ft06, disjunctive, {search:?}: {stats}");
@@ -806,7 +786,7 @@ fn job_shop_ft06_optimum_55_is_proven_with_one_disjunctive_per_machine() {
 #[ignore = "a measurement of a few minutes, not a check"]
 fn job_shops_with_disjunctive_against_reified_pairs() {
     let limit = Some(std::time::Duration::from_secs(30));
-    for (name, jobs, optimum) in [("ft06", ft06(), 55), ("la02", la02(), 655)] {
+    for (name, jobs, optimum) in [("ft06", jobs_of(&FT06), 55), ("la02", jobs_of(&LA02), 655)] {
         for search in [JobShopSearch::SmallestDomain, JobShopSearch::EarliestStart] {
             for machines in [Machines::Disjunctive, Machines::ReifiedPairs] {
                 let (best, optimal, stats) = solve_job_shop(&jobs, machines, search, limit);
