@@ -147,7 +147,7 @@ fn model(
     let mut m = Model::new();
     let mut starts = Vec::new();
     for (j, job) in instance.jobs.iter().enumerate() {
-        let s = m.named_vars(&format!("start{j}_"), job.len(), 0..=horizon)?;
+        let s = m.named_vars(format!("start{j}_"), job.len(), 0..=horizon)?;
         for (k, pair) in s.windows(2).enumerate() {
             m.less_eq(pair[0].offset(job[k].1), pair[1])?;
         }
@@ -168,7 +168,7 @@ fn model(
                 continue;
             }
             let (a, b) = (starts[ja][ka], starts[jb][kb]);
-            let first = m.bool_var(format!("before{ja}_{ka}_{jb}_{kb}"))?;
+            let first = m.named_bool(format!("before{ja}_{ka}_{jb}_{kb}"))?;
             m.less_eq_reif(a.offset(da), b, first, Reif::Imp)?;
             m.less_eq_reif(b.offset(db), a, first.not(), Reif::Imp)?;
         }

@@ -46,7 +46,7 @@ pub(crate) fn model() -> Result<(Model, Matrix), ModelError> {
     let mut m = Model::new();
     let g = m.int_matrix("grid", n, n, 1..=n as i32)?;
     for row in g.rows() {
-        m.all_different(row)?;
+        m.all_different(&row)?;
     }
     for column in g.columns() {
         m.all_different(&column)?;

@@ -83,7 +83,7 @@ pub(crate) fn model(p: &Puzzle) -> Result<(Solver, Matrix), ModelError> {
     let mut m = Model::new();
     let cells = m.int_matrix("cell", p.rows.len(), p.cols.len(), 0..=1)?;
     for (row, clue) in cells.rows().zip(&p.rows) {
-        m.regular(row, &Dfa::nonogram_row(clue))?;
+        m.regular(&row, &Dfa::nonogram_row(clue))?;
     }
     for (column, clue) in cells.columns().zip(&p.cols) {
         m.regular(&column, &Dfa::nonogram_row(clue))?;

@@ -10,7 +10,7 @@ fn latin_square(n: usize) -> Result<Solver, ModelError> {
     let mut m = Model::new();
     let g = m.int_matrix("square", n, n, 1..=n as i32)?;
     for row in g.rows() {
-        m.all_different(row)?;
+        m.all_different(&row)?;
     }
     for column in g.columns() {
         m.all_different(&column)?;

@@ -1,7 +1,10 @@
 //! Matrices of variables, for puzzles stated on grids.
 //!
 //! A [`Matrix`] stores variables row by row and hands out the slices a grid puzzle talks about:
-//! rows, columns and rectangular blocks (the boxes of a Sudoku).
+//! rows, columns and rectangular blocks (the boxes of a Sudoku). Each comes as an owned
+//! `Vec<VarId>`, whatever its shape (a column cannot be a slice of row-major storage, and one
+//! type for all three lets them be mixed, as in `rows().chain(columns())`);
+//! [`as_slice`](Matrix::as_slice) is the one borrowed view, of the whole grid.
 
 use crate::error::ModelError;
 use crate::var::VarId;
@@ -54,11 +57,11 @@ impl Matrix {
     }
 
     /// Row `r` (empty if out of range).
-    pub fn row(&self, r: usize) -> &[VarId] {
+    pub fn row(&self, r: usize) -> Vec<VarId> {
         if r < self.rows {
-            &self.vars[r * self.cols..(r + 1) * self.cols]
+            self.vars[r * self.cols..(r + 1) * self.cols].to_vec()
         } else {
-            &[]
+            Vec::new()
         }
     }
 
@@ -72,12 +75,12 @@ impl Matrix {
             .collect()
     }
 
-    /// All rows.
-    pub fn rows(&self) -> impl Iterator<Item = &[VarId]> {
-        self.vars.chunks(self.cols.max(1)).take(self.rows)
+    /// All rows, top to bottom.
+    pub fn rows(&self) -> impl Iterator<Item = Vec<VarId>> + '_ {
+        (0..self.rows).map(|r| self.row(r))
     }
 
-    /// All columns.
+    /// All columns, left to right.
     pub fn columns(&self) -> impl Iterator<Item = Vec<VarId>> + '_ {
         (0..self.cols).map(|c| self.column(c))
     }
@@ -121,7 +124,7 @@ mod tests {
         let mut m = Model::new();
         let g = m.int_matrix("c", 4, 4, 1..=4).unwrap();
         let idx = |v: &[crate::VarId]| v.iter().map(|x| x.index()).collect::<Vec<_>>();
-        assert_eq!(idx(g.row(1)), vec![4, 5, 6, 7]);
+        assert_eq!(idx(&g.row(1)), vec![4, 5, 6, 7]);
         assert_eq!(idx(&g.column(2)), vec![2, 6, 10, 14]);
         assert_eq!(g.rows().count(), 4);
         assert_eq!(g.columns().count(), 4);

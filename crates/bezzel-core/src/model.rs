@@ -8,6 +8,13 @@
 //! engine inside it, which a [`Solver`](crate::Solver) takes over to search. Posting never
 //! propagates: the first propagation happens when search starts, and a contradiction there is
 //! simply "no solution".
+//!
+//! Constructors follow one pattern: `int_var(domain)` / `int_vars(n, domain)` and
+//! `bool_var()` / `bool_vars(n)` make variables named after their index (`x3`), and the
+//! `named_` forms ([`named_var`](Model::named_var), [`named_vars`](Model::named_vars),
+//! [`named_bool`](Model::named_bool), [`named_bools`](Model::named_bools),
+//! [`int_matrix`](Model::int_matrix)) take the name, or the prefix of the names, first, as
+//! anything that converts into a `String`.
 
 use crate::domain::IntoDomain;
 use crate::engine::Engine;
@@ -140,10 +147,11 @@ impl Model {
     /// `n` new variables named `prefix[0]`, `prefix[1]`, ... with the same domain.
     pub fn named_vars(
         &mut self,
-        prefix: &str,
+        prefix: impl Into<String>,
         n: usize,
         domain: impl IntoDomain,
     ) -> Result<Vec<VarId>, ModelError> {
+        let prefix = prefix.into();
         let spec = domain.into_domain()?;
         (0..n)
             .map(|i| self.named_var(format!("{prefix}[{i}]"), &spec))
@@ -154,7 +162,7 @@ impl Model {
     /// block slices for stating puzzles on grids.
     pub fn int_matrix(
         &mut self,
-        prefix: &str,
+        prefix: impl Into<String>,
         rows: usize,
         cols: usize,
         domain: impl IntoDomain,
@@ -169,6 +177,7 @@ impl Model {
                 });
             }
         };
+        let prefix = prefix.into();
         let spec = domain.into_domain()?;
         // Grown as variables are made rather than sized up front: an allocation that large
         // would abort rather than fail.

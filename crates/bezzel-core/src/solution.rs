@@ -37,7 +37,7 @@
 //! let mut m = Model::new();
 //! let g = m.int_matrix("g", 2, 2, 1..=2)?;
 //! for r in 0..2 {
-//!     m.all_different(g.row(r))?;
+//!     m.all_different(&g.row(r))?;
 //! }
 //! for c in g.columns() {
 //!     m.all_different(&c)?;

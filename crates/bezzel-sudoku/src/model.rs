@@ -121,7 +121,7 @@ pub fn build_with(puzzle: &Grid, consistency: Consistency) -> Result<(Model, Mat
     }
     let cells = Matrix::from_vars(n, n, vars)?;
     for row in cells.rows() {
-        m.all_different_with(row, consistency)?;
+        m.all_different_with(&row, consistency)?;
     }
     for column in cells.columns() {
         m.all_different_with(&column, consistency)?;

@@ -2,7 +2,7 @@
 //!
 //! A Boolean is an integer variable over `0..=1` (0 is false, 1 is true), so every integer
 //! constraint takes it: `m.sum(&bs, Relation::Eq, 3)` says that exactly three are true.
-//! [`Model::bool_var`] makes one as a [`BoolVar`], a typed handle that converts into a
+//! [`Model::named_bool`] (or [`Model::bool_var`], unnamed) makes one as a [`BoolVar`], a typed handle that converts into a
 //! [`VarId`] and an [`IntView`]; its negation `!b` (or `b.not()`) is the view `1 - b`.
 //!
 //! The Boolean constraints take *literals*: any view whose values are 0 and 1 — a `BoolVar`,
@@ -24,8 +24,8 @@ use std::fmt;
 /// ```
 /// use bezzel_core::prelude::*;
 /// let mut m = Model::new();
-/// let b = m.bool_var("b")?;
-/// let c = m.bool_var("c")?;
+/// let b = m.named_bool("b")?;
+/// let c = m.named_bool("c")?;
 /// m.clause(&[b], &[c])?; // b or not c
 /// m.equal(b, !c)?; // b = 1 - c
 /// let s = Solver::new(m).first().unwrap();
@@ -96,20 +96,41 @@ fn negate(l: IntView) -> IntView {
 }
 
 impl Model {
+    /// A new Boolean variable (domain `0..=1`) named `x<index>`, as [`int_var`](Model::int_var)
+    /// names it.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let b = m.bool_var()?;
+    /// m.fix(b, 0)?;
+    /// assert_eq!(Solver::new(m).first().unwrap().to_string(), "x0=0");
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn bool_var(&mut self) -> Result<BoolVar, ModelError> {
+        self.int_var(0..=1).map(BoolVar)
+    }
+
     /// A new Boolean variable (domain `0..=1`) with a name.
     ///
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
-    /// let rain = m.bool_var("rain")?;
-    /// let wet = m.bool_var("wet")?;
+    /// let rain = m.named_bool("rain")?;
+    /// let wet = m.named_bool("wet")?;
     /// m.implies(rain, wet)?;
     /// m.fix(wet, 0)?;
     /// assert_eq!(Solver::new(m).first().unwrap().to_string(), "rain=0 wet=0");
     /// # Ok::<(), ModelError>(())
     /// ```
-    pub fn bool_var(&mut self, name: impl Into<String>) -> Result<BoolVar, ModelError> {
+    pub fn named_bool(&mut self, name: impl Into<String>) -> Result<BoolVar, ModelError> {
         self.named_var(name, 0..=1).map(BoolVar)
+    }
+
+    /// `n` new Boolean variables named `x<index>`, as [`int_vars`](Model::int_vars) names
+    /// them.
+    pub fn bool_vars(&mut self, n: usize) -> Result<Vec<BoolVar>, ModelError> {
+        Ok(self.int_vars(n, 0..=1)?.into_iter().map(BoolVar).collect())
     }
 
     /// `n` new Boolean variables named `prefix[0]`, `prefix[1]`, ...
@@ -117,12 +138,16 @@ impl Model {
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
-    /// let b = m.bool_vars("b", 4)?;
+    /// let b = m.named_bools("b", 4)?;
     /// m.sum(&b, Relation::Eq, 2)?; // exactly two are true
     /// assert_eq!(Solver::new(m).count(), 6);
     /// # Ok::<(), ModelError>(())
     /// ```
-    pub fn bool_vars(&mut self, prefix: &str, n: usize) -> Result<Vec<BoolVar>, ModelError> {
+    pub fn named_bools(
+        &mut self,
+        prefix: impl Into<String>,
+        n: usize,
+    ) -> Result<Vec<BoolVar>, ModelError> {
         Ok(self
             .named_vars(prefix, n, 0..=1)?
             .into_iter()
@@ -219,7 +244,7 @@ impl Model {
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
-    /// let b = m.bool_vars("b", 3)?;
+    /// let b = m.named_bools("b", 3)?;
     /// m.clause(&[b[0], b[1]], &[b[2]])?; // b0 or b1 or not b2
     /// assert_eq!(Solver::new(m).count(), 7); // all but (0, 0, 1)
     /// # Ok::<(), ModelError>(())
@@ -242,8 +267,8 @@ impl Model {
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
-    /// let b = m.bool_vars("b", 3)?;
-    /// let r = m.bool_var("r")?;
+    /// let b = m.named_bools("b", 3)?;
+    /// let r = m.named_bool("r")?;
     /// m.and(&b, r)?;
     /// m.fix(r, 1)?;
     /// m.propagate().unwrap();
@@ -273,8 +298,8 @@ impl Model {
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
-    /// let b = m.bool_vars("b", 3)?;
-    /// let r = m.bool_var("r")?;
+    /// let b = m.named_bools("b", 3)?;
+    /// let r = m.named_bool("r")?;
     /// m.or(&b, r)?;
     /// m.fix(b[1], 1)?;
     /// m.propagate().unwrap();
@@ -306,7 +331,7 @@ impl Model {
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
-    /// let b = m.bool_vars("b", 3)?;
+    /// let b = m.named_bools("b", 3)?;
     /// m.xor(&b[..2], b[2])?; // b2 = b0 xor b1
     /// assert_eq!(Solver::new(m).count(), 4);
     /// # Ok::<(), ModelError>(())
@@ -327,7 +352,7 @@ impl Model {
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
-    /// let [a, b] = [m.bool_var("a")?, m.bool_var("b")?];
+    /// let [a, b] = [m.named_bool("a")?, m.named_bool("b")?];
     /// m.implies(a, b)?;
     /// assert_eq!(Solver::new(m).count(), 3);
     /// # Ok::<(), ModelError>(())
@@ -347,7 +372,7 @@ impl Model {
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
-    /// let [a, b] = [m.bool_var("a")?, m.bool_var("b")?];
+    /// let [a, b] = [m.named_bool("a")?, m.named_bool("b")?];
     /// m.not(a, b)?;
     /// m.fix(b, 0)?;
     /// assert_eq!(Solver::new(m).first().unwrap()[a], 1);
@@ -368,7 +393,7 @@ impl Model {
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
     /// let x = m.int_var(0..=5)?;
-    /// let b = m.bool_var("b")?;
+    /// let b = m.named_bool("b")?;
     /// m.eq_value_reif(x, 3, b, Reif::Equiv)?;
     /// m.fix(b, 0)?;
     /// m.propagate().unwrap();
@@ -396,7 +421,7 @@ impl Model {
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
     /// let x = m.int_var(0..=5)?;
-    /// let b = m.bool_var("b")?;
+    /// let b = m.named_bool("b")?;
     /// m.le_value_reif(x, 3, b, Reif::Equiv)?;
     /// m.fix(b, 0)?;
     /// m.propagate().unwrap();
@@ -428,7 +453,7 @@ impl Model {
     /// let mut m = Model::new();
     /// let x = m.int_var(0..=3)?;
     /// let y = m.int_var(2..=5)?;
-    /// let b = m.bool_var("b")?;
+    /// let b = m.named_bool("b")?;
     /// m.equal_reif(x, y, b, Reif::Equiv)?;
     /// m.fix(b, 1)?;
     /// m.propagate().unwrap();
@@ -460,7 +485,7 @@ impl Model {
     /// let mut m = Model::new();
     /// let x = m.int_var(0..=5)?;
     /// let y = m.int_var(0..=5)?;
-    /// let b = m.bool_var("b")?;
+    /// let b = m.named_bool("b")?;
     /// m.less_eq_reif(x, y, b, Reif::Equiv)?;
     /// m.fix(b, 0)?; // so y < x
     /// m.propagate().unwrap();
@@ -497,7 +522,7 @@ impl Model {
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
     /// let x = m.int_vars(3, 0..=2)?;
-    /// let b = m.bool_var("b")?;
+    /// let b = m.named_bool("b")?;
     /// m.linear_reif(&[1, 1, 1], &x, Relation::Ge, 5, b, Reif::Equiv)?; // b <-> x0+x1+x2 >= 5
     /// m.fix(x[0], 2)?;
     /// m.fix(x[1], 2)?;

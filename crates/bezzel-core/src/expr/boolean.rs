@@ -21,7 +21,7 @@ use std::ops::{BitAnd, BitOr, BitXor, Not};
 /// ```
 /// use bezzel_core::prelude::*;
 /// let mut m = Model::new();
-/// let [a, b, c] = [m.bool_var("a")?, m.bool_var("b")?, m.bool_var("c")?];
+/// let [a, b, c] = [m.named_bool("a")?, m.named_bool("b")?, m.named_bool("c")?];
 /// m.post(a & !b | c)?;
 /// assert_eq!(Solver::new(m).count(), 5); // c, or a and not b
 /// # Ok::<(), ModelError>(())
@@ -103,7 +103,7 @@ impl BoolExpr {
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
-    /// let on = m.bool_var("on")?;
+    /// let on = m.named_bool("on")?;
     /// let x = m.named_var("x", 0..=2)?;
     /// m.post(x.eq(2).only_if(on))?;
     /// assert_eq!(Solver::new(m).count(), 3 + 1); // off: any x; on: x = 2

@@ -153,7 +153,7 @@ pub fn abs(e: impl Into<IntExpr>) -> IntExpr {
 /// use bezzel_core::prelude::*;
 /// use bezzel_core::expr::sum;
 /// let mut m = Model::new();
-/// let b = m.bool_vars("b", 4)?;
+/// let b = m.named_bools("b", 4)?;
 /// m.post(sum(&b).eq(2))?; // exactly two are true
 /// assert_eq!(Solver::new(m).count(), 6);
 /// # Ok::<(), ModelError>(())

@@ -498,7 +498,7 @@ impl Model {
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
-    /// let late = m.bool_var("late")?;
+    /// let late = m.named_bool("late")?;
     /// let start = m.named_var("start", 0..=9)?;
     /// m.post_if(late, start.ge(8))?;
     /// m.post_if(!late, start.le(1))?;

@@ -277,7 +277,7 @@ fn model() -> (Model, Vars) {
         .map(|i| m.named_var(format!("x{i}"), LO..=HI).unwrap())
         .collect();
     let bools = (0..BOOLS)
-        .map(|i| m.bool_var(format!("b{i}")).unwrap())
+        .map(|i| m.named_bool(format!("b{i}")).unwrap())
         .collect();
     (m, Vars { ints, bools })
 }
@@ -384,7 +384,7 @@ fn check_reified(e: &Bool) -> Result<(), TestCaseError> {
 
 fn check_enforced(e: &Bool) -> Result<(), TestCaseError> {
     let (mut m, v) = model();
-    let on = m.bool_var("on").unwrap();
+    let on = m.named_bool("on").unwrap();
     m.post(bool_expr(e, &v).only_if(on)).unwrap();
     let mut shown = declared(&v);
     shown.push(on.var());

@@ -239,10 +239,10 @@ fn golomb_in_expressions_searches_the_tree_of_golomb_by_hand() {
 #[test]
 fn a_sum_of_booleans_counts_like_the_sum_constraint() {
     let mut by_hand = Model::new();
-    let b = by_hand.bool_vars("b", 6).unwrap();
+    let b = by_hand.named_bools("b", 6).unwrap();
     by_hand.sum(&b, Relation::Eq, 3).unwrap();
     let mut expr = Model::new();
-    let c = expr.bool_vars("b", 6).unwrap();
+    let c = expr.named_bools("b", 6).unwrap();
     expr.post(sum(&c).eq(3)).unwrap();
     let (h, e) = (nodes_and_count(by_hand), nodes_and_count(expr));
     assert_eq!(h.1, 20); // 6 choose 3
@@ -334,7 +334,7 @@ fn job_shop_by_brute_force() -> i32 {
 fn job_shop(in_expressions: bool) -> Optimum {
     let mut m = Model::new();
     let start: Vec<Vec<VarId>> = (0..3)
-        .map(|j| m.named_vars(&format!("s{j}"), 3, 0..=HORIZON).unwrap())
+        .map(|j| m.named_vars(format!("s{j}"), 3, 0..=HORIZON).unwrap())
         .collect();
     let span = m.named_var("makespan", 0..=HORIZON).unwrap();
     let tasks: Vec<(usize, usize)> = (0..3).flat_map(|j| (0..3).map(move |t| (j, t))).collect();
@@ -358,7 +358,7 @@ fn job_shop(in_expressions: bool) -> Optimum {
                 let first = m.reify((a + da).le(b)).unwrap();
                 m.post_if(!first, (b + db).le(a)).unwrap();
             } else {
-                let first = m.bool_var(format!("first{k}_{j2}{t2}")).unwrap();
+                let first = m.named_bool(format!("first{k}_{j2}{t2}")).unwrap();
                 m.less_eq_reif(a.offset(da), b, first, Reif::Equiv).unwrap();
                 m.less_eq_reif(b.offset(db), a, !first, Reif::Imp).unwrap();
             }

@@ -9,7 +9,7 @@ fn solutions_in_x(make: impl Fn(VarId, IntView, BoolVar) -> BoolExpr) -> Vec<i32
     let mut m = Model::new();
     let x = m.named_var("x", 0..=4).unwrap();
     let y = m.named_var("y", 2..=2).unwrap(); // y = 2, seen as the view y + 1 = 3
-    let b = m.bool_var("b").unwrap();
+    let b = m.named_bool("b").unwrap();
     m.fix(b, 1).unwrap();
     let e = make(x, y.offset(1), b);
     m.post(e).unwrap();
@@ -64,7 +64,7 @@ fn double_equals_still_compares_handles_while_eq_builds_a_constraint() {
     let y = m.int_var(0..=1).unwrap();
     assert!(x == x && x != y);
     assert!(x.offset(1) == x.offset(1));
-    let b = m.bool_var("b").unwrap();
+    let b = m.named_bool("b").unwrap();
     assert!(b == b);
     let _: BoolExpr = x.eq(y);
     let _: BoolExpr = b.eq(1);

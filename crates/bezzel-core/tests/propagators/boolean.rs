@@ -153,7 +153,7 @@ enum Level {
 #[derive(Debug, Clone)]
 struct Instance {
     domains: Vec<Vec<i32>>,
-    /// Which variables are made with `bool_var` (the others with `int_var`).
+    /// Which variables are made with `named_bool` (the others with `int_var`).
     as_bool: Vec<bool>,
     spec: Spec,
     /// `Model::fix` calls: (variable, value).
@@ -170,7 +170,7 @@ impl Instance {
             .enumerate()
             .map(|(i, (d, &b))| {
                 if b && d == &[0, 1] {
-                    m.bool_var(format!("b{i}")).unwrap().var()
+                    m.named_bool(format!("b{i}")).unwrap().var()
                 } else {
                     m.int_var(d.as_slice()).unwrap()
                 }
@@ -406,8 +406,8 @@ proptest! {
 #[test]
 fn a_bool_var_is_a_zero_one_integer_and_its_negation_a_view() {
     let mut m = Model::new();
-    let b = m.bool_var("b").unwrap();
-    let c = m.bool_vars("c", 2).unwrap();
+    let b = m.named_bool("b").unwrap();
+    let c = m.named_bools("c", 2).unwrap();
     assert_eq!(m.domain(b.var()).unwrap(), vec![0, 1]);
     assert_eq!(m.name(c[1].var()).unwrap(), "c[1]");
     // Every integer constraint takes Booleans: b + c0 + c1 = 2, and b = not c0.
@@ -436,7 +436,7 @@ fn as_bool_accepts_zero_one_variables_only() {
 fn bad_models_are_errors_with_readable_messages() {
     let mut m = Model::new();
     let x = m.named_var("x", 0..=2).unwrap();
-    let b = m.bool_var("b").unwrap();
+    let b = m.named_bool("b").unwrap();
     let e = m.clause(&[x], &[b]).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -448,7 +448,7 @@ fn bad_models_are_errors_with_readable_messages() {
     assert!(m.implies(x, b).is_err());
     // Variables of another model.
     let mut other = Model::new();
-    let f = other.bool_var("f").unwrap();
+    let f = other.named_bool("f").unwrap();
     assert!(matches!(
         m.or(&[f], b),
         Err(ModelError::ForeignVariable { .. })
@@ -503,7 +503,7 @@ fn empty_connectives_take_their_neutral_values() {
         (2, vec![0]), // xor of nothing is false
     ] {
         let mut m = Model::new();
-        let r = m.bool_var("r").unwrap();
+        let r = m.named_bool("r").unwrap();
         match post {
             0 => m.and(&none, r).unwrap(),
             1 => m.or(&none, r).unwrap(),
@@ -524,11 +524,11 @@ fn long_clauses_and_parities_propagate_through_search() {
     // counted against brute force over 4096 assignments.
     let n = 12;
     let mut m = Model::new();
-    let b = m.bool_vars("b", n).unwrap();
+    let b = m.named_bools("b", n).unwrap();
     for w in b.windows(3) {
         m.clause(w, &[] as &[BoolVar]).unwrap();
     }
-    let one = m.bool_var("one").unwrap();
+    let one = m.named_bool("one").unwrap();
     m.fix(one, 1).unwrap();
     m.xor(&b, one).unwrap();
     let expected = (0u32..1 << n)
@@ -543,7 +543,7 @@ fn reified_booleans_count_occurrences() {
     // Exactly two of four variables over 0..=2 take the value 1: C(4, 2) · 2² = 24 ways.
     let mut m = Model::new();
     let x = m.int_vars(4, 0..=2).unwrap();
-    let b = m.bool_vars("is_one", 4).unwrap();
+    let b = m.named_bools("is_one", 4).unwrap();
     for (&xi, &bi) in x.iter().zip(&b) {
         m.eq_value_reif(xi, 1, bi, Reif::Equiv).unwrap();
     }
@@ -686,7 +686,7 @@ fn linear_reif_equal_at_the_ends_of_i64_matches_brute_force() {
 fn linear_reif_equal_to_i64_max_counts_every_value() {
     let mut m = Model::new();
     let x = m.int_var(-3..=3).unwrap();
-    let b = m.bool_var("b").unwrap();
+    let b = m.named_bool("b").unwrap();
     post_wide_linear_reif(
         &mut m,
         &[1],

@@ -652,7 +652,7 @@ fn job_shop(jobs: &[Vec<(usize, i32)>], machines: Machines) -> (Model, Vec<VarId
             Machines::ReifiedPairs => {
                 for (i, &(si, di)) in tasks.iter().enumerate() {
                     for &(sj, dj) in &tasks[i + 1..] {
-                        let b = m.bool_var("order").unwrap();
+                        let b = m.named_bool("order").unwrap();
                         m.less_eq_reif(si.offset(di), sj, b, Reif::Equiv).unwrap();
                         m.less_eq_reif(sj.offset(dj), si, b.not(), Reif::Equiv)
                             .unwrap();

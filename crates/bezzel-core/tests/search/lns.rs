@@ -220,7 +220,7 @@ impl Case {
                 }
                 Spec::NoOverlap((x, dx), (y, dy)) => {
                     // b -> x before y; not b -> y before x: the job shop's reified pairs.
-                    let b = m.bool_var(format!("b{x}_{y}")).unwrap();
+                    let b = m.named_bool(format!("b{x}_{y}")).unwrap();
                     let (x, y) = (vars[*x], vars[*y]);
                     m.less_eq_reif(x.offset(*dx as i32), y, b, Reif::Imp)
                         .unwrap();
@@ -573,7 +573,7 @@ fn ft06_model(config: SearchConfig) -> (Solver, Vec<Vec<VarId>>, VarId) {
                         continue;
                     }
                     let (a, b) = (starts[ja][ka], starts[jb][kb]);
-                    let first = m.bool_var(format!("b{ja}{ka}{jb}{kb}")).unwrap();
+                    let first = m.named_bool(format!("b{ja}{ka}{jb}{kb}")).unwrap();
                     m.less_eq_reif(a.offset(da), b, first, Reif::Imp).unwrap();
                     m.less_eq_reif(b.offset(db), a, first.not(), Reif::Imp)
                         .unwrap();
