@@ -277,6 +277,21 @@ fn run_lns(case: &Case, config: SearchConfig, lns: &Lns) -> (Vec<i64>, Option<i6
     (values, value, best.optimal, best.infeasible)
 }
 
+/// That a run proved `optimum`, brute force's: found it and proved it optimal or, without
+/// one, proved the model infeasible.
+fn assert_proves(
+    optimum: Option<i64>,
+    value: Option<i64>,
+    optimal: bool,
+    infeasible: bool,
+    what: &str,
+) {
+    match optimum {
+        Some(opt) => assert!(optimal && value == Some(opt), "{what}: {value:?}"),
+        None => assert!(infeasible && value.is_none(), "{what}"),
+    }
+}
+
 #[test]
 fn lns_never_reports_a_wrong_optimum_or_a_wrong_proof() {
     let mut rng = Rng(0x1a5);
@@ -343,13 +358,8 @@ fn lns_with_a_proof_share_and_no_limit_proves_the_brute_force_optimum() {
             };
             let (_, value, optimal, infeasible) =
                 run_lns(&case, SearchConfig::for_optimization(), &lns);
-            match optimum {
-                Some(opt) => assert!(
-                    optimal && value == Some(opt),
-                    "{case:?} {neighbourhood:?}: {value:?}"
-                ),
-                None => assert!(infeasible && value.is_none(), "{case:?} {neighbourhood:?}"),
-            }
+            let what = format!("{case:?} {neighbourhood:?}");
+            assert_proves(optimum, value, optimal, infeasible, &what);
         }
     }
 }
@@ -374,10 +384,13 @@ fn lns_starting_with_branch_and_bound_proves_the_brute_force_optimum_in_it() {
         let mut config = SearchConfig::for_optimization();
         config.limits.nodes = Some(50_000);
         let (_, value, optimal, infeasible) = run_lns(&case, config, &lns);
-        match case.optimum() {
-            Some(opt) => assert!(optimal && value == Some(opt), "{case:?}: {value:?}"),
-            None => assert!(infeasible && value.is_none(), "{case:?}"),
-        }
+        assert_proves(
+            case.optimum(),
+            value,
+            optimal,
+            infeasible,
+            &format!("{case:?}"),
+        );
     }
 }
 
