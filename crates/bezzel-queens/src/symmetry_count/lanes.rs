@@ -7,7 +7,7 @@
 //! exhausted, then on to the next square of the row or down into it), with selects instead of
 //! branches, so that the loop has no branch that depends on the board but its exit. A lane
 //! keeps its lines as the scalar search does, but instead of a stack of frames only the
-//! column of each row's queen, five bits a row, in one `u64`: stepping back up recomputes the
+//! column of each row's queen, five bits a row, in two `u32`: stepping back up recomputes the
 //! lines from them (the diagonals are shifted back, which is exact on the board's columns as
 //! long as the words have room for the bits shifted out, see [`start_row`]), and the row's
 //! remaining squares are its candidates above the queen just taken. The last two rows are
@@ -44,9 +44,14 @@ pub(super) const LANES: usize = 8;
 /// a small part of the work.
 const ITEM_ROWS: usize = 3;
 
-/// The bits of a row's column on a lane's stack, and how many rows one `u64` holds.
+/// The bits of a row's column on a lane's stack, how many rows each of its two `u32` holds,
+/// and how many it holds in all.
 const COLUMN_BITS: u32 = 5;
-const STACK_ROWS: usize = (u64::BITS / COLUMN_BITS) as usize;
+const WORD_ROWS: u32 = u32::BITS / COLUMN_BITS;
+const STACK_ROWS: usize = 2 * WORD_ROWS as usize;
+/// The bits of one row's column, and of a word's rows.
+const COLUMN_MASK: u32 = (1 << COLUMN_BITS) - 1;
+const WORD_MASK: u32 = (1 << (COLUMN_BITS * WORD_ROWS)) - 1;
 
 /// The lane loop returns to its driver at least this often, to look at the poll and keep the
 /// per-lane counts (`u32`) far from overflowing.
@@ -141,10 +146,71 @@ fn steps_avx2<const EDGE: bool>(lanes: &mut Lanes<'_>) -> u32 {
 #[repr(align(32))]
 struct V([u32; LANES]);
 
-/// A lane's stack of columns: one `u64` per lane.
+/// The lanes' stacks of columns: in each lane the latest [`WORD_ROWS`] rows' columns in `near`,
+/// latest lowest, and the rows above them in `far` (two `u32` rather than one `u64`, so that
+/// they take the same vector instructions as the rest).
 #[derive(Debug, Clone, Copy)]
-#[repr(align(64))]
-struct Stack([u64; LANES]);
+struct Stack {
+    near: V,
+    far: V,
+}
+
+impl Stack {
+    const EMPTY: Stack = Stack {
+        near: V([0; LANES]),
+        far: V([0; LANES]),
+    };
+
+    /// The column of the latest row.
+    #[inline(always)]
+    fn top(self) -> V {
+        self.near.map(|w| w & COLUMN_MASK)
+    }
+
+    /// The column of the row `up` rows above the latest.
+    #[inline(always)]
+    fn entry(self, up: u32) -> V {
+        let (word, up) = if up < WORD_ROWS {
+            (self.near, up)
+        } else {
+            (self.far, up - WORD_ROWS)
+        };
+        word.map(|w| (w >> (COLUMN_BITS * up)) & COLUMN_MASK)
+    }
+
+    /// In one lane, every column, latest lowest, as one number.
+    fn lane(self, lane: usize) -> u64 {
+        u64::from(self.far.0[lane]) << (COLUMN_BITS * WORD_ROWS) | u64::from(self.near.0[lane])
+    }
+
+    /// The stacks without their latest rows where `mask` is set.
+    #[inline(always)]
+    fn pop_where(self, mask: V) -> Stack {
+        let near = self.near.zip(self.far, |near, far| {
+            (near >> COLUMN_BITS) | ((far & COLUMN_MASK) << (COLUMN_BITS * (WORD_ROWS - 1)))
+        });
+        let far = self.far.map(|far| far >> COLUMN_BITS);
+        Stack {
+            near: mask.select(near, self.near),
+            far: mask.select(far, self.far),
+        }
+    }
+
+    /// The stacks with `column` pushed where `mask` is set.
+    #[inline(always)]
+    fn push_where(self, mask: V, column: V) -> Stack {
+        let near = self.near.zip(column, |near, column| {
+            ((near << COLUMN_BITS) & WORD_MASK) | column
+        });
+        let far = self.far.zip(self.near, |far, near| {
+            (far << COLUMN_BITS) | (near >> (COLUMN_BITS * (WORD_ROWS - 1)))
+        });
+        Stack {
+            near: mask.select(near, self.near),
+            far: mask.select(far, self.far),
+        }
+    }
+}
 
 impl V {
     #[inline(always)]
@@ -388,10 +454,7 @@ impl Lanes<'_> {
             taken += 1;
             // Back up a row where the row is exhausted, above the item's start.
             let back = self.avail.is_zero().and(self.row.eq(start).map(|e| !e));
-            let stack = self.stack;
-            let bit = V(std::array::from_fn(|l| {
-                1 << (stack.0[l] & u64::from(u32::MAX >> (32 - COLUMN_BITS))) as u32
-            }));
+            let bit = self.stack.top().map(|column| 1 << column);
             let up_cols = self.cols.xor(bit);
             let up_ld = V(std::array::from_fn(|l| self.ld.0[l] >> 1)).xor(bit);
             let up_rd = V(std::array::from_fn(|l| {
@@ -401,13 +464,7 @@ impl Lanes<'_> {
             // The row's squares above the queen that it had.
             let above = bit.map(|b| (b << 1).wrapping_neg());
             let up_avail = self.candidates(up_row, up_cols, up_ld, up_rd).and(above);
-            let stack = Stack(std::array::from_fn(|l| {
-                if back.0[l] != 0 {
-                    stack.0[l] >> COLUMN_BITS
-                } else {
-                    stack.0[l]
-                }
-            }));
+            let stack = self.stack.pop_where(back);
             let cols = back.select(up_cols, self.cols);
             let ld = back.select(up_ld, self.ld);
             let rd_up = back.select(up_rd, self.rd_up);
@@ -441,13 +498,7 @@ impl Lanes<'_> {
             // The column of the queen, from the exponent of the bit as a float (exact for a
             // power of two below 2^31).
             let column = bit.map(|b| ((b as i32 as f32).to_bits() >> 23).wrapping_sub(127));
-            self.stack = Stack(std::array::from_fn(|l| {
-                if down.0[l] != 0 {
-                    (stack.0[l] << COLUMN_BITS) | u64::from(column.0[l])
-                } else {
-                    stack.0[l]
-                }
-            }));
+            self.stack = stack.push_where(down, column);
             self.cols = down.select(next_cols, cols);
             self.ld = down.select(next_ld, ld);
             self.rd_up = down.select(next_rd_up, rd_up);
@@ -474,10 +525,7 @@ impl Lanes<'_> {
             .or(free.and(V::splat(c.tie_columns_last_two)).is_set())
             .or(bit.and(V::splat(c.tie_columns_third_last)).is_set());
         for (up, column) in c.tie_stack {
-            let entry = V(std::array::from_fn(|l| {
-                (stack.0[l] >> (COLUMN_BITS * up)) as u32 & ((1 << COLUMN_BITS) - 1)
-            }));
-            may = may.or(entry.eq(V::splat(column)));
+            may = may.or(stack.entry(up).eq(V::splat(column)));
         }
         may
     }
@@ -494,9 +542,9 @@ impl Lanes<'_> {
             let mut board = [0u32; STACK_LEN];
             let item = self.item_of[lane];
             board[..start].copy_from_slice(&self.items.boards[item * start..][..start]);
-            let mut entries = stack.0[lane];
+            let mut entries = stack.lane(lane);
             for row in (start..n - 3).rev() {
-                board[row & STACK_MASK] = 1 << (entries as u32 & ((1 << COLUMN_BITS) - 1));
+                board[row & STACK_MASK] = 1 << (entries as u32 & COLUMN_MASK);
                 entries >>= COLUMN_BITS;
             }
             board[(n - 3) & STACK_MASK] = bit.0[lane];
@@ -537,7 +585,8 @@ impl Lanes<'_> {
             self.ld.0[lane] = lines.ld;
             self.rd_up.0[lane] = lines.rd << c.rd_up;
             self.avail.0[lane] = rules.candidates(start, lines);
-            self.stack.0[lane] = 0;
+            self.stack.near.0[lane] = 0;
+            self.stack.far.0[lane] = 0;
             self.active.0[lane] = !0;
             let board = &self.items.boards[*next * start..][..start];
             self.item_may_tie.0[lane] = match &self.leaves {
@@ -648,7 +697,7 @@ pub(super) fn count(
         rd_up: V::splat(0),
         avail: V::splat(0),
         row: V::splat(c.start),
-        stack: Stack([0; LANES]),
+        stack: Stack::EMPTY,
         active: V::splat(0),
         item_may_tie: V::splat(0),
         eights: V::splat(0),

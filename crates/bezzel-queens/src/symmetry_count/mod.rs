@@ -52,7 +52,7 @@
 //! selects for the choice between stepping down, across or back up, so
 //! that the board's branches, which the scalar search mispredicts often,
 //! become data; a lane's stack is the column of each of its rows, five bits
-//! a row in one `u64`, from which stepping back up recomputes the lines. The
+//! a row in two `u32`, from which stepping back up recomputes the lines. The
 //! last two rows are counted without a loop, and the rare placements that
 //! may tie with a rotation go to the same rotation test as the scalar
 //! search's. Measured when the lanes came (one thread, medians of 5 runs of
