@@ -92,15 +92,8 @@ impl<L: Leaves, P: Poll> Search<'_, '_, L, P> {
     /// Places `prefix` from the top row; `None` if the rules or the queens
     /// themselves rule it out.
     fn place_prefix(&mut self, prefix: &[usize]) -> Option<Lines> {
-        let mut lines = Lines::EMPTY;
-        for (row, &column) in prefix.iter().enumerate() {
-            let bit = 1u32 << column;
-            if self.rules.candidates(row, lines) & bit == 0 {
-                return None;
-            }
-            self.board[row & STACK_MASK] = bit;
-            lines = lines.place(bit);
-        }
+        let (lines, board) = self.rules.place(prefix)?;
+        self.board = board;
         Some(lines)
     }
 

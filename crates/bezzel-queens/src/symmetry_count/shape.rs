@@ -84,6 +84,22 @@ impl Rules {
         }
     }
 
+    /// Places `prefix` from the top row: the lines below it and the board, or `None` if the
+    /// rules or the queens themselves rule it out.
+    pub(super) fn place(&self, prefix: &[usize]) -> Option<(Lines, [u32; STACK_LEN])> {
+        let mut lines = Lines::EMPTY;
+        let mut board = [0; STACK_LEN];
+        for (row, &column) in prefix.iter().enumerate() {
+            let bit = 1u32 << column;
+            if self.candidates(row, lines) & bit == 0 {
+                return None;
+            }
+            board[row & STACK_MASK] = bit;
+            lines = lines.place(bit);
+        }
+        Some((lines, board))
+    }
+
     /// The columns `row` may take below `lines`.
     #[inline(always)]
     pub(super) fn candidates(&self, row: usize, lines: Lines) -> u32 {
