@@ -116,7 +116,7 @@ fn wrong_expressions_are_errors_not_panics() {
     let x = m.int_var(0..=5).unwrap();
     let wide = m.int_var(-(1 << 20)..=(1 << 20)).unwrap();
     // The product ranges over 2⁴⁰ values: no variable holds it.
-    let err = m.post((wide * wide).eq(x)).unwrap_err();
+    let err = m.post((wide * wide).le(x)).unwrap_err();
     assert!(err.to_string().contains("product"), "{err}");
     // A view that is not 0/1 is not a literal.
     let err = m.post(x.offset(0) & x.offset(0)).unwrap_err();
@@ -133,6 +133,21 @@ fn wrong_expressions_are_errors_not_panics() {
         m.post(bezzel_core::expr::min(Vec::<VarId>::new()).eq(0))
             .is_err()
     );
+}
+
+#[test]
+fn a_part_equal_to_a_variable_is_defined_onto_it_without_a_new_one() {
+    let mut m = Model::new();
+    let x = m.named_var("x", 0..=5).unwrap();
+    let w = m.named_var("w", -3..=3).unwrap();
+    m.post((w * w).eq(x)).unwrap();
+    let xs = m.int_vars(3, 0..=4).unwrap();
+    let top = m.named_var("top", 0..=4).unwrap();
+    m.post(bezzel_core::expr::max(&xs).eq(top)).unwrap();
+    assert_eq!(m.num_vars(), 6);
+    let mut s = Solver::new(m);
+    // w in -2..=2 with x = w², times the 5³ triples, each with its maximum as `top`.
+    assert_eq!(s.count(), 5 * 125);
 }
 
 #[test]
