@@ -13,7 +13,7 @@ fn nodes_and_count(m: Model) -> (u64, u64) {
     (solver.stats().nodes, count)
 }
 
-fn queens_by_hand(n: usize) -> Model {
+pub(crate) fn queens_by_hand(n: usize) -> Model {
     let mut m = Model::new();
     let q = m.int_vars(n, 0..=n as i32 - 1).unwrap();
     let up: Vec<IntView> = (0..n).map(|i| q[i].offset(i as i32)).collect();
@@ -25,7 +25,7 @@ fn queens_by_hand(n: usize) -> Model {
 }
 
 /// Queens with the diagonals as expressions: `q[i] + i` is a view, no variable.
-fn queens_in_expressions(n: usize) -> Model {
+pub(crate) fn queens_in_expressions(n: usize) -> Model {
     let mut m = Model::new();
     let q = m.int_vars(n, 0..=n as i32 - 1).unwrap();
     let up: Vec<IntView> = (0..n)
@@ -74,7 +74,7 @@ fn queens_in_expressions_search_the_tree_of_queens_by_hand() {
 
 const LETTERS: [&str; 8] = ["S", "E", "N", "D", "M", "O", "R", "Y"];
 
-fn send_more_money_by_hand(merged: bool) -> (Model, Vec<VarId>) {
+pub(crate) fn send_more_money_by_hand(merged: bool) -> (Model, Vec<VarId>) {
     let mut m = Model::new();
     let v: Vec<VarId> = LETTERS
         .iter()
@@ -109,7 +109,7 @@ fn send_more_money_by_hand(merged: bool) -> (Model, Vec<VarId>) {
     (m, v)
 }
 
-fn send_more_money_in_expressions() -> (Model, Vec<VarId>) {
+pub(crate) fn send_more_money_in_expressions() -> (Model, Vec<VarId>) {
     let mut m = Model::new();
     let v: Vec<VarId> = LETTERS
         .iter()
@@ -151,7 +151,8 @@ fn send_more_money_in_expressions_searches_the_tree_of_the_merged_sum() {
     assert_eq!(answer, vec![9, 5, 6, 7, 1, 0, 8, 2]);
 }
 
-fn golomb_by_hand(n: usize) -> Optimum {
+/// Golomb's ruler with `n` marks by hand: the solver (branching on the marks) and the length.
+pub(crate) fn golomb_by_hand(n: usize) -> (Solver, VarId) {
     let top = (1i32 << (n - 1)) - 1;
     let mut m = Model::new();
     let marks = m.int_vars(n, 0..=top).unwrap();
@@ -171,10 +172,11 @@ fn golomb_by_hand(n: usize) -> Optimum {
     }
     m.all_different_with(&d, Consistency::Bounds).unwrap();
     m.less_than(d[0], d[d.len() - 1]).unwrap();
-    solve_golomb(m, &marks)
+    golomb_solver(m, &marks)
 }
 
-fn golomb_in_expressions(n: usize) -> Optimum {
+/// Golomb's ruler with `n` marks in expressions, as [`golomb_by_hand`] returns it.
+pub(crate) fn golomb_in_expressions(n: usize) -> (Solver, VarId) {
     let top = (1i32 << (n - 1)) - 1;
     let mut m = Model::new();
     let marks = m.int_vars(n, 0..=top).unwrap();
@@ -193,27 +195,32 @@ fn golomb_in_expressions(n: usize) -> Optimum {
     }
     m.all_different_with(&d, Consistency::Bounds).unwrap();
     m.post(d[0].lt(d[d.len() - 1])).unwrap();
-    solve_golomb(m, &marks)
+    golomb_solver(m, &marks)
 }
 
-fn solve_golomb(m: Model, marks: &[VarId]) -> Optimum {
+fn golomb_solver(m: Model, marks: &[VarId]) -> (Solver, VarId) {
     let config = SearchConfig {
         var_order: VarOrder::InputOrder,
         value_order: ValueOrder::Min,
         ..SearchConfig::default()
     };
     let length = marks[marks.len() - 1];
-    let solver = Solver::with_config(m, config).branch_on(marks).unwrap();
-    let mut solver = solver;
-    solver.minimize(length).unwrap().finish()
+    (
+        Solver::with_config(m, config).branch_on(marks).unwrap(),
+        length,
+    )
+}
+
+fn minimized((mut solver, cost): (Solver, VarId)) -> Optimum {
+    solver.minimize(cost).unwrap().finish()
 }
 
 #[test]
 fn golomb_in_expressions_searches_the_tree_of_golomb_by_hand() {
     // Optimal lengths published for 2..=8 marks (OEIS A003022).
     for (n, best) in [(4, 6), (5, 11), (6, 17), (7, 25)] {
-        let hand = golomb_by_hand(n);
-        let expr = golomb_in_expressions(n);
+        let hand = minimized(golomb_by_hand(n));
+        let expr = minimized(golomb_in_expressions(n));
         assert_eq!(hand.value, Some(best));
         assert_eq!(expr.value, Some(best));
         assert!(hand.optimal && expr.optimal);
@@ -244,7 +251,6 @@ const JOBS: [[(usize, i32); 3]; 3] = [
     [(0, 2), (2, 1), (1, 4)],
     [(1, 4), (2, 3), (0, 1)],
 ];
-const HORIZON: i32 = 24;
 
 /// The shortest makespan by brute force, outside the engine: for every order of the tasks
 /// on each machine, the earliest schedule that keeps the job and machine orders (a longest
@@ -318,18 +324,33 @@ fn job_shop_by_brute_force() -> i32 {
     best
 }
 
-/// The job shop by reification, by hand or in expressions: start times, job order, and for
-/// each pair of tasks on one machine a Boolean that says which goes first.
-fn job_shop(in_expressions: bool) -> Optimum {
+/// A job shop by reification, by hand or in expressions, for the `(machine, duration)` of
+/// each job's tasks: start times, job order, and for each pair of tasks on one machine a
+/// Boolean that says which goes first. The model and its makespan.
+pub(crate) fn job_shop<J: AsRef<[(usize, i32)]>>(
+    jobs: &[J],
+    in_expressions: bool,
+) -> (Model, VarId) {
+    let jobs: Vec<&[(usize, i32)]> = jobs.iter().map(AsRef::as_ref).collect();
+    let horizon: i32 = jobs.iter().flat_map(|j| j.iter()).map(|t| t.1).sum();
     let mut m = Model::new();
-    let start: Vec<Vec<VarId>> = (0..3)
-        .map(|j| m.named_vars(format!("s{j}"), 3, 0..=HORIZON).unwrap())
+    let start: Vec<Vec<VarId>> = (0..jobs.len())
+        .map(|j| {
+            m.named_vars(format!("s{j}"), jobs[j].len(), 0..=horizon)
+                .unwrap()
+        })
         .collect();
-    let span = m.named_var("makespan", 0..=HORIZON).unwrap();
-    let tasks: Vec<(usize, usize)> = (0..3).flat_map(|j| (0..3).map(move |t| (j, t))).collect();
+    let span = m.named_var("makespan", 0..=horizon).unwrap();
+    let tasks: Vec<(usize, usize)> = (0..jobs.len())
+        .flat_map(|j| (0..jobs[j].len()).map(move |t| (j, t)))
+        .collect();
     for &(j, t) in &tasks {
-        let (s, d) = (start[j][t], JOBS[j][t].1);
-        let next = if t + 1 < 3 { start[j][t + 1] } else { span };
+        let (s, d) = (start[j][t], jobs[j][t].1);
+        let next = if t + 1 < jobs[j].len() {
+            start[j][t + 1]
+        } else {
+            span
+        };
         if in_expressions {
             m.post((s + d).le(next)).unwrap();
         } else {
@@ -338,11 +359,11 @@ fn job_shop(in_expressions: bool) -> Optimum {
     }
     for (k, &(j, t)) in tasks.iter().enumerate() {
         for &(j2, t2) in &tasks[k + 1..] {
-            if JOBS[j][t].0 != JOBS[j2][t2].0 {
+            if jobs[j][t].0 != jobs[j2][t2].0 {
                 continue;
             }
-            let (a, da) = (start[j][t], JOBS[j][t].1);
-            let (b, db) = (start[j2][t2], JOBS[j2][t2].1);
+            let (a, da) = (start[j][t], jobs[j][t].1);
+            let (b, db) = (start[j2][t2], jobs[j2][t2].1);
             if in_expressions {
                 let first = m.reify((a + da).le(b)).unwrap();
                 m.post_if(!first, (b + db).le(a)).unwrap();
@@ -353,15 +374,15 @@ fn job_shop(in_expressions: bool) -> Optimum {
             }
         }
     }
-    let mut solver = Solver::new(m);
-    solver.minimize(span).unwrap().finish()
+    (m, span)
 }
 
 #[test]
 fn a_job_shop_by_reification_in_expressions_searches_the_tree_by_hand() {
     let best = job_shop_by_brute_force();
-    let hand = job_shop(false);
-    let expr = job_shop(true);
+    let solve = |(m, span)| minimized((Solver::new(m), span));
+    let hand = solve(job_shop(&JOBS, false));
+    let expr = solve(job_shop(&JOBS, true));
     assert_eq!(hand.value, Some(best));
     assert_eq!(expr.value, Some(best));
     assert!(hand.optimal && expr.optimal);
