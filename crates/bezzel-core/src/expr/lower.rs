@@ -124,18 +124,28 @@ impl Model {
     fn linearise(&mut self, e: IntExpr) -> Result<Linear, ModelError> {
         let mut terms: Vec<(i128, VarId)> = Vec::with_capacity(e.terms.len());
         let mut constant = e.constant;
+        // Short sums (most of them) find a repeated variable by a scan, which costs less
+        // than hashing; long ones by a map, so that merging stays linear.
         let mut position = std::collections::HashMap::new();
+        let hashed = e.terms.len() > 32;
         for (a, atom) in e.terms {
             let v = self.atom(atom)?;
             let a_signed = if v.negated { a.saturating_neg() } else { a };
             constant = constant.saturating_add(a.saturating_mul(v.offset.into()));
-            match position.get(&v.var) {
-                Some(&i) => {
+            let seen = if hashed {
+                position.get(&v.var).copied()
+            } else {
+                terms.iter().position(|&(_, x)| x == v.var)
+            };
+            match seen {
+                Some(i) => {
                     let (b, _): &mut (i128, VarId) = &mut terms[i];
                     *b = b.saturating_add(a_signed);
                 }
                 None => {
-                    position.insert(v.var, terms.len());
+                    if hashed {
+                        position.insert(v.var, terms.len());
+                    }
                     terms.push((a_signed, v.var));
                 }
             }

@@ -165,3 +165,33 @@ fn relations_negate_and_mirror() {
         assert_ne!(r.negation(), r);
     }
 }
+
+#[test]
+fn long_sums_merge_repeated_variables_as_short_ones_do() {
+    // 40 terms over three variables (a map merges them) and 4 terms (a scan does): each
+    // counted against the assignments that satisfy the merged sum, enumerated here.
+    for (len, bound) in [(4usize, 3), (40, 30)] {
+        let mut m = Model::new();
+        let xs = m.int_vars(3, 0..=2).unwrap();
+        let terms: Vec<IntExpr> = (0..len)
+            .map(|k| (k as i32 * 3 % 7 - 2) * xs[k % 3])
+            .collect();
+        let weight = |i: usize| {
+            (0..len)
+                .filter(|k| k % 3 == i)
+                .map(|k| k as i32 * 3 % 7 - 2)
+                .sum::<i32>()
+        };
+        m.post(bezzel_core::expr::sum(terms).le(bound)).unwrap();
+        let expected = (0..27)
+            .filter(|a| {
+                (0..3)
+                    .map(|i| weight(i) * (a / 3i32.pow(i as u32) % 3))
+                    .sum::<i32>()
+                    <= bound
+            })
+            .count();
+        assert_eq!(m.num_vars(), 3);
+        assert_eq!(Solver::new(m).count(), expected as u64, "{len} terms");
+    }
+}
