@@ -195,3 +195,20 @@ fn long_sums_merge_repeated_variables_as_short_ones_do() {
         assert_eq!(Solver::new(m).count(), expected as u64, "{len} terms");
     }
 }
+
+#[test]
+fn a_common_factor_of_an_operand_is_a_coefficient_not_a_variable() {
+    let mut m = Model::new();
+    let x = m.named_var("x", -3..=3).unwrap();
+    let y = m.named_var("y", -3..=3).unwrap();
+    // One variable each, for the product and for |x - 2|: none for `3 * x` or `2x - 4`.
+    m.post((3 * x * y).le(y - 4)).unwrap();
+    m.post(abs(2 * x - 4).ge(4)).unwrap();
+    assert_eq!(m.num_vars(), 4);
+    let expected = (-3..=3)
+        .flat_map(|x| (-3..=3).map(move |y| (x, y)))
+        .filter(|&(x, y)| 3 * x * y <= y - 4 && (2 * x - 4i32).abs() >= 4)
+        .count();
+    assert!(expected > 0);
+    assert_eq!(Solver::new(m).count(), expected as u64);
+}
