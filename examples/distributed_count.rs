@@ -1,5 +1,6 @@
 //! The library's distributed count: any model's solutions counted on the ranks of an MPI job
-//! (`ParallelSearch::count_distributed` over `bezzel_mpi::Mpi`), resumable with a checkpoint.
+//! (`Solver::count_distributed` over `bezzel_mpi::Mpi`, on a solver made by
+//! `Solver::parallel`), resumable with a checkpoint.
 //! Built only with the `mpi` feature:
 //!
 //! ```text
@@ -7,26 +8,22 @@
 //! mpirun -np 4 target/release/examples/distributed_count 12 [CHECKPOINT]   # 14200
 //! ```
 //!
-//! The model is N-Queens' three all-different constraints; rank 0 prints the count.
+//! The model is N-Queens' three all-different constraints, the diagonals as expressions
+//! (`q[i] + i` is a view, no variable); rank 0 prints the count.
 
-use bezzel::core::parallel::ParallelSearch;
 use bezzel::core::prelude::*;
 use std::process::ExitCode;
 
-fn queens(n: usize) -> impl Fn() -> Result<Model, ModelError> + Sync {
+fn queens(n: usize) -> impl Fn() -> Result<Model, ModelError> + Send + Sync + 'static {
     move || {
         let mut m = Model::new();
         let q = m.int_vars(n, 0..n as i32)?;
-        let up: Vec<IntView> = q
-            .iter()
-            .enumerate()
-            .map(|(i, x)| x.offset(i as i32))
-            .collect();
-        let down: Vec<IntView> = q
-            .iter()
-            .enumerate()
-            .map(|(i, x)| x.offset(-(i as i32)))
-            .collect();
+        let up = (0..n)
+            .map(|i| m.view_of(q[i] + i as i32))
+            .collect::<Result<Vec<_>, _>>()?;
+        let down = (0..n)
+            .map(|i| m.view_of(q[i] - i as i32))
+            .collect::<Result<Vec<_>, _>>()?;
         m.all_different(&q)?;
         m.all_different(&up)?;
         m.all_different(&down)?;
@@ -51,9 +48,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let search = ParallelSearch::new(format!("queens model n={n}"), queens(n)).threads(Some(1));
+    let solver = match Solver::parallel(1, queens(n)) {
+        Ok(solver) => solver,
+        Err(e) => {
+            eprintln!("distributed_count: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let checkpoint = args.get(1).map(std::path::Path::new);
-    match search.count_distributed(&mpi, checkpoint, None, |_, _| {}) {
+    match solver.count_distributed(&mpi, checkpoint, |_, _| {}) {
         Ok(report) if mpi.rank() == 0 => {
             println!("{}", report.counts[0]);
             ExitCode::SUCCESS

@@ -9,8 +9,10 @@
 //! The model is Gecode's `examples/golomb-ruler.cpp` (and `benches/peers/gecode/golomb.cpp`):
 //! marks in `0..2^(N-1)` starting at 0 and strictly increasing, the distances as variables,
 //! all different at bounds consistency, and the first distance below the last to rule out
-//! mirror images; search fixes the marks in order, smallest value first. The ruler goes to
-//! stdout; the statistics (`nodes: ..., time: ... s`) to stderr.
+//! mirror images; search fixes the marks in order, smallest value first. The constraints are
+//! expressions (`dij.eq(marks[j] - marks[i])` is one three-term sum, `w[0].lt(w[1])` a view
+//! relation); `benches/expressions.rs` times them against the same model posted by hand. The
+//! ruler goes to stdout; the statistics (`nodes: ..., time: ... s`) to stderr.
 
 use bezzel::prelude::*;
 use std::process::ExitCode;
@@ -21,9 +23,9 @@ pub(crate) fn golomb(n: usize) -> Result<(Solver, Vec<VarId>), ModelError> {
     let top = (1i32 << (n - 1)) - 1;
     let mut m = Model::new();
     let marks = m.int_vars(n, 0..=top)?;
-    m.fix(marks[0], 0)?;
+    m.post(marks[0].eq(0))?;
     for w in marks.windows(2) {
-        m.less_than(w[0], w[1])?;
+        m.post(w[0].lt(w[1]))?;
     }
     let mut d = Vec::new();
     for i in 0..n {
@@ -32,13 +34,13 @@ pub(crate) fn golomb(n: usize) -> Result<(Solver, Vec<VarId>), ModelError> {
             // least 1 + 2 + ... + (j - i).
             let k = (j - i) as i32;
             let dij = m.int_var(k * (k + 1) / 2..=top)?;
-            m.linear(&[1, -1, -1], &[marks[j], marks[i], dij], Relation::Eq, 0)?;
+            m.post(dij.eq(marks[j] - marks[i]))?;
             d.push(dij);
         }
     }
     m.all_different_with(&d, Consistency::Bounds)?;
     if n > 2 {
-        m.less_than(d[0], d[d.len() - 1])?;
+        m.post(d[0].lt(d[d.len() - 1]))?;
     }
     let config = SearchConfig {
         var_order: VarOrder::InputOrder,

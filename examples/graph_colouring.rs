@@ -3,12 +3,14 @@
 //! the Petersen graph, 4 for the Grötzsch graph (`myciel3` of the DIMACS colouring benchmarks),
 //! which has no triangle.
 //!
-//! It shows `not_equal`, `max`, `Solver::minimize` on the largest colour, and symmetry
-//! breaking with a chain of `value_precede`: colour `c + 1` is first used after colour `c`, so
-//! renaming the colours of a colouring gives no new one.
+//! It shows expressions (`x.ne(y)` for an edge, `max(&colour).eq(top)`, which posts the
+//! maximum's propagator on `top` itself), `Solver::minimize` on the largest colour, and
+//! symmetry breaking with a chain of `value_precede`: colour `c + 1` is first used after
+//! colour `c`, so renaming the colours of a colouring gives no new one.
 //!
 //! Run with `cargo run --release --example graph_colouring`.
 
+use bezzel::core::expr::max;
 use bezzel::prelude::*;
 
 /// The Petersen graph: an outer 5-cycle, an inner pentagram, and five spokes between them.
@@ -49,13 +51,13 @@ pub(crate) fn model(
                 reason: format!("edge ({a}, {b}) names a vertex beyond the {n} of the graph"),
             });
         };
-        m.not_equal(x, y)?;
+        m.post(x.ne(y))?;
     }
     for c in 1..n as i32 {
         m.value_precede(c - 1, c, &colour)?;
     }
     let top = m.named_var("top", 0..n as i32)?;
-    m.max(&colour, top)?;
+    m.post(max(&colour).eq(top))?;
     Ok((m, colour, top))
 }
 

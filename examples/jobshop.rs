@@ -14,8 +14,9 @@
 //! `n_machines`, `job_task_machine` and `job_task_duration` as `array2d(..., [...])`), such as
 //! those of `../shared/data/minizinc-scheduling/jobshop/`. The model is that file's: start
 //! times, precedences within a job, and for every two tasks on one machine a Boolean that
-//! says which goes first, each order half-reified (`b -> a before c`, `not b -> c before a`);
-//! search branches on the start times. The schedule found is checked here, in plain Rust,
+//! says which goes first, each order enforced by it (`m.post_if(b, (a + da).le(c))`,
+//! `m.post_if(!b, (c + dc).le(a))`, which post half-reified view relations); search branches
+//! on the start times. The schedule found is checked here, in plain Rust,
 //! before it is printed; the makespan, whether it is proven optimal, and the statistics go
 //! to stdout.
 
@@ -26,13 +27,13 @@ use std::time::Duration;
 
 /// A job-shop instance: for each job, its tasks in order as (machine, duration).
 #[derive(Debug, Clone)]
-struct Instance {
-    jobs: Vec<Vec<(usize, i32)>>,
-    machines: usize,
+pub(crate) struct Instance {
+    pub(crate) jobs: Vec<Vec<(usize, i32)>>,
+    pub(crate) machines: usize,
 }
 
 /// Fisher and Thompson's 6 × 6 instance (ft06), optimum 55.
-fn ft06() -> Instance {
+pub(crate) fn ft06() -> Instance {
     let jobs = [
         [(2, 1), (0, 3), (1, 6), (3, 7), (5, 3), (4, 6)],
         [(1, 8), (2, 5), (4, 10), (5, 10), (0, 10), (3, 4)],
@@ -133,7 +134,7 @@ fn parse(text: &str) -> Result<Instance, String> {
 
 /// The model: the solver (branching on the start times), the start times by job and task,
 /// and the makespan.
-fn model(
+pub(crate) fn model(
     instance: &Instance,
     config: SearchConfig,
 ) -> Result<(Solver, Vec<Vec<VarId>>, VarId), ModelError> {
@@ -149,14 +150,14 @@ fn model(
     for (j, job) in instance.jobs.iter().enumerate() {
         let s = m.named_vars(format!("start{j}_"), job.len(), 0..=horizon)?;
         for (k, pair) in s.windows(2).enumerate() {
-            m.less_eq(pair[0].offset(job[k].1), pair[1])?;
+            m.post((pair[0] + job[k].1).le(pair[1]))?;
         }
         starts.push(s);
     }
     let makespan = m.named_var("makespan", longest_job..=horizon)?;
     for (j, job) in instance.jobs.iter().enumerate() {
         let (last, d) = (starts[j][job.len() - 1], job[job.len() - 1].1);
-        m.less_eq(last.offset(d), makespan)?;
+        m.post((last + d).le(makespan))?;
     }
     let tasks: Vec<(usize, usize)> = (0..instance.jobs.len())
         .flat_map(|j| (0..instance.jobs[j].len()).map(move |k| (j, k)))
@@ -169,8 +170,8 @@ fn model(
             }
             let (a, b) = (starts[ja][ka], starts[jb][kb]);
             let first = m.named_bool(format!("before{ja}_{ka}_{jb}_{kb}"))?;
-            m.less_eq_reif(a.offset(da), b, first, Reif::Imp)?;
-            m.less_eq_reif(b.offset(db), a, first.not(), Reif::Imp)?;
+            m.post_if(first, (a + da).le(b))?;
+            m.post_if(!first, (b + db).le(a))?;
         }
     }
     let all: Vec<VarId> = starts.iter().flatten().copied().collect();

@@ -3,12 +3,16 @@
 //! the product (`*`), or, for two cells, the difference (`-`) or the quotient (`/`).
 //!
 //! The puzzle is the example of Wikipedia's KenKen article. It shows `int_matrix`,
-//! `all_different` on rows and columns, `linear` for sums, a chain of `times` for products,
-//! `abs` of a gap for differences, and `min`, `max` and `times` for quotients (the larger
-//! digit is the smaller one times the target: `div` would round 5 / 2 down to 2).
+//! `all_different` on rows and columns, and each cage's rule written as it reads, in
+//! expressions: `sum(&cells).eq(target)`, a product of the cells, `abs(a - b)` for a
+//! difference, and `max * 1 == min * target` for a quotient (written with `*`: `/` would round
+//! 5 / 2 down to 2). Posting lowers each to the propagators `linear`, `times`, `abs`, `min` and
+//! `max`, with a variable for each non-linear part; `benches/expressions.rs` states the same
+//! model with those calls by hand and checks that both search the same tree.
 //!
 //! Run with `cargo run --release --example kenken`.
 
+use bezzel::core::expr::{IntExpr, abs, max, min, sum};
 use bezzel::prelude::*;
 
 /// Which cage each cell is in, row by row.
@@ -59,33 +63,18 @@ pub(crate) fn model() -> Result<(Model, Matrix), ModelError> {
         let bad = |reason: &str| ModelError::InvalidArgument {
             reason: format!("cage {letter} ({target}{op}): {reason}"),
         };
-        let t = m.int_var(target..=target)?;
-        match (op, cells.as_slice()) {
+        let rule = match (op, cells.as_slice()) {
             (_, []) => return Err(bad("no cell of the grid is in it")),
-            ('+', _) => m.linear(&vec![1; cells.len()], &cells, Relation::Eq, target)?,
-            ('*', [first, rest @ ..]) => {
-                // Partial products divide the target, so they lie in 1..=target.
-                let mut product = *first;
-                for &cell in rest {
-                    let next = m.int_var(1..=target)?;
-                    m.times(product, cell, next)?;
-                    product = next;
-                }
-                m.equal(product, t)?;
-            }
-            ('-', &[a, b]) => {
-                let gap = m.int_var(-(n as i32)..=n as i32)?;
-                m.linear(&[1, -1, -1], &[a, b, gap], Relation::Eq, 0)?;
-                m.abs(gap, t)?;
-            }
-            ('/', &[a, b]) => {
-                let (low, high) = (m.int_var(1..=n as i32)?, m.int_var(1..=n as i32)?);
-                m.min(&[a, b], low)?;
-                m.max(&[a, b], high)?;
-                m.times(low, t, high)?;
-            }
+            ('+', _) => sum(&cells).eq(target),
+            ('*', [first, rest @ ..]) => rest
+                .iter()
+                .fold(IntExpr::from(first), |product, &cell| product * cell)
+                .eq(target),
+            ('-', &[a, b]) => abs(a - b).eq(target),
+            ('/', &[a, b]) => max([a, b]).eq(target * min([a, b])),
             _ => return Err(bad("unknown operation, or - or / on other than two cells")),
-        }
+        };
+        m.post(rule)?;
     }
     Ok((m, g))
 }

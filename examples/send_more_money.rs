@@ -1,41 +1,38 @@
-//! SEND + MORE = MONEY: the classic cryptarithm, stated on the core API.
+//! SEND + MORE = MONEY: the classic cryptarithm, stated in expressions.
+//!
+//! The sum is written as it is read: each word is the number its digits make, and the
+//! expression `send + more` compared with `money` becomes one linear constraint (`E`, which
+//! appears three times, gets one merged coefficient). The lower-level form, a coefficient
+//! array for [`Model::linear`], is in `benches/expressions.rs`, which checks that both search
+//! the same tree.
 //!
 //! Run with `cargo run --release --example send_more_money`.
 
+use bezzel::core::expr::IntExpr;
 use bezzel::prelude::*;
+
+/// The number that the digits make, most significant first.
+fn word(digits: &[VarId]) -> IntExpr {
+    digits
+        .iter()
+        .fold(IntExpr::constant(0), |acc, &d| 10 * acc + d)
+}
 
 fn main() -> Result<(), ModelError> {
     let mut m = Model::new();
-    let s = m.named_var("S", 1..=9)?;
-    let mo = m.named_var("M", 1..=9)?;
-    let mut digit = |name: &str| m.named_var(name, 0..=9);
-    let (e, n, d, o, r, y) = (
-        digit("E")?,
-        digit("N")?,
-        digit("D")?,
-        digit("O")?,
-        digit("R")?,
-        digit("Y")?,
-    );
+    let [s, e, n, d, mo, o, r, y] =
+        ["S", "E", "N", "D", "M", "O", "R", "Y"].map(|name| m.named_var(name, 0..=9));
+    let [s, e, n, d, mo, o, r, y] = [s?, e?, n?, d?, mo?, o?, r?, y?];
     m.all_different(&[s, e, n, d, mo, o, r, y])?;
-    //      S E N D
-    //  +   M O R E
-    //  = M O N E Y
-    m.linear(
-        &[
-            1000, 100, 10, 1, 1000, 100, 10, 1, -10000, -1000, -100, -10, -1,
-        ],
-        &[s, e, n, d, mo, o, r, e, mo, o, n, e, y],
-        Relation::Eq,
-        0,
-    )?;
+    m.post(s.ne(0) & mo.ne(0))?; // no leading zeros
+    m.post((word(&[s, e, n, d]) + word(&[mo, o, r, e])).eq(word(&[mo, o, n, e, y])))?;
     let mut solver = Solver::new(m);
     match solver.first() {
         Some(sol) => {
-            let word = |xs: &[VarId]| xs.iter().map(|&x| sol[x].to_string()).collect::<String>();
-            println!("  {}", word(&[s, e, n, d]));
-            println!("+ {}", word(&[mo, o, r, e]));
-            println!("={}", word(&[mo, o, n, e, y]));
+            let digits = |xs: &[VarId]| xs.iter().map(|&x| sol[x].to_string()).collect::<String>();
+            println!("  {}", digits(&[s, e, n, d]));
+            println!("+ {}", digits(&[mo, o, r, e]));
+            println!("={}", digits(&[mo, o, n, e, y]));
         }
         None => println!("no solution"),
     }

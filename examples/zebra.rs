@@ -3,13 +3,14 @@
 //! and who drinks water?
 //!
 //! Each value (say "Spaniard" or "coffee") is a variable for the house it belongs to, 1 to 5
-//! from the left, so a clue is one constraint: "the Englishman lives in the red house" is
-//! `equal`, "right of" is a view (`ivory.offset(1)`), "next to" is `abs` of a gap. It shows
-//! `all_different`, `equal`, `linear`, `abs` and views, and that propagation alone nearly
-//! solves it.
+//! from the left, so a clue is one expression: "the Englishman lives in the red house" is
+//! `english.eq(red)`, "right of" `(ivory + 1).eq(green)` (a view, no variable), "next to"
+//! `abs(a - b).eq(1)`. It shows `all_different`, expressions, and that propagation alone
+//! nearly solves it.
 //!
 //! Run with `cargo run --release --example zebra`.
 
+use bezzel::core::expr::abs;
 use bezzel::prelude::*;
 
 /// The five attributes, each with its five values; the puzzle's clues name them all.
@@ -67,27 +68,21 @@ pub(crate) fn model() -> Result<(Model, Vec<Vec<VarId>>), ModelError> {
     let [old_gold, kools, chesterfield, lucky_strike, parliament] = houses[4][..] else {
         unreachable!()
     };
-    // "Next to": the gap between the two houses is 1 or -1.
-    let one = m.named_var("one", 1..=1)?;
-    let next_to = |m: &mut Model, a: VarId, b: VarId| -> Result<(), ModelError> {
-        let gap = m.int_var(-4..=4)?;
-        m.linear(&[1, -1, -1], &[a, b, gap], Relation::Eq, 0)?;
-        m.abs(gap, one)
-    };
-    m.equal(english, red)?; // 2
-    m.equal(spaniard, dog)?; // 3
-    m.equal(coffee, green)?; // 4
-    m.equal(ukrainian, tea)?; // 5
-    m.equal(ivory.offset(1), green)?; // 6: green is immediately right of ivory
-    m.equal(old_gold, snails)?; // 7
-    m.equal(kools, yellow)?; // 8
-    m.fix(milk, 3)?; // 9: milk in the middle house
-    m.fix(norwegian, 1)?; // 10: the Norwegian in the first house
-    next_to(&mut m, chesterfield, fox)?; // 11
-    next_to(&mut m, kools, horse)?; // 12
-    m.equal(lucky_strike, orange_juice)?; // 13
-    m.equal(japanese, parliament)?; // 14
-    next_to(&mut m, norwegian, blue)?; // 15
+    let next_to = |a: VarId, b: VarId| abs(a - b).eq(1);
+    m.post(english.eq(red))?; // 2
+    m.post(spaniard.eq(dog))?; // 3
+    m.post(coffee.eq(green))?; // 4
+    m.post(ukrainian.eq(tea))?; // 5
+    m.post((ivory + 1).eq(green))?; // 6: green is immediately right of ivory
+    m.post(old_gold.eq(snails))?; // 7
+    m.post(kools.eq(yellow))?; // 8
+    m.post(milk.eq(3))?; // 9: milk in the middle house
+    m.post(norwegian.eq(1))?; // 10: the Norwegian in the first house
+    m.post(next_to(chesterfield, fox))?; // 11
+    m.post(next_to(kools, horse))?; // 12
+    m.post(lucky_strike.eq(orange_juice))?; // 13
+    m.post(japanese.eq(parliament))?; // 14
+    m.post(next_to(norwegian, blue))?; // 15
     Ok((m, houses))
 }
 

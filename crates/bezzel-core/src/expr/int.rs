@@ -95,8 +95,35 @@ impl IntExpr {
         match (self.as_constant(), other.as_constant()) {
             (Some(k), _) => other.scaled(k),
             (_, Some(k)) => self.scaled(k),
-            _ => IntExpr::atom(Atom::Times(Box::new(self), Box::new(other))),
+            _ => {
+                // (g·a)·(h·b) = g·h·(a·b): the factors become a coefficient of the product,
+                // so that `3 * x` needs no variable of its own as an operand.
+                let ((g, a), (h, b)) = (self.common_factor(), other.common_factor());
+                IntExpr::atom(Atom::Times(Box::new(a), Box::new(b))).scaled(g.saturating_mul(h))
+            }
         }
+    }
+
+    /// `(g, e)` with `self = g·e`, `g > 0` the greatest common divisor of the coefficients
+    /// and the constant: `3x + 6` is `3·(x + 2)`.
+    fn common_factor(self) -> (i128, IntExpr) {
+        let gcd = |mut a: i128, mut b: i128| {
+            (a, b) = (a.saturating_abs(), b.saturating_abs());
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let g = self
+            .terms
+            .iter()
+            .fold(gcd(self.constant, 0), |g, &(a, _)| gcd(g, a));
+        if g <= 1 {
+            return (1, self);
+        }
+        let terms = self.terms.into_iter().map(|(a, t)| (a / g, t)).collect();
+        let constant = self.constant / g;
+        (g, IntExpr { terms, constant })
     }
 
     fn divided_by(self, other: IntExpr) -> IntExpr {
@@ -143,7 +170,11 @@ pub fn abs(e: impl Into<IntExpr>) -> IntExpr {
             terms: Vec::new(),
             constant: c.saturating_abs(),
         },
-        None => IntExpr::atom(Atom::Abs(Box::new(e))),
+        None => {
+            // |g·e| = g·|e| for g > 0: `abs(3 * x)` is 3·|x|, with no variable for `3 * x`.
+            let (g, e) = e.common_factor();
+            IntExpr::atom(Atom::Abs(Box::new(e))).scaled(g)
+        }
     }
 }
 

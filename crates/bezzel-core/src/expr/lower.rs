@@ -55,6 +55,38 @@ fn view(x: VarId, sign: i128, offset: i128) -> Option<IntView> {
     })
 }
 
+/// What a non-linear part is stated equal to in `part = value`.
+enum Defined {
+    Constant(i128),
+    /// `sign·y + offset`.
+    View(VarId, i128, i128),
+}
+
+/// `e = 0` as `part = value`, when `e` is `±part + c` or `±part ± y + c` for a non-linear
+/// part and a variable `y`: the shape of `max(xs).eq(top)` or `(x * y).eq(12)`, which can
+/// define the part onto its value rather than through a variable and a sum. Anything else
+/// comes back unchanged.
+fn definition(e: IntExpr) -> Result<(Atom, Defined), IntExpr> {
+    let part =
+        |(s, atom): &(i128, Atom)| s.abs() == 1 && !matches!(atom, Atom::Var(_) | Atom::Truth(_));
+    let unit_var = |(r, atom): &(i128, Atom)| r.abs() == 1 && matches!(atom, Atom::Var(_));
+    let c = e.constant;
+    let shape = match &e.terms[..] {
+        [p] if part(p) => 0,
+        [p, y] if part(p) && unit_var(y) => 1,
+        [y, p] if part(p) && unit_var(y) => 2,
+        _ => return Err(e),
+    };
+    let mut terms = e.terms;
+    let (s, atom) = terms.remove(if shape == 2 { 1 } else { 0 });
+    // s·part + r·y + c = 0, with s = ±1 (so 1/s = s): part = -(r·s)·y - c·s.
+    let value = match terms.pop() {
+        Some((r, Atom::Var(y))) => Defined::View(y, -(r * s), -(c * s)),
+        _ => Defined::Constant(-(c * s)),
+    };
+    Ok((atom, value))
+}
+
 impl Model {
     /// Bounds of a view, from the domain its variable was declared with.
     fn view_bounds(&self, v: IntView) -> (i128, i128) {
@@ -92,18 +124,28 @@ impl Model {
     fn linearise(&mut self, e: IntExpr) -> Result<Linear, ModelError> {
         let mut terms: Vec<(i128, VarId)> = Vec::with_capacity(e.terms.len());
         let mut constant = e.constant;
+        // Short sums (most of them) find a repeated variable by a scan, which costs less
+        // than hashing; long ones by a map, so that merging stays linear.
         let mut position = std::collections::HashMap::new();
+        let hashed = e.terms.len() > 32;
         for (a, atom) in e.terms {
             let v = self.atom(atom)?;
             let a_signed = if v.negated { a.saturating_neg() } else { a };
             constant = constant.saturating_add(a.saturating_mul(v.offset.into()));
-            match position.get(&v.var) {
-                Some(&i) => {
+            let seen = if hashed {
+                position.get(&v.var).copied()
+            } else {
+                terms.iter().position(|&(_, x)| x == v.var)
+            };
+            match seen {
+                Some(i) => {
                     let (b, _): &mut (i128, VarId) = &mut terms[i];
                     *b = b.saturating_add(a_signed);
                 }
                 None => {
-                    position.insert(v.var, terms.len());
+                    if hashed {
+                        position.insert(v.var, terms.len());
+                    }
                     terms.push((a_signed, v.var));
                 }
             }
@@ -146,6 +188,30 @@ impl Model {
 
     /// A non-linear part (or a variable) as a view.
     fn atom(&mut self, atom: Atom) -> Result<IntView, ModelError> {
+        self.atom_onto(atom, None)
+    }
+
+    /// The view that holds a part's value: `target` when there is one and it is none of the
+    /// part's operands (a propagator's output aliasing its input is left to [`Equal`]),
+    /// otherwise a new auxiliary variable over `lo..=hi`.
+    fn part_result(
+        &mut self,
+        target: Option<IntView>,
+        operands: &[IntView],
+        (lo, hi): (i128, i128),
+        what: &str,
+    ) -> Result<IntView, ModelError> {
+        match target {
+            Some(t) if operands.iter().all(|o| o.var != t.var) => Ok(t),
+            _ => Ok(self.aux_var(lo, hi, what)?.into()),
+        }
+    }
+
+    /// A non-linear part as a view, defined onto `target` where one is given: `max(xs) = top`
+    /// posts the maximum's propagator on `top` itself, as `m.max(&xs, top)` would, rather
+    /// than on a new variable equal to it. The view returned is the part's value (`target`,
+    /// or the variable the part was defined on).
+    fn atom_onto(&mut self, atom: Atom, target: Option<IntView>) -> Result<IntView, ModelError> {
         match atom {
             Atom::Var(x) => {
                 self.check_var(x)?;
@@ -156,10 +222,13 @@ impl Model {
                 let (x, y) = (self.lower_view(*a)?, self.lower_view(*b)?);
                 let ((xl, xh), (yl, yh)) = (self.view_bounds(x), self.view_bounds(y));
                 let corners = [xl * yl, xl * yh, xh * yl, xh * yh];
-                let (lo, hi) = (corners.iter().min(), corners.iter().max());
-                let z = self.aux_var(*lo.unwrap(), *hi.unwrap(), "a product")?;
+                let bounds = (
+                    *corners.iter().min().unwrap(),
+                    *corners.iter().max().unwrap(),
+                );
+                let z = self.part_result(target, &[x, y], bounds, "a product")?;
                 self.times(x, y, z)?;
-                Ok(z.into())
+                Ok(z)
             }
             Atom::Div(a, b) => {
                 let (x, y) = (self.lower_view(*a)?, self.lower_view(*b)?);
@@ -174,9 +243,9 @@ impl Model {
                     (Some(&lo), Some(&hi)) => (lo, hi),
                     _ => (0, 0), // the divisor is 0: no solution, which `div` finds
                 };
-                let z = self.aux_var(lo, hi, "a quotient")?;
+                let z = self.part_result(target, &[x, y], (lo, hi), "a quotient")?;
                 self.div(x, y, z)?;
-                Ok(z.into())
+                Ok(z)
             }
             Atom::Mod(a, b) => {
                 let (x, y) = (self.lower_view(*a)?, self.lower_view(*b)?);
@@ -184,9 +253,9 @@ impl Model {
                 // |x % y| < |y| and |x % y| <= |x|, with the sign of x.
                 let reach = (yl.abs().max(yh.abs()) - 1).max(0);
                 let (lo, hi) = (xl.max(-reach).min(0), xh.min(reach).max(0));
-                let z = self.aux_var(lo, hi, "a remainder")?;
+                let z = self.part_result(target, &[x, y], (lo, hi), "a remainder")?;
                 self.modulo(x, y, z)?;
-                Ok(z.into())
+                Ok(z)
             }
             Atom::Abs(a) => {
                 let x = self.lower_view(*a)?;
@@ -196,9 +265,10 @@ impl Model {
                 } else {
                     xl.abs().min(xh.abs())
                 };
-                let z = self.aux_var(lo, xl.abs().max(xh.abs()), "an absolute value")?;
+                let bounds = (lo, xl.abs().max(xh.abs()));
+                let z = self.part_result(target, &[x], bounds, "an absolute value")?;
                 self.abs(x, z)?;
-                Ok(z.into())
+                Ok(z)
             }
             Atom::Min(es) | Atom::Max(es) if es.is_empty() => Err(ModelError::TooFewVariables {
                 constraint: "min/max expression",
@@ -210,18 +280,18 @@ impl Model {
                 let bounds: Vec<_> = xs.iter().map(|&x| self.view_bounds(x)).collect();
                 let lo = bounds.iter().map(|b| b.0).min().unwrap_or(0);
                 let hi = bounds.iter().map(|b| b.1).min().unwrap_or(0);
-                let z = self.aux_var(lo, hi, "a minimum")?;
+                let z = self.part_result(target, &xs, (lo, hi), "a minimum")?;
                 self.min(&xs, z)?;
-                Ok(z.into())
+                Ok(z)
             }
             Atom::Max(es) => {
                 let xs = self.lower_views(es)?;
                 let bounds: Vec<_> = xs.iter().map(|&x| self.view_bounds(x)).collect();
                 let lo = bounds.iter().map(|b| b.0).max().unwrap_or(0);
                 let hi = bounds.iter().map(|b| b.1).max().unwrap_or(0);
-                let z = self.aux_var(lo, hi, "a maximum")?;
+                let z = self.part_result(target, &xs, (lo, hi), "a maximum")?;
                 self.max(&xs, z)?;
-                Ok(z.into())
+                Ok(z)
             }
             Atom::Element(array, index) => {
                 let index = self.lower_view(*index)?;
@@ -236,21 +306,23 @@ impl Model {
                 if let Some(values) = constants {
                     let (lo, hi) = (values.iter().min(), values.iter().max());
                     let (lo, hi) = (lo.copied().unwrap_or(0), hi.copied().unwrap_or(0));
-                    let z = self.aux_var(lo, hi, "an element")?;
+                    let z = self.part_result(target, &[index], (lo, hi), "an element")?;
                     let values = values
                         .into_iter()
                         .map(api_int)
                         .collect::<Result<Vec<_>, _>>()?;
                     self.element_const(&values, index, z)?;
-                    return Ok(z.into());
+                    return Ok(z);
                 }
                 let xs = self.lower_views(array)?;
                 let bounds: Vec<_> = xs.iter().map(|&x| self.view_bounds(x)).collect();
                 let lo = bounds.iter().map(|b| b.0).min().unwrap_or(0);
                 let hi = bounds.iter().map(|b| b.1).max().unwrap_or(0);
-                let z = self.aux_var(lo, hi, "an element")?;
+                let mut operands = xs.clone();
+                operands.push(index);
+                let z = self.part_result(target, &operands, (lo, hi), "an element")?;
                 self.element(&xs, index, z)?;
-                Ok(z.into())
+                Ok(z)
             }
         }
     }
@@ -293,6 +365,11 @@ impl Model {
         match lin.terms[..] {
             [] if relation.holds(0, c) => Ok(()),
             [] => self.post_false(),
+            // `±x = c` is what `fix` posts.
+            [(a, x)] if a.abs() == 1 && relation == Relation::Eq => match i64::try_from(c) {
+                Ok(c) => self.post(FixTo::new(view(x, a, 0).expect("no offset"), c)),
+                Err(_) => self.post_false(),
+            },
             // x (rel) y + c between two unit terms: a view relation, which `linear` would
             // only reach for some relations.
             [(a, x), (b, y)] if a.abs() == 1 && b.abs() == 1 => {
@@ -485,11 +562,59 @@ impl Model {
                 }
                 a => self.post_expr(!BoolExpr(a) | *b),
             },
+            Node::Cmp(e, Relation::Eq) => match definition(e) {
+                Ok((atom, value)) => self.post_definition(atom, value),
+                Err(e) => {
+                    let lin = self.linearise(e)?;
+                    self.post_compare(lin, Relation::Eq)
+                }
+            },
             Node::Cmp(e, relation) => {
                 let lin = self.linearise(e)?;
                 self.post_compare(lin, relation)
             }
         }
+    }
+
+    /// Posts `atom = value`: the part's propagator defined onto the value's view (or onto a
+    /// variable fixed to the constant), with no variable in between where that is possible.
+    fn post_definition(&mut self, atom: Atom, value: Defined) -> Result<(), ModelError> {
+        let target = match value {
+            Defined::Constant(c) if i128::from(MIN_VALUE) <= c && c <= i128::from(MAX_VALUE) => {
+                self.aux_var(c, c, "a constant")?.into()
+            }
+            Defined::View(y, sign, offset) => {
+                self.check_var(y)?;
+                match view(y, sign, offset) {
+                    Some(v) => v,
+                    None => return self.post_defined_by_sum(atom, value),
+                }
+            }
+            Defined::Constant(_) => return self.post_defined_by_sum(atom, value),
+        };
+        let z = self.atom_onto(atom, Some(target))?;
+        if z == target {
+            Ok(())
+        } else {
+            self.post(Equal::new(target, z))
+        }
+    }
+
+    /// `atom = value` as any comparison is posted, for a value no view can hold.
+    fn post_defined_by_sum(&mut self, atom: Atom, value: Defined) -> Result<(), ModelError> {
+        let mut e = IntExpr {
+            terms: vec![(1, atom)],
+            constant: 0,
+        };
+        match value {
+            Defined::Constant(c) => e.constant = -c,
+            Defined::View(y, sign, offset) => {
+                e.terms.push((-sign, Atom::Var(y)));
+                e.constant = -offset;
+            }
+        }
+        let lin = self.linearise(e)?;
+        self.post_compare(lin, Relation::Eq)
     }
 
     /// Posts `e` only where `condition` holds: `condition -> e` (see

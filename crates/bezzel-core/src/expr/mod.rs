@@ -20,6 +20,12 @@
 //! - each non-linear part (`x * y`, `abs`, `min`, `max`, `/`, `%`, `element`, a Boolean used
 //!   as a number) gets an *auxiliary* variable, with bounds from its operands, defined by the
 //!   arithmetic or element constraint of [`Model`];
+//! - a common factor of a product's or an absolute value's operand is taken out as a
+//!   coefficient (`(3 * x) * y` is `3·(x·y)`, `abs(2 * x - 4)` is `2·|x - 2|`), so that the
+//!   scaled operand needs no variable of its own (views themselves are `±x + c` only);
+//! - a part stated equal to a variable or a constant (`max(&xs).eq(top)`,
+//!   `(x * y).eq(12)`) is defined onto it, as the call by hand would be, with no variable in
+//!   between;
 //! - Boolean structure becomes clauses and reified comparisons.
 //!
 //! Auxiliary variables are functions of the declared ones, so counts are unchanged, and they

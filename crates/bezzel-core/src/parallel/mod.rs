@@ -206,7 +206,7 @@ pub struct ParallelSearch<F> {
 }
 
 /// Makes a [`Brancher`] for each copy of the model: see [`ParallelSearch::brancher`].
-type MakeBrancherFn = dyn Fn(&Model) -> Box<dyn Brancher> + Send + Sync;
+pub(crate) type MakeBrancherFn = dyn Fn(&Model) -> Box<dyn Brancher> + Send + Sync;
 
 /// A [`MakeBrancherFn`], which prints as its name only.
 #[derive(Clone)]
@@ -315,6 +315,13 @@ where
         self.brancher = Some(MakeBrancher(Arc::new(move |m: &Model| {
             Box::new(make(m)) as Box<dyn Brancher>
         })));
+        self
+    }
+
+    /// [`brancher`](ParallelSearch::brancher) for a maker of boxed branchers (a
+    /// [`Solver`]'s, see [`Solver::brancher_per_copy`]).
+    pub(crate) fn boxed_brancher(mut self, make: Arc<MakeBrancherFn>) -> ParallelSearch<F> {
+        self.brancher = Some(MakeBrancher(make));
         self
     }
 

@@ -11,10 +11,14 @@
 //! are exact (a split is a partition of the tree) and optima are the same as on one thread.
 //!
 //! What a worker cannot copy makes the run search here, on one thread, with the same answer:
-//! limits (on several threads they would apply to each subproblem separately) and an
-//! [`Observer`](super::Observer). A [`Brancher`](super::Brancher) or branch groups set on the
-//! solver guide only its own searches; the workers branch by the configuration's orders,
-//! which changes how fast, not what, they find. [`count_resumable`](Solver::count_resumable)
+//! limits (on several threads they would apply to each subproblem separately), an
+//! [`Observer`](super::Observer), and a [`Brancher`] set with
+//! [`Solver::brancher`] (a brancher is one object, with its own state). A brancher made for
+//! each copy ([`Solver::brancher_per_copy`]) goes to every worker. Branch groups and
+//! [`branch_on`](Solver::branch_on) guide only the solver's own searches; the workers branch
+//! by the configuration's orders, which changes how fast, not what, they find.
+//! [`solutions`](Solver::solutions) and [`first`](Solver::first) search here, lazily, as on
+//! a solver made from a model. [`count_resumable`](Solver::count_resumable)
 //! and [`count_distributed`](Solver::count_distributed) reach the checkpoint journal and MPI
 //! ranks from the same solver.
 
@@ -22,7 +26,10 @@ use super::dfs::Solver;
 use super::optimize::Sense;
 use crate::error::ModelError;
 use crate::model::Model;
-use crate::parallel::{Cluster, ParallelError, ParallelSearch, RunError, RunReport};
+use crate::parallel::{
+    Cluster, MakeBrancherFn, ParallelError, ParallelSearch, RunError, RunReport,
+};
+use crate::search::Brancher;
 use crate::solution::Solution;
 use crate::var::IntView;
 use std::fmt;
@@ -40,6 +47,8 @@ pub(super) struct Threads {
     threads: usize,
     /// The model's name in its subproblems and checkpoints.
     identity: String,
+    /// Makes each worker's brancher ([`Solver::brancher_per_copy`]).
+    brancher: Option<Arc<MakeBrancherFn>>,
 }
 
 impl fmt::Debug for Threads {
@@ -47,6 +56,7 @@ impl fmt::Debug for Threads {
         f.debug_struct("Threads")
             .field("threads", &self.threads)
             .field("identity", &self.identity)
+            .field("brancher", &self.brancher.is_some())
             .finish()
     }
 }
@@ -109,8 +119,54 @@ impl Solver {
             build: Arc::new(build),
             threads,
             identity,
+            brancher: None,
         }));
         Ok(solver)
+    }
+
+    /// Puts a brancher in front of the built-in branching, as [`brancher`](Solver::brancher)
+    /// does, in this solver and, for one made by [`parallel`](Solver::parallel), in every
+    /// worker: `make` is called with each copy of the model and returns that copy's brancher,
+    /// which names the copy's own variables ([`Model::vars`], say). A brancher set with
+    /// [`brancher`](Solver::brancher) instead cannot be copied, so runs then search on this
+    /// thread only.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    ///
+    /// /// The first unfixed variable, largest value first.
+    /// #[derive(Debug)]
+    /// struct LargestFirst(Vec<VarId>);
+    ///
+    /// impl Brancher for LargestFirst {
+    ///     fn decide(&mut self, domains: &Domains<'_>) -> Option<Decision> {
+    ///         let x = self.0.iter().copied().find(|&x| !domains.is_fixed(x))?;
+    ///         Some(Decision::Assign(x, domains.max(x)))
+    ///     }
+    /// }
+    ///
+    /// let build = || -> Result<Model, ModelError> {
+    ///     let mut m = Model::new();
+    ///     let x = m.int_vars(4, 0..=3)?;
+    ///     m.all_different(&x)?;
+    ///     Ok(m)
+    /// };
+    /// let mut solver = Solver::parallel(2, build)?.brancher_per_copy(|m| LargestFirst(m.vars()));
+    /// assert_eq!(solver.count(), 24);
+    /// assert_eq!(solver.first().unwrap().values_of(&solver.model().vars()), [3, 2, 1, 0]);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn brancher_per_copy<B: Brancher + 'static>(
+        mut self,
+        make: impl Fn(&Model) -> B + Send + Sync + 'static,
+    ) -> Solver {
+        let make: Arc<MakeBrancherFn> =
+            Arc::new(move |m: &Model| Box::new(make(m)) as Box<dyn Brancher>);
+        let own = make(&self.model);
+        if let Some(t) = &mut self.threads {
+            t.brancher = Some(make);
+        }
+        self.boxed_brancher(own)
     }
 
     /// Changes the number of worker threads of a solver made by
@@ -141,10 +197,16 @@ impl Solver {
     ) -> Option<ParallelSearch<impl Fn() -> Result<Model, ModelError> + Sync + use<>>> {
         let t = self.threads.as_ref()?;
         let limits = self.config.limits;
+        let uncopied_brancher = t.brancher.is_none()
+            && self
+                .custom
+                .as_ref()
+                .is_some_and(|steer| steer.user.is_some());
         if t.threads == 1
             || limits != super::Limits::default()
             || self.observer.is_some()
             || !self.prefix.is_empty()
+            || uncopied_brancher
         {
             return None;
         }
@@ -162,6 +224,9 @@ impl Solver {
             .threads((t.threads > 0).then_some(t.threads));
         if let Some(flag) = &self.cancel {
             search = search.cancel_flag(flag.clone());
+        }
+        if let Some(make) = &t.brancher {
+            search = search.boxed_brancher(make.clone());
         }
         search
     }

@@ -433,4 +433,36 @@ proptest! {
         check_reified(&cmp)?;
         check_posted(&cmp)?;
     }
+    #[test]
+    fn a_part_equal_to_a_leaf_is_defined_onto_it_with_the_evaluated_solutions(
+        part in part(1),
+        leaf in int_leaf(),
+        flipped in any::<bool>(),
+        negated in any::<bool>(),
+    ) {
+        // `part = leaf` (either way round, either sign) is posted as the part's propagator
+        // on the leaf itself, aliasing included (`abs(x0) = x0`).
+        let part = if negated { Int::Neg(Box::new(part)) } else { part };
+        let (a, c) = if flipped { (leaf, part) } else { (part, leaf) };
+        check_posted(&Bool::Cmp(a, Relation::Eq, c))?;
+    }
+}
+
+/// A non-linear part at the top: what `post` can define onto the other side of `=`.
+fn part(depth: u32) -> BoxedStrategy<Int> {
+    let sub = int(depth);
+    let pair = || (sub.clone(), sub.clone());
+    prop_oneof![
+        pair().prop_map(|(a, c)| Int::Mul(Box::new(a), Box::new(c))),
+        pair().prop_map(|(a, c)| Int::Div(Box::new(a), Box::new(c))),
+        pair().prop_map(|(a, c)| Int::Mod(Box::new(a), Box::new(c))),
+        sub.clone().prop_map(|a| Int::Abs(Box::new(a))),
+        prop::collection::vec(sub.clone(), 1..=3).prop_map(Int::Min),
+        prop::collection::vec(sub.clone(), 1..=3).prop_map(Int::Max),
+        (prop::collection::vec(sub.clone(), 1..=3), sub.clone())
+            .prop_map(|(es, i)| Int::Element(es, Box::new(i))),
+        (prop::collection::vec(-3..=3i32, 1..=4), sub.clone())
+            .prop_map(|(vs, i)| Int::ElementConst(vs, Box::new(i))),
+    ]
+    .boxed()
 }

@@ -43,12 +43,12 @@ fn queens_with(n: usize, diagonals: impl Fn(&mut Model, VarId, i32) -> [IntView;
     m
 }
 
-fn queens_by_hand(n: usize) -> Model {
+pub(crate) fn queens_by_hand(n: usize) -> Model {
     queens_with(n, |_, x, i| [x.offset(i), x.offset(-i)])
 }
 
 /// Queens with the diagonals as expressions: `q[i] + i` is a view, no variable.
-fn queens_in_expressions(n: usize) -> Model {
+pub(crate) fn queens_in_expressions(n: usize) -> Model {
     queens_with(n, |m, x, i| {
         [m.view_of(x + i).unwrap(), m.view_of(x - i).unwrap()]
     })
@@ -99,7 +99,7 @@ fn letters() -> (Model, Vec<VarId>) {
     (m, v)
 }
 
-fn send_more_money_by_hand(merged: bool) -> (Model, Vec<VarId>) {
+pub(crate) fn send_more_money_by_hand(merged: bool) -> (Model, Vec<VarId>) {
     let (mut m, v) = letters();
     let [s, e, n, d, mo, o, r, y] = v[..] else {
         unreachable!()
@@ -129,7 +129,7 @@ fn send_more_money_by_hand(merged: bool) -> (Model, Vec<VarId>) {
     (m, v)
 }
 
-fn send_more_money_in_expressions() -> (Model, Vec<VarId>) {
+pub(crate) fn send_more_money_in_expressions() -> (Model, Vec<VarId>) {
     let (mut m, v) = letters();
     let [s, e, n, d, mo, o, r, y] = v[..] else {
         unreachable!()
@@ -166,7 +166,8 @@ fn send_more_money_in_expressions_searches_the_tree_of_the_merged_sum() {
     assert_eq!(answer, vec![9, 5, 6, 7, 1, 0, 8, 2]);
 }
 
-fn golomb_by_hand(n: usize) -> Optimum {
+/// Golomb's ruler with `n` marks by hand: the solver (branching on the marks) and the length.
+pub(crate) fn golomb_by_hand(n: usize) -> (Solver, VarId) {
     let top = (1i32 << (n - 1)) - 1;
     let mut m = Model::new();
     let marks = m.int_vars(n, 0..=top).unwrap();
@@ -186,10 +187,11 @@ fn golomb_by_hand(n: usize) -> Optimum {
     }
     m.all_different_with(&d, Consistency::Bounds).unwrap();
     m.less_than(d[0], d[d.len() - 1]).unwrap();
-    solve_golomb(m, &marks)
+    golomb_solver(m, &marks)
 }
 
-fn golomb_in_expressions(n: usize) -> Optimum {
+/// Golomb's ruler with `n` marks in expressions, as [`golomb_by_hand`] returns it.
+pub(crate) fn golomb_in_expressions(n: usize) -> (Solver, VarId) {
     let top = (1i32 << (n - 1)) - 1;
     let mut m = Model::new();
     let marks = m.int_vars(n, 0..=top).unwrap();
@@ -208,19 +210,24 @@ fn golomb_in_expressions(n: usize) -> Optimum {
     }
     m.all_different_with(&d, Consistency::Bounds).unwrap();
     m.post(d[0].lt(d[d.len() - 1])).unwrap();
-    solve_golomb(m, &marks)
+    golomb_solver(m, &marks)
 }
 
-fn solve_golomb(m: Model, marks: &[VarId]) -> Optimum {
+fn golomb_solver(m: Model, marks: &[VarId]) -> (Solver, VarId) {
     let config = SearchConfig {
         var_order: VarOrder::InputOrder,
         value_order: ValueOrder::Min,
         ..SearchConfig::default()
     };
     let length = marks[marks.len() - 1];
-    let solver = Solver::with_config(m, config).branch_on(marks).unwrap();
-    let mut solver = solver;
-    solver.minimize(length).unwrap().finish()
+    (
+        Solver::with_config(m, config).branch_on(marks).unwrap(),
+        length,
+    )
+}
+
+fn minimized((mut solver, cost): (Solver, VarId)) -> Optimum {
+    solver.minimize(cost).unwrap().finish()
 }
 
 #[test]
@@ -229,8 +236,8 @@ fn golomb_in_expressions_searches_the_tree_of_golomb_by_hand() {
     for (n, best) in [(4, 6), (5, 11), (6, 17), (7, 25)] {
         assert_same_proof(
             &format!("Golomb {n}"),
-            &golomb_by_hand(n),
-            &golomb_in_expressions(n),
+            &minimized(golomb_by_hand(n)),
+            &minimized(golomb_in_expressions(n)),
             best,
         );
     }
@@ -255,7 +262,6 @@ const JOBS: [[(usize, i32); 3]; 3] = [
     [(0, 2), (2, 1), (1, 4)],
     [(1, 4), (2, 3), (0, 1)],
 ];
-const HORIZON: i32 = 24;
 
 /// The shortest makespan by brute force, outside the engine: for every order of the tasks
 /// on each machine, the earliest schedule that keeps the job and machine orders (a longest
@@ -329,18 +335,33 @@ fn job_shop_by_brute_force() -> i32 {
     best
 }
 
-/// The job shop by reification, by hand or in expressions: start times, job order, and for
-/// each pair of tasks on one machine a Boolean that says which goes first.
-fn job_shop(in_expressions: bool) -> Optimum {
+/// A job shop by reification, by hand or in expressions, for the `(machine, duration)` of
+/// each job's tasks: start times, job order, and for each pair of tasks on one machine a
+/// Boolean that says which goes first. The model and its makespan.
+pub(crate) fn job_shop<J: AsRef<[(usize, i32)]>>(
+    jobs: &[J],
+    in_expressions: bool,
+) -> (Model, VarId) {
+    let jobs: Vec<&[(usize, i32)]> = jobs.iter().map(AsRef::as_ref).collect();
+    let horizon: i32 = jobs.iter().flat_map(|j| j.iter()).map(|t| t.1).sum();
     let mut m = Model::new();
-    let start: Vec<Vec<VarId>> = (0..3)
-        .map(|j| m.named_vars(format!("s{j}"), 3, 0..=HORIZON).unwrap())
+    let start: Vec<Vec<VarId>> = (0..jobs.len())
+        .map(|j| {
+            m.named_vars(format!("s{j}"), jobs[j].len(), 0..=horizon)
+                .unwrap()
+        })
         .collect();
-    let span = m.named_var("makespan", 0..=HORIZON).unwrap();
-    let tasks: Vec<(usize, usize)> = (0..3).flat_map(|j| (0..3).map(move |t| (j, t))).collect();
+    let span = m.named_var("makespan", 0..=horizon).unwrap();
+    let tasks: Vec<(usize, usize)> = (0..jobs.len())
+        .flat_map(|j| (0..jobs[j].len()).map(move |t| (j, t)))
+        .collect();
     for &(j, t) in &tasks {
-        let (s, d) = (start[j][t], JOBS[j][t].1);
-        let next = if t + 1 < 3 { start[j][t + 1] } else { span };
+        let (s, d) = (start[j][t], jobs[j][t].1);
+        let next = if t + 1 < jobs[j].len() {
+            start[j][t + 1]
+        } else {
+            span
+        };
         if in_expressions {
             m.post((s + d).le(next)).unwrap();
         } else {
@@ -349,11 +370,11 @@ fn job_shop(in_expressions: bool) -> Optimum {
     }
     for (k, &(j, t)) in tasks.iter().enumerate() {
         for &(j2, t2) in &tasks[k + 1..] {
-            if JOBS[j][t].0 != JOBS[j2][t2].0 {
+            if jobs[j][t].0 != jobs[j2][t2].0 {
                 continue;
             }
-            let (a, da) = (start[j][t], JOBS[j][t].1);
-            let (b, db) = (start[j2][t2], JOBS[j2][t2].1);
+            let (a, da) = (start[j][t], jobs[j][t].1);
+            let (b, db) = (start[j2][t2], jobs[j2][t2].1);
             if in_expressions {
                 let first = m.reify((a + da).le(b)).unwrap();
                 m.post_if(!first, (b + db).le(a)).unwrap();
@@ -364,12 +385,13 @@ fn job_shop(in_expressions: bool) -> Optimum {
             }
         }
     }
-    let mut solver = Solver::new(m);
-    solver.minimize(span).unwrap().finish()
+    (m, span)
 }
 
 #[test]
 fn a_job_shop_by_reification_in_expressions_searches_the_tree_by_hand() {
     let best = job_shop_by_brute_force();
-    assert_same_proof("job shop 3x3", &job_shop(false), &job_shop(true), best);
+    let solve = |(m, span)| minimized((Solver::new(m), span));
+    let (hand, expr) = (solve(job_shop(&JOBS, false)), solve(job_shop(&JOBS, true)));
+    assert_same_proof("job shop 3x3", &hand, &expr, best);
 }

@@ -116,7 +116,7 @@ fn wrong_expressions_are_errors_not_panics() {
     let x = m.int_var(0..=5).unwrap();
     let wide = m.int_var(-(1 << 20)..=(1 << 20)).unwrap();
     // The product ranges over 2⁴⁰ values: no variable holds it.
-    let err = m.post((wide * wide).eq(x)).unwrap_err();
+    let err = m.post((wide * wide).le(x)).unwrap_err();
     assert!(err.to_string().contains("product"), "{err}");
     // A view that is not 0/1 is not a literal.
     let err = m.post(x.offset(0) & x.offset(0)).unwrap_err();
@@ -136,6 +136,21 @@ fn wrong_expressions_are_errors_not_panics() {
 }
 
 #[test]
+fn a_part_equal_to_a_variable_is_defined_onto_it_without_a_new_one() {
+    let mut m = Model::new();
+    let x = m.named_var("x", 0..=5).unwrap();
+    let w = m.named_var("w", -3..=3).unwrap();
+    m.post((w * w).eq(x)).unwrap();
+    let xs = m.int_vars(3, 0..=4).unwrap();
+    let top = m.named_var("top", 0..=4).unwrap();
+    m.post(bezzel_core::expr::max(&xs).eq(top)).unwrap();
+    assert_eq!(m.num_vars(), 6);
+    let mut s = Solver::new(m);
+    // w in -2..=2 with x = w², times the 5³ triples, each with its maximum as `top`.
+    assert_eq!(s.count(), 5 * 125);
+}
+
+#[test]
 fn relations_negate_and_mirror() {
     for r in [
         Relation::Eq,
@@ -149,4 +164,51 @@ fn relations_negate_and_mirror() {
         assert_eq!(r.mirrored().mirrored(), r);
         assert_ne!(r.negation(), r);
     }
+}
+
+#[test]
+fn long_sums_merge_repeated_variables_as_short_ones_do() {
+    // 40 terms over three variables (a map merges them) and 4 terms (a scan does): each
+    // counted against the assignments that satisfy the merged sum, enumerated here.
+    for (len, bound) in [(4usize, 3), (40, 30)] {
+        let mut m = Model::new();
+        let xs = m.int_vars(3, 0..=2).unwrap();
+        let terms: Vec<IntExpr> = (0..len)
+            .map(|k| (k as i32 * 3 % 7 - 2) * xs[k % 3])
+            .collect();
+        let weight = |i: usize| {
+            (0..len)
+                .filter(|k| k % 3 == i)
+                .map(|k| k as i32 * 3 % 7 - 2)
+                .sum::<i32>()
+        };
+        m.post(bezzel_core::expr::sum(terms).le(bound)).unwrap();
+        let expected = (0..27)
+            .filter(|a| {
+                (0..3)
+                    .map(|i| weight(i) * (a / 3i32.pow(i as u32) % 3))
+                    .sum::<i32>()
+                    <= bound
+            })
+            .count();
+        assert_eq!(m.num_vars(), 3);
+        assert_eq!(Solver::new(m).count(), expected as u64, "{len} terms");
+    }
+}
+
+#[test]
+fn a_common_factor_of_an_operand_is_a_coefficient_not_a_variable() {
+    let mut m = Model::new();
+    let x = m.named_var("x", -3..=3).unwrap();
+    let y = m.named_var("y", -3..=3).unwrap();
+    // One variable each, for the product and for |x - 2|: none for `3 * x` or `2x - 4`.
+    m.post((3 * x * y).le(y - 4)).unwrap();
+    m.post(abs(2 * x - 4).ge(4)).unwrap();
+    assert_eq!(m.num_vars(), 4);
+    let expected = (-3..=3)
+        .flat_map(|x| (-3..=3).map(move |y| (x, y)))
+        .filter(|&(x, y)| 3 * x * y <= y - 4 && (2 * x - 4i32).abs() >= 4)
+        .count();
+    assert!(expected > 0);
+    assert_eq!(Solver::new(m).count(), expected as u64);
 }

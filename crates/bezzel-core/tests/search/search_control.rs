@@ -413,9 +413,9 @@ fn parallel_search_follows_the_groups() {
     assert!(search.subproblems().is_err());
 }
 
-/// The first unfixed variable of its list, largest value first.
+/// The first unfixed variable of its list, largest value first (the threads' tests use it too).
 #[derive(Debug)]
-struct LargestValue(Vec<VarId>);
+pub(crate) struct LargestValue(pub(crate) Vec<VarId>);
 
 impl Brancher for LargestValue {
     fn decide(&mut self, domains: &Domains<'_>) -> Option<Decision> {

@@ -6,6 +6,7 @@ use bezzel_core::prelude::*;
 use proptest::prelude::*;
 
 use crate::brute;
+use crate::search_control::LargestValue;
 
 use brute::spec::{Kinds, ModelSpec, Shape};
 
@@ -56,6 +57,45 @@ fn the_workers_build_their_own_copies_and_one_thread_builds_none() {
     solver.config_mut().limits.solutions = Some(5);
     assert_eq!(solver.count(), 5);
     assert_eq!(builds.load(Ordering::Relaxed), settled);
+}
+
+#[test]
+fn a_brancher_made_per_copy_reaches_every_worker_and_a_single_one_stays_here() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (builds, makes) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (b, k) = (builds.clone(), makes.clone());
+    let mut solver = Solver::parallel(3, move || {
+        b.fetch_add(1, Ordering::Relaxed);
+        queens(8)
+    })
+    .unwrap()
+    .brancher_per_copy(move |m: &Model| {
+        k.fetch_add(1, Ordering::Relaxed);
+        LargestValue(m.vars())
+    });
+    assert_eq!(solver.count(), 92); // OEIS A000170
+    // This solver's brancher, the split's and one per worker that ran.
+    assert!(makes.load(Ordering::Relaxed) >= 3, "{makes:?}");
+    // The brancher leads here too: the last column first for the first queen.
+    assert_eq!(solver.first().unwrap()[solver.model().vars()[0]], 7);
+
+    // One brancher object cannot be copied: the run searches here, building nothing more.
+    builds.store(0, Ordering::Relaxed);
+    let b = builds.clone();
+    let solver = Solver::parallel(3, move || {
+        b.fetch_add(1, Ordering::Relaxed);
+        queens(8)
+    })
+    .unwrap();
+    let vars = solver.model().vars();
+    let mut solver = solver.brancher(LargestValue(vars));
+    assert_eq!(solver.count(), 92);
+    assert_eq!(
+        builds.load(Ordering::Relaxed),
+        1,
+        "only this solver's own copy"
+    );
 }
 
 #[test]
