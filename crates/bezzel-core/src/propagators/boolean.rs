@@ -653,7 +653,9 @@ impl Reified {
             .collect();
         let negation = match relation {
             Relation::Le => match constant.checked_add(1) {
-                Some(c) => Negation::Linear(Box::new(Linear::new(terms.clone(), Relation::Ge, c))),
+                Some(c) => {
+                    Negation::Linear(Box::new(Linear::nested(terms.clone(), Relation::Ge, c)))
+                }
                 // `Σ aᵢ·xᵢ >= 2⁶³` as `Σ -aᵢ·xᵢ <= -2⁶³`.
                 None => Negation::Wide {
                     terms: wide.iter().map(|&(a, x)| (-a, x)).collect(),
@@ -661,7 +663,9 @@ impl Reified {
                 },
             },
             Relation::Ge => match constant.checked_sub(1) {
-                Some(c) => Negation::Linear(Box::new(Linear::new(terms.clone(), Relation::Le, c))),
+                Some(c) => {
+                    Negation::Linear(Box::new(Linear::nested(terms.clone(), Relation::Le, c)))
+                }
                 None => Negation::Wide {
                     terms: wide.clone(),
                     bound: i128::from(constant) - 1,
@@ -677,7 +681,7 @@ impl Reified {
                 terms: wide,
                 relation,
                 constant: constant.into(),
-                enforce: Box::new(Linear::new(terms, relation, constant)),
+                enforce: Box::new(Linear::nested(terms, relation, constant)),
                 negation,
             },
         }

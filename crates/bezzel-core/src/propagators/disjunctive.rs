@@ -120,6 +120,21 @@ impl ThetaLambda {
         }
     }
 
+    /// Puts task `i` in Θ for the passes that never read Λ (detectable precedences,
+    /// not-last): only the duration and ECT of the nodes above it are brought up to date,
+    /// the Λ fields are left stale.
+    fn insert_theta(&mut self, i: usize, t: Task) {
+        let mut v = self.leaves + self.leaf[i];
+        self.nodes[v].p = t.p;
+        self.nodes[v].ect = t.ect();
+        while v > 1 {
+            v /= 2;
+            let (l, r) = (self.nodes[2 * v], self.nodes[2 * v + 1]);
+            self.nodes[v].p = l.p + r.p;
+            self.nodes[v].ect = r.ect.max(l.ect + r.p);
+        }
+    }
+
     fn set(&mut self, task: usize, node: Node) {
         let v = self.leaves + self.leaf[task];
         self.nodes[v] = node;
@@ -240,10 +255,10 @@ fn pass(tasks: &[Task], est: &mut [i64], lct: &mut [i64], s: &mut Scratch) -> Re
     let mut q = 0;
     for &i in &s.order {
         while q < n && tasks[i].ect() > tasks[s.queue[q]].lst() {
-            s.tree.insert(s.queue[q], tasks[s.queue[q]]);
+            s.tree.insert_theta(s.queue[q], tasks[s.queue[q]]);
             q += 1;
         }
-        est[i] = est[i].max(ect_without(&mut s.tree, i, tasks[i]));
+        est[i] = est[i].max(ect_without(&s.tree, i));
     }
 
     // Not-last: for i by lct, Θ = the tasks j with lst(j) < lct(i); if i cannot follow all of
@@ -259,12 +274,12 @@ fn pass(tasks: &[Task], est: &mut [i64], lct: &mut [i64], s: &mut Scratch) -> Re
     for &i in &s.order {
         while q < n && tasks[i].lct > tasks[s.queue[q]].lst() {
             let j = s.queue[q];
-            s.tree.insert(j, tasks[j]);
+            s.tree.insert_theta(j, tasks[j]);
             below_top = top;
             top = Some(j);
             q += 1;
         }
-        if ect_without(&mut s.tree, i, tasks[i]) > tasks[i].lst() {
+        if ect_without(&s.tree, i) > tasks[i].lst() {
             let last = if top == Some(i) { below_top } else { top };
             let j = last.expect("a nonempty Θ \\ {i} has a latest start");
             lct[i] = lct[i].min(tasks[j].lst());
@@ -273,15 +288,25 @@ fn pass(tasks: &[Task], est: &mut [i64], lct: &mut [i64], s: &mut Scratch) -> Re
     Ok(())
 }
 
-/// ECT of Θ without task `i` (which may or may not be in it); Θ is left as it was.
-fn ect_without(tree: &mut ThetaLambda, i: usize, t: Task) -> i64 {
-    let v = tree.leaves + tree.leaf[i];
+/// ECT of Θ without task `i` (which may or may not be in it), reading Θ only: the path from
+/// `i`'s leaf to the root is recomputed with that leaf empty, nothing is written.
+fn ect_without(tree: &ThetaLambda, i: usize) -> i64 {
+    let mut v = tree.leaves + tree.leaf[i];
     if tree.nodes[v].p == 0 {
         return tree.ect();
     }
-    tree.remove(i);
-    let ect = tree.ect();
-    tree.insert(i, t);
+    let (mut p, mut ect) = (0, NONE);
+    while v > 1 {
+        let sibling = tree.nodes[v ^ 1];
+        let ((lp, lect), (rp, rect)) = if v & 1 == 0 {
+            ((p, ect), (sibling.p, sibling.ect))
+        } else {
+            ((sibling.p, sibling.ect), (p, ect))
+        };
+        p = lp + rp;
+        ect = rect.max(lect + rp);
+        v /= 2;
+    }
     ect
 }
 

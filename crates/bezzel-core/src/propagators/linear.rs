@@ -11,10 +11,19 @@
 //! below 2¹⁰⁴ and a sum of up to [`MAX_LINEAR_TERMS`] of them cannot overflow, whatever the
 //! signs (negating `i64::MIN` included). `≠` waits until every term but one is fixed and then
 //! removes the one value of the last term that would make the sum `c`.
+//!
+//! A long sum (at least [`LONG_SUM_TERMS`] terms, such as the weighted sums of Booleans that
+//! `bin_packing_load` and `bool2int` make) does not read every term on each run: the sums of
+//! the terms' least and greatest values are trailed, together with the bounds of each term
+//! they account for, and a run looks again only at the terms its advice names (Gecode's
+//! advisors, Pumpkin's incremental linear `≤`). The terms are sorted by their declared range,
+//! widest first, so that the pass that narrows them stops at the first term whose declared
+//! range fits in the room left: no narrower term can move.
 
+use super::bits;
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
-use crate::store::Conflict;
+use crate::store::{Conflict, TrailedInt};
 use crate::var::IntView;
 use serde::{Deserialize, Serialize};
 
@@ -94,6 +103,14 @@ impl Relation {
 /// The most terms a [`Linear`] may have: sums of that many products stay far inside `i128`.
 pub const MAX_LINEAR_TERMS: usize = 1 << 20;
 
+/// The fewest terms for which a [`Linear`] keeps its sums across runs (see the module docs):
+/// below it, a run that reads every term costs less than the bookkeeping.
+pub const LONG_SUM_TERMS: usize = 8;
+
+/// The largest sum of the terms' declared magnitudes (and constant) a long sum keeps in trailed
+/// `i64`s: every partial sum and room then fits.
+const LONG_SUM_MAX_MAGNITUDE: i128 = 1 << 61;
+
 /// `Σ aᵢ·xᵢ (relation) c`, bounds consistent.
 #[derive(Debug, Clone)]
 pub struct Linear {
@@ -102,6 +119,85 @@ pub struct Linear {
     constant: i128,
     /// Scratch: each term's least and greatest value in the current round.
     ranges: Vec<(i128, i128)>,
+    /// Run by another propagator ([`Reified`](crate::propagators::Reified)), which does not
+    /// hand over the events of the terms: the sums cannot be kept across runs.
+    nested: bool,
+    /// The trailed sums of a long sum, once set up.
+    sums: Option<Sums>,
+}
+
+/// What a long [`Linear`] keeps across runs: `low` and `high` are the sums of the terms'
+/// least and greatest values `aᵢ·xᵢ` for the bounds of `xᵢ` in `seen`, which are the current
+/// ones for every term that no event has named since.
+#[derive(Debug, Clone)]
+struct Sums {
+    /// The least and greatest value of each term's view that `low` and `high` account for.
+    seen: Vec<(TrailedInt, TrailedInt)>,
+    low: TrailedInt,
+    high: TrailedInt,
+    /// 0 until a run has looked at every term: the first, and again after backtracking past
+    /// it (the bounds in `seen` are then the declared ones, not the current).
+    ready: TrailedInt,
+    /// Each term's declared range `|aᵢ|·(max xᵢ − min xᵢ)`, widest first like the terms.
+    spans: Vec<i128>,
+    /// Bit `i % 64` of word `i / 64` is set while term `i` is not fixed (as accounted): the
+    /// pass that narrows terms skips the fixed ones, which most Boolean terms soon are.
+    open: Vec<TrailedInt>,
+    /// Whether two terms are views of one variable: narrowing one moves the other, which
+    /// then has no event to say so.
+    shared: bool,
+}
+
+impl Sums {
+    /// Brings term `i` into `low` and `high` at the current bounds of its view.
+    #[inline]
+    fn look(
+        &self,
+        ctx: &mut Context<'_>,
+        (a, x): (i128, IntView),
+        i: usize,
+        low: &mut i128,
+        high: &mut i128,
+    ) {
+        let (min_slot, max_slot) = self.seen[i];
+        let (min, max) = (ctx.min(x), ctx.max(x));
+        let (was_min, was_max) = (ctx.int(min_slot), ctx.int(max_slot));
+        if min != was_min {
+            let moved = a * i128::from(min - was_min);
+            if a > 0 {
+                *low += moved;
+            } else {
+                *high += moved;
+            }
+            ctx.set_int(min_slot, min);
+        }
+        if max != was_max {
+            let moved = a * i128::from(max - was_max);
+            if a > 0 {
+                *high += moved;
+            } else {
+                *low += moved;
+            }
+            ctx.set_int(max_slot, max);
+        }
+        if min == max {
+            let word = self.open[i / 64];
+            let bits = ctx.int(word) & !(1 << (i % 64));
+            ctx.set_int(word, bits);
+        }
+    }
+
+    /// Term `i`'s least and greatest value as accounted.
+    #[inline]
+    fn range(&self, ctx: &Context<'_>, a: i128, i: usize) -> (i128, i128) {
+        let (min, max) = self.seen[i];
+        let (min, max) = (i128::from(ctx.int(min)), i128::from(ctx.int(max)));
+        if a > 0 {
+            (a * min, a * max)
+        } else {
+            (a * max, a * min)
+        }
+    }
 }
 
 impl Linear {
@@ -121,6 +217,162 @@ impl Linear {
             relation,
             constant,
             ranges: Vec::new(),
+            nested: false,
+            sums: None,
+        }
+    }
+
+    /// [`Linear::new`] for a propagator that runs it inside its own (as
+    /// [`Reified`](crate::propagators::Reified) does): it reads every term on each run.
+    pub(super) fn nested(terms: Vec<(i64, IntView)>, relation: Relation, constant: i64) -> Linear {
+        Linear {
+            nested: true,
+            ..Linear::new(terms, relation, constant)
+        }
+    }
+
+    /// Whether the propagator enforces `≤ c` and `≥ c`; `None` for `≠`.
+    fn directions(&self) -> Option<(bool, bool)> {
+        match self.relation {
+            Relation::Le => Some((true, false)),
+            Relation::Ge => Some((false, true)),
+            Relation::Eq => Some((true, true)),
+            Relation::Ne => None,
+            // `new` turned the strict relations into `Le` and `Ge`.
+            Relation::Lt | Relation::Gt => unreachable!("strict relation in a Linear"),
+        }
+    }
+
+    /// Sets up the trailed sums of a long sum, if it is one and its magnitudes allow; sorts
+    /// the terms widest first. Returns whether it did.
+    fn set_up_sums(&mut self, s: &mut Setup<'_>) -> bool {
+        if self.nested || self.terms.len() < LONG_SUM_TERMS || self.directions().is_none() {
+            return false;
+        }
+        let declared = |s: &Setup<'_>, x: IntView| (s.declared_min(x), s.declared_max(x));
+        let magnitude: i128 = self
+            .terms
+            .iter()
+            .map(|&(a, x)| {
+                let (min, max) = declared(s, x);
+                a.abs() * i128::from(min.unsigned_abs().max(max.unsigned_abs()))
+            })
+            .sum();
+        if magnitude + self.constant.abs() > LONG_SUM_MAX_MAGNITUDE {
+            return false;
+        }
+        let span = |s: &Setup<'_>, (a, x): (i128, IntView)| {
+            let (min, max) = declared(s, x);
+            a.abs() * i128::from(max - min)
+        };
+        self.terms.sort_by_key(|&t| std::cmp::Reverse(span(s, t)));
+        let spans = self.terms.iter().map(|&t| span(s, t)).collect();
+        let (mut low, mut high) = (0i128, 0i128);
+        let mut seen = Vec::with_capacity(self.terms.len());
+        for (i, &(a, x)) in self.terms.iter().enumerate() {
+            s.subscribe_advised(x, Event::Bounds, 1 << (i % 64));
+            let (min, max) = declared(s, x);
+            let (lo, hi) = (a * i128::from(min), a * i128::from(max));
+            low += lo.min(hi);
+            high += lo.max(hi);
+            seen.push((s.trailed_int(min), s.trailed_int(max)));
+        }
+        let mut vars: Vec<_> = self.terms.iter().map(|&(_, x)| x.var()).collect();
+        vars.sort_unstable();
+        let n = self.terms.len();
+        let open = (0..n.div_ceil(64))
+            .map(|w| {
+                let bits = (n - 64 * w).min(64);
+                s.trailed_int(if bits == 64 { -1 } else { (1 << bits) - 1 })
+            })
+            .collect();
+        self.sums = Some(Sums {
+            open,
+            seen,
+            // The magnitude test keeps both sums inside `i64`.
+            low: s.trailed_int(low as i64),
+            high: s.trailed_int(high as i64),
+            ready: s.trailed_int(0),
+            spans,
+            shared: vars.windows(2).any(|w| w[0] == w[1]),
+        });
+        true
+    }
+
+    /// A run of a long sum (see the module docs): the terms the advice names are brought into
+    /// the trailed sums, then the widest terms are narrowed while they do not fit in the room.
+    fn propagate_long(&self, ctx: &mut Context<'_>, sums: &Sums) -> PropResult {
+        let Some((at_most_c, at_least_c)) = self.directions() else {
+            unreachable!("a long sum is never `≠`");
+        };
+        let c = self.constant;
+        let n = self.terms.len();
+        let (mut low, mut high) = (
+            i128::from(ctx.int(sums.low)),
+            i128::from(ctx.int(sums.high)),
+        );
+        let mut everything = ctx.int(sums.ready) == 0 || ctx.advice() == u64::MAX;
+        if everything {
+            ctx.set_int(sums.ready, 1);
+        } else {
+            for b in bits(ctx.advice()) {
+                for i in (b..n).step_by(64) {
+                    sums.look(ctx, self.terms[i], i, &mut low, &mut high);
+                }
+            }
+        }
+        loop {
+            if everything {
+                for (i, &term) in self.terms.iter().enumerate() {
+                    sums.look(ctx, term, i, &mut low, &mut high);
+                }
+            }
+            if at_most_c && low > c || at_least_c && high < c {
+                return Err(Conflict);
+            }
+            // The magnitude test in `set_up_sums` keeps both sums inside `i64`.
+            ctx.set_int(sums.low, low as i64);
+            ctx.set_int(sums.high, high as i64);
+            if (!at_most_c || high <= c) && (!at_least_c || low >= c) {
+                return Ok(PropStatus::Subsumed);
+            }
+            let mut changed = false;
+            'terms: for (w, &word) in sums.open.iter().enumerate() {
+                for b in bits(ctx.int(word) as u64) {
+                    let i = 64 * w + b;
+                    let (a, x) = self.terms[i];
+                    // The rooms shrink as terms narrow: each term is judged by the latest.
+                    let (room_up, room_down) = (c - low, high - c);
+                    let room = match (at_most_c, at_least_c) {
+                        (true, true) => room_up.min(room_down),
+                        (true, false) => room_up,
+                        _ => room_down,
+                    };
+                    if sums.spans[i] <= room {
+                        break 'terms;
+                    }
+                    let (lo, hi) = sums.range(ctx, a, i);
+                    let mut moved = false;
+                    if at_most_c && hi - lo > room_up {
+                        moved |= at_most(ctx, a, x, lo + room_up)?;
+                    }
+                    // a·x ≥ hi − room_down, as −a·x ≤ room_down − hi.
+                    if at_least_c && hi - lo > room_down {
+                        moved |= at_most(ctx, -a, x, room_down - hi)?;
+                    }
+                    if moved {
+                        changed = true;
+                        sums.look(ctx, (a, x), i, &mut low, &mut high);
+                    }
+                }
+            }
+            if !changed {
+                ctx.set_int(sums.low, low as i64);
+                ctx.set_int(sums.high, high as i64);
+                return Ok(PropStatus::Fixpoint);
+            }
+            // A narrowed view moves the other views of its variable, which no event names.
+            everything = sums.shared;
         }
     }
 
@@ -211,19 +463,20 @@ pub(super) fn not_equal_linear(
 
 impl Propagator for Linear {
     fn setup(&mut self, s: &mut Setup<'_>) {
+        if self.set_up_sums(s) {
+            return;
+        }
         for &(_, x) in &self.terms {
             s.subscribe(x, Event::Bounds);
         }
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
-        let (at_most_c, at_least_c) = match self.relation {
-            Relation::Le => (true, false),
-            Relation::Ge => (false, true),
-            Relation::Eq => (true, true),
-            Relation::Ne => return not_equal_linear(ctx, &self.terms, self.constant),
-            // `new` turned the strict relations into `Le` and `Ge`.
-            Relation::Lt | Relation::Gt => unreachable!("strict relation in a Linear"),
+        if let Some(sums) = &self.sums {
+            return self.propagate_long(ctx, sums);
+        }
+        let Some((at_most_c, at_least_c)) = self.directions() else {
+            return not_equal_linear(ctx, &self.terms, self.constant);
         };
         let c = self.constant;
         loop {

@@ -31,7 +31,7 @@ pub use check::{Check, Predicate};
 pub use circuit::NoSubtour;
 pub use cumulative::{Cumulative, CumulativeEnergy, CumulativeRule, ENERGETIC_MAX_TASKS};
 pub use disjunctive::Disjunctive;
-pub use linear::{Linear, MAX_LINEAR_TERMS, Relation, UnitSum};
+pub use linear::{LONG_SUM_TERMS, Linear, MAX_LINEAR_TERMS, Relation, UnitSum};
 pub use ordering::{Lex, ValuePrecede};
 pub use regular::{Dfa, Regular};
 pub use table::Table;

@@ -18,6 +18,7 @@ mod among;
 mod arith;
 mod boolean;
 mod extensional;
+mod long_sums;
 mod public_propagator;
 mod scheduling;
 mod structural;
