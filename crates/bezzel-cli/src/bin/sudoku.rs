@@ -254,7 +254,8 @@ struct GenerateCommand {
     minimal: bool,
     /// Only puzzles of this level, as `sudoku rate` grades them: `easy` (singles),
     /// `medium`, `hard`, `expert` or `beyond` (puzzles the techniques here do not finish).
-    /// Levels above easy are made minimal.
+    /// Puzzles of medium to expert are found by a walk from a minimal puzzle (swapping
+    /// givens) and need not be minimal; add --minimal for minimal ones (slower).
     #[arg(long, value_enum, ignore_case = true)]
     difficulty: Option<DifficultyArg>,
     /// The seed (default: from the clock; the summary says which, to make the same again).

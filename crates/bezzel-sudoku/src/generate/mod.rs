@@ -6,7 +6,10 @@
 //! check that keeps the puzzle unique. That is the quick puzzle, solvable by singles. A
 //! [minimal](Options::minimal) one goes on: each given (group) left, in random order, is
 //! taken away if a search finds no second solution without it, so in the end no given
-//! (group) can go. Every puzzle handed out is then proven unique by the engine
+//! (group) can go. A puzzle of a [difficulty](Options::difficulty) above easy, rare among
+//! minimal ones, is found by a walk: from a minimal puzzle, moves that swap a given for
+//! another cell, kept while the puzzle stays unique and its rating comes no further from
+//! the level asked for. Every puzzle handed out is then proven unique by the engine
 //! ([`SudokuSolver::count`] to 2), never trusted to the digging alone.
 //!
 //! Puzzle `i` of a seed depends on the seed and `i` only, so output is reproducible and the
@@ -75,7 +78,10 @@ pub struct Options {
     /// The seed: the same seed gives the same puzzles.
     pub seed: u64,
     /// Only puzzles of this level, as [`logic::rate`] grades them (puzzles are made, and
-    /// made again, until one is); levels above [`Difficulty::Easy`] are made minimal.
+    /// made again, until one is). Puzzles from medium to expert are found by a walk from
+    /// a minimal puzzle that swaps givens, and need not be minimal; with
+    /// [`minimal`](Options::minimal) (and for [`Difficulty::Beyond`]) they are minimal
+    /// puzzles, drawn until one has the level (slower).
     pub difficulty: Option<Difficulty>,
 }
 
@@ -153,6 +159,9 @@ const BUDGET: u64 = 20_000;
 /// Puzzles made for one of a given difficulty before giving up.
 const TRIES: u64 = 100_000;
 
+/// Moves of one walk towards a difficulty before it starts again from a new solution.
+const WALK: u64 = 500;
+
 /// Makes puzzles as [`Options`] say; see the [module docs](self).
 #[derive(Debug)]
 pub struct Generator {
@@ -194,6 +203,9 @@ impl Generator {
         let Some(wanted) = self.options.difficulty else {
             return self.one(&mut rng, self.options.minimal);
         };
+        if !self.options.minimal && wanted > Difficulty::Easy && wanted < Difficulty::Beyond {
+            return self.of_level(&mut rng, wanted);
+        }
         let minimal = self.options.minimal || wanted > Difficulty::Easy;
         for _ in 0..TRIES {
             if self
@@ -217,6 +229,87 @@ impl Generator {
         Err(GenerateError::DifficultyNotReached(TRIES))
     }
 
+    /// A puzzle of level `wanted` (above easy, below beyond), by a walk among the unique
+    /// puzzles of one solution: a minimal puzzle first, then moves that swap one given for
+    /// another cell of the solution, kept when the puzzle stays unique (the quick search
+    /// says so) and its rating ([`logic::rate`]) comes no further from `wanted`. A move costs
+    /// one quick count and one rating, a small part of what drawing a new minimal puzzle costs,
+    /// and the walk climbs towards the level where drawing would hope for it; a walk that
+    /// does not reach `wanted` in [`WALK`] moves starts again from a new solution. The
+    /// puzzle found is proven unique by the engine, as every other.
+    fn of_level(
+        &mut self,
+        rng: &mut SplitMix,
+        wanted: Difficulty,
+    ) -> Result<Generated, GenerateError> {
+        let box_size = self.options.box_size;
+        let n = self.layout.n;
+        let level = |givens: &[u8]| {
+            // Singles alone (one node of the quick search) finish exactly the easy puzzles.
+            if search::count(&self.layout, givens, None, 2, 1) == Some(1) {
+                return Difficulty::Easy;
+            }
+            let grid = Grid::from_cells(box_size, givens.to_vec()).expect("a grid");
+            logic::rate(&grid).difficulty()
+        };
+        let distance = |d: Difficulty| (d as i32 - wanted as i32).abs();
+        for _ in 0..TRIES / WALK {
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
+                return Err(GenerateError::Cancelled);
+            }
+            let solution = loop {
+                if let Some(found) = search::random_solution(&self.layout, rng, BUDGET) {
+                    break found;
+                }
+            };
+            let mut givens = self.dig(&solution, rng, true);
+            let mut now = level(&givens);
+            for _ in 0..WALK {
+                if now == wanted {
+                    let puzzle = Grid::from_cells(box_size, givens).expect("a grid");
+                    let solution = Grid::from_cells(box_size, solution).expect("a grid");
+                    return self.proven(puzzle, solution);
+                }
+                let symmetry = self.options.symmetry;
+                let pick = |rng: &mut SplitMix, given: bool| loop {
+                    let c = rng.below(n * n);
+                    if (givens[c] != 0) == given {
+                        break symmetry.orbit(n, c / n, c % n);
+                    }
+                };
+                let (out, into) = (pick(rng, true), pick(rng, false));
+                let mut next = givens.clone();
+                for &c in &out {
+                    next[c] = 0;
+                }
+                for &c in &into {
+                    next[c] = solution[c];
+                }
+                if search::count(&self.layout, &next, None, 2, BUDGET) != Some(1) {
+                    continue;
+                }
+                let then = level(&next);
+                if distance(then) <= distance(now) {
+                    (givens, now) = (next, then);
+                }
+            }
+        }
+        Err(GenerateError::DifficultyNotReached(TRIES))
+    }
+
+    /// `puzzle` with `solution`, once the engine has proven it the only one.
+    fn proven(&mut self, puzzle: Grid, solution: Grid) -> Result<Generated, GenerateError> {
+        let proof = self.prover.count(&puzzle, 2)?;
+        if proof.status() != Status::Unique || proof.solution.as_ref() != Some(&solution) {
+            return Err(GenerateError::NotUnique(puzzle));
+        }
+        Ok(Generated { puzzle, solution })
+    }
+
     /// One puzzle, drawn with `rng`.
     fn one(&mut self, rng: &mut SplitMix, minimal: bool) -> Result<Generated, GenerateError> {
         let solution = loop {
@@ -228,11 +321,7 @@ impl Generator {
         let box_size = self.options.box_size;
         let puzzle = Grid::from_cells(box_size, made).expect("a grid of the right size");
         let solution = Grid::from_cells(box_size, solution).expect("a grid of the right size");
-        let proof = self.prover.count(&puzzle, 2)?;
-        if proof.status() != Status::Unique || proof.solution.as_ref() != Some(&solution) {
-            return Err(GenerateError::NotUnique(puzzle));
-        }
-        Ok(Generated { puzzle, solution })
+        self.proven(puzzle, solution)
     }
 
     /// The givens: the solution, with every group that singles can do without taken away,

@@ -116,3 +116,41 @@ fn the_rating_of_a_puzzle_solved_by_singles_is_easy_and_the_hardest_beyond() {
     }
     assert!(beyond > 0, "top1465 holds puzzles beyond these techniques");
 }
+
+/// The grade read off the step-by-step explanation: every step built, none in bulk.
+fn grade_by_steps(puzzle: &Grid) -> (Grade, usize) {
+    let (steps, grid) = logic::explain(puzzle);
+    let hardest = steps.iter().map(|s| s.technique).max();
+    let open = (0..puzzle.cells().len())
+        .filter(|&c| grid.value(c) == 0)
+        .count();
+    (Grade::new(hardest, open), steps.len())
+}
+
+#[test]
+fn the_rating_with_singles_in_bulk_matches_the_step_by_step_explanation() {
+    let generated = bezzel_sudoku::generate::generate(
+        bezzel_sudoku::generate::Options {
+            minimal: true,
+            seed: 21,
+            ..Default::default()
+        },
+        60,
+    )
+    .unwrap();
+    let puzzles = puzzles(TOP1465)
+        .into_iter()
+        .chain(puzzles(SEVENTEEN))
+        .chain(generated.into_iter().map(|g| g.puzzle));
+    for puzzle in puzzles {
+        let rating = logic::rate(&puzzle);
+        assert_eq!(
+            (rating.grade, rating.steps),
+            grade_by_steps(&puzzle),
+            "{}",
+            puzzle.to_line()
+        );
+        // With every level allowed, the ceiling changes nothing.
+        assert_eq!(logic::rate_within(&puzzle, Difficulty::Beyond), rating);
+    }
+}
