@@ -253,7 +253,8 @@ struct GenerateCommand {
     #[arg(long)]
     minimal: bool,
     /// Only puzzles of this level, as `sudoku rate` grades them: `easy` (singles),
-    /// `medium`, `hard`, `expert` or `beyond` (puzzles the techniques here do not finish).
+    /// `medium`, `hard`, `expert`, `extreme` (forcing chains) or `beyond` (puzzles the
+    /// techniques here do not finish: rare, slow to find).
     /// Puzzles of medium to expert are found by a walk from a minimal puzzle (swapping
     /// givens) and need not be minimal; add --minimal for minimal ones (slower).
     #[arg(long, value_enum, ignore_case = true)]
@@ -292,6 +293,7 @@ enum DifficultyArg {
     Medium,
     Hard,
     Expert,
+    Extreme,
     Beyond,
 }
 
@@ -337,6 +339,7 @@ impl GenerateCommand {
                     DifficultyArg::Medium => Difficulty::Medium,
                     DifficultyArg::Hard => Difficulty::Hard,
                     DifficultyArg::Expert => Difficulty::Expert,
+                    DifficultyArg::Extreme => Difficulty::Extreme,
                     DifficultyArg::Beyond => Difficulty::Beyond,
                 }),
             },

@@ -244,13 +244,20 @@ impl Generator {
     ) -> Result<Generated, GenerateError> {
         let box_size = self.options.box_size;
         let n = self.layout.n;
+        // The level of a unique puzzle, as far as the walk needs it: any level above
+        // `wanted` reads `Beyond`, found with no technique above `wanted` tried.
         let level = |givens: &[u8]| {
             // Singles alone (one node of the quick search) finish exactly the easy puzzles.
             if search::count(&self.layout, givens, None, 2, 1) == Some(1) {
                 return Difficulty::Easy;
             }
             let grid = Grid::from_cells(box_size, givens.to_vec()).expect("a grid");
-            logic::rate(&grid).difficulty()
+            match logic::rate_within(&grid, wanted).difficulty() {
+                // The ceiling can find an easier way than the full rating (an X-wing, hard,
+                // is tried before a hidden pair, medium): the full rating decides.
+                d if d == wanted => logic::rate(&grid).difficulty().max(d),
+                d => d,
+            }
         };
         let distance = |d: Difficulty| (d as i32 - wanted as i32).abs();
         for _ in 0..TRIES / WALK {

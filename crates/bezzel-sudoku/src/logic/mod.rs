@@ -3,7 +3,7 @@
 //!
 //! A [`Candidates`] grid holds the values still possible in each open cell. [`next_step`]
 //! looks for the easiest [`Technique`] that applies (singles before locked candidates before
-//! subsets, fish, wings and coloring) and returns the [`Step`] it finds: a value placed, or
+//! subsets, fish, wings and coloring, and forcing chains last) and returns the [`Step`] it finds: a value placed, or
 //! candidates removed, with the cells of the pattern that justify it. [`explain`] applies
 //! steps until the grid is full or no technique applies; [`rate`] grades a puzzle by the
 //! hardest technique its explanation needed (a [`Rating`] with a numeric score on the scale
@@ -13,8 +13,9 @@
 //!
 //! One file per family of techniques: [`singles`](self) (hidden and naked singles),
 //! intersections (locked candidates), subsets (naked and hidden pairs, triples and quads),
-//! fish (X-wing, swordfish, jellyfish), wings (XY-wing, XYZ-wing) and coloring (simple
-//! coloring).
+//! fish (X-wing, swordfish, jellyfish), wings (XY-wing, XYZ-wing), coloring (simple
+//! coloring) and chains (forcing chains: a candidate whose assumption leads to a
+//! contradiction is false).
 //!
 //! ```
 //! use bezzel_sudoku::grid::Grid;
@@ -28,6 +29,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod chains;
 mod coloring;
 mod fish;
 mod intersections;
@@ -77,11 +79,16 @@ pub enum Technique {
     Jellyfish,
     /// Four values of a unit with four places between them.
     HiddenQuad,
+    /// A candidate whose assumption leads, by singles, to a contradiction: it is false.
+    ForcingChain,
+    /// A candidate whose assumption leads, by singles and the patterns up to expert (locked
+    /// candidates, subsets, fish, wings, coloring), to a contradiction: it is false.
+    DynamicForcingChain,
 }
 
 impl Technique {
     /// Every technique, easiest first: the order [`next_step`] tries them in.
-    pub const ALL: [Technique; 17] = [
+    pub const ALL: [Technique; 19] = [
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
         Technique::NakedSingle,
@@ -99,6 +106,8 @@ impl Technique {
         Technique::NakedQuad,
         Technique::Jellyfish,
         Technique::HiddenQuad,
+        Technique::ForcingChain,
+        Technique::DynamicForcingChain,
     ];
 
     /// The difficulty score, on Sudoku Explainer's scale (where it has the technique).
@@ -121,6 +130,8 @@ impl Technique {
             Technique::NakedQuad => 5.0,
             Technique::Jellyfish => 5.2,
             Technique::HiddenQuad => 5.4,
+            Technique::ForcingChain => 8.5,
+            Technique::DynamicForcingChain => 9.5,
         }
     }
 
@@ -144,6 +155,8 @@ impl Technique {
             Technique::NakedQuad => "naked quad",
             Technique::Jellyfish => "jellyfish",
             Technique::HiddenQuad => "hidden quad",
+            Technique::ForcingChain => "forcing chain",
+            Technique::DynamicForcingChain => "dynamic forcing chain",
         }
     }
 
@@ -167,6 +180,7 @@ impl Technique {
             | Technique::NakedQuad
             | Technique::Jellyfish
             | Technique::HiddenQuad => Difficulty::Expert,
+            Technique::ForcingChain | Technique::DynamicForcingChain => Difficulty::Extreme,
         }
     }
 }
@@ -188,27 +202,32 @@ pub enum Difficulty {
     Hard,
     /// Also simple coloring, quads and jellyfish.
     Expert,
+    /// Also forcing chains: a candidate ruled out because assuming it leads to a
+    /// contradiction.
+    Extreme,
     /// The techniques here do not finish it.
     Beyond,
 }
 
 impl Difficulty {
     /// Every level, easiest first.
-    pub const ALL: [Difficulty; 5] = [
+    pub const ALL: [Difficulty; 6] = [
         Difficulty::Easy,
         Difficulty::Medium,
         Difficulty::Hard,
         Difficulty::Expert,
+        Difficulty::Extreme,
         Difficulty::Beyond,
     ];
 
-    /// The level's name: `easy`, `medium`, `hard`, `expert` or `beyond`.
+    /// The level's name: `easy`, `medium`, `hard`, `expert`, `extreme` or `beyond`.
     pub fn name(self) -> &'static str {
         match self {
             Difficulty::Easy => "easy",
             Difficulty::Medium => "medium",
             Difficulty::Hard => "hard",
             Difficulty::Expert => "expert",
+            Difficulty::Extreme => "extreme",
             Difficulty::Beyond => "beyond",
         }
     }
@@ -567,6 +586,9 @@ pub fn find(grid: &Candidates, technique: Technique) -> Option<Step> {
         Technique::XyWing => wings::xy(grid),
         Technique::XyzWing => wings::xyz(grid),
         Technique::SimpleColoring => coloring::simple(grid),
+        Technique::ForcingChain | Technique::DynamicForcingChain => {
+            chains::forcing(grid, technique)
+        }
     }
 }
 
@@ -633,12 +655,12 @@ impl Rating {
         }
     }
 
-    /// The numeric score: the hardest technique's, or 10 for a puzzle beyond these
+    /// The numeric score: the hardest technique's, or 11 for a puzzle beyond these
     /// techniques (above every technique here, as Sudoku Explainer's hardest go).
     pub fn score(&self) -> f32 {
         match self.grade {
             Grade::Solved { score, .. } => score,
-            Grade::BeyondLogic { .. } => 10.0,
+            Grade::BeyondLogic { .. } => 11.0,
         }
     }
 }

@@ -88,6 +88,8 @@ fn every_step_on_the_samples_keeps_the_solution() {
         Technique::NakedPair,
         Technique::HiddenPair,
         Technique::XWing,
+        Technique::SimpleColoring,
+        Technique::ForcingChain,
     ] {
         assert!(seen.contains_key(&t), "{t} never used: {seen:?}");
     }
@@ -95,26 +97,27 @@ fn every_step_on_the_samples_keeps_the_solution() {
 
 #[test]
 fn the_rating_of_a_puzzle_solved_by_singles_is_easy_and_the_hardest_beyond() {
-    // Wikipedia's puzzle falls to singles; the engine confirms its solution above.
-    let easy: Grid =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-            .parse()
-            .unwrap();
-    assert_every_step_valid(&easy);
-    let rating = logic::rate(&easy);
-    assert_eq!(rating.difficulty(), Difficulty::Easy);
-    assert!(rating.score() <= Technique::NakedSingle.score());
-    // The first of the top1465 list needs more than these techniques.
-    let mut beyond = 0;
-    for puzzle in puzzles(TOP1465) {
+    // Wikipedia's puzzle falls to singles; the first of the forum's hardest list needs
+    // more than these techniques, forcing chains included.
+    for (line, level) in [
+        (
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+            Difficulty::Easy,
+        ),
+        (
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+            Difficulty::Beyond,
+        ),
+    ] {
+        let puzzle: Grid = line.parse().unwrap();
+        assert_every_step_valid(&puzzle);
         let rating = logic::rate(&puzzle);
-        if let Grade::BeyondLogic { open, .. } = rating.grade {
-            assert!(open > 0);
-            assert_eq!(rating.difficulty(), Difficulty::Beyond);
-            beyond += 1;
+        assert_eq!(rating.difficulty(), level, "{line}");
+        match rating.grade {
+            Grade::Solved { .. } => assert!(rating.score() <= Technique::NakedSingle.score()),
+            Grade::BeyondLogic { open, .. } => assert!(open > 0),
         }
     }
-    assert!(beyond > 0, "top1465 holds puzzles beyond these techniques");
 }
 
 /// The grade read off the step-by-step explanation: every step built, none in bulk.
@@ -152,5 +155,29 @@ fn the_rating_with_singles_in_bulk_matches_the_step_by_step_explanation() {
         );
         // With every level allowed, the ceiling changes nothing.
         assert_eq!(logic::rate_within(&puzzle, Difficulty::Beyond), rating);
+    }
+}
+
+/// Puzzles of the top1465 list that forcing chains with singles alone do not finish: the
+/// dynamic forcing chain, which forces with every pattern, does.
+const FOR_DYNAMIC_CHAINS: [&str; 3] = [
+    "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+    "7.8...3.....6.1...5.........4.....263...8.......1...9..9.2....4....7.5...........",
+    "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
+];
+
+#[test]
+fn dynamic_forcing_chains_keep_the_solution_and_finish_what_singles_chains_do_not() {
+    for line in FOR_DYNAMIC_CHAINS {
+        let puzzle: Grid = line.parse().unwrap();
+        let used = assert_every_step_valid(&puzzle);
+        assert!(used.contains(&Technique::DynamicForcingChain), "{line}");
+        let rating = logic::rate(&puzzle);
+        assert_eq!(rating.difficulty(), Difficulty::Extreme, "{line}");
+        // Without the dynamic chain (a ceiling below extreme) the puzzle is beyond.
+        assert_eq!(
+            logic::rate_within(&puzzle, Difficulty::Expert).difficulty(),
+            Difficulty::Beyond
+        );
     }
 }

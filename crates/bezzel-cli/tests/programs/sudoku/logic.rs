@@ -8,9 +8,12 @@ use bezzel_sudoku::model;
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-/// The first puzzle of top1465: beyond the techniques of the logical solver.
+/// The first puzzle of top1465: it needs a forcing chain.
 const HARD: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+/// The first puzzle of the forum's hardest list: beyond the techniques of the logical solver.
+const HARDEST: &str =
+    "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 
 fn solution(puzzle: &str) -> Grid {
     let puzzle = Grid::parse_line(puzzle).unwrap();
@@ -32,21 +35,22 @@ fn placement(line: &str) -> Option<(usize, usize, u8)> {
 }
 
 #[test]
-fn rate_grades_an_easy_puzzle_easy_and_a_hard_one_beyond() {
+fn rate_grades_easy_hard_and_hardest_puzzles_easy_extreme_and_beyond() {
     let o = run(
         "sudoku",
         &["rate"],
-        Some(&format!("{EASY}\n{HARD}\n1234\n")),
+        Some(&format!("{EASY}\n{HARD}\n{HARDEST}\n1234\n")),
     );
     assert_eq!(o.status.code(), Some(2), "the bad line: {}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines.len(), 4, "{out}");
     assert!(lines[0].contains(" easy "), "{out}");
-    assert!(lines[1].starts_with("10.0 beyond"), "{out}");
-    assert!(lines[2].starts_with("error: line 3"), "{out}");
+    assert!(lines[1].starts_with("8.5 extreme forcing chain"), "{out}");
+    assert!(lines[2].starts_with("11.0 beyond"), "{out}");
+    assert!(lines[3].starts_with("error: line 4"), "{out}");
     assert!(
-        stderr(&o).contains("puzzles: 2, median score"),
+        stderr(&o).contains("puzzles: 3, median score"),
         "{}",
         stderr(&o)
     );
@@ -75,7 +79,7 @@ fn hint_and_explain_place_only_the_solution_values() {
 
 #[test]
 fn generate_with_a_difficulty_makes_puzzles_rate_grades_so() {
-    for level in ["easy", "medium", "hard"] {
+    for level in ["easy", "medium", "hard", "extreme"] {
         let o = run(
             "sudoku",
             &["generate", "2", "--difficulty", level, "--seed", "9", "-q"],
