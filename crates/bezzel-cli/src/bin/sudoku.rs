@@ -255,7 +255,7 @@ struct GenerateCommand {
     /// Only puzzles of this level, as `sudoku rate` grades them: `easy` (singles),
     /// `medium`, `hard`, `expert`, `extreme` (forcing chains) or `beyond` (puzzles the
     /// techniques here do not finish: rare, slow to find).
-    /// Puzzles of medium to expert are found by a walk from a minimal puzzle (swapping
+    /// Puzzles of medium to extreme are found by a walk from a quick puzzle (swapping
     /// givens) and need not be minimal; add --minimal for minimal ones (slower).
     #[arg(long, value_enum, ignore_case = true)]
     difficulty: Option<DifficultyArg>,

@@ -7,9 +7,9 @@
 //! [minimal](Options::minimal) one goes on: each given (group) left, in random order, is
 //! taken away if a search finds no second solution without it, so in the end no given
 //! (group) can go. A puzzle of a [difficulty](Options::difficulty) above easy, rare among
-//! minimal ones, is found by a walk: from a minimal puzzle, moves that swap a given for
-//! another cell, kept while the puzzle stays unique and its rating comes no further from
-//! the level asked for. Every puzzle handed out is then proven unique by the engine
+//! minimal ones, is found by a walk: from the quick puzzle, moves that take a given away
+//! and add the cells that rule out the other solutions this lets in, kept while the rating
+//! comes no further from the level asked for. Every puzzle handed out is then proven unique by the engine
 //! ([`SudokuSolver::count`] to 2), never trusted to the digging alone.
 //!
 //! Puzzle `i` of a seed depends on the seed and `i` only, so output is reproducible and the
@@ -79,7 +79,7 @@ pub struct Options {
     pub seed: u64,
     /// Only puzzles of this level, as [`logic::rate`] grades them (puzzles are made, and
     /// made again, until one is). Puzzles from medium to expert are found by a walk from
-    /// a minimal puzzle that swaps givens, and need not be minimal; with
+    /// the quick puzzle that swaps givens, and need not be minimal; with
     /// [`minimal`](Options::minimal) (and for [`Difficulty::Beyond`]) they are minimal
     /// puzzles, drawn until one has the level (slower).
     pub difficulty: Option<Difficulty>,
@@ -159,6 +159,10 @@ const BUDGET: u64 = 20_000;
 /// Puzzles made for one of a given difficulty before giving up.
 const TRIES: u64 = 100_000;
 
+/// Cells a move of the walk may add to rule out the other solutions that taking a given
+/// away lets in.
+const FIXES: usize = 3;
+
 /// Moves of one walk towards a difficulty before it starts again from a new solution.
 const WALK: u64 = 500;
 
@@ -230,11 +234,12 @@ impl Generator {
     }
 
     /// A puzzle of level `wanted` (above easy, below beyond), by a walk among the unique
-    /// puzzles of one solution: a minimal puzzle first, then moves that swap one given for
-    /// another cell of the solution, kept when the puzzle stays unique (the quick search
-    /// says so) and its rating ([`logic::rate`]) comes no further from `wanted`. A move costs
-    /// one quick count and one rating, a small part of what drawing a new minimal puzzle costs,
-    /// and the walk climbs towards the level where drawing would hope for it; a walk that
+    /// puzzles of one solution: the quick puzzle first, then moves that take one given
+    /// (group) away and give back cells where another solution differs until the puzzle is
+    /// unique again ([`Generator::rule_out_others`]), kept when its rating
+    /// ([`logic::rate_within`] `wanted`) comes no further from `wanted`. A move costs a few
+    /// quick searches and one rating, a small part of what drawing a new minimal puzzle
+    /// costs, and the walk climbs towards the level where drawing would hope for it; a walk that
     /// does not reach `wanted` in [`WALK`] moves starts again from a new solution. The
     /// puzzle found is proven unique by the engine, as every other.
     fn of_level(
@@ -247,10 +252,6 @@ impl Generator {
         // The level of a unique puzzle, as far as the walk needs it: any level above
         // `wanted` reads `Beyond`, found with no technique above `wanted` tried.
         let level = |givens: &[u8]| {
-            // Singles alone (one node of the quick search) finish exactly the easy puzzles.
-            if search::count(&self.layout, givens, None, 2, 1) == Some(1) {
-                return Difficulty::Easy;
-            }
             let grid = Grid::from_cells(box_size, givens.to_vec()).expect("a grid");
             match logic::rate_within(&grid, wanted).difficulty() {
                 // The ceiling can find an easier way than the full rating (an X-wing, hard,
@@ -273,7 +274,7 @@ impl Generator {
                     break found;
                 }
             };
-            let mut givens = self.dig(&solution, rng, true);
+            let mut givens = self.dig(&solution, rng, false);
             let mut now = level(&givens);
             for _ in 0..WALK {
                 if now == wanted {
@@ -288,15 +289,13 @@ impl Generator {
                         break symmetry.orbit(n, c / n, c % n);
                     }
                 };
-                let (out, into) = (pick(rng, true), pick(rng, false));
+                // A given (group) out; if that lets another solution in, a cell where that
+                // one differs from the solution given in its place, which rules it out.
                 let mut next = givens.clone();
-                for &c in &out {
+                for c in pick(rng, true) {
                     next[c] = 0;
                 }
-                for &c in &into {
-                    next[c] = solution[c];
-                }
-                if search::count(&self.layout, &next, None, 2, BUDGET) != Some(1) {
+                if !self.rule_out_others(&mut next, &solution, rng) {
                     continue;
                 }
                 let then = level(&next);
@@ -306,6 +305,25 @@ impl Generator {
             }
         }
         Err(GenerateError::DifficultyNotReached(TRIES))
+    }
+
+    /// Adds to `givens` cells of `solution` (groups of the symmetry) where another solution
+    /// differs, until `solution` is the only one: false when a few cells are not enough.
+    fn rule_out_others(&self, givens: &mut [u8], solution: &[u8], rng: &mut SplitMix) -> bool {
+        let n = self.layout.n;
+        for _ in 0..FIXES {
+            let other = match search::other_solution(&self.layout, givens, solution, BUDGET) {
+                Some(None) => return true,
+                Some(Some(other)) => other,
+                None => return false,
+            };
+            let differ: Vec<usize> = (0..n * n).filter(|&c| other[c] != solution[c]).collect();
+            let c = differ[rng.below(differ.len())];
+            for c in self.options.symmetry.orbit(n, c / n, c % n) {
+                givens[c] = solution[c];
+            }
+        }
+        search::count(&self.layout, givens, None, 2, BUDGET) == Some(1)
     }
 
     /// `puzzle` with `solution`, once the engine has proven it the only one.

@@ -218,6 +218,7 @@ fn a_puzzle_made_for_a_difficulty_is_unique_and_graded_so() {
         (Difficulty::Medium, Symmetry::None),
         (Difficulty::Hard, Symmetry::Rotational),
         (Difficulty::Expert, Symmetry::None),
+        (Difficulty::Extreme, Symmetry::Mirror),
     ] {
         let options = Options {
             symmetry,
