@@ -33,11 +33,13 @@ mod chains;
 mod coloring;
 mod fish;
 mod intersections;
+mod marks;
 mod singles;
 mod subsets;
 mod wings;
 
 use crate::grid::Grid;
+pub use marks::MarksError;
 use std::fmt;
 use std::sync::OnceLock;
 

@@ -181,3 +181,90 @@ fn dynamic_forcing_chains_keep_the_solution_and_finish_what_singles_chains_do_no
         );
     }
 }
+
+#[test]
+fn candidate_grids_read_back_what_they_print_part_way_through_a_solution() {
+    for puzzle in puzzles(TOP1465).iter().take(12) {
+        let solution = solution(puzzle);
+        let mut grid = Candidates::new(puzzle);
+        let mut taken = 0;
+        while let Some(step) = logic::next_step(&grid) {
+            if taken % 7 == 0 {
+                let marks = grid.to_marks();
+                let read =
+                    Candidates::from_marks(&marks).unwrap_or_else(|e| panic!("{e}\n{marks}"));
+                // The solution's value is still allowed everywhere: the marks kept it.
+                for (cell, &v) in solution.cells().iter().enumerate() {
+                    assert!(read.value(cell) == v || read.has(cell, v), "{marks}");
+                }
+                // A cell with one candidate left reads back as placed (one digit is a
+                // value); with none such, the grid reads back as it was.
+                let singles = (0..grid.size().pow(2))
+                    .any(|c| grid.value(c) == 0 && grid.candidates(c).len() == 1);
+                if !singles {
+                    assert_eq!(read, grid, "{marks}");
+                    assert_eq!(logic::next_step(&read), Some(step.clone()));
+                }
+                // Read back, the grid may be full; if not, its hint keeps the solution.
+                if let Some(hint) = logic::next_step(&read) {
+                    let what = hint.describe(9);
+                    if let Some((cell, value)) = hint.place {
+                        assert_eq!(solution.cells()[cell], value, "{what}\n{marks}");
+                    }
+                    for &(cell, value) in &hint.remove {
+                        assert_ne!(solution.cells()[cell], value, "{what}\n{marks}");
+                    }
+                }
+            }
+            grid.apply(&step);
+            taken += 1;
+        }
+    }
+}
+
+#[test]
+fn a_candidate_grid_loses_the_marks_its_placed_values_rule_out() {
+    // Row 1 holds 1 and 2; the open cells of the 4x4 grid list every value.
+    let marks = "1 2 1234 1234\n1234 1234 1234 1234\n1234 1234 1234 1234\n1234 1234 1234 1234";
+    let grid = Candidates::from_marks(marks).unwrap();
+    assert_eq!(grid.value(0), 1);
+    assert_eq!(grid.candidates(2), vec![3, 4]);
+    assert_eq!(
+        grid.candidates(4),
+        vec![3, 4],
+        "r2c1 shares the box of 1 and 2"
+    );
+    assert_eq!(grid.candidates(15), vec![1, 2, 3, 4]);
+}
+
+#[test]
+fn malformed_candidate_grids_are_refused_with_the_reason() {
+    let open = |k: usize| vec!["1234"; k].join(" ");
+    for (text, reason) in [
+        (open(15), "16 or 81 cells".to_string()),
+        (
+            format!("1x {}", open(15)),
+            "cell 1 of the candidate grid is \"1x\"".into(),
+        ),
+        (
+            format!("15 {}", open(15)),
+            "cell 1 of the candidate grid is \"15\"".into(),
+        ),
+        (
+            format!("11 {}", open(15)),
+            "cell 1 of the candidate grid is \"11\"".into(),
+        ),
+        (
+            format!("1 1 {}", open(14)),
+            "1 is placed twice in one unit, at r1c1 and r1c2".into(),
+        ),
+        // 1 and 2 in r1c4's row, 3 in its box and 4 in its column leave it nothing.
+        (
+            format!("1 2 1234 1234 {} 3 {} 4", open(3), open(7)),
+            "r1c4 is open with no candidate".into(),
+        ),
+    ] {
+        let e = Candidates::from_marks(&text).unwrap_err();
+        assert!(e.to_string().contains(&reason), "{text:?}: {e}");
+    }
+}
