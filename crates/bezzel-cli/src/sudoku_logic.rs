@@ -1,12 +1,13 @@
 //! `sudoku rate`, `sudoku hint` and `sudoku explain`: the library's logical solver
 //! ([`bezzel_sudoku::logic`]) over the puzzles of the inputs, one answer per puzzle, in order.
 
-use crate::input::{check_inputs, io_reason};
+use crate::input::{Input, check_inputs, io_reason};
 use crate::{Failure, escape, warn};
 use bezzel_sudoku::batch::location;
 use bezzel_sudoku::grid::Grid;
 use bezzel_sudoku::logic::{self, Candidates, Difficulty, Grade, Rating};
 use bezzel_sudoku::reader::{PuzzleReader, ReadOptions};
+use std::io::Read;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
@@ -21,10 +22,42 @@ pub enum Ask {
     Explain,
 }
 
+/// How `sudoku hint` shows its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum HintFormat {
+    /// The step in words.
+    #[default]
+    Text,
+    /// The grid of candidates (pencil marks, in the format `--candidates` reads), then the
+    /// step in words.
+    Board,
+    /// One SVG picture of every grid's candidates, the step's cells and candidates
+    /// highlighted.
+    Svg,
+}
+
+/// What `sudoku hint` reads and prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HintOptions {
+    /// Each input is one grid of candidates ([`Candidates::from_marks`]), not puzzles.
+    pub candidates: bool,
+    /// How the answer is shown.
+    pub format: HintFormat,
+}
+
 /// Answers every puzzle of `files` (stdin when none): status 0, or 2 when a puzzle could not
 /// be read.
-pub fn run(ask: Ask, files: &[PathBuf], read: ReadOptions, quiet: bool) -> Result<u8, Failure> {
+pub fn run(
+    ask: Ask,
+    files: &[PathBuf],
+    read: ReadOptions,
+    hint: HintOptions,
+    quiet: bool,
+) -> Result<u8, Failure> {
     let inputs = check_inputs(files).map_err(Failure::input)?;
+    if hint.candidates || hint.format != HintFormat::Text {
+        return hints(&inputs, read, hint);
+    }
     let named = inputs.len() > 1;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut errors = 0u64;
@@ -33,28 +66,13 @@ pub fn run(ask: Ask, files: &[PathBuf], read: ReadOptions, quiet: bool) -> Resul
     for input in &inputs {
         let name = input.name();
         let (reader, _) = input.open().map_err(Failure::input)?;
-        for item in PuzzleReader::with_options(reader, read) {
-            let puzzle = item.map_err(|e| {
-                Failure::input(format!(
-                    "cannot read {name} at line {}: {}",
-                    e.line,
-                    io_reason(&e.error)
-                ))
-            })?;
-            let file = named.then(|| escape(&name));
-            let where_ = location(file.as_deref(), puzzle.line);
-            let grid = match puzzle
-                .grid
-                .as_ref()
-                .map_err(ToString::to_string)
-                .and_then(|g| g.first_clash().map_or(Ok(g), |c| Err(format!("{c}"))))
-            {
+        let file = named.then(|| escape(&name));
+        each_puzzle(reader, read, &name, file.as_deref(), |where_, grid| {
+            let grid = match grid {
                 Ok(grid) => grid,
                 Err(e) => {
-                    warn(&format!("sudoku: {where_}: {e}"));
-                    writeln!(out, "error: {where_}: {e}")?;
                     errors += 1;
-                    continue;
+                    return report(&mut out, &where_, &e);
                 }
             };
             match ask {
@@ -73,7 +91,8 @@ pub fn run(ask: Ask, files: &[PathBuf], read: ReadOptions, quiet: bool) -> Resul
                 }
                 Ask::Explain => explain(&mut out, grid, &where_)?,
             }
-        }
+            Ok(())
+        })?;
         out.flush()?;
     }
     out.flush()?;
@@ -129,4 +148,99 @@ fn explain(out: &mut impl Write, puzzle: &Grid, where_: &str) -> io::Result<()> 
         writeln!(out, "{}. {}", i + 1, step.describe(puzzle.size()))?;
     }
     writeln!(out, "{}", stuck(&grid))
+}
+
+/// `sudoku hint` with candidates read or drawn: every grid's step, as `hint.format` says;
+/// status 0, or 2 when an input could not be read (its error on stderr and in the output).
+fn hints(inputs: &[Input], read: ReadOptions, hint: HintOptions) -> Result<u8, Failure> {
+    let named = inputs.len() > 1;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut errors = 0u64;
+    let mut pictures = Vec::new();
+    let mut answer = |out: &mut BufWriter<_>, where_: String, grid: Candidates| -> io::Result<()> {
+        let step = logic::next_step(&grid);
+        let words = step
+            .as_ref()
+            .map_or_else(|| stuck(&grid), |s| s.describe(grid.size()));
+        match hint.format {
+            HintFormat::Text => writeln!(out, "{words}"),
+            HintFormat::Board => write!(out, "# {where_}\n{}# {words}\n", grid.to_marks()),
+            HintFormat::Svg => {
+                pictures.push((format!("{where_}: {words}"), grid, step));
+                Ok(())
+            }
+        }
+    };
+    for input in inputs {
+        let name = input.name();
+        let (mut reader, _) = input.open().map_err(Failure::input)?;
+        let file = named.then(|| escape(&name));
+        if hint.candidates {
+            let mut text = String::new();
+            reader
+                .read_to_string(&mut text)
+                .map_err(|e| Failure::input(format!("cannot read {name}: {}", io_reason(&e))))?;
+            let where_ = file.clone().unwrap_or_else(|| "candidates".to_string());
+            match Candidates::from_marks(&text) {
+                Ok(grid) => answer(&mut out, where_, grid)?,
+                Err(e) => {
+                    errors += 1;
+                    report(&mut out, &where_, &e.to_string())?;
+                }
+            }
+            continue;
+        }
+        each_puzzle(
+            reader,
+            read,
+            &name,
+            file.as_deref(),
+            |where_, grid| match grid {
+                Ok(grid) => answer(&mut out, where_, Candidates::new(grid)),
+                Err(e) => {
+                    errors += 1;
+                    report(&mut out, &where_, &e)
+                }
+            },
+        )?;
+    }
+    if hint.format == HintFormat::Svg {
+        out.write_all(bezzel_sudoku::svg::hints(&pictures).as_bytes())?;
+    }
+    out.flush()?;
+    Ok(if errors > 0 { 2 } else { 0 })
+}
+
+/// Each puzzle of `reader` (the input `name`, called `file` in answers when there are
+/// several) to `each`, with where it is and its grid, or why it is not one (unreadable, or a
+/// value twice in a unit). An input that cannot be read at all ends the walk.
+fn each_puzzle(
+    reader: impl io::BufRead,
+    read: ReadOptions,
+    name: &str,
+    file: Option<&str>,
+    mut each: impl FnMut(String, Result<&Grid, String>) -> io::Result<()>,
+) -> Result<(), Failure> {
+    for item in PuzzleReader::with_options(reader, read) {
+        let puzzle = item.map_err(|e| {
+            Failure::input(format!(
+                "cannot read {name} at line {}: {}",
+                e.line,
+                io_reason(&e.error)
+            ))
+        })?;
+        let grid = puzzle
+            .grid
+            .as_ref()
+            .map_err(ToString::to_string)
+            .and_then(|g| g.first_clash().map_or(Ok(g), |c| Err(format!("{c}"))));
+        each(location(file, puzzle.line), grid)?;
+    }
+    Ok(())
+}
+
+/// A puzzle that is not one: on stderr, and in the output in its place.
+fn report(out: &mut impl Write, where_: &str, error: &str) -> io::Result<()> {
+    warn(&format!("sudoku: {where_}: {error}"));
+    writeln!(out, "error: {where_}: {error}")
 }

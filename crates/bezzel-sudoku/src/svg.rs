@@ -4,9 +4,12 @@
 //! grey ground, the cells the solution filled in blue, so the two are told apart at a
 //! glance; box lines are heavier than cell lines. [`sheet`] stacks several grids (and answers
 //! without one, as a caption alone) in one document, which is what `sudoku --format svg`
-//! prints. The text is well-formed XML that browsers open as it is.
+//! prints. [`hints`] draws grids of candidates (pencil marks) with a logical step on each,
+//! its cells and candidates highlighted (`sudoku hint --format svg`). The text is
+//! well-formed XML that browsers open as it is.
 
 use crate::grid::{Alphabet, Grid};
+use crate::logic::{Candidates, Step};
 use bezzel_core::markup::escape;
 
 /// The side of a cell, in pixels.
@@ -143,7 +146,120 @@ fn draw(
             ));
         }
     }
-    // Thin lines between cells, heavy ones between boxes and around the grid.
+    lines(s, n, b);
+    s.push_str("</g>\n");
+}
+
+/// Grids of candidates (pencil marks), each under its caption, one under another, with
+/// its step when there is one: the cells of the step's pattern on yellow, the candidates
+/// it removes in red and struck through, the value it places in green on a green cell.
+/// What `sudoku hint --format svg` prints.
+pub fn hints(entries: &[(String, Candidates, Option<Step>)]) -> String {
+    let height_of = |g: &Candidates| CAPTION + g.size() as f64 * CELL + 2.0 * MARGIN;
+    let width = entries
+        .iter()
+        .map(|(caption, g, _)| (g.size() as f64 * CELL).max(caption.chars().count() as f64 * 8.5))
+        .fold(320.0_f64, f64::max)
+        + 2.0 * MARGIN;
+    let height: f64 = entries
+        .iter()
+        .map(|(_, g, _)| height_of(g))
+        .sum::<f64>()
+        .max(CAPTION);
+    let mut s = header(width, height);
+    let mut y = 0.0;
+    for (caption, grid, step) in entries {
+        s += &format!(
+            "<text x=\"{MARGIN}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"14\">{}</text>\n",
+            y + 16.0,
+            escape(caption)
+        );
+        draw_marks(&mut s, grid, step.as_ref(), MARGIN, y + CAPTION);
+        y += height_of(grid);
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// One grid of candidates with its step, top-left corner at `(x, y)`.
+fn draw_marks(s: &mut String, grid: &Candidates, step: Option<&Step>, x: f64, y: f64) {
+    let n = grid.size();
+    let b = grid.box_size();
+    let side = n as f64 * CELL;
+    let symbol = |v: u8| escape(&Alphabet::FromOne.symbol(v).unwrap_or('?').to_string());
+    s.push_str(&format!("<g transform=\"translate({x} {y})\">\n"));
+    s.push_str(&format!(
+        "<rect width=\"{side}\" height=\"{side}\" fill=\"#fff\"/>\n"
+    ));
+    let pattern = step.map_or(&[][..], |st| &st.cells[..]);
+    let place = step.and_then(|st| st.place);
+    let removed = |cell: usize, v: u8| step.is_some_and(|st| st.remove.contains(&(cell, v)));
+    for cell in 0..n * n {
+        let (cx, cy) = ((cell % n) as f64 * CELL, (cell / n) as f64 * CELL);
+        let ground = if place.is_some_and(|(c, _)| c == cell) {
+            Some("#c8f0c8")
+        } else if pattern.contains(&cell) {
+            Some("#fff3b0")
+        } else {
+            None
+        };
+        if let Some(fill) = ground {
+            s.push_str(&format!(
+                "<rect x=\"{cx}\" y=\"{cy}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/>\n"
+            ));
+        }
+        let value = grid.value(cell);
+        if value != 0 {
+            s.push_str(&format!(
+                "<text class=\"value\" x=\"{}\" y=\"{}\" font-family=\"sans-serif\" \
+                 font-size=\"{}\" font-weight=\"bold\" text-anchor=\"middle\" \
+                 dominant-baseline=\"central\">{}</text>\n",
+                cx + CELL / 2.0,
+                cy + CELL / 2.0,
+                CELL * 0.55,
+                symbol(value)
+            ));
+            continue;
+        }
+        // Candidate v in row (v-1)/b, column (v-1)%b of a b-by-b layout in the cell.
+        let small = CELL / b as f64;
+        for v in grid.candidates(cell) {
+            let i = usize::from(v - 1);
+            let (px, py) = (
+                cx + (i % b) as f64 * small + small / 2.0,
+                cy + (i / b) as f64 * small + small / 2.0,
+            );
+            let (class, colour, extra) = if place == Some((cell, v)) {
+                ("placed", "#0a7d0a", " font-weight=\"bold\"")
+            } else if removed(cell, v) {
+                ("removed", "#d11", " text-decoration=\"line-through\"")
+            } else {
+                ("candidate", "#555", "")
+            };
+            s.push_str(&format!(
+                "<text class=\"{class}\" x=\"{px}\" y=\"{py}\" font-family=\"sans-serif\" \
+                 font-size=\"{}\" fill=\"{colour}\"{extra} text-anchor=\"middle\" \
+                 dominant-baseline=\"central\">{}</text>\n",
+                small * 0.8,
+                symbol(v)
+            ));
+            if class == "removed" {
+                s.push_str(&format!(
+                    "<path d=\"M{} {py}H{}\" stroke=\"#d11\" stroke-width=\"1.5\"/>\n",
+                    px - small * 0.4,
+                    px + small * 0.4
+                ));
+            }
+        }
+    }
+    lines(s, n, b);
+    s.push_str("</g>\n");
+}
+
+/// Thin lines between the cells of an `n`-by-`n` grid, heavy ones between boxes of `b` and
+/// around it.
+fn lines(s: &mut String, n: usize, b: usize) {
+    let side = n as f64 * CELL;
     let (mut thin, mut heavy) = (String::new(), String::new());
     for i in 0..=n {
         let p = i as f64 * CELL;
@@ -156,7 +272,6 @@ fn draw(
     s.push_str(&format!(
         "<path d=\"{heavy}\" stroke=\"#000\" stroke-width=\"3\" fill=\"none\" stroke-linecap=\"square\"/>\n"
     ));
-    s.push_str("</g>\n");
 }
 
 #[cfg(test)]

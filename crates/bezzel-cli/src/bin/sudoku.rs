@@ -20,23 +20,29 @@
 //! pattern of the givens, `--minimal` for puzzles from which no given (no pair of the
 //! symmetry) can be taken away, `--seed N` to make the same puzzles again (by default the
 //! clock's, named in the summary), `--solution` to print the solution after each puzzle,
-//! `--format json` for one object per puzzle, `--difficulty easy|medium|hard|expert|beyond`
+//! `--format json` for one object per puzzle, `--difficulty easy|medium|hard|expert|extreme|beyond`
 //! for puzzles of one level as `sudoku rate` grades them, `--threads`, `--time-limit`,
 //! `--quiet`.
 //!
 //! **Rate, hint, explain.** `sudoku rate [FILES]` grades each puzzle by the hardest human
 //! technique its logical solution needs (`bezzel_sudoku::logic`: singles, locked candidates,
 //! naked and hidden subsets, X-wing, swordfish, jellyfish, XY-wing, XYZ-wing, simple
-//! coloring), one line per puzzle: the score on Sudoku Explainer's scale, the level (`easy`,
-//! `medium`, `hard`, `expert`, or `beyond` when the techniques get stuck: never a guess) and
-//! the technique; a summary with the median score goes to stderr. `sudoku hint` prints each
-//! puzzle's next logical step (technique, cells as `r1c1`, the value placed or candidates
-//! removed) and `sudoku explain` every step, then `solved` or where it got stuck.
+//! coloring, forcing chains), one line per puzzle: the score on Sudoku Explainer's scale,
+//! the level (`easy`, `medium`, `hard`, `expert`, `extreme` for forcing chains, or `beyond`
+//! when the techniques get stuck: never a guess) and the technique; a summary with the
+//! median score goes to stderr. `sudoku hint` prints each puzzle's next logical step
+//! (technique, cells as `r1c1`, the value placed or candidates removed) and `sudoku
+//! explain` every step, then `solved` or where it got stuck. `hint --candidates` reads a
+//! grid part way through instead, as pencil marks (81 cells, each the digits of its
+//! candidates); `hint --format board` prints the grid's pencil marks before the step, in
+//! that same format, and `--format svg` draws them with the step's cells and candidates
+//! highlighted.
 //!
 //! ```text
 //! cargo run --release --bin sudoku -- generate 10 --symmetry rotational --minimal --seed 1
 //! cargo run --release --bin sudoku -- generate 5 --difficulty hard | cargo run --release --bin sudoku -- rate
 //! cargo run --release --bin sudoku -- explain tests/data/top1465_sample.txt
+//! cargo run --release --bin sudoku -- hint --candidates marks.txt --format svg > hint.svg
 //! ```
 //!
 //! **Input.** Files given as arguments, in order, or stdin when there are none (`-` names stdin
@@ -118,7 +124,7 @@ use bezzel_cli::options::positive_number;
 use bezzel_cli::options::{Format, Order, Quiet, Stats, Threads, TimeLimit, Tree, consistency};
 use bezzel_cli::sudoku::{self, Run};
 use bezzel_cli::sudoku_generate::{self, GenerateRun};
-use bezzel_cli::sudoku_logic::{self, Ask};
+use bezzel_cli::sudoku_logic::{self, Ask, HintFormat, HintOptions};
 use bezzel_core::{Consistency, Restarts, SearchConfig};
 use bezzel_sudoku::batch::{Mode, Settings};
 use bezzel_sudoku::generate::{Options as GenerateOptions, Symmetry};
@@ -214,12 +220,12 @@ enum Command {
     /// solver); the same --seed gives the same puzzles.
     Generate(GenerateCommand),
     /// Grade each puzzle by the hardest human technique its logical solution needs:
-    /// `score level technique` (levels easy, medium, hard, expert; `beyond` when the
-    /// techniques here get stuck); a summary with the median on stderr.
+    /// `score level technique` (levels easy, medium, hard, expert, extreme; `beyond` when
+    /// the techniques here get stuck); a summary with the median on stderr.
     Rate(LogicCommand),
     /// The next logical step of each puzzle: the technique, its cells, and the value placed
     /// or the candidates removed.
-    Hint(LogicCommand),
+    Hint(HintCommand),
     /// Every step of each puzzle's logical solution, then `solved` or where it got stuck.
     Explain(LogicCommand),
 }
@@ -234,6 +240,22 @@ struct LogicCommand {
     /// No summary on stderr.
     #[command(flatten)]
     quiet: Quiet,
+}
+
+#[derive(Args, Debug)]
+struct HintCommand {
+    #[command(flatten)]
+    logic: LogicCommand,
+    /// Read each input as one grid of candidates (pencil marks): the 81 (or 16) cells in
+    /// row order, each written as the digits of its candidates (one digit: the value
+    /// placed), separated by spaces or line ends; `|`, `-`, `+` and lines starting with `#`
+    /// are ignored, so `--format board` output reads back.
+    #[arg(long, conflicts_with = "grid")]
+    candidates: bool,
+    /// `text`: the step in words; `board`: the grid's candidates, then the step; `svg`: one
+    /// picture of every grid's candidates with the step's cells and candidates highlighted.
+    #[arg(long, value_enum, ignore_case = true, default_value = "text")]
+    format: HintFormat,
 }
 
 #[derive(Args, Debug)]
@@ -253,8 +275,10 @@ struct GenerateCommand {
     #[arg(long)]
     minimal: bool,
     /// Only puzzles of this level, as `sudoku rate` grades them: `easy` (singles),
-    /// `medium`, `hard`, `expert` or `beyond` (puzzles the techniques here do not finish).
-    /// Levels above easy are made minimal.
+    /// `medium`, `hard`, `expert`, `extreme` (forcing chains) or `beyond` (puzzles the
+    /// techniques here do not finish: rare, slow to find).
+    /// Puzzles of medium to extreme are found by a walk from a quick puzzle (swapping
+    /// givens) and need not be minimal; add --minimal for minimal ones (slower).
     #[arg(long, value_enum, ignore_case = true)]
     difficulty: Option<DifficultyArg>,
     /// The seed (default: from the clock; the summary says which, to make the same again).
@@ -291,6 +315,7 @@ enum DifficultyArg {
     Medium,
     Hard,
     Expert,
+    Extreme,
     Beyond,
 }
 
@@ -336,6 +361,7 @@ impl GenerateCommand {
                     DifficultyArg::Medium => Difficulty::Medium,
                     DifficultyArg::Hard => Difficulty::Hard,
                     DifficultyArg::Expert => Difficulty::Expert,
+                    DifficultyArg::Extreme => Difficulty::Extreme,
                     DifficultyArg::Beyond => Difficulty::Beyond,
                 }),
             },
@@ -417,23 +443,29 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    let logic = |ask, c: &LogicCommand| {
+    let logic = |ask, c: &LogicCommand, hint: HintOptions| {
         let read = ReadOptions {
             form: if c.grid { Form::Grid } else { Form::Auto },
             alphabet: None,
         };
         bezzel_cli::exit(
             "sudoku",
-            sudoku_logic::run(ask, &c.files, read, c.quiet.quiet),
+            sudoku_logic::run(ask, &c.files, read, hint, c.quiet.quiet),
         )
     };
     match &cli.command {
         Some(Command::Generate(generate)) => {
             return bezzel_cli::exit("sudoku", sudoku_generate::generate(&generate.run()));
         }
-        Some(Command::Rate(c)) => return logic(Ask::Rate, c),
-        Some(Command::Hint(c)) => return logic(Ask::Hint, c),
-        Some(Command::Explain(c)) => return logic(Ask::Explain, c),
+        Some(Command::Rate(c)) => return logic(Ask::Rate, c, HintOptions::default()),
+        Some(Command::Hint(h)) => {
+            let hint = HintOptions {
+                candidates: h.candidates,
+                format: h.format,
+            };
+            return logic(Ask::Hint, &h.logic, hint);
+        }
+        Some(Command::Explain(c)) => return logic(Ask::Explain, c, HintOptions::default()),
         None => {}
     }
     let run = cli.run();

@@ -6,7 +6,10 @@
 //! check that keeps the puzzle unique. That is the quick puzzle, solvable by singles. A
 //! [minimal](Options::minimal) one goes on: each given (group) left, in random order, is
 //! taken away if a search finds no second solution without it, so in the end no given
-//! (group) can go. Every puzzle handed out is then proven unique by the engine
+//! (group) can go. A puzzle of a [difficulty](Options::difficulty) above easy, rare among
+//! minimal ones, is found by a walk: from the quick puzzle, moves that take a given away
+//! and add the cells that rule out the other solutions this lets in, kept while the rating
+//! comes no further from the level asked for. Every puzzle handed out is then proven unique by the engine
 //! ([`SudokuSolver::count`] to 2), never trusted to the digging alone.
 //!
 //! Puzzle `i` of a seed depends on the seed and `i` only, so output is reproducible and the
@@ -75,7 +78,10 @@ pub struct Options {
     /// The seed: the same seed gives the same puzzles.
     pub seed: u64,
     /// Only puzzles of this level, as [`logic::rate`] grades them (puzzles are made, and
-    /// made again, until one is); levels above [`Difficulty::Easy`] are made minimal.
+    /// made again, until one is). Puzzles from medium to expert are found by a walk from
+    /// the quick puzzle that swaps givens, and need not be minimal; with
+    /// [`minimal`](Options::minimal) (and for [`Difficulty::Beyond`]) they are minimal
+    /// puzzles, drawn until one has the level (slower).
     pub difficulty: Option<Difficulty>,
 }
 
@@ -153,6 +159,13 @@ const BUDGET: u64 = 20_000;
 /// Puzzles made for one of a given difficulty before giving up.
 const TRIES: u64 = 100_000;
 
+/// Cells a move of the walk may add to rule out the other solutions that taking a given
+/// away lets in.
+const FIXES: usize = 3;
+
+/// Moves of one walk towards a difficulty before it starts again from a new solution.
+const WALK: u64 = 500;
+
 /// Makes puzzles as [`Options`] say; see the [module docs](self).
 #[derive(Debug)]
 pub struct Generator {
@@ -194,6 +207,9 @@ impl Generator {
         let Some(wanted) = self.options.difficulty else {
             return self.one(&mut rng, self.options.minimal);
         };
+        if !self.options.minimal && wanted > Difficulty::Easy && wanted < Difficulty::Beyond {
+            return self.of_level(&mut rng, wanted);
+        }
         let minimal = self.options.minimal || wanted > Difficulty::Easy;
         for _ in 0..TRIES {
             if self
@@ -217,6 +233,108 @@ impl Generator {
         Err(GenerateError::DifficultyNotReached(TRIES))
     }
 
+    /// A puzzle of level `wanted` (above easy, below beyond), by a walk among the unique
+    /// puzzles of one solution: the quick puzzle first, then moves that take one given
+    /// (group) away and give back cells where another solution differs until the puzzle is
+    /// unique again ([`Generator::rule_out_others`]), kept when its rating
+    /// ([`logic::rate_within`] `wanted`) comes no further from `wanted`. A move costs a few
+    /// quick searches and one rating, a small part of what drawing a new minimal puzzle
+    /// costs, and the walk climbs towards the level where drawing would hope for it; a walk that
+    /// does not reach `wanted` in [`WALK`] moves starts again from a new solution. The
+    /// puzzle found is proven unique by the engine, as every other.
+    fn of_level(
+        &mut self,
+        rng: &mut SplitMix,
+        wanted: Difficulty,
+    ) -> Result<Generated, GenerateError> {
+        let box_size = self.options.box_size;
+        let n = self.layout.n;
+        // The level of a unique puzzle, as far as the walk needs it: any level above
+        // `wanted` reads `Beyond`, found with no technique above `wanted` tried.
+        let level = |givens: &[u8]| {
+            let grid = Grid::from_cells(box_size, givens.to_vec()).expect("a grid");
+            match logic::rate_within(&grid, wanted).difficulty() {
+                // The ceiling can find an easier way than the full rating (an X-wing, hard,
+                // is tried before a hidden pair, medium): the full rating decides.
+                d if d == wanted => logic::rate(&grid).difficulty().max(d),
+                d => d,
+            }
+        };
+        let distance = |d: Difficulty| (d as i32 - wanted as i32).abs();
+        for _ in 0..TRIES / WALK {
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
+                return Err(GenerateError::Cancelled);
+            }
+            let solution = loop {
+                if let Some(found) = search::random_solution(&self.layout, rng, BUDGET) {
+                    break found;
+                }
+            };
+            let mut givens = self.dig(&solution, rng, false);
+            let mut now = level(&givens);
+            for _ in 0..WALK {
+                if now == wanted {
+                    let puzzle = Grid::from_cells(box_size, givens).expect("a grid");
+                    let solution = Grid::from_cells(box_size, solution).expect("a grid");
+                    return self.proven(puzzle, solution);
+                }
+                let symmetry = self.options.symmetry;
+                let pick = |rng: &mut SplitMix, given: bool| loop {
+                    let c = rng.below(n * n);
+                    if (givens[c] != 0) == given {
+                        break symmetry.orbit(n, c / n, c % n);
+                    }
+                };
+                // A given (group) out; if that lets another solution in, a cell where that
+                // one differs from the solution given in its place, which rules it out.
+                let mut next = givens.clone();
+                for c in pick(rng, true) {
+                    next[c] = 0;
+                }
+                if !self.rule_out_others(&mut next, &solution, rng) {
+                    continue;
+                }
+                let then = level(&next);
+                if distance(then) <= distance(now) {
+                    (givens, now) = (next, then);
+                }
+            }
+        }
+        Err(GenerateError::DifficultyNotReached(TRIES))
+    }
+
+    /// Adds to `givens` cells of `solution` (groups of the symmetry) where another solution
+    /// differs, until `solution` is the only one: false when a few cells are not enough.
+    fn rule_out_others(&self, givens: &mut [u8], solution: &[u8], rng: &mut SplitMix) -> bool {
+        let n = self.layout.n;
+        for _ in 0..FIXES {
+            let other = match search::other_solution(&self.layout, givens, solution, BUDGET) {
+                Some(None) => return true,
+                Some(Some(other)) => other,
+                None => return false,
+            };
+            let differ: Vec<usize> = (0..n * n).filter(|&c| other[c] != solution[c]).collect();
+            let c = differ[rng.below(differ.len())];
+            for c in self.options.symmetry.orbit(n, c / n, c % n) {
+                givens[c] = solution[c];
+            }
+        }
+        search::count(&self.layout, givens, None, 2, BUDGET) == Some(1)
+    }
+
+    /// `puzzle` with `solution`, once the engine has proven it the only one.
+    fn proven(&mut self, puzzle: Grid, solution: Grid) -> Result<Generated, GenerateError> {
+        let proof = self.prover.count(&puzzle, 2)?;
+        if proof.status() != Status::Unique || proof.solution.as_ref() != Some(&solution) {
+            return Err(GenerateError::NotUnique(puzzle));
+        }
+        Ok(Generated { puzzle, solution })
+    }
+
     /// One puzzle, drawn with `rng`.
     fn one(&mut self, rng: &mut SplitMix, minimal: bool) -> Result<Generated, GenerateError> {
         let solution = loop {
@@ -228,11 +346,7 @@ impl Generator {
         let box_size = self.options.box_size;
         let puzzle = Grid::from_cells(box_size, made).expect("a grid of the right size");
         let solution = Grid::from_cells(box_size, solution).expect("a grid of the right size");
-        let proof = self.prover.count(&puzzle, 2)?;
-        if proof.status() != Status::Unique || proof.solution.as_ref() != Some(&solution) {
-            return Err(GenerateError::NotUnique(puzzle));
-        }
-        Ok(Generated { puzzle, solution })
+        self.proven(puzzle, solution)
     }
 
     /// The givens: the solution, with every group that singles can do without taken away,

@@ -84,6 +84,8 @@ struct Walk<'a> {
     rng: Option<&'a mut SplitMix>,
     /// Nodes left before the search gives up.
     budget: u64,
+    /// A solution not to keep as the first one found (the one a puzzle is made from).
+    avoid: Option<&'a [u8]>,
 }
 
 impl Board {
@@ -210,7 +212,10 @@ impl Walk<'_> {
         let Some(cell) = board.branch_cell() else {
             *found += 1;
             if first.is_none() {
-                *first = Some((board.values(), path.clone()));
+                let values = board.values();
+                if self.avoid != Some(&values[..]) {
+                    *first = Some((values, path.clone()));
+                }
             }
             return true;
         };
@@ -256,10 +261,33 @@ pub(crate) fn count(
         layout,
         rng: None,
         budget,
+        avoid: None,
     };
     let mut found = 0;
     walk.count(board, limit, &mut found, &mut None, &mut Vec::new())
         .then_some(found)
+}
+
+/// A solution of `givens` other than `solution` (one of theirs): `Some(None)` when there is
+/// none, `None` when `budget` nodes were not enough to tell.
+pub(crate) fn other_solution(
+    layout: &Layout,
+    givens: &[u8],
+    solution: &[u8],
+    budget: u64,
+) -> Option<Option<Vec<u8>>> {
+    let Some(board) = Board::new(layout, givens, None) else {
+        return Some(None);
+    };
+    let mut walk = Walk {
+        layout,
+        rng: None,
+        budget,
+        avoid: Some(solution),
+    };
+    let (mut found, mut first) = (0, None);
+    walk.count(board, 2, &mut found, &mut first, &mut Vec::new())
+        .then(|| first.map(|(other, _)| other))
 }
 
 /// A random solution of the empty grid; `None` when `budget` nodes were not enough.
@@ -269,6 +297,7 @@ pub(crate) fn random_solution(layout: &Layout, rng: &mut SplitMix, budget: u64) 
         layout,
         rng: Some(rng),
         budget,
+        avoid: None,
     };
     let (mut found, mut first) = (0, None);
     walk.count(board, 1, &mut found, &mut first, &mut Vec::new());

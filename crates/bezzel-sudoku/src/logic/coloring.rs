@@ -13,8 +13,12 @@ pub(super) fn simple(grid: &Candidates) -> Option<Step> {
         // Conjugate links.
         let mut links: Vec<Vec<usize>> = vec![Vec::new(); n * n];
         for unit in 0..3 * n {
-            let places = grid.places(unit, value);
-            if let [a, b] = places[..] {
+            let places = grid.place_mask(unit, value);
+            if places.count_ones() == 2 {
+                let mut ends = grid.cells_at(unit, places);
+                let (Some(a), Some(b)) = (ends.next(), ends.next()) else {
+                    continue;
+                };
                 links[a].push(b);
                 links[b].push(a);
             }

@@ -11,50 +11,50 @@ pub(super) fn find(grid: &Candidates, k: usize) -> Option<Step> {
         3 => Technique::Swordfish,
         _ => Technique::Jellyfish,
     };
+    let mut lines = [0usize; 32];
+    let mut along = [0u32; 32];
     for value in 1..=n as u8 {
         // Rows as the base (cover the columns), then columns as the base.
         for rows in [true, false] {
             let (base, cover) = if rows { (0, n) } else { (n, 0) };
             // The base lines where the value has 2..=k places, with those places' positions
-            // along the line.
-            let lines: Vec<(usize, u32)> = (0..n)
-                .filter_map(|i| {
-                    let places = grid.places(base + i, value);
-                    let along = places
-                        .iter()
-                        .fold(0u32, |m, &c| m | 1 << if rows { c % n } else { c / n });
-                    (2..=k).contains(&places.len()).then_some((i, along))
-                })
-                .collect();
+            // along the line (a row's positions are the columns, and the other way round).
+            let mut len = 0;
+            for i in 0..n {
+                let mask = grid.place_mask(base + i, value);
+                if (2..=k).contains(&(mask.count_ones() as usize)) {
+                    lines[len] = i;
+                    along[len] = mask;
+                    len += 1;
+                }
+            }
+            let line_of = |c: usize| if rows { c / n } else { c % n };
             let mut found = None;
-            subsets(&lines, k, &mut |chosen| {
-                let union = chosen.iter().fold(0, |m, &(_, a)| m | a);
+            subsets(len, k, |chosen| {
+                let union = chosen.iter().fold(0, |m, &i| m | along[i]);
                 if union.count_ones() as usize != k {
                     return false;
                 }
-                let base_lines: Vec<usize> = chosen.iter().map(|&(i, _)| i).collect();
-                let mut remove = Vec::new();
-                let mut cells = Vec::new();
-                for j in (0..n).filter(|j| union & 1 << j != 0) {
-                    for c in grid.places(cover + j, value) {
-                        let line = if rows { c / n } else { c % n };
-                        if base_lines.contains(&line) {
-                            cells.push(c);
-                        } else {
-                            remove.push((c, value));
-                        }
-                    }
-                }
-                if remove.is_empty() {
+                let in_base = |c: usize| chosen.iter().any(|&i| lines[i] == line_of(c));
+                let covered = || {
+                    (0..n)
+                        .filter(move |j| union & 1 << j != 0)
+                        .flat_map(move |j| grid.places(cover + j, value))
+                };
+                if covered().all(in_base) {
                     return false;
                 }
+                let mut cells: Vec<usize> = covered().filter(|&c| in_base(c)).collect();
                 cells.sort_unstable();
                 found = Some(Step {
                     technique,
                     cells,
                     values: vec![value],
                     place: None,
-                    remove,
+                    remove: covered()
+                        .filter(|&c| !in_base(c))
+                        .map(|c| (c, value))
+                        .collect(),
                 });
                 true
             });

@@ -9,39 +9,29 @@ fn box_of(grid: &Candidates, cell: usize) -> usize {
     2 * grid.n + (r / grid.box_size) * grid.box_size + c / grid.box_size
 }
 
-/// The line (row unit, or column unit) holding all of `cells`, if any.
-fn lines_of(grid: &Candidates, cells: &[usize]) -> Vec<usize> {
-    let n = grid.n;
-    let mut lines = Vec::new();
-    if cells.iter().all(|&c| c / n == cells[0] / n) {
-        lines.push(cells[0] / n);
-    }
-    if cells.iter().all(|&c| c % n == cells[0] % n) {
-        lines.push(n + cells[0] % n);
-    }
-    lines
-}
-
-/// The step removing `value` from the cells of `target` outside `pattern`, if there are any.
+/// The step removing `value` from the cells of `target` outside `pattern` (the places of
+/// `value` in unit `source`), if there are any.
 fn step(
     grid: &Candidates,
     technique: Technique,
-    pattern: Vec<usize>,
+    (source, pattern): (usize, u32),
     value: u8,
     target: usize,
 ) -> Option<Step> {
-    let remove: Vec<(usize, u8)> = grid
-        .places(target, value)
-        .into_iter()
-        .filter(|c| !pattern.contains(c))
-        .map(|c| (c, value))
-        .collect();
-    (!remove.is_empty()).then(|| Step {
+    let inside = |c: usize| grid.units[source].contains(&c);
+    if grid.places(target, value).all(inside) {
+        return None;
+    }
+    Some(Step {
         technique,
-        cells: pattern,
+        cells: grid.cells_at(source, pattern).collect(),
         values: vec![value],
         place: None,
-        remove,
+        remove: grid
+            .places(target, value)
+            .filter(|&c| !inside(c))
+            .map(|c| (c, value))
+            .collect(),
     })
 }
 
@@ -50,12 +40,21 @@ pub(super) fn pointing(grid: &Candidates) -> Option<Step> {
     let n = grid.n;
     for unit in 2 * n..3 * n {
         for value in 1..=n as u8 {
-            let places = grid.places(unit, value);
-            if places.len() < 2 {
+            let pattern = grid.place_mask(unit, value);
+            if pattern.count_ones() < 2 {
                 continue;
             }
-            for line in lines_of(grid, &places) {
-                if let Some(s) = step(grid, Technique::Pointing, places.clone(), value, line) {
+            let mut cells = grid.cells_at(unit, pattern);
+            let first = cells.next()?;
+            let (mut row, mut col) = (true, true);
+            for c in cells {
+                row &= c / n == first / n;
+                col &= c % n == first % n;
+            }
+            for (same, line) in [(row, first / n), (col, n + first % n)] {
+                if same
+                    && let Some(s) = step(grid, Technique::Pointing, (unit, pattern), value, line)
+                {
                     return Some(s);
                 }
             }
@@ -69,13 +68,14 @@ pub(super) fn claiming(grid: &Candidates) -> Option<Step> {
     let n = grid.n;
     for unit in 0..2 * n {
         for value in 1..=n as u8 {
-            let places = grid.places(unit, value);
-            if places.len() < 2 {
+            let pattern = grid.place_mask(unit, value);
+            if pattern.count_ones() < 2 {
                 continue;
             }
-            let b = box_of(grid, places[0]);
-            if places.iter().all(|&c| box_of(grid, c) == b)
-                && let Some(s) = step(grid, Technique::Claiming, places, value, b)
+            let mut cells = grid.cells_at(unit, pattern);
+            let b = box_of(grid, cells.next()?);
+            if cells.all(|c| box_of(grid, c) == b)
+                && let Some(s) = step(grid, Technique::Claiming, (unit, pattern), value, b)
             {
                 return Some(s);
             }

@@ -3,7 +3,7 @@
 //!
 //! A [`Candidates`] grid holds the values still possible in each open cell. [`next_step`]
 //! looks for the easiest [`Technique`] that applies (singles before locked candidates before
-//! subsets, fish, wings and coloring) and returns the [`Step`] it finds: a value placed, or
+//! subsets, fish, wings and coloring, and forcing chains last) and returns the [`Step`] it finds: a value placed, or
 //! candidates removed, with the cells of the pattern that justify it. [`explain`] applies
 //! steps until the grid is full or no technique applies; [`rate`] grades a puzzle by the
 //! hardest technique its explanation needed (a [`Rating`] with a numeric score on the scale
@@ -13,8 +13,9 @@
 //!
 //! One file per family of techniques: [`singles`](self) (hidden and naked singles),
 //! intersections (locked candidates), subsets (naked and hidden pairs, triples and quads),
-//! fish (X-wing, swordfish, jellyfish), wings (XY-wing, XYZ-wing) and coloring (simple
-//! coloring).
+//! fish (X-wing, swordfish, jellyfish), wings (XY-wing, XYZ-wing), coloring (simple
+//! coloring) and chains (forcing chains: a candidate whose assumption leads to a
+//! contradiction is false).
 //!
 //! ```
 //! use bezzel_sudoku::grid::Grid;
@@ -28,15 +29,19 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod chains;
 mod coloring;
 mod fish;
 mod intersections;
+mod marks;
 mod singles;
 mod subsets;
 mod wings;
 
 use crate::grid::Grid;
+pub use marks::MarksError;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// The techniques, easiest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -76,11 +81,16 @@ pub enum Technique {
     Jellyfish,
     /// Four values of a unit with four places between them.
     HiddenQuad,
+    /// A candidate whose assumption leads, by singles, to a contradiction: it is false.
+    ForcingChain,
+    /// A candidate whose assumption leads, by singles and the patterns up to expert (locked
+    /// candidates, subsets, fish, wings, coloring), to a contradiction: it is false.
+    DynamicForcingChain,
 }
 
 impl Technique {
     /// Every technique, easiest first: the order [`next_step`] tries them in.
-    pub const ALL: [Technique; 17] = [
+    pub const ALL: [Technique; 19] = [
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
         Technique::NakedSingle,
@@ -98,6 +108,8 @@ impl Technique {
         Technique::NakedQuad,
         Technique::Jellyfish,
         Technique::HiddenQuad,
+        Technique::ForcingChain,
+        Technique::DynamicForcingChain,
     ];
 
     /// The difficulty score, on Sudoku Explainer's scale (where it has the technique).
@@ -120,6 +132,8 @@ impl Technique {
             Technique::NakedQuad => 5.0,
             Technique::Jellyfish => 5.2,
             Technique::HiddenQuad => 5.4,
+            Technique::ForcingChain => 8.5,
+            Technique::DynamicForcingChain => 9.5,
         }
     }
 
@@ -143,6 +157,8 @@ impl Technique {
             Technique::NakedQuad => "naked quad",
             Technique::Jellyfish => "jellyfish",
             Technique::HiddenQuad => "hidden quad",
+            Technique::ForcingChain => "forcing chain",
+            Technique::DynamicForcingChain => "dynamic forcing chain",
         }
     }
 
@@ -166,6 +182,7 @@ impl Technique {
             | Technique::NakedQuad
             | Technique::Jellyfish
             | Technique::HiddenQuad => Difficulty::Expert,
+            Technique::ForcingChain | Technique::DynamicForcingChain => Difficulty::Extreme,
         }
     }
 }
@@ -187,27 +204,32 @@ pub enum Difficulty {
     Hard,
     /// Also simple coloring, quads and jellyfish.
     Expert,
+    /// Also forcing chains: a candidate ruled out because assuming it leads to a
+    /// contradiction.
+    Extreme,
     /// The techniques here do not finish it.
     Beyond,
 }
 
 impl Difficulty {
     /// Every level, easiest first.
-    pub const ALL: [Difficulty; 5] = [
+    pub const ALL: [Difficulty; 6] = [
         Difficulty::Easy,
         Difficulty::Medium,
         Difficulty::Hard,
         Difficulty::Expert,
+        Difficulty::Extreme,
         Difficulty::Beyond,
     ];
 
-    /// The level's name: `easy`, `medium`, `hard`, `expert` or `beyond`.
+    /// The level's name: `easy`, `medium`, `hard`, `expert`, `extreme` or `beyond`.
     pub fn name(self) -> &'static str {
         match self {
             Difficulty::Easy => "easy",
             Difficulty::Medium => "medium",
             Difficulty::Hard => "hard",
             Difficulty::Expert => "expert",
+            Difficulty::Extreme => "extreme",
             Difficulty::Beyond => "beyond",
         }
     }
@@ -271,15 +293,16 @@ pub struct Candidates {
     values: Vec<u8>,
     /// The candidates of each open cell (bit `v - 1` for `v`); 0 for a placed cell.
     masks: Vec<u32>,
-    /// The cells of each row, column and box (rows, then columns, then boxes).
-    units: Vec<Vec<usize>>,
+    /// The cells of each row, column and box (rows, then columns, then boxes), shared by
+    /// every grid of the size so that a new grid (one per rating) allocates only its cells.
+    units: &'static [Vec<usize>],
 }
 
-impl Candidates {
-    /// The candidates of `puzzle`: every value its placed peers leave to each open cell.
-    pub fn new(puzzle: &Grid) -> Candidates {
-        let box_size = puzzle.box_size();
-        let n = puzzle.size();
+/// The units of the grid with boxes of `box_size` cells a side, built once per size.
+fn units_of(box_size: usize) -> &'static [Vec<usize>] {
+    static UNITS: [OnceLock<Vec<Vec<usize>>>; 8] = [const { OnceLock::new() }; 8];
+    UNITS[box_size].get_or_init(|| {
+        let n = box_size * box_size;
         let mut units: Vec<Vec<usize>> = Vec::with_capacity(3 * n);
         for r in 0..n {
             units.push((0..n).map(|c| r * n + c).collect());
@@ -295,6 +318,16 @@ impl Candidates {
                     .collect(),
             );
         }
+        units
+    })
+}
+
+impl Candidates {
+    /// The candidates of `puzzle`: every value its placed peers leave to each open cell.
+    pub fn new(puzzle: &Grid) -> Candidates {
+        let box_size = puzzle.box_size();
+        let n = puzzle.size();
+        let units = units_of(box_size);
         let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let mut grid = Candidates {
             box_size,
@@ -377,17 +410,116 @@ impl Candidates {
     }
 
     /// The open cells of `unit` with `value` as a candidate.
-    fn places(&self, unit: usize, value: u8) -> Vec<usize> {
+    fn places(&self, unit: usize, value: u8) -> impl Iterator<Item = usize> + '_ {
         self.units[unit]
             .iter()
             .copied()
-            .filter(|&c| self.has(c, value))
-            .collect()
+            .filter(move |&c| self.has(c, value))
     }
 
-    /// Whether `value` is placed somewhere in `unit`.
-    fn placed_in(&self, unit: usize, value: u8) -> bool {
-        self.units[unit].iter().any(|&c| self.values[c] == value)
+    /// The positions in `unit` (bit `i` for its `i`th cell) where `value` is a candidate.
+    fn place_mask(&self, unit: usize, value: u8) -> u32 {
+        let b = bit(value);
+        self.units[unit]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| self.masks[c] & b != 0)
+            .fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    /// The cells of `unit` at the positions of `mask`.
+    fn cells_at(&self, unit: usize, mask: u32) -> impl Iterator<Item = usize> + '_ {
+        self.units[unit]
+            .iter()
+            .enumerate()
+            .filter(move |&(i, _)| mask & 1 << i != 0)
+            .map(|(_, &c)| c)
+    }
+
+    /// Every value's bit set.
+    fn full(&self) -> u32 {
+        if self.n == 32 {
+            u32::MAX
+        } else {
+            (1 << self.n) - 1
+        }
+    }
+
+    /// The values of `unit` with at least one place, with at least two places, and placed.
+    fn tally(&self, unit: usize) -> (u32, u32, u32) {
+        let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
+        for &c in &self.units[unit] {
+            let m = self.masks[c];
+            twice |= once & m;
+            once |= m;
+            if self.values[c] != 0 {
+                placed |= bit(self.values[c]);
+            }
+        }
+        (once, twice, placed)
+    }
+
+    /// Places singles the way [`next_step`] takes them (hidden singles in boxes while there
+    /// are any, then in lines, then one naked single at a time), with no [`Step`] built, until
+    /// none is left. `used` keeps the hardest single placed and `steps` counts the values
+    /// placed. False when the grid contradicts itself: an open cell with no candidate, or a
+    /// value with no place in a unit.
+    ///
+    /// The singles closure of a grid does not depend on the order singles are placed in, so
+    /// this reaches the state [`next_step`] reaches one step at a time, and a single kind is
+    /// used here exactly when it is used there (a line single only when the boxes have none
+    /// left, a naked one only when no hidden one is left).
+    fn fill_singles(&mut self, used: &mut Option<Technique>, steps: &mut usize) -> bool {
+        let n = self.n;
+        let full = self.full();
+        loop {
+            let mut placed = false;
+            for (units, technique) in [
+                (2 * n..3 * n, Technique::HiddenSingleBox),
+                (0..2 * n, Technique::HiddenSingleLine),
+            ] {
+                for unit in units {
+                    let (once, twice, values) = self.tally(unit);
+                    if once | values != full {
+                        return false;
+                    }
+                    let mut hidden = once & !twice;
+                    while hidden != 0 {
+                        let b = hidden & hidden.wrapping_neg();
+                        hidden &= hidden - 1;
+                        let units = self.units;
+                        let Some(&cell) = units[unit].iter().find(|&&c| self.masks[c] & b != 0)
+                        else {
+                            return false;
+                        };
+                        self.place(cell, b.trailing_zeros() as u8 + 1);
+                        *used = (*used).max(Some(technique));
+                        *steps += 1;
+                        placed = true;
+                    }
+                }
+                if placed {
+                    break;
+                }
+            }
+            if placed {
+                continue;
+            }
+            let mut naked = None;
+            for cell in 0..n * n {
+                if self.values[cell] == 0 {
+                    match self.masks[cell].count_ones() {
+                        0 => return false,
+                        1 if naked.is_none() => naked = Some(cell),
+                        _ => {}
+                    }
+                }
+            }
+            let Some(cell) = naked else { return true };
+            self.place(cell, self.masks[cell].trailing_zeros() as u8 + 1);
+            *used = (*used).max(Some(Technique::NakedSingle));
+            *steps += 1;
+        }
     }
 }
 
@@ -404,31 +536,26 @@ fn values_of(mask: u32) -> Vec<u8> {
         .collect()
 }
 
-/// Every `k`-subset of `items`, in order.
-fn subsets<T: Copy>(items: &[T], k: usize, each: &mut dyn FnMut(&[T]) -> bool) -> bool {
-    fn go<T: Copy>(
-        items: &[T],
-        k: usize,
-        from: usize,
-        chosen: &mut Vec<T>,
-        each: &mut dyn FnMut(&[T]) -> bool,
-    ) -> bool {
-        if chosen.len() == k {
-            return each(chosen);
-        }
-        for i in from..items.len() {
-            if items.len() - i < k - chosen.len() {
-                break;
-            }
-            chosen.push(items[i]);
-            if go(items, k, i + 1, chosen, each) {
-                return true;
-            }
-            chosen.pop();
-        }
-        false
+/// Every `k`-subset (`k` at most 4) of the indexes `0..len`, in order, until `each` says
+/// stop (true, then returned); with no allocation, as the techniques ask this in loops.
+fn subsets(len: usize, k: usize, mut each: impl FnMut(&[usize]) -> bool) -> bool {
+    if k == 0 || k > len || k > 4 {
+        return false;
     }
-    go(items, k, 0, &mut Vec::with_capacity(k), each)
+    let mut chosen = [0, 1, 2, 3];
+    loop {
+        if each(&chosen[..k]) {
+            return true;
+        }
+        // The last index that can still move up, moved, and those after it right behind.
+        let Some(i) = (0..k).rev().find(|&i| chosen[i] < len - k + i) else {
+            return false;
+        };
+        chosen[i] += 1;
+        for j in i + 1..k {
+            chosen[j] = chosen[j - 1] + 1;
+        }
+    }
 }
 
 /// The easiest step that applies to `grid`, or `None` when none of the techniques does (or
@@ -461,6 +588,9 @@ pub fn find(grid: &Candidates, technique: Technique) -> Option<Step> {
         Technique::XyWing => wings::xy(grid),
         Technique::XyzWing => wings::xyz(grid),
         Technique::SimpleColoring => coloring::simple(grid),
+        Technique::ForcingChain | Technique::DynamicForcingChain => {
+            chains::forcing(grid, technique)
+        }
     }
 }
 
@@ -495,6 +625,20 @@ pub enum Grade {
     },
 }
 
+impl Grade {
+    /// The grade of a logical solution that used `hardest` at most and left `open` cells.
+    pub fn new(hardest: Option<Technique>, open: usize) -> Grade {
+        if open == 0 {
+            Grade::Solved {
+                hardest,
+                score: hardest.map_or(0.0, Technique::score),
+            }
+        } else {
+            Grade::BeyondLogic { hardest, open }
+        }
+    }
+}
+
 /// A puzzle's rating: its grade and the number of steps taken.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rating {
@@ -513,12 +657,12 @@ impl Rating {
         }
     }
 
-    /// The numeric score: the hardest technique's, or 10 for a puzzle beyond these
+    /// The numeric score: the hardest technique's, or 11 for a puzzle beyond these
     /// techniques (above every technique here, as Sudoku Explainer's hardest go).
     pub fn score(&self) -> f32 {
         match self.grade {
             Grade::Solved { score, .. } => score,
-            Grade::BeyondLogic { .. } => 10.0,
+            Grade::BeyondLogic { .. } => 11.0,
         }
     }
 }
@@ -526,19 +670,35 @@ impl Rating {
 /// Rates `puzzle` by the hardest technique its logical solution needs; see the
 /// [module docs](self).
 pub fn rate(puzzle: &Grid) -> Rating {
-    let (steps, grid) = explain(puzzle);
-    let hardest = steps.iter().map(|s| s.technique).max();
+    rate_within(puzzle, Difficulty::Beyond)
+}
+
+/// Rates `puzzle` with the techniques of `ceiling` and the levels below it only: a puzzle
+/// that needs a harder one is graded [`Grade::BeyondLogic`]. The same grade as [`rate`]'s
+/// for a puzzle within `ceiling`, found with less work for one above it (the generator
+/// asks this of every given it tries to take away).
+///
+/// Singles are placed in bulk, with no [`Step`] built for them (the grade and the number
+/// of steps are those of [`explain`], which builds every step).
+pub fn rate_within(puzzle: &Grid, ceiling: Difficulty) -> Rating {
+    let mut grid = Candidates::new(puzzle);
+    let mut hardest = None;
+    let mut steps = 0;
+    while grid.fill_singles(&mut hardest, &mut steps) && !grid.is_solved() {
+        let Some(step) = Technique::ALL
+            .iter()
+            .filter(|t| t.difficulty() > Difficulty::Easy && t.difficulty() <= ceiling)
+            .find_map(|&t| find(&grid, t))
+        else {
+            break;
+        };
+        grid.apply(&step);
+        hardest = hardest.max(Some(step.technique));
+        steps += 1;
+    }
     let open = grid.values.iter().filter(|&&v| v == 0).count();
-    let grade = if open == 0 {
-        Grade::Solved {
-            hardest,
-            score: hardest.map_or(0.0, Technique::score),
-        }
-    } else {
-        Grade::BeyondLogic { hardest, open }
-    };
     Rating {
-        grade,
-        steps: steps.len(),
+        grade: Grade::new(hardest, open),
+        steps,
     }
 }

@@ -8,23 +8,25 @@ pub(super) fn hidden(grid: &Candidates, boxes: bool) -> Option<Step> {
     let n = grid.n;
     let units = if boxes { 2 * n..3 * n } else { 0..2 * n };
     for unit in units {
-        for value in 1..=n as u8 {
-            let places = grid.places(unit, value);
-            if places.len() == 1 && !grid.placed_in(unit, value) {
-                let technique = if boxes {
-                    Technique::HiddenSingleBox
-                } else {
-                    Technique::HiddenSingleLine
-                };
-                return Some(Step {
-                    technique,
-                    cells: grid.units[unit].clone(),
-                    values: vec![value],
-                    place: Some((places[0], value)),
-                    remove: Vec::new(),
-                });
-            }
+        let (once, twice, _) = grid.tally(unit);
+        let single = once & !twice;
+        if single == 0 {
+            continue;
         }
+        let value = single.trailing_zeros() as u8 + 1;
+        let cell = grid.places(unit, value).next()?;
+        let technique = if boxes {
+            Technique::HiddenSingleBox
+        } else {
+            Technique::HiddenSingleLine
+        };
+        return Some(Step {
+            technique,
+            cells: grid.units[unit].clone(),
+            values: vec![value],
+            place: Some((cell, value)),
+            remove: Vec::new(),
+        });
     }
     None
 }

@@ -210,3 +210,27 @@ fn an_unsupported_box_size_is_refused() {
     let e = Generator::new(options).unwrap_err();
     assert!(e.to_string().contains("box size 6"), "{e}");
 }
+
+#[test]
+fn a_puzzle_made_for_a_difficulty_is_unique_and_graded_so() {
+    use bezzel_sudoku::logic::{self, Difficulty};
+    for (wanted, symmetry) in [
+        (Difficulty::Medium, Symmetry::None),
+        (Difficulty::Hard, Symmetry::Rotational),
+        (Difficulty::Expert, Symmetry::None),
+        (Difficulty::Extreme, Symmetry::Mirror),
+    ] {
+        let options = Options {
+            symmetry,
+            seed: 5,
+            difficulty: Some(wanted),
+            ..Options::default()
+        };
+        let mut generator = Generator::new(options).unwrap();
+        for i in 0..3 {
+            let made = generator.puzzle(i).unwrap();
+            assert_sound(&made, symmetry);
+            assert_eq!(logic::rate(&made.puzzle).difficulty(), wanted);
+        }
+    }
+}

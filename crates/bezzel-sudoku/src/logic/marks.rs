@@ -1,0 +1,193 @@
+//! Candidate grids as text (pencil marks): what a person has written in each cell, to ask
+//! for the next step of a grid part way through, and how a grid of candidates is shown.
+//!
+//! The format is [`Candidates::from_marks`]'s; [`Candidates::to_marks`] writes it.
+
+use super::{Candidates, units_of, values_of};
+use std::fmt;
+
+/// Why a candidate grid could not be read. Cells are `(row, column)`, from 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MarksError {
+    /// Neither 16 nor 81 cells.
+    CellCount(usize),
+    /// A cell (counted in row order, from 1) with something other than digits of the grid's
+    /// values, or a digit twice.
+    BadCell {
+        /// The cell's number.
+        number: usize,
+        /// What was written there.
+        text: String,
+    },
+    /// Two cells of a row, column or box hold the same value.
+    Clash {
+        /// The two cells.
+        cells: [(usize, usize); 2],
+        /// The value.
+        value: u8,
+    },
+    /// An open cell whose candidates the placed values all rule out.
+    NoCandidate((usize, usize)),
+}
+
+impl fmt::Display for MarksError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MarksError::CellCount(k) => write!(
+                f,
+                "a candidate grid has 16 or 81 cells (each the digits of its candidates, \
+                 separated by spaces), not {k}"
+            ),
+            MarksError::BadCell { number, text } => write!(
+                f,
+                "cell {number} of the candidate grid is {text:?}: it must be the digits of \
+                 its candidates, each once"
+            ),
+            MarksError::Clash {
+                cells: [a, b],
+                value,
+            } => write!(
+                f,
+                "{value} is placed twice in one unit, at r{}c{} and r{}c{}",
+                a.0, a.1, b.0, b.1
+            ),
+            MarksError::NoCandidate((r, c)) => write!(
+                f,
+                "r{r}c{c} is open with no candidate that its placed peers leave"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MarksError {}
+
+impl Candidates {
+    /// Reads a candidate grid. The format: the cells in row order, each written as the
+    /// digits of its candidates, cells separated by white space (any number of spaces and
+    /// line ends). A cell with one digit holds that value; one with several digits is open
+    /// with those candidates. The characters `|`, `-` and `+` are ignored, so that the boxes
+    /// can be drawn (and [`Candidates::to_marks`] output reads back), and so are lines
+    /// starting with `#`. 4×4 (16 cells) and 9×9 (81 cells) grids, digits `1`-`9`. A
+    /// candidate that a placed value of the same row, column or box rules out is dropped,
+    /// as a person would cross it out.
+    ///
+    /// ```
+    /// use bezzel_sudoku::grid::Grid;
+    /// use bezzel_sudoku::logic::Candidates;
+    ///
+    /// let puzzle: Grid = "1...............".parse()?;
+    /// let grid = Candidates::new(&puzzle);
+    /// assert_eq!(Candidates::from_marks(&grid.to_marks())?, grid);
+    /// assert_eq!(Candidates::from_marks("1 2 34 34  34 34 12 12  2 1 34 34  34 34 1 2")?.candidates(2), [3, 4]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_marks(text: &str) -> Result<Candidates, MarksError> {
+        let tokens: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .flat_map(|l| l.split(|c: char| c.is_whitespace() || "|-+".contains(c)))
+            .filter(|t| !t.is_empty())
+            .collect();
+        let box_size = match tokens.len() {
+            16 => 2,
+            81 => 3,
+            k => return Err(MarksError::CellCount(k)),
+        };
+        let n = box_size * box_size;
+        let mut masks = Vec::with_capacity(n * n);
+        for (cell, t) in tokens.iter().enumerate() {
+            let mut mask = 0u32;
+            for ch in t.chars() {
+                match ch.to_digit(10) {
+                    Some(d) if (1..=n as u32).contains(&d) && mask & 1 << (d - 1) == 0 => {
+                        mask |= 1 << (d - 1);
+                    }
+                    _ => {
+                        return Err(MarksError::BadCell {
+                            number: cell + 1,
+                            text: t.to_string(),
+                        });
+                    }
+                }
+            }
+            masks.push(mask);
+        }
+        let mut grid = Candidates {
+            box_size,
+            n,
+            values: vec![0; n * n],
+            masks,
+            units: units_of(box_size),
+        };
+        let at = |c: usize| (c / n + 1, c % n + 1);
+        for cell in 0..n * n {
+            if grid.masks[cell].count_ones() == 1 {
+                let value = grid.masks[cell].trailing_zeros() as u8 + 1;
+                if let Some(other) =
+                    (0..cell).find(|&o| grid.values[o] == value && grid.sees(o, cell))
+                {
+                    return Err(MarksError::Clash {
+                        cells: [at(other), at(cell)],
+                        value,
+                    });
+                }
+                grid.values[cell] = value;
+            }
+        }
+        for cell in 0..n * n {
+            if grid.values[cell] != 0 {
+                grid.place(cell, grid.values[cell]);
+            }
+        }
+        for cell in 0..n * n {
+            if grid.values[cell] == 0 && grid.masks[cell] == 0 {
+                return Err(MarksError::NoCandidate(at(cell)));
+            }
+        }
+        Ok(grid)
+    }
+
+    /// The grid in the format [`Candidates::from_marks`] reads: a row per line, each cell's
+    /// candidates (or its value) padded to the same width, `|` between boxes and a line of
+    /// `-` and `+` between bands.
+    pub fn to_marks(&self) -> String {
+        let n = self.n;
+        let width = (0..n * n)
+            .map(|c| self.cell_text(c).len())
+            .max()
+            .unwrap_or(1);
+        let mut rows = Vec::with_capacity(n + self.box_size);
+        for r in 0..n {
+            if r > 0 && r % self.box_size == 0 {
+                let band = vec!["-".repeat((width + 1) * self.box_size + 1); self.box_size];
+                rows.push(band.join("+").trim_matches(' ').to_string());
+            }
+            let mut row = String::new();
+            for c in 0..n {
+                if c > 0 && c % self.box_size == 0 {
+                    row.push_str(" |");
+                }
+                row.push_str(&format!(" {:<width$}", self.cell_text(r * n + c)));
+            }
+            rows.push(row.trim_end().to_string());
+        }
+        rows.join("\n") + "\n"
+    }
+
+    /// A cell as text: its value, or its candidates' digits (or symbols past 9).
+    fn cell_text(&self, cell: usize) -> String {
+        let symbol = |v: u8| crate::grid::Alphabet::FromOne.symbol(v).unwrap_or('?');
+        if self.values[cell] != 0 {
+            return symbol(self.values[cell]).to_string();
+        }
+        values_of(self.masks[cell])
+            .into_iter()
+            .map(symbol)
+            .collect()
+    }
+
+    /// The box size: 3 for a 9×9 grid.
+    pub fn box_size(&self) -> usize {
+        self.box_size
+    }
+}
