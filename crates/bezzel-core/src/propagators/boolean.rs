@@ -118,6 +118,10 @@ impl Propagator for Clause {
         self.lits.iter().any(|&l| a.value(l) == 1)
     }
 
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::Clause { lits: &self.lits })
+    }
+
     fn name(&self) -> &'static str {
         "clause"
     }
