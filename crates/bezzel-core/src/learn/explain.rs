@@ -18,6 +18,7 @@
 
 use super::log::Item;
 use super::predicate::{Kind, Predicate};
+use crate::propagators::{Reif, Relation};
 use crate::store::{Store, VarState};
 use crate::trail::Mark;
 use crate::var::IntView;
@@ -51,6 +52,96 @@ pub enum Shape<'a> {
         /// The literals.
         lits: &'a [IntView],
     },
+    /// `b (mode) Σ aᵢ·xᵢ (relation) c`, for `relation` one of `≤`, `≥`, `=`.
+    ReifiedLinear {
+        /// The 0/1 view `b`.
+        b: IntView,
+        /// How `b` and the relation are tied.
+        mode: Reif,
+        /// The terms `(aᵢ, xᵢ)`.
+        terms: &'a [(i128, IntView)],
+        /// The relation.
+        relation: Relation,
+        /// `c`.
+        constant: i128,
+    },
+    /// `b (mode) x ≤ y`.
+    ReifiedLessEq {
+        /// The 0/1 view `b`.
+        b: IntView,
+        /// How `b` and the relation are tied.
+        mode: Reif,
+        /// `x`.
+        x: IntView,
+        /// `y`.
+        y: IntView,
+    },
+}
+
+/// A linear relation as the `Σ aᵢ·xᵢ ≤ c` it is made of (`=` is two), with the condition
+/// of a reified shape; `None` for the other shapes.
+struct Reification {
+    b: IntView,
+    mode: Reif,
+    parts: Vec<(Vec<(i128, IntView)>, i128)>,
+}
+
+fn negated(terms: &[(i128, IntView)]) -> Vec<(i128, IntView)> {
+    terms.iter().map(|&(a, v)| (-a, v)).collect()
+}
+
+impl Shape<'_> {
+    fn reification(&self) -> Option<Reification> {
+        let (b, mode, parts) = match *self {
+            Shape::ReifiedLinear {
+                b,
+                mode,
+                terms,
+                relation,
+                constant,
+            } => {
+                let parts = match relation {
+                    Relation::Le => vec![(terms.to_vec(), constant)],
+                    Relation::Ge => vec![(negated(terms), -constant)],
+                    Relation::Eq => vec![(terms.to_vec(), constant), (negated(terms), -constant)],
+                    _ => return None,
+                };
+                (b, mode, parts)
+            }
+            Shape::ReifiedLessEq { b, mode, x, y } => (b, mode, vec![(vec![(1, x), (-1, y)], 0)]),
+            _ => return None,
+        };
+        Some(Reification { b, mode, parts })
+    }
+}
+
+impl Reification {
+    /// The bounds that make every part hold, if they do.
+    fn entailed(&self, bounds: impl Fn(IntView) -> (i64, i64) + Copy) -> Option<Vec<Item>> {
+        let mut items = Vec::new();
+        for (terms, c) in &self.parts {
+            // Σ a·x ≤ c for sure: the least of Σ -a·x is at least -c.
+            let (least, named) = least_sum(negated(terms).into_iter(), bounds);
+            if least < -c {
+                return None;
+            }
+            items.extend(named);
+        }
+        Some(items)
+    }
+
+    /// The bounds that make a part fail, if some do.
+    fn disentailed(&self, bounds: impl Fn(IntView) -> (i64, i64) + Copy) -> Option<Vec<Item>> {
+        self.parts.iter().find_map(|(terms, c)| {
+            let (least, named) = least_sum(terms.iter().copied(), bounds);
+            (least > *c).then_some(named)
+        })
+    }
+
+    /// `[b = 1]` and `[b = 0]`.
+    fn literals(&self) -> (Predicate, Predicate) {
+        (Predicate::view_eq(self.b, 1), Predicate::view_eq(self.b, 0))
+    }
 }
 
 /// How many values a closure may name before the explanation is given up (the fallback
@@ -245,7 +336,47 @@ impl<'a> Overlay<'a> {
                 let terms = views.iter().map(|&v| (sign, v));
                 self.explain_at_most(terms, sign * i128::from(constant), fact)
             }),
+            Shape::ReifiedLinear { .. } | Shape::ReifiedLessEq { .. } => {
+                self.explain_reified(&shape.reification()?, fact)
+            }
         }
+    }
+
+    /// `fact` from `b (mode) C`: `C` (or its negation) enforced on the terms once `b` is
+    /// fixed, or `b` fixed once `C` is entailed (or disentailed).
+    fn explain_reified(&self, r: &Reification, fact: Predicate) -> Option<Vec<Item>> {
+        let (on, off) = r.literals();
+        let bounds = |w| self.view_bounds(w);
+        if fact.var == r.b.var.index {
+            let (reason, derived) = if r.mode != Reif::Imp
+                && let Some(items) = r.entailed(bounds)
+            {
+                (items, on)
+            } else if r.mode != Reif::Pmi
+                && let Some(items) = r.disentailed(bounds)
+            {
+                (items, off)
+            } else {
+                return None;
+            };
+            let mut items = reason;
+            items.extend(self.closure(fact, derived)?);
+            return Some(items);
+        }
+        if self.is_true(on) && r.mode != Reif::Pmi {
+            let mut items = (r.parts.iter())
+                .find_map(|(terms, c)| self.explain_at_most(terms.iter().copied(), *c, fact))?;
+            items.push(Item::Pred(on));
+            return Some(items);
+        }
+        if self.is_true(off) && r.mode != Reif::Imp && r.parts.len() == 1 {
+            // not (Σ a·x ≤ c) is Σ -a·x ≤ -c - 1.
+            let (terms, c) = &r.parts[0];
+            let mut items = self.explain_at_most(negated(terms).into_iter(), -c - 1, fact)?;
+            items.push(Item::Pred(off));
+            return Some(items);
+        }
+        None
     }
 
     fn explain_clause(&self, lits: &[IntView], fact: Predicate) -> Option<Vec<Item>> {
@@ -355,5 +486,19 @@ pub(crate) fn explain_failure(store: &Store, shape: &Shape<'_>) -> Option<Vec<It
                 sign * i128::from(constant),
             )
         }),
+        Shape::ReifiedLinear { .. } | Shape::ReifiedLessEq { .. } => {
+            let r = shape.reification()?;
+            let (on, off) = r.literals();
+            let (fixed, reason) = if on.is_true(store) && r.mode != Reif::Pmi {
+                (on, r.disentailed(view_bounds)?)
+            } else if off.is_true(store) && r.mode != Reif::Imp {
+                (off, r.entailed(view_bounds)?)
+            } else {
+                return None;
+            };
+            let mut items = reason;
+            items.push(Item::Pred(fixed));
+            Some(items)
+        }
     }
 }

@@ -1,5 +1,5 @@
-//! Learning against brute force: random small models (clauses, linear constraints, and
-//! propagators that cannot explain, which use the fallback) solved with learning on must
+//! Learning against brute force: random small models (clauses, linear and reified linear
+//! constraints, and all-different, which cannot explain and uses the fallback) solved with learning on must
 //! give exactly the solutions, counts and optima that enumerating every assignment gives;
 //! every learnt nogood must hold in every solution; every explanation must follow from the
 //! constraint's definition alone.
@@ -26,8 +26,8 @@ enum Con {
     Linear(Vec<(i32, usize)>, Relation, i32),
     /// All different (no explanations: the fallback).
     AllDifferent(Vec<usize>),
-    /// `b ↔ Σ a·x ≤ c` (no explanations: the fallback).
-    Reified(usize, Vec<(i32, usize)>, i32),
+    /// `b (mode) Σ a·x (relation) c`.
+    Reified(usize, Reif, Vec<(i32, usize)>, Relation, i32),
 }
 
 fn domain() -> impl Strategy<Value = Vec<i32>> {
@@ -44,6 +44,8 @@ fn spec() -> impl Strategy<Value = Spec> {
         let bools: Vec<usize> = (0..n).filter(|&i| domains[i] == [0, 1]).collect();
         let terms = proptest::collection::vec((-3i32..=3, 0..n), 2..=4);
         let relation = prop_oneof![Just(Relation::Le), Just(Relation::Ge), Just(Relation::Eq)];
+        let relation_reified = relation.clone();
+        let reif = prop_oneof![Just(Reif::Equiv), Just(Reif::Imp), Just(Reif::Pmi)];
         let clause = if bools.is_empty() {
             Just(Con::AllDifferent(vec![])).boxed()
         } else {
@@ -55,7 +57,8 @@ fn spec() -> impl Strategy<Value = Spec> {
             3 => clause,
             4 => (terms.clone(), relation, -4i32..=6).prop_map(|(t, r, c)| Con::Linear(t, r, c)),
             1 => proptest::collection::vec(0..n, 2..=3).prop_map(Con::AllDifferent),
-            1 => (0..n, terms, -3i32..=4).prop_map(|(b, t, c)| Con::Reified(b, t, c)),
+            2 => (0..n, reif, terms, relation_reified, -3i32..=4)
+                .prop_map(|(b, mode, t, r, c)| Con::Reified(b, mode, t, r, c)),
         ];
         (Just(domains), proptest::collection::vec(con, 1..=5)).prop_map(|(domains, constraints)| {
             Spec {
@@ -92,9 +95,9 @@ fn model(spec: &Spec) -> (Model, Vec<VarId>) {
                 let v: Vec<VarId> = vars.iter().map(|&i| x[i]).collect();
                 m.all_different(&v)
             }
-            Con::Reified(b, terms, c) => {
+            Con::Reified(b, mode, terms, relation, c) => {
                 let (a, v): (Vec<i32>, Vec<VarId>) = terms.iter().map(|&(a, i)| (a, x[i])).unzip();
-                m.linear_reif(&a, &v, Relation::Le, *c, x[*b], Reif::Equiv)
+                m.linear_reif(&a, &v, *relation, *c, x[*b], *mode)
             }
         };
     }
@@ -143,6 +146,11 @@ fn shape_vars(shape: &Shape<'_>) -> Vec<u32> {
         Shape::Linear { terms, .. } => terms.iter().map(|t| t.1.var.index).collect(),
         Shape::UnitSum { views, .. } => views.iter().map(|v| v.var.index).collect(),
         Shape::Clause { lits } => lits.iter().map(|v| v.var.index).collect(),
+        Shape::ReifiedLinear { b, terms, .. } => {
+            let vars = terms.iter().map(|t| t.1.var.index);
+            vars.chain([b.var.index]).collect()
+        }
+        Shape::ReifiedLessEq { b, x, y, .. } => vec![b.var.index, x.var.index, y.var.index],
     }
 }
 

@@ -793,6 +793,26 @@ impl Propagator for Reified {
         self.mode.holds(a.value(self.b) == 1, self.cond.holds(a))
     }
 
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        let (b, mode) = (self.b, self.mode);
+        match &self.cond {
+            &Cond::Le(x, y) => Some(crate::learn::Shape::ReifiedLessEq { b, mode, x, y }),
+            Cond::Linear {
+                terms,
+                relation,
+                constant,
+                ..
+            } => Some(crate::learn::Shape::ReifiedLinear {
+                b,
+                mode,
+                terms,
+                relation: *relation,
+                constant: *constant,
+            }),
+            _ => None,
+        }
+    }
+
     fn name(&self) -> &'static str {
         "reified"
     }
