@@ -51,6 +51,15 @@ pub(crate) struct Level {
     pub(crate) pseudo: bool,
 }
 
+/// The list of `by_var` that holds entries of `kind` (never `=`: the log records none).
+fn slot(kind: Kind) -> usize {
+    match kind {
+        Kind::Ge => 0,
+        Kind::Le => 1,
+        Kind::Ne | Kind::Eq => 2,
+    }
+}
+
 /// Where a predicate became true.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Found {
@@ -67,8 +76,10 @@ pub(crate) enum Found {
 pub(crate) struct Log {
     pub(crate) entries: Vec<Entry>,
     pub(crate) reasons: Vec<Item>,
-    /// Per variable, the positions of its domain entries, oldest first.
-    by_var: Vec<Vec<u32>>,
+    /// Per variable and kind (`≥`, `≤`, `≠`: see [`slot`]), the positions of its domain
+    /// entries, oldest first. Along one path a variable's minimum only rises and its maximum
+    /// only falls, so the `≥` and `≤` lists are sorted by value too.
+    by_var: Vec<[Vec<u32>; 3]>,
     /// `levels[0]` is the root, which has no node.
     pub(crate) levels: Vec<Level>,
 }
@@ -78,7 +89,7 @@ impl Log {
         Log {
             entries: Vec::new(),
             reasons: Vec::new(),
-            by_var: vec![Vec::new(); num_vars],
+            by_var: vec![Default::default(); num_vars],
             levels: vec![Level {
                 start: 0,
                 pseudo: false,
@@ -111,7 +122,7 @@ impl Log {
     /// `cause` says otherwise.
     pub(crate) fn push(&mut self, pred: Predicate, cause: Cause) -> u32 {
         let index = self.entries.len() as u32;
-        self.by_var[pred.var as usize].push(index);
+        self.by_var[pred.var as usize][slot(pred.kind)].push(index);
         let level = self.level();
         let cause = if level == 0 { Cause::Root } else { cause };
         self.entries.push(Entry { pred, level, cause });
@@ -141,7 +152,10 @@ impl Log {
         self.levels.truncate(level as usize + 1);
         let keep = first.start as usize;
         for e in &self.entries[keep..] {
-            let list = &mut self.by_var[e.pred.var as usize];
+            if e.cause == Cause::Decision {
+                continue;
+            }
+            let list = &mut self.by_var[e.pred.var as usize][slot(e.pred.kind)];
             if list.last().is_some_and(|&i| i as usize >= keep) {
                 list.pop();
             }
@@ -174,18 +188,34 @@ impl Log {
         if declared {
             return Found::Declared;
         }
-        let implies = |e: &Predicate| match (pred.kind, e.kind) {
-            (Kind::Ge, Kind::Ge) => e.value >= v,
-            (Kind::Le, Kind::Le) => e.value <= v,
-            (Kind::Ne, Kind::Ge) => e.value > v,
-            (Kind::Ne, Kind::Le) => e.value < v,
-            (Kind::Ne, Kind::Ne) => e.value == v,
-            _ => false,
+        let lists = &self.by_var[x as usize];
+        let value = |i: &u32| self.entries[*i as usize].pred.value;
+        // The first `≥` entry above `bound` (or at it, if `inclusive`), by binary search.
+        let first_ge = |bound: i64, inclusive: bool| {
+            let list = &lists[slot(Kind::Ge)];
+            let k = list.partition_point(|i| value(i) < bound || !inclusive && value(i) == bound);
+            list.get(k).copied()
         };
-        self.by_var[x as usize]
-            .iter()
-            .copied()
-            .find(|&i| implies(&self.entries[i as usize].pred))
-            .map_or(Found::Missing, Found::At)
+        let first_le = |bound: i64, inclusive: bool| {
+            let list = &lists[slot(Kind::Le)];
+            let k = list.partition_point(|i| value(i) > bound || !inclusive && value(i) == bound);
+            list.get(k).copied()
+        };
+        let found = match pred.kind {
+            Kind::Ge => first_ge(v, true),
+            Kind::Le => first_le(v, true),
+            Kind::Ne => {
+                let hole = lists[slot(Kind::Ne)]
+                    .iter()
+                    .copied()
+                    .find(|i| value(i) == v);
+                [first_ge(v, false), first_le(v, false), hole]
+                    .into_iter()
+                    .flatten()
+                    .min()
+            }
+            Kind::Eq => None,
+        };
+        found.map_or(Found::Missing, Found::At)
     }
 }

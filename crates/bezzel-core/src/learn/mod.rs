@@ -78,6 +78,9 @@ pub(crate) struct Learner {
     pub(crate) bound: Option<i64>,
     /// Per nogood, the bound in force when it was learnt.
     pub(crate) learnt_under: Vec<Option<i64>>,
+    /// How many failures analysis could not turn into a nogood (an explanation named a fact
+    /// the log does not hold before the one it explains): a bug, which tests look for.
+    pub(crate) broken: u64,
 }
 
 impl Learner {
@@ -92,6 +95,7 @@ impl Learner {
             audit: cfg!(test).then(Vec::new),
             bound: None,
             learnt_under: Vec::new(),
+            broken: 0,
         }
     }
 
@@ -294,8 +298,10 @@ impl Learner {
     }
 
     /// Analyses a failure of the current state.
-    pub(crate) fn analyse(&self, engine: &Engine, failure: &Failure) -> Analysis {
-        analysis::analyse(&self.log, engine.store(), failure)
+    pub(crate) fn analyse(&mut self, engine: &Engine, failure: &Failure) -> Analysis {
+        let analysis = analysis::analyse(&self.log, engine.store(), failure);
+        self.broken += u64::from(matches!(analysis, Analysis::Chronological { .. }));
+        analysis
     }
 
     /// The highest pseudo-decision level below `level`, 0 if none.

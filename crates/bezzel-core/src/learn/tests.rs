@@ -244,6 +244,9 @@ fn check_learning(
     objective: Option<usize>,
 ) -> Result<usize, String> {
     let learner = solver.learner().ok_or("the run did not learn")?;
+    if learner.broken > 0 {
+        return Err(format!("{} failures not analysed", learner.broken));
+    }
     for (ng, bound) in learner.nogoods.list.iter().zip(&learner.learnt_under) {
         let kept = |s: &&Vec<i32>| match (objective, bound) {
             (Some(o), Some(b)) => i64::from(s[o]) < *b,
@@ -343,6 +346,7 @@ fn pigeonhole_is_refuted_by_learnt_nogoods() {
     let mut solver = Solver::with_config(m, config(VarOrder::InputOrder, ValueOrder::Max));
     assert_eq!(solver.count(), 0);
     let learner = solver.learner().expect("a learning run");
+    assert_eq!(learner.broken, 0, "failures not analysed");
     assert!(!learner.nogoods.list.is_empty(), "no nogood learnt");
     let audit = learner.audit.as_ref().expect("audited");
     assert!(
