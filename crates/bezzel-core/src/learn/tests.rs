@@ -38,8 +38,24 @@ fn domain() -> impl Strategy<Value = Vec<i32>> {
     ]
 }
 
+/// A domain wider than one word (the store keeps it in bitset words, with lazy bounds), with
+/// holes.
+fn wide_domain() -> impl Strategy<Value = Vec<i32>> {
+    (-3i32..=0, proptest::collection::btree_set(1i32..66, 0..20)).prop_map(|(lo, holes)| {
+        (lo..=lo + 66)
+            .filter(|v| !holes.contains(&(v - lo)))
+            .collect()
+    })
+}
+
 fn spec() -> impl Strategy<Value = Spec> {
-    proptest::collection::vec(domain(), 3..=6).prop_flat_map(|domains| {
+    // At most one wide domain, which keeps brute force small.
+    let domains = (
+        proptest::option::weighted(0.25, wide_domain()),
+        proptest::collection::vec(domain(), 2..=5),
+    )
+        .prop_map(|(wide, small)| wide.into_iter().chain(small).collect::<Vec<_>>());
+    domains.prop_flat_map(|domains| {
         let n = domains.len();
         let bools: Vec<usize> = (0..n).filter(|&i| domains[i] == [0, 1]).collect();
         let terms = proptest::collection::vec((-3i32..=3, 0..n), 2..=4);
@@ -269,16 +285,6 @@ fn check_learning(
     Ok(learner.nogoods.list.len())
 }
 
-fn config(var_order: VarOrder, value_order: ValueOrder) -> SearchConfig {
-    SearchConfig {
-        var_order,
-        value_order,
-        learning: true,
-        check_solutions: true,
-        ..SearchConfig::default()
-    }
-}
-
 const ORDERS: [(VarOrder, ValueOrder); 4] = [
     (VarOrder::InputOrder, ValueOrder::Min),
     (VarOrder::SmallestDomain, ValueOrder::Max),
@@ -286,17 +292,35 @@ const ORDERS: [(VarOrder, ValueOrder); 4] = [
     (VarOrder::SmallestDomainMaxDegree, ValueOrder::Min),
 ];
 
+/// A search that learns, with the heuristics of `ORDERS[order]`, or for `order ==
+/// ORDERS.len()` those of [`SearchConfig::for_optimization`] (last conflict and the
+/// incumbent's values, which branch on values inside the domains).
+fn config(order: usize) -> SearchConfig {
+    let base = match ORDERS.get(order) {
+        Some(&(var_order, value_order)) => SearchConfig {
+            var_order,
+            value_order,
+            ..SearchConfig::default()
+        },
+        None => SearchConfig::for_optimization(),
+    };
+    SearchConfig {
+        learning: true,
+        check_solutions: true,
+        ..base
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
 
     /// Enumeration with learning on gives exactly the brute-force solutions, each once;
     /// no nogood excludes one; every explanation follows from its constraint.
     #[test]
-    fn learning_enumerates_exactly_the_solutions(spec in spec(), order in 0usize..4) {
+    fn learning_enumerates_exactly_the_solutions(spec in spec(), order in 0..=ORDERS.len()) {
         let (m, x) = model(&spec);
         let expected: BTreeSet<Vec<i32>> = brute_force(&spec, &m).into_iter().collect();
-        let (var_order, value_order) = ORDERS[order];
-        let mut solver = Solver::with_config(m, config(var_order, value_order));
+        let mut solver = Solver::with_config(m, config(order));
         let found: Vec<Vec<i32>> = solver.solutions().map(|s| s.values_of(&x)).collect();
         prop_assert_eq!(found.len(), expected.len(), "each solution once");
         prop_assert_eq!(found.into_iter().collect::<BTreeSet<_>>(), expected.clone());
@@ -308,13 +332,12 @@ proptest! {
     /// Minimising a variable with learning on finds the brute-force optimum and proves it;
     /// no nogood excludes a solution that beats the bound in force when it was learnt.
     #[test]
-    fn learning_finds_the_optimum(spec in spec(), objective in 0usize..6, order in 0usize..4) {
+    fn learning_finds_the_optimum(spec in spec(), objective in 0usize..6, order in 0..=ORDERS.len()) {
         let (m, x) = model(&spec);
         let objective = objective % x.len();
         let solutions = brute_force(&spec, &m);
         let best = solutions.iter().map(|s| s[objective]).min();
-        let (var_order, value_order) = ORDERS[order];
-        let mut solver = Solver::with_config(m, config(var_order, value_order));
+        let mut solver = Solver::with_config(m, config(order));
         let optimum = solver.minimize(x[objective]).unwrap().finish();
         prop_assert_eq!(optimum.value, best);
         prop_assert_eq!((optimum.optimal, optimum.infeasible), (best.is_some(), best.is_none()));
@@ -343,7 +366,7 @@ fn pigeonhole_is_refuted_by_learnt_nogoods() {
         spec.constraints.push(Con::Linear(terms, Relation::Le, 1));
     }
     let (m, _) = model(&spec);
-    let mut solver = Solver::with_config(m, config(VarOrder::InputOrder, ValueOrder::Max));
+    let mut solver = Solver::with_config(m, config(1));
     assert_eq!(solver.count(), 0);
     let learner = solver.learner().expect("a learning run");
     assert_eq!(learner.broken, 0, "failures not analysed");
@@ -365,7 +388,7 @@ fn pigeonhole_is_refuted_by_learnt_nogoods() {
         model(&spec).0,
         SearchConfig {
             learning: false,
-            ..config(VarOrder::InputOrder, ValueOrder::Max)
+            ..config(1)
         },
     )
     .count();
@@ -394,8 +417,94 @@ fn backjumps_never_undo_the_branch_after_a_solution() {
     };
     let (m, x) = model(&spec);
     let expected: BTreeSet<Vec<i32>> = brute_force(&spec, &m).into_iter().collect();
-    let mut solver = Solver::with_config(m, config(VarOrder::InputOrder, ValueOrder::Min));
+    let mut solver = Solver::with_config(m, config(0));
     let found: Vec<Vec<i32>> = solver.solutions().map(|s| s.values_of(&x)).collect();
     assert_eq!(found.len(), 4);
     assert_eq!(found.into_iter().collect::<BTreeSet<_>>(), expected);
+}
+
+/// A write to one variable, for the batch test below.
+#[derive(Debug, Clone, Copy)]
+enum Write {
+    Remove(i64),
+    SetMin(i64),
+    SetMax(i64),
+}
+
+fn write() -> impl Strategy<Value = Write> {
+    prop_oneof![
+        3 => (-25i64..230).prop_map(Write::Remove),
+        1 => (-25i64..230).prop_map(Write::SetMin),
+        1 => (-25i64..230).prop_map(Write::SetMax),
+    ]
+}
+
+/// Applies `w` to the store and to the set of values that stands for the domain, unless
+/// it would empty the domain.
+fn apply(store: &mut crate::store::Store, set: &mut BTreeSet<i64>, w: Write) {
+    let keep = |v: i64| match w {
+        Write::Remove(u) => v != u,
+        Write::SetMin(u) => v >= u,
+        Write::SetMax(u) => v <= u,
+    };
+    if !set.iter().any(|&v| keep(v)) {
+        return;
+    }
+    set.retain(|&v| keep(v));
+    let change = match w {
+        Write::Remove(u) => store.remove(0, u),
+        Write::SetMin(u) => store.set_min(0, u),
+        Write::SetMax(u) => store.set_max(0, u),
+    };
+    assert!(change.is_ok());
+}
+
+proptest! {
+    /// What a batch of writes changed, as the log reads it from the trail, agrees with a
+    /// plain set of values, for domains in one word and wide ones (lazy bounds over bitset
+    /// words): the values removed inside the new bounds, and each value's membership before
+    /// the batch.
+    #[test]
+    fn batches_report_exactly_what_they_changed(
+        width in prop_oneof![1i64..=64, 65i64..=200],
+        holes in proptest::collection::vec(0i64..200, 0..30),
+        before in proptest::collection::vec(write(), 0..10),
+        batch in proptest::collection::vec(write(), 1..10),
+    ) {
+        use crate::domain::IntoDomain;
+        let lo = -20i64;
+        let mut set: BTreeSet<i64> = (lo..lo + width).collect();
+        for h in holes {
+            if set.len() > 1 {
+                set.remove(&(lo + h % width));
+            }
+        }
+        let spec: Vec<i32> = set.iter().map(|&v| v as i32).collect();
+        let mut store = crate::store::Store::new();
+        store.add_var(&spec.into_domain().unwrap());
+        for w in before {
+            apply(&mut store, &mut set, w);
+        }
+        let old_set = set.clone();
+        let mark = store.mark();
+        for w in batch {
+            apply(&mut store, &mut set, w);
+        }
+        let changed: Vec<_> = store.changed_since(mark).collect();
+        prop_assert_eq!(changed.len(), usize::from(set != old_set));
+        for (x, old) in changed {
+            for v in lo - 2..lo + width + 2 {
+                prop_assert_eq!(store.was_in(mark, &old, v), old_set.contains(&v), "{}", v);
+            }
+            let (min, max) = (*set.first().unwrap(), *set.last().unwrap());
+            let expected: Vec<i64> = old_set
+                .difference(&set)
+                .copied()
+                .filter(|&v| min < v && v < max)
+                .collect();
+            let mut removed = store.removed_inside(mark, x, &old);
+            removed.sort_unstable();
+            prop_assert_eq!(removed, expected);
+        }
+    }
 }
