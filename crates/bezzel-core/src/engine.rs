@@ -37,6 +37,25 @@ fn add_failures(counts: &mut Vec<u64>, listens: &[(u32, u32)], times: u64) {
     }
 }
 
+/// What sees each propagator run of [`Engine::propagate_recording`]: the learning log, which
+/// turns the changes of each run into predicates with that propagator as their reason.
+pub(crate) trait Record {
+    /// Called before propagator runs, with the store it is about to change.
+    fn before_run(&mut self, store: &mut Store);
+    /// Called after propagator `p` (of `props`) ran: `ok` is false when it failed.
+    fn after_run(&mut self, p: u32, props: &[Box<dyn Propagator>], store: &Store, ok: bool);
+}
+
+/// The recorder of a search that does not learn: it records nothing and costs nothing.
+pub(crate) struct NoRecord;
+
+impl Record for NoRecord {
+    #[inline(always)]
+    fn before_run(&mut self, _: &mut Store) {}
+    #[inline(always)]
+    fn after_run(&mut self, _: u32, _: &[Box<dyn Propagator>], _: &Store, _: bool) {}
+}
+
 /// Domains, queue and propagators; see the [module docs](self).
 pub(crate) struct Engine {
     store: Store,
@@ -216,12 +235,24 @@ impl Engine {
     /// Runs queued propagators until none is left (a fixpoint) or one fails, counting runs in
     /// `propagations`. A failure empties the queue and adds to the failed propagator's weight.
     pub(crate) fn propagate(&mut self, propagations: &mut u64) -> Result<(), Conflict> {
+        self.propagate_recording(propagations, &mut NoRecord)
+    }
+
+    /// [`propagate`](Engine::propagate), telling `recorder` of every propagator run: what a
+    /// search that learns sees of propagation. With [`NoRecord`] it is `propagate` itself.
+    #[inline(always)]
+    pub(crate) fn propagate_recording<R: Record>(
+        &mut self,
+        propagations: &mut u64,
+        recorder: &mut R,
+    ) -> Result<(), Conflict> {
         while let Some((p, advice, stage)) = self.queue.pop() {
             if !self.store.is_active(p) {
                 self.queue.done_running();
                 continue;
             }
             *propagations += 1;
+            recorder.before_run(&mut self.store);
             let mut ctx = Context {
                 store: &mut self.store,
                 queue: &mut self.queue,
@@ -232,6 +263,7 @@ impl Engine {
             let result = self.props[p as usize].propagate(&mut ctx);
             let requeue = ctx.requeue;
             self.queue.done_running();
+            recorder.after_run(p, &self.props, &self.store, result.is_ok());
             match result {
                 Ok(PropStatus::Fixpoint) => {
                     if let Some(priority) = requeue {
@@ -311,6 +343,27 @@ impl Engine {
             Decision::AtMost(_, v) => self.store.set_max(x, v.into()),
             Decision::Above(_, v) => self.store.set_min(x, i64::from(v) + 1),
         }
+    }
+
+    // ----- learning -----
+
+    /// The store, for the learning log, which reads domains and what a batch of writes
+    /// changed.
+    #[inline]
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Propagator `p`, for tests that check its explanations.
+    #[cfg(test)]
+    pub(crate) fn propagator(&self, p: u32) -> &dyn Propagator {
+        &*self.props[p as usize]
+    }
+
+    /// Empties the queue, after a failure found outside the propagators (by a learned
+    /// nogood), so that search may backtrack.
+    pub(crate) fn clear_queue(&mut self) {
+        self.queue.clear();
     }
 
     // ----- backtracking -----

@@ -85,6 +85,7 @@ pub mod error;
 mod event;
 pub mod expr;
 mod families;
+pub mod learn;
 pub mod markup;
 pub mod matrix;
 pub mod model;

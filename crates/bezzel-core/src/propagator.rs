@@ -135,6 +135,14 @@ pub trait Propagator: Send {
         let _ = charge;
         false
     }
+
+    /// What the constraint is, for a search that learns
+    /// ([`SearchConfig::learning`](crate::SearchConfig::learning)): its propagations are then
+    /// explained from this definition (the bounds or literals that forced each one). The
+    /// default, `None`, still learns, from the decisions that led to each propagation.
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        None
+    }
 }
 
 /// One value for every variable of a model, read through views: what

@@ -225,6 +225,16 @@ impl Store {
         self.declared_words[d.large as usize + bit / 64] >> (bit % 64) & 1 == 1
     }
 
+    /// The smallest value `x` was declared with.
+    pub(crate) fn declared_min(&self, x: u32) -> i64 {
+        self.declared[x as usize].min.into()
+    }
+
+    /// The largest value `x` was declared with.
+    pub(crate) fn declared_max(&self, x: u32) -> i64 {
+        self.declared[x as usize].max.into()
+    }
+
     fn words_of<'a>(&'a self, d: &'a VarState) -> &'a [u64] {
         if d.large == SMALL {
             std::slice::from_ref(&d.bits)
@@ -641,6 +651,78 @@ impl Store {
             }
         }
         self.trail.restored();
+    }
+
+    /// The states, before the batch, of the variables written since `batch` (a mark taken
+    /// just before the writes, so that each changed variable was saved once): what the
+    /// learning log turns into predicates. Out of the hot path: only a search that learns
+    /// takes marks around single propagator runs.
+    pub(crate) fn changed_since(&self, batch: Mark) -> impl Iterator<Item = (u32, VarState)> + '_ {
+        self.trail
+            .vars_since(batch)
+            .iter()
+            .map(|&VarEntry { var, old }| (var, old))
+    }
+
+    /// Whether `v` was in the domain `old` (a state that [`changed_since`] gave for `batch`)
+    /// before the batch.
+    ///
+    /// [`changed_since`]: Store::changed_since
+    pub(crate) fn was_in(&self, batch: Mark, old: &VarState, v: i64) -> bool {
+        if v < i64::from(old.min) || v > i64::from(old.max) {
+            return false;
+        }
+        let bit = (v - i64::from(old.base)) as usize;
+        if old.large == SMALL {
+            return old.bits >> bit & 1 == 1;
+        }
+        let index = old.large as usize + bit / 64;
+        // The batch saved a word before its first change in the batch: the oldest such entry
+        // is the word as it was.
+        let word = self
+            .trail
+            .cells_since(batch)
+            .iter()
+            .find_map(|e| match *e {
+                Entry::Word { index: i, old } if i as usize == index => Some(old),
+                _ => None,
+            })
+            .unwrap_or(self.words[index]);
+        word >> (bit % 64) & 1 == 1
+    }
+
+    /// The values that the writes since `batch` removed from `x` (whose state before was
+    /// `old`) strictly inside its bounds now.
+    pub(crate) fn removed_inside(&self, batch: Mark, x: u32, old: &VarState) -> Vec<i64> {
+        let d = &self.vars[x as usize];
+        let (lo, hi) = (i64::from(d.min), i64::from(d.max));
+        let base = i64::from(old.base);
+        let mut out = Vec::new();
+        let mut take = |offset: i64, mut cleared: u64| {
+            while cleared != 0 {
+                let v = base + offset + i64::from(cleared.trailing_zeros());
+                if lo < v && v < hi {
+                    out.push(v);
+                }
+                cleared &= cleared - 1;
+            }
+        };
+        if old.large == SMALL {
+            take(0, old.bits & !d.bits);
+        } else {
+            // Inside the window, a wide domain loses a value only by clearing its bit, which
+            // saved the word first.
+            let words = old.large as usize..(old.large + old.nwords) as usize;
+            for e in self.trail.cells_since(batch) {
+                if let Entry::Word { index, old: before } = *e
+                    && words.contains(&(index as usize))
+                {
+                    let offset = 64 * (index as usize - words.start) as i64;
+                    take(offset, before & !self.words[index as usize]);
+                }
+            }
+        }
+        out
     }
 
     #[cfg(test)]

@@ -89,6 +89,17 @@ impl<V: Copy, C> Trail<V, C> {
         }
     }
 
+    /// The variable entries pushed since `mark`, oldest first: with a mark taken just before
+    /// a batch of writes, each variable the batch changed, once, with its state before.
+    pub(crate) fn vars_since(&self, mark: Mark) -> &[V] {
+        &self.vars[mark.vars.min(self.top)..self.top]
+    }
+
+    /// The other entries pushed since `mark`, oldest first.
+    pub(crate) fn cells_since(&self, mark: Mark) -> &[C] {
+        &self.cells[mark.cells.min(self.cells.len())..]
+    }
+
     /// Called once a restore is complete: later writes must save again.
     pub(crate) fn restored(&mut self) {
         self.stamp += 1;

@@ -73,6 +73,11 @@ pub struct Options {
     /// neighbourhood; [`LNS_FIRST_NODES`] when absent.
     #[arg(long = "lns-first-nodes", value_name = "N")]
     pub lns_first_nodes: Option<u64>,
+    /// Learn from failures (experimental; see `docs/learning.md` in the repository): each
+    /// failure is analysed into a nogood that is kept and propagated. Optimises by branch
+    /// and bound on one thread, without large neighbourhood search or restarts.
+    #[arg(long = "learning")]
+    pub learning: bool,
     /// The FlatZinc file; standard input when absent or `-`.
     #[arg(value_name = "MODEL.fzn")]
     pub file: Option<PathBuf>,

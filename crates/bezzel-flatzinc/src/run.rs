@@ -83,6 +83,7 @@ pub fn run_text_cancellable(
         SearchConfig::default()
     };
     config.limits.time = time_left(options, start);
+    config.learning = options.learning;
     let io = |e: std::io::Error| FznError::Io {
         action: "write the output".into(),
         reason: bezzel_cli::io_reason(&e),
@@ -133,7 +134,7 @@ pub fn run_text_cancellable(
             (found, stats.is_complete(), None, stats)
         }
         Goal::Minimize(v) | Goal::Maximize(v)
-            if options.threads > 1 && options.solutions.is_none() =>
+            if options.threads > 1 && options.solutions.is_none() && !options.learning =>
         {
             let sense = if matches!(goal, Goal::Minimize(_)) {
                 Sense::Minimize
@@ -192,7 +193,7 @@ pub fn run_text_cancellable(
             } else {
                 Sense::Maximize
             };
-            let (found, complete, value, stats, best) = if !options.no_lns {
+            let (found, complete, value, stats, best) = if !options.no_lns && !options.learning {
                 let lns = Lns {
                     seed: options.seed.unwrap_or(0) as u64,
                     neighbourhood: options.neighbourhood,

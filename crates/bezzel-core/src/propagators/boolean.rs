@@ -123,6 +123,10 @@ impl Propagator for Clause {
         self.lits.iter().any(|&l| a.value(l) == 1)
     }
 
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::Clause { lits: &self.lits })
+    }
+
     fn name(&self) -> &'static str {
         "clause"
     }
@@ -770,6 +774,26 @@ impl Propagator for Reified {
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
         self.mode.holds(a.value(self.b) == 1, self.cond.holds(a))
+    }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        let (b, mode) = (self.b, self.mode);
+        match &self.cond {
+            &Cond::Le(x, y) => Some(crate::learn::Shape::ReifiedLessEq { b, mode, x, y }),
+            Cond::Linear {
+                terms,
+                relation,
+                constant,
+                ..
+            } => Some(crate::learn::Shape::ReifiedLinear {
+                b,
+                mode,
+                terms,
+                relation: *relation,
+                constant: *constant,
+            }),
+            _ => None,
+        }
     }
 
     fn name(&self) -> &'static str {

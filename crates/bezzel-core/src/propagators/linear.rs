@@ -526,6 +526,21 @@ impl Propagator for Linear {
         self.holds(|x| a.value(x))
     }
 
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        let (at_most, at_least) = match self.relation {
+            Relation::Le => (true, false),
+            Relation::Ge => (false, true),
+            Relation::Eq => (true, true),
+            _ => return None,
+        };
+        Some(crate::learn::Shape::Linear {
+            terms: &self.terms,
+            constant: self.constant,
+            at_most,
+            at_least,
+        })
+    }
+
     fn name(&self) -> &'static str {
         "linear"
     }
@@ -611,6 +626,13 @@ impl<const N: usize> Propagator for UnitSum<N> {
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
         self.views.iter().map(|&x| a.value(x)).sum::<i64>() == self.constant
+    }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::UnitSum {
+            views: &self.views,
+            constant: self.constant,
+        })
     }
 
     fn name(&self) -> &'static str {

@@ -53,6 +53,12 @@ pub struct SearchConfig {
     /// The repository's `.cargo/config.toml` sets it to `1`, so the test suite runs with it.
     #[serde(default = "checks_by_default")]
     pub check_solutions: bool,
+    /// Learning from failure (see [`learn`](crate::learn)): each failure is analysed into a
+    /// nogood, kept and propagated, and search jumps back to where the nogood applies.
+    /// Counts, solution sets and optima stay exact. Off by default; a run that learns does
+    /// not restart ([`restarts`](Self::restarts) is ignored) and runs on one thread.
+    #[serde(default)]
+    pub learning: bool,
 }
 
 /// Whether solutions are checked unless a [`SearchConfig`] says otherwise: in debug builds,
@@ -76,6 +82,7 @@ impl Default for SearchConfig {
             last_conflict: false,
             solution_phase: false,
             check_solutions: checks_by_default(),
+            learning: false,
         }
     }
 }

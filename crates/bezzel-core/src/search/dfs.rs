@@ -67,8 +67,8 @@ pub struct Solver {
     pub(super) cancel: Option<Arc<AtomicBool>>,
     pub(super) stats: Statistics,
     pub(super) stack: Vec<Frame>,
-    phase: Phase,
-    started: Instant,
+    pub(super) phase: Phase,
+    pub(super) started: Instant,
     /// Restart bookkeeping of the current run: `None` when the run does not restart.
     restart: Option<RestartState>,
     /// Decisions applied at the root of the current run, restricting it to a subproblem.
@@ -92,6 +92,9 @@ pub struct Solver {
     /// How to search on worker threads ([`Solver::parallel`]); `None` for a solver made from
     /// a model, which searches here.
     pub(super) threads: Option<Box<super::threads::Threads>>,
+    /// The learning state of the current run when it learns ([`SearchConfig::learning`]):
+    /// such a run is driven by [`learning`](super::learning) instead of the loop here.
+    pub(super) learner: Option<Box<crate::learn::Learner>>,
 }
 
 impl Solver {
@@ -122,6 +125,7 @@ impl Solver {
             observer: None,
             guide: Guide::default(),
             threads: None,
+            learner: None,
         }
     }
 
@@ -318,6 +322,8 @@ impl Solver {
         self.stats = Statistics::default();
         self.started = Instant::now();
         self.phase = Phase::Start;
+        self.learner = (self.config.learning)
+            .then(|| Box::new(crate::learn::Learner::new(self.model.num_vars())));
     }
 
     pub(super) fn next_solution(&mut self) -> Option<Solution> {
@@ -332,7 +338,7 @@ impl Solver {
         ))
     }
 
-    fn limit_reached(&self) -> Option<StopReason> {
+    pub(super) fn limit_reached(&self) -> Option<StopReason> {
         let limits = &self.config.limits;
         if limits.solutions.is_some_and(|l| self.stats.solutions >= l) {
             return Some(StopReason::SolutionLimit);
@@ -354,6 +360,9 @@ impl Solver {
 
     /// Runs until the next solution (true) or the end of the run (false).
     pub(super) fn advance(&mut self) -> bool {
+        if self.learner.is_some() {
+            return self.advance_learning();
+        }
         // Two copies of the loop, so that a run nobody watches tests for an observer once
         // here and never at a node.
         if self.observer.is_some() {
@@ -412,18 +421,7 @@ impl Solver {
                         if WATCHED {
                             self.observe_solution();
                         }
-                        if let Some(objective) = &mut self.objective {
-                            let value = self.model.engine().min(objective.var());
-                            objective.found(objective.value_of(value));
-                            if self.custom.is_some() {
-                                // Guidance follows branch and bound's improving solutions.
-                                self.guide
-                                    .solution(self.model.engine(), self.model.num_vars());
-                            }
-                        }
-                        self.stats.solutions += 1;
-                        self.phase = Phase::Backtrack;
-                        self.stats.elapsed = self.started.elapsed();
+                        self.count_solution();
                         return true;
                     };
                     let mark = self.model.engine_mut().mark();
@@ -450,6 +448,24 @@ impl Solver {
                 }
             }
         }
+    }
+
+    /// Counts the current node (every variable fixed, checked already) as a solution: branch
+    /// and bound's incumbent, guidance, statistics; the next step backtracks from it.
+    #[inline(always)]
+    pub(super) fn count_solution(&mut self) {
+        if let Some(objective) = &mut self.objective {
+            let value = self.model.engine().min(objective.var());
+            objective.found(objective.value_of(value));
+            if self.custom.is_some() {
+                // Guidance follows branch and bound's improving solutions.
+                self.guide
+                    .solution(self.model.engine(), self.model.num_vars());
+            }
+        }
+        self.stats.solutions += 1;
+        self.phase = Phase::Backtrack;
+        self.stats.elapsed = self.started.elapsed();
     }
 
     /// Returns to the deepest open right branch and takes it; false when the tree is done.
@@ -575,7 +591,7 @@ impl Solver {
 
     /// Panics, naming the constraint, if the current node (every variable fixed) breaks a
     /// posted constraint: see [`SearchConfig::check_solutions`].
-    fn check_solution(&mut self) {
+    pub(super) fn check_solution(&mut self) {
         let mut values = std::mem::take(&mut self.checked_values);
         values.clear();
         let engine = self.model.engine();
@@ -669,6 +685,12 @@ impl Solver {
         if let Some(observer) = self.observer.as_mut() {
             observer.solution(self.stack.len());
         }
+    }
+
+    /// The learning state of the latest run, if it learnt.
+    #[cfg(test)]
+    pub(crate) fn learner(&self) -> Option<&crate::learn::Learner> {
+        self.learner.as_deref()
     }
 
     /// The restorable state of the engine, for tests that check backtracking.

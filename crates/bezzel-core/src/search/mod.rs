@@ -41,6 +41,7 @@ mod config;
 mod decision;
 mod dfs;
 pub mod guide;
+mod learning;
 pub mod lns;
 mod observe;
 mod optimize;

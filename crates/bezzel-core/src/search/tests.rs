@@ -284,6 +284,7 @@ fn settings_and_statistics_round_trip_through_serde() {
         last_conflict: true,
         solution_phase: false,
         check_solutions: true,
+        learning: true,
     };
     let json = serde_json::to_string(&config).unwrap();
     assert_eq!(serde_json::from_str::<SearchConfig>(&json).unwrap(), config);

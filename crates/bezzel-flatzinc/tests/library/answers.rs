@@ -18,6 +18,12 @@ solve minimize cost;
 ";
     let out = run(text, &Options::default());
     assert_eq!(out, "x = 4;\ny = 1;\ncost = 6;\n----------\n==========\n");
+    // Learning from failures (--learning) proves the same optimum.
+    let learning = Options {
+        learning: true,
+        ..Options::default()
+    };
+    assert_eq!(run(text, &learning), out);
     // With -a every improving solution is printed, the last the optimum.
     let out = run_all(text, None);
     assert!(
@@ -46,6 +52,11 @@ constraint bool_clause([],[a]);
 solve satisfy;
 ";
     assert_eq!(run(text, &Options::default()), "=====UNSATISFIABLE=====\n");
+    let learning = Options {
+        learning: true,
+        ..Options::default()
+    };
+    assert_eq!(run(text, &learning), "=====UNSATISFIABLE=====\n");
     let text = "var bool: a :: output_var;\nvar {1,3,5}: x :: output_var;\n\
                 constraint bool_eq(a,true);\nsolve :: int_search([x], input_order, indomain_max, complete) satisfy;\n";
     assert_eq!(
