@@ -213,6 +213,21 @@ impl Solver {
         Some(self.parallel_search(t))
     }
 
+    /// The lower layer's search for a resumable or distributed run, which only a solver made
+    /// by [`parallel`](Solver::parallel) can give.
+    fn resumable_search(
+        &self,
+    ) -> Result<
+        ParallelSearch<impl Fn() -> Result<Model, ModelError> + Sync + use<>>,
+        RunError<ParallelError>,
+    > {
+        let t = self
+            .threads
+            .as_ref()
+            .ok_or_else(|| RunError::Split(no_builder().into()))?;
+        Ok(self.parallel_search(t))
+    }
+
     /// The lower layer's search over this solver's model, configuration and cancel flag.
     fn parallel_search(
         &self,
@@ -318,11 +333,7 @@ impl Solver {
         checkpoint: Option<&std::path::Path>,
         progress: impl Fn(usize, usize) + Sync,
     ) -> Result<RunReport<1>, RunError<ParallelError>> {
-        let t = self
-            .threads
-            .as_ref()
-            .ok_or_else(|| RunError::Split(no_builder().into()))?;
-        self.parallel_search(t)
+        self.resumable_search()?
             .count_resumable(checkpoint, self.cancel.clone(), progress)
     }
 
@@ -335,11 +346,7 @@ impl Solver {
         checkpoint: Option<&std::path::Path>,
         progress: impl Fn(usize, usize) + Sync,
     ) -> Result<RunReport<1>, RunError<ParallelError>> {
-        let t = self
-            .threads
-            .as_ref()
-            .ok_or_else(|| RunError::Split(no_builder().into()))?;
-        self.parallel_search(t).count_distributed(
+        self.resumable_search()?.count_distributed(
             cluster,
             checkpoint,
             self.cancel.clone(),
