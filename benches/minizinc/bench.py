@@ -10,7 +10,13 @@ table row per instance and the totals. Usage, from the repository root:
     cargo build --release -p bezzel-flatzinc
     python3 benches/minizinc/bench.py --time-limit 10 --per-family 2 [FAMILY ...]
 
-The suite is read from ../shared/data/minizinc (or --suite DIR).
+The suite is read from ../shared/data/minizinc (or --suite DIR). `--pumpkin DIR` adds Pumpkin
+as a third column (DIR holds `bin/pumpkin-solver`, as `../shared/peers/pumpkin/setup.sh`
+installs it under ~/.cache/pumpkin-0.5.0, and its `mznlib` is read from the `.msc` there). The
+scheduling table of BENCHMARKS.md comes from
+
+    python3 benches/minizinc/bench.py --time-limit 20 --per-family 99 \
+        --suite ../shared/data/minizinc-scheduling --pumpkin ~/.cache/pumpkin-0.5.0
 """
 
 import argparse
@@ -106,6 +112,7 @@ def main():
     ap.add_argument("--per-family", type=int, default=2)
     ap.add_argument("--suite", default=os.path.join(ROOT, "..", "shared", "data", "minizinc"))
     ap.add_argument("--bezzel", help="the fzn-bezzel to run (default: target/release/fzn-bezzel)")
+    ap.add_argument("--pumpkin", help="run Pumpkin too: its install folder (bin/, msc/)")
     ap.add_argument("families", nargs="*")
     a = ap.parse_args()
     if not os.path.isdir(a.suite):
@@ -116,9 +123,17 @@ def main():
     msc = os.path.join(ROOT, "crates", "bezzel-flatzinc", "bezzel.msc")
     ms = str(int(a.time_limit * 1000))
     families = a.families or sorted(d for d in os.listdir(a.suite) if os.path.isdir(os.path.join(a.suite, d)))
+    pumpkin = None
+    if a.pumpkin:
+        pumpkin_bin = os.path.join(a.pumpkin, "bin", "pumpkin-solver")
+        pumpkin_msc = os.path.join(a.pumpkin, "msc", "pumpkin.msc")
+        if not (os.path.exists(pumpkin_bin) and os.path.exists(pumpkin_msc)):
+            sys.exit("no Pumpkin in %s (run ../shared/peers/pumpkin/setup.sh)" % a.pumpkin)
+        pumpkin = (pumpkin_msc, [pumpkin_bin, "-s", "-t", ms])
     tmp = tempfile.mkdtemp(prefix="bezzel-mzn-")
     rows = []
-    print("%-40s %-3s %-26s %-26s %s" % ("instance", "", "bezzel: status obj time", "gecode: status obj time", "note"))
+    print("%-40s %-3s %-26s %-26s %s%s" % ("instance", "", "bezzel: status obj time", "gecode: status obj time",
+                                          "pumpkin: status obj time   " if pumpkin else "", "note"))
     for fam in families:
         for model, data in instances(a.suite, fam, a.per_family):
             name = fam + "/" + os.path.basename(data or model).rsplit(".", 1)[0]
@@ -130,11 +145,15 @@ def main():
                 eg2 = compile_fzn("gecode", model, data, fg, ["-G", "std"])
                 note.append("gecode: std lib")
                 eg = eg2
-            res = {}
-            for key, err, fzn, cmd in (
+            runs = [
                 ("bezzel", eb, fb, [fzn_bezzel, "-s", "-t", ms]),
                 ("gecode", eg, fg, ["fzn-gecode", "-s", "-p", "1", "-time", ms]),
-            ):
+            ]
+            if pumpkin:
+                fp = os.path.join(tmp, "p.fzn")
+                runs.append(("pumpkin", compile_fzn(pumpkin[0], model, data, fp), fp, pumpkin[1]))
+            res = {}
+            for key, err, fzn, cmd in runs:
                 if err:
                     res[key] = {"time": 0, "solved": False, "optimal": False, "unsat": False, "obj": None, "err": err}
                     continue
@@ -143,36 +162,42 @@ def main():
                 res[key] = solve(cmd + (["-a"] if sense else []), fzn, obj, a.time_limit)
                 res[key]["sense"] = sense
             b, g = res["bezzel"], res["gecode"]
+            p = res.get("pumpkin")
+            peers = [g] + ([p] if p else [])
             kind = b.get("sense") or g.get("sense") or ("satisfy" if not (b["err"] and g["err"]) else "?")
-            for r in (b, g):
+            for r in [b] + peers:
                 # Done: a solution (satisfaction) or a proven optimum (optimisation), or unsat.
                 r["done"] = r["unsat"] or (r["optimal"] if kind in ("minimize", "maximize") else r["solved"])
-            if b["optimal"] and g["optimal"] and (b["obj"] != g["obj"] or b["unsat"] != g["unsat"]):
-                note.append("DISAGREE")
-            if b["unsat"] and g["solved"] or g["unsat"] and b["solved"]:
-                note.append("DISAGREE")
+            for x in peers:
+                if b["optimal"] and x["optimal"] and (b["obj"] != x["obj"] or b["unsat"] != x["unsat"]):
+                    note.append("DISAGREE")
+                if b["unsat"] and x["solved"] or x["unsat"] and b["solved"]:
+                    note.append("DISAGREE")
             def cell(r):
                 if r["err"]:
                     return "error"
                 st = "unsat" if r["unsat"] else "opt" if r["optimal"] and kind != "satisfy" else "sol" if r["solved"] else "-"
                 return "%-5s %8s %6.2fs" % (st, "" if r["obj"] is None else r["obj"], r["time"])
-            print("%-40s %-3s %-26s %-26s %s" % (name[:40], kind[:3], cell(b), cell(g), "; ".join(note + [r["err"] for r in (b, g) if r["err"]])))
+            print("%-40s %-3s %-26s %-26s %s%s" % (name[:40], kind[:3], cell(b), cell(g), "%-26s " % cell(p) if p else "",
+                                                "; ".join(note + [r["err"] for r in [b] + peers if r["err"]])))
             sys.stdout.flush()
-            rows.append((name, kind, b, g))
-    both = [(b, g) for _, _, b, g in rows if b["done"] and g["done"]]
+            rows.append((name, kind, b, g, p))
+    both = [(b, g) for _, _, b, g, _ in rows if b["done"] and g["done"]]
     faster = sum(1 for b, g in both if b["time"] < g["time"])
     def better(x, y, sense):
         return x is not None and (y is None or (x < y if sense == "minimize" else x > y))
     print()
     print("instances %d, time limit %gs, one thread each" % (len(rows), a.time_limit))
-    for key, who in (("bezzel", 2), ("gecode", 3)):
+    for key, who in (("bezzel", 2), ("gecode", 3)) + ((("pumpkin", 4),) if pumpkin else ()):
         rs = [r[who] for r in rows]
         print("%s: done %d (satisfied, proven optimal or unsatisfiable), a solution %d, errors %d" % (
             key, sum(r["done"] for r in rs), sum(r["solved"] for r in rs), sum(1 for r in rs if r["err"])))
-    opt = [(k, b, g) for _, k, b, g in rows if k in ("minimize", "maximize")]
-    print("both done: %d, bezzel faster on %d; better objective (optimisation, %d instances): bezzel %d, gecode %d" % (
-        len(both), faster, len(opt), sum(better(b["obj"], g["obj"], k) for k, b, g in opt),
-        sum(better(g["obj"], b["obj"], k) for k, b, g in opt)))
+    for peer, who in (("gecode", 3),) + ((("pumpkin", 4),) if pumpkin else ()):
+        opt = [(r[1], r[2], r[who]) for r in rows if r[1] in ("minimize", "maximize")]
+        print("better objective than %s (optimisation, %d instances): bezzel %d, %s %d" % (
+            peer, len(opt), sum(better(b["obj"], x["obj"], k) for k, b, x in opt), peer,
+            sum(better(x["obj"], b["obj"], k) for k, b, x in opt)))
+    print("both done (bezzel, gecode): %d, bezzel faster on %d" % (len(both), faster))
 
 
 if __name__ == "__main__":
