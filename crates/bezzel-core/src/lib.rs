@@ -60,8 +60,8 @@
 //! the propagator layer ([`Context`], the constructors in [`propagators`]) reads and narrows
 //! views in `i64`, where its arithmetic happens.
 //!
-//! Beyond one thread: [`Solver::parallel`] makes a solver that counts and optimises on
-//! worker threads (and resumes counts from a checkpoint, or spreads them over MPI ranks) with
+//! Beyond one thread: [`Solver::parallel`] makes a solver that counts, enumerates and
+//! optimises on worker threads (and resumes counts from a checkpoint, or spreads them over MPI ranks) with
 //! the same calls as on one; underneath, [`parallel`] splits the tree into subproblems solved
 //! on a `rayon` pool by the `bezzel-runner` crate, whose [`checkpoint`] lets a long split run
 //! resume after an interruption.

@@ -328,6 +328,38 @@ impl Model {
         Ok(())
     }
 
+    /// `v` moved onto this model's variable at the position `v`'s variable has in its own
+    /// model: a view made on another build of the same model (every build of a model made
+    /// the same way has the same variables in the same order, so the position names the same
+    /// variable in each). What a search on copies of the model ([`Solver::parallel`],
+    /// [`ParallelSearch`](crate::parallel::ParallelSearch)) accepts as an objective. Fails,
+    /// saying so, when this model has no variable at that position, and as
+    /// [`check_view`](Model::check_view) on an offset out of range.
+    ///
+    /// [`Solver::parallel`]: crate::Solver::parallel
+    pub(crate) fn same_position(&self, v: IntView) -> Result<IntView, ModelError> {
+        if v.var.model != self.id && v.var.index() >= self.num_vars() {
+            return Err(ModelError::InvalidArgument {
+                reason: format!(
+                    "variable #{} is of another model, and this one has only {} variables: \
+                     a search on copies of a model takes a variable of any copy, at a \
+                     position every copy has",
+                    v.var.index,
+                    self.num_vars()
+                ),
+            });
+        }
+        let here = IntView {
+            var: VarId {
+                model: self.id,
+                index: v.var.index,
+            },
+            ..v
+        };
+        self.check_view(here)?;
+        Ok(here)
+    }
+
     /// Checks a full assignment (`values[i]` for the variable of index `i`): every value lies
     /// in the domain its variable was declared with, and the definition of every posted
     /// constraint holds ([`Propagator::is_satisfied`]), without any propagation: an

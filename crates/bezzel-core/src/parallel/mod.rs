@@ -10,7 +10,9 @@
 //! a [`Checkpoint`](crate::checkpoint::Checkpoint) records.
 //!
 //! [`ParallelSearch::minimize`] and [`ParallelSearch::maximize`] run branch and bound over the
-//! subproblems, the workers sharing the best objective value found so far.
+//! subproblems, the workers sharing the best objective value found so far, and
+//! [`ParallelSearch::for_each_solution`] hands every solution to the caller as the workers
+//! find them.
 //! Search control carries over: [`ParallelSearch::branch_groups`] and
 //! [`ParallelSearch::brancher`] apply to the split and to every worker's solver.
 //!
@@ -24,13 +26,14 @@
 use crate::error::ModelError;
 use crate::model::Model;
 use crate::search::{BranchGroup, Brancher, Decision, SearchConfig, Solver};
+use crate::solution::Solution;
 use crate::stats::{Statistics, StopReason};
 use crate::var::VarId;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 mod optimize;
 
@@ -60,6 +63,18 @@ pub struct ParallelCount {
     pub stats: Statistics,
     /// Whether every subproblem handed to the run was solved (false after cancellation).
     pub complete: bool,
+}
+
+impl From<RunReport<1>> for ParallelCount {
+    /// What a run that counted one number found.
+    fn from(report: RunReport<1>) -> ParallelCount {
+        ParallelCount {
+            solutions: report.counts[0],
+            solved: report.solved(),
+            complete: report.is_complete(),
+            stats: report.stats,
+        }
+    }
 }
 
 /// Why a parallel run could not start, or stopped before its end.
@@ -393,29 +408,87 @@ where
         cancel: Option<Arc<AtomicBool>>,
         on_solved: impl Fn(&Subproblem, u64) + Sync,
     ) -> Result<ParallelCount, ParallelError> {
+        self.solve_each(subproblems, &cancel.unwrap_or_default(), |solver, sub| {
+            let solved = solve_subproblem(solver, sub)?;
+            if let Some(s) = &solved {
+                on_solved(sub, s.counts[0]);
+            }
+            Ok(solved)
+        })
+    }
+
+    /// Checks `subproblems` and runs `solve` on each on the workers, each worker with its own
+    /// solver watching `cancel`: what the runs that report one number share.
+    fn solve_each(
+        &self,
+        subproblems: &[Subproblem],
+        cancel: &Arc<AtomicBool>,
+        solve: impl Fn(&mut Solver, &Subproblem) -> Result<Option<Solved<1>>, ParallelError> + Sync,
+    ) -> Result<ParallelCount, ParallelError> {
         check_subproblems(&self.identity, subproblems)?;
         (self.build)()?; // fail early, and with the error, if the model cannot be built
-        let cancel = cancel.unwrap_or_default();
         let report = Runner::new()
             .threads(Some(self.workers()?))
-            .cancel(&cancel)
+            .cancel(cancel)
             .batch_of(subproblems.to_vec())
             .run(
-                || self.worker(&cancel),
-                |solver, sub, _| {
-                    let solved = solve_subproblem(worker(solver)?, sub)?;
-                    if let Some(s) = &solved {
-                        on_solved(sub, s.counts[0]);
-                    }
-                    Ok(solved)
-                },
+                || self.worker(cancel),
+                |solver, sub, _| solve(worker(solver)?, sub),
                 |_, _| {},
             )?;
-        Ok(ParallelCount {
-            solutions: report.counts[0],
-            solved: report.solved(),
-            complete: report.is_complete(),
-            stats: report.stats,
+        Ok(report.into())
+    }
+
+    /// Enumerates every solution of a split in parallel: `on_solution` is called from the
+    /// worker threads, several at once, with each solution of `subproblems` exactly once,
+    /// read with the variables of any copy of the model. It returns whether to go on:
+    /// `false` raises `cancel` (a flag of the run's own when none is given), which stops
+    /// every worker at its next node. The count is of the subproblems solved to their end,
+    /// and the run is complete when all were; subproblems are checked as in
+    /// [`count`](ParallelSearch::count).
+    ///
+    /// ```
+    /// use bezzel_core::{parallel::ParallelSearch, prelude::*};
+    /// use std::sync::Mutex;
+    ///
+    /// /// Two digits of 0..=3 that add up to 3: (0, 3), (1, 2), (2, 1) and (3, 0).
+    /// fn pairs() -> Result<Model, ModelError> {
+    ///     let mut m = Model::new();
+    ///     let [x, y] = [m.named_var("x", 0..=3)?, m.named_var("y", 0..=3)?];
+    ///     m.post((x + y).eq(3))?;
+    ///     Ok(m)
+    /// }
+    /// let search = ParallelSearch::new("pairs", pairs).threads(Some(2));
+    /// let (x, found) = (pairs()?.vars()[0], Mutex::new(Vec::new()));
+    /// let run = search.for_each_solution(&search.subproblems()?, None, |s| {
+    ///     found.lock().unwrap().push(s[x]);
+    ///     true
+    /// })?;
+    /// let mut found = found.into_inner()?;
+    /// found.sort();
+    /// assert_eq!((found, run.solutions, run.complete), (vec![0, 1, 2, 3], 4, true));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_each_solution(
+        &self,
+        subproblems: &[Subproblem],
+        cancel: Option<Arc<AtomicBool>>,
+        on_solution: impl Fn(Solution) -> bool + Sync,
+    ) -> Result<ParallelCount, ParallelError> {
+        let cancel = cancel.unwrap_or_default();
+        self.solve_each(subproblems, &cancel, |solver, sub| {
+            let mut run = solver.solutions_in(&sub.decisions)?;
+            let mut found = 0;
+            for solution in run.by_ref() {
+                found += 1;
+                // The worker's copy of the model is not the caller's.
+                if !on_solution(solution.unbound()) {
+                    cancel.store(true, Ordering::Relaxed);
+                    // Cut short by the caller: not solved to its end.
+                    return Ok(None);
+                }
+            }
+            finished(run.stats().clone(), sub, [found])
         })
     }
 

@@ -11,7 +11,7 @@ use crate::error::ModelError;
 use crate::model::Model;
 use crate::search::{Optimum, Sense};
 use crate::solution::Solution;
-use crate::var::{IntView, VarId};
+use crate::var::IntView;
 use std::sync::atomic::{AtomicBool, AtomicI64};
 use std::sync::{Arc, Mutex};
 
@@ -99,8 +99,9 @@ where
     }
 
     /// Branch and bound over `subproblems` in parallel. `objective` is a view of a variable
-    /// of a model that `build` makes, named by its index (each worker has a copy of the
-    /// model, built the same way). `on_improved(solution, value)` is called (from worker
+    /// of any model that `build` makes, which names the variable at the same position in
+    /// every copy (each worker has its own, built the same way); a position that the model
+    /// lacks is a [`ParallelError::Model`] saying so, before any worker starts. `on_improved(solution, value)` is called (from worker
     /// threads, one at a time) with each solution better than every one before it, so the
     /// values it sees strictly improve. The solutions come from the workers' copies of the
     /// model and are read with the variables of any copy (as if read back from a file).
@@ -120,9 +121,8 @@ where
         on_improved: impl Fn(&Solution, i32) + Sync,
     ) -> Result<Optimum, ParallelError> {
         check_subproblems(&self.identity, subproblems)?;
-        let model = (self.build)()?;
-        model.check_view(rebind(objective, &model))?;
-        drop(model);
+        // Refused here, before any worker starts, when no build has the variable.
+        (self.build)()?.same_position(objective)?;
         let cancel = cancel.unwrap_or_default();
         // The best value any worker found, of the minimised view (see `optimize_with`).
         let shared = Arc::new(AtomicI64::new(i64::MAX));
@@ -139,7 +139,7 @@ where
                 || self.worker(&cancel),
                 |solver, sub: &Subproblem, _| {
                     let solver = worker(solver)?;
-                    let view = rebind(objective, solver.model());
+                    let view = solver.model().same_position(objective)?;
                     let mut run =
                         solver.optimize_with(&sub.decisions, view, sense, Some(shared.clone()))?;
                     let mut found = 0;
@@ -170,17 +170,5 @@ where
             value,
             stats: report.stats,
         })
-    }
-}
-
-/// `view` on the variable of the same index in `model`: a copy of the model built the same way
-/// as the one `view` was made for.
-fn rebind(view: IntView, model: &Model) -> IntView {
-    IntView {
-        var: VarId {
-            model: model.id(),
-            index: view.var.index,
-        },
-        ..view
     }
 }

@@ -199,10 +199,17 @@ impl Solver {
         &self.stats
     }
 
-    /// A lazy iterator over the solutions of a new run.
+    /// A lazy iterator over the solutions of a new run. A solver made by
+    /// [`parallel`](Solver::parallel) finds them on its worker threads, which send each one
+    /// over as they find it: each comes once, and they are the solutions of a run here, in
+    /// the order the workers find them (see [`threads`](super::threads)).
     pub fn solutions(&mut self) -> Solutions<'_> {
         self.restart();
-        Solutions { solver: self }
+        let workers = self.solutions_on_workers();
+        Solutions {
+            solver: self,
+            workers,
+        }
     }
 
     /// The first solution, if any; with [`SearchConfig::restarts`] set, search restarts from
@@ -331,11 +338,12 @@ impl Solver {
             return None;
         }
         let values = self.model.engine().mins(self.model.num_vars());
-        Some(Solution::new(
-            self.model.id(),
-            values,
-            self.model.shared_names().clone(),
-        ))
+        let solution = Solution::new(self.model.id(), values, self.model.shared_names().clone());
+        // A solver on threads answers for every build of its model, wherever it searched.
+        Some(match self.threads {
+            Some(_) => solution.unbound(),
+            None => solution,
+        })
     }
 
     pub(super) fn limit_reached(&self) -> Option<StopReason> {
@@ -526,7 +534,10 @@ impl Solver {
         self.check_prefix(prefix)?;
         self.restart();
         self.prefix.extend_from_slice(prefix);
-        Ok(Solutions { solver: self })
+        Ok(Solutions {
+            solver: self,
+            workers: None,
+        })
     }
 
     /// Whether the current attempt has used up its failures; if so, starts the next one.
@@ -704,10 +715,12 @@ impl Solver {
 #[derive(Debug)]
 pub struct Solutions<'a> {
     pub(super) solver: &'a mut Solver,
+    /// The solutions the worker threads find, for a run on them.
+    pub(super) workers: Option<super::threads::WorkerSolutions>,
 }
 
 impl Solutions<'_> {
-    /// Statistics of the run so far.
+    /// Statistics of the run so far (of a run on worker threads: once it is over).
     pub fn stats(&self) -> &Statistics {
         &self.solver.stats
     }
@@ -717,6 +730,9 @@ impl Iterator for Solutions<'_> {
     type Item = Solution;
 
     fn next(&mut self) -> Option<Solution> {
-        self.solver.next_solution()
+        match &mut self.workers {
+            Some(workers) => workers.next(self.solver),
+            None => self.solver.next_solution(),
+        }
     }
 }

@@ -133,6 +133,12 @@ impl Solver {
     /// node; how fast the optimum is proven depends on how well the model's propagators
     /// reason about the objective's bounds.
     ///
+    /// `objective` is a view of this solver's model; a solver made by
+    /// [`parallel`](Solver::parallel) searches copies of its model and also takes a variable
+    /// of any other build of it (the one at the same position), as
+    /// [`ParallelSearch`](crate::parallel::ParallelSearch) does. Any other variable is a
+    /// [`ModelError`].
+    ///
     /// ```
     /// use bezzel_core::prelude::*;
     ///
@@ -188,7 +194,14 @@ impl Solver {
         objective: IntView,
         sense: Sense,
     ) -> Result<Optimize<'_>, ModelError> {
-        self.model.check_view(objective)?;
+        // A solver on threads searches copies of its model: any copy's variable names the
+        // one at its position, as in the lower layer (`ParallelSearch`).
+        let objective = if self.threads.is_some() {
+            self.model.same_position(objective)?
+        } else {
+            self.model.check_view(objective)?;
+            objective
+        };
         self.restart();
         match self.optimize_on_workers(objective, sense) {
             Some(Ok(improving)) => Ok(Optimize {

@@ -1,6 +1,7 @@
 //! Search on several threads from the same [`Solver`]: the number of threads is a setting of
-//! the solver, and [`count`](Solver::count), [`minimize`](Solver::minimize) and
-//! [`maximize`](Solver::maximize) answer as on one thread.
+//! the solver, and [`count`](Solver::count), [`solutions`](Solver::solutions),
+//! [`minimize`](Solver::minimize) and [`maximize`](Solver::maximize) answer as on one
+//! thread.
 //!
 //! A solver owns its model, and a model cannot be copied (its propagators need not be
 //! `Clone`), so a solver that searches on threads is made from the closure that builds the
@@ -9,6 +10,10 @@
 //! not cover: a brancher or branch groups in every worker, subproblems written out): the tree
 //! is split into subproblems by the solver's configuration, and the workers solve them. Counts
 //! are exact (a split is a partition of the tree) and optima are the same as on one thread.
+//! The solutions iterator is fed through a bounded channel by the workers: each solution
+//! comes once, and the set is the one thread's, in the order the workers find them; the
+//! workers stay a few hundred solutions ahead at most, and dropping the iterator stops them
+//! at their next node (the drop waits for them).
 //!
 //! What a worker cannot copy makes the run search here, on one thread, with the same answer:
 //! limits (on several threads they would apply to each subproblem separately), an
@@ -17,8 +22,8 @@
 //! each copy ([`Solver::brancher_per_copy`]) goes to every worker. Branch groups and
 //! [`branch_on`](Solver::branch_on) guide only the solver's own searches; the workers branch
 //! by the configuration's orders, which changes how fast, not what, they find.
-//! [`solutions`](Solver::solutions) and [`first`](Solver::first) search here, lazily, as on
-//! a solver made from a model. [`count_resumable`](Solver::count_resumable)
+//! [`first`](Solver::first) and [`solutions_in`](Solver::solutions_in) search here, lazily,
+//! as on a solver made from a model. [`count_resumable`](Solver::count_resumable)
 //! and [`count_distributed`](Solver::count_distributed) reach the checkpoint journal and MPI
 //! ranks from the same solver.
 
@@ -27,13 +32,17 @@ use super::optimize::Sense;
 use crate::error::ModelError;
 use crate::model::Model;
 use crate::parallel::{
-    Cluster, MakeBrancherFn, ParallelError, ParallelSearch, RunError, RunReport,
+    Cluster, MakeBrancherFn, ParallelCount, ParallelError, ParallelSearch, RunError, RunReport,
 };
 use crate::search::Brancher;
 use crate::solution::Solution;
 use crate::var::IntView;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Arc, Mutex};
+use std::thread::{JoinHandle, ScopedJoinHandle};
+use std::time::Duration;
 
 /// Builds a copy of the model, for the solver itself and for each worker.
 type Build = dyn Fn() -> Result<Model, ModelError> + Send + Sync;
@@ -80,13 +89,14 @@ fn identity(model: &Model) -> String {
 
 impl Solver {
     /// A solver over the model that `build` makes, which searches on `threads` worker
-    /// threads (0: one per core): [`count`](Solver::count), [`minimize`](Solver::minimize) and
-    /// [`maximize`](Solver::maximize) split the tree and solve its parts on the workers, each
-    /// with its own copy of the model, and answer as on one thread (see the
-    /// [module docs](super::threads) for what stays on one thread). Everything else
-    /// ([`solutions`](Solver::solutions), [`first`](Solver::first), ...) searches here, on the
-    /// first copy. `build` must make the same model every time; its error, if any, is
-    /// returned.
+    /// threads (0: one per core): [`count`](Solver::count), [`solutions`](Solver::solutions),
+    /// [`minimize`](Solver::minimize) and [`maximize`](Solver::maximize) split the tree and
+    /// solve its parts on the workers, each with its own copy of the model, and answer as on
+    /// one thread (see the [module docs](super::threads) for what stays on one thread).
+    /// Everything else ([`first`](Solver::first), ...) searches here, on the first copy.
+    /// `build` must make the same model every time; its error, if any, is returned. Since
+    /// every build is the same model, a variable of any build names the same one: the
+    /// objective may be one, and every solution is read with them, whichever copy found it.
     ///
     /// ```
     /// use bezzel_core::prelude::*;
@@ -300,6 +310,42 @@ impl Solver {
         }
     }
 
+    /// The solutions of a run on the workers, if this run uses them, fed to the iterator as
+    /// the workers find them. `None` when the run searches here (including when the split
+    /// failed: the solutions here are the same).
+    pub(super) fn solutions_on_workers(&mut self) -> Option<WorkerSolutions> {
+        let search = self.on_workers()?;
+        let subproblems = search.subproblems().ok()?;
+        // The workers watch a flag of this run's own, so that a dropped iterator stops them
+        // without raising the solver's cancel flag; that one is relayed to it.
+        let stop = Arc::new(AtomicBool::new(false));
+        let (sender, receiver) = sync_channel(SOLUTIONS_AHEAD);
+        let user = self.cancel.clone();
+        let flag = stop.clone();
+        let driver = std::thread::Builder::new()
+            .name("bezzel-solutions".to_string())
+            .spawn(move || {
+                std::thread::scope(|scope| {
+                    let on_solution = move |s: Solution| sender.send(s).is_ok();
+                    let run = scope.spawn(|| {
+                        search.for_each_solution(&subproblems, Some(flag.clone()), on_solution)
+                    });
+                    if let Some(user) = user {
+                        relay_cancel(&user, &flag, &run);
+                    }
+                    run.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+            })
+            .ok()?;
+        Some(WorkerSolutions {
+            receiver: Some(receiver),
+            stop,
+            driver: Some(driver),
+            delivered: 0,
+        })
+    }
+
     /// Counts every solution on the worker threads, resumably with a `checkpoint` file, as
     /// [`ParallelSearch::count_resumable`] does: a run on a file that an earlier run of the
     /// same model left (after Ctrl-C, say) keeps its split and solves only the subproblems
@@ -352,6 +398,70 @@ impl Solver {
             self.cancel.clone(),
             progress,
         )
+    }
+}
+
+/// How many solutions the workers may find ahead of the iterator: enough to keep them busy
+/// between two calls of `next`, few enough that an iterator dropped early wasted little.
+const SOLUTIONS_AHEAD: usize = 256;
+
+/// The solutions of a run on the worker threads, as the iterator of
+/// [`Solver::solutions`] takes them.
+#[derive(Debug)]
+pub(crate) struct WorkerSolutions {
+    /// Where the workers send their solutions; `None` once they are all done.
+    receiver: Option<Receiver<Solution>>,
+    /// The workers' cancel flag.
+    stop: Arc<AtomicBool>,
+    /// The thread that runs the workers, and what their run found.
+    driver: Option<JoinHandle<Result<ParallelCount, ParallelError>>>,
+    /// Solutions handed to the iterator.
+    delivered: u64,
+}
+
+impl WorkerSolutions {
+    /// The next solution any worker found; at the end, the run's statistics become the
+    /// solver's.
+    pub(super) fn next(&mut self, solver: &mut Solver) -> Option<Solution> {
+        if let Ok(solution) = self.receiver.as_ref()?.recv() {
+            self.delivered += 1;
+            return Some(solution);
+        }
+        // Every sender is gone: the run is over.
+        self.receiver = None;
+        let driver = self.driver.take()?;
+        let found = driver
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        if let Ok(run) = found {
+            let mut stats = run.stats;
+            stats.solutions = self.delivered;
+            solver.end_run_with(stats);
+        }
+        None
+    }
+}
+
+impl Drop for WorkerSolutions {
+    /// Stops the workers at their next node and waits for them, so that no search outlives
+    /// the iterator.
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        // A worker waiting for room in the channel wakes with an error and stops too.
+        self.receiver = None;
+        if let Some(driver) = self.driver.take() {
+            let _ = driver.join();
+        }
+    }
+}
+
+/// Raises `stop` once `user` (the solver's cancel flag) is raised, until `run` ends.
+fn relay_cancel<T>(user: &AtomicBool, stop: &AtomicBool, run: &ScopedJoinHandle<'_, T>) {
+    while !run.is_finished() {
+        if user.load(Ordering::Relaxed) {
+            stop.store(true, Ordering::Relaxed);
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 

@@ -1,6 +1,7 @@
 //! A solver that searches on threads (`Solver::parallel`): counts equal the published queens
-//! counts and brute force on random models, optima equal brute force, on any number of
-//! threads, and what needs a builder says so.
+//! counts and brute force on random models, optima and solution sets equal brute force, on
+//! any number of threads; the solutions iterator stops its workers when dropped; an
+//! objective may come from any build of the model; and what needs a builder says so.
 
 use bezzel_core::prelude::*;
 use proptest::prelude::*;
@@ -139,6 +140,208 @@ fn counts_resume_from_the_checkpoint_of_the_same_solver() {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// Three different digits of `0..=5` with `x + y + z >= 7`, and `cost = 3x + 2y + z`.
+fn cheapest_digits() -> Result<Model, ModelError> {
+    let mut m = Model::new();
+    let v = m.named_vars("v", 3, 0..=5)?;
+    let cost = m.named_var("cost", 0..=30)?;
+    m.all_different(&v)?;
+    m.post(sum(&v).ge(7))?;
+    m.post(cost.eq(3 * v[0] + 2 * v[1] + v[2]))?;
+    Ok(m)
+}
+
+/// The least and largest `3x + 2y + z` of [`cheapest_digits`], by enumeration.
+fn cheapest_digits_by_brute_force() -> (i32, i32) {
+    let mut costs = Vec::new();
+    for x in 0..=5 {
+        for y in 0..=5 {
+            for z in 0..=5 {
+                if x != y && y != z && x != z && x + y + z >= 7 {
+                    costs.push(3 * x + 2 * y + z);
+                }
+            }
+        }
+    }
+    (*costs.iter().min().unwrap(), *costs.iter().max().unwrap())
+}
+
+#[test]
+fn an_objective_from_another_build_names_the_same_variable_on_threads_and_in_the_lower_layer() {
+    use bezzel_core::parallel::ParallelSearch;
+    let (least, largest) = cheapest_digits_by_brute_force();
+    // The caller's own build, not the solver's nor any worker's.
+    let cost = cheapest_digits().unwrap().vars()[3];
+    for threads in [1, 3] {
+        let mut solver = Solver::parallel(threads, cheapest_digits).unwrap();
+        let best = solver.minimize(cost).unwrap().finish();
+        assert_eq!(
+            (best.value, best.optimal),
+            (Some(least), true),
+            "{threads} threads"
+        );
+        let s = best.solution.unwrap();
+        assert_eq!(s[cost], least, "read with the caller's variable");
+        let best = solver.maximize(cost.offset(1)).unwrap().finish();
+        assert_eq!(best.value, Some(largest + 1), "{threads} threads, a view");
+    }
+    let search = ParallelSearch::new("digits", cheapest_digits).threads(Some(2));
+    let subproblems = search.subproblems().unwrap();
+    let best = search
+        .minimize(&subproblems, cost, None, |_, _| {})
+        .unwrap();
+    assert_eq!(best.value, Some(least));
+}
+
+#[test]
+fn an_objective_at_a_position_the_model_lacks_is_refused_by_both_layers_alike() {
+    use bezzel_core::parallel::ParallelSearch;
+    // Variable #9 of a larger model: the digits model has 4 declared variables and the
+    // expression's auxiliaries, fewer than 10.
+    let mut larger = Model::new();
+    let beyond = larger.int_vars(10, 0..=1).unwrap()[9];
+    let mut solver = Solver::parallel(2, cheapest_digits).unwrap();
+    let on_threads = solver.minimize(beyond).unwrap_err().to_string();
+    assert!(
+        on_threads.contains("variable #9 is of another model"),
+        "{on_threads}"
+    );
+    let search = ParallelSearch::new("digits", cheapest_digits).threads(Some(2));
+    let subproblems = search.subproblems().unwrap();
+    let lower = search
+        .minimize(&subproblems, beyond, None, |_, _| {})
+        .unwrap_err()
+        .to_string();
+    assert_eq!(lower, on_threads);
+    // A solver made from one model searches that model only: another build's variable is
+    // not its own.
+    let mut alone = Solver::new(cheapest_digits().unwrap());
+    let foreign = cheapest_digits().unwrap().vars()[3];
+    assert!(matches!(
+        alone.minimize(foreign),
+        Err(ModelError::ForeignVariable { index: 3 })
+    ));
+}
+
+/// Whether `columns` (row `i`'s queen in column `columns[i]`) places queens that no two
+/// attack one another: checked square by square, apart from the engine's model.
+fn no_two_attack(columns: &[i32]) -> bool {
+    columns.iter().enumerate().all(|(i, &a)| {
+        columns[i + 1..]
+            .iter()
+            .enumerate()
+            .all(|(d, &b)| a != b && (a - b).abs() != d as i32 + 1)
+    })
+}
+
+#[test]
+fn solutions_on_threads_come_once_each_and_are_the_one_thread_solutions() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // OEIS A000170: 4, 40 and 92 placements of 6, 7 and 8 queens.
+    for (n, published) in [(6, 4), (7, 40), (8, 92)] {
+        for threads in [2, 3, 0] {
+            let builds = Arc::new(AtomicUsize::new(0));
+            let counter = builds.clone();
+            let mut solver = Solver::parallel(threads, move || {
+                counter.fetch_add(1, Ordering::Relaxed);
+                queens(n)
+            })
+            .unwrap();
+            let q = solver.model().vars();
+            let mut found: Vec<Vec<i32>> = solver.solutions().map(|s| s.values_of(&q)).collect();
+            // The split's copy and the workers' besides the solver's own: they ran.
+            assert!(builds.load(Ordering::Relaxed) >= 3, "{builds:?}");
+            assert_eq!(found.len(), published, "n = {n}, {threads} threads");
+            assert_eq!(solver.stats().solutions, published as u64);
+            assert!(solver.stats().is_complete());
+            assert!(found.iter().all(|c| no_two_attack(c)), "n = {n}");
+            found.sort();
+            found.dedup();
+            assert_eq!(found.len(), published, "n = {n}: a solution came twice");
+            solver.set_threads(1).unwrap();
+            let mut here: Vec<Vec<i32>> = solver.solutions().map(|s| s.values_of(&q)).collect();
+            here.sort();
+            assert_eq!(found, here, "n = {n}, {threads} threads against one");
+        }
+    }
+}
+
+/// Sixteen digits with nothing between them: 10^16 solutions, more than any run here sees.
+fn endless() -> Result<Model, ModelError> {
+    let mut m = Model::new();
+    m.int_vars(16, 0..=9)?;
+    Ok(m)
+}
+
+/// Runs `body` on a thread of its own and fails unless it ends within a minute: what a run
+/// on workers that would not stop looks like.
+fn ends_within_a_minute(what: &str, body: impl FnOnce() + Send + 'static) {
+    let (done, ended) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        body();
+        let _ = done.send(());
+    });
+    assert!(
+        ended
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .is_ok(),
+        "{what}: the workers did not stop"
+    );
+}
+
+/// Sixteen equal digits: 10 solutions among 10^16 leaves, each seen only at a leaf (a
+/// `check` prunes nothing before its variables are fixed), so that most workers search on
+/// without ever finding one.
+fn rare() -> Result<Model, ModelError> {
+    let mut m = Model::new();
+    let digits = m.int_vars(16, 0..=9)?;
+    m.check(&digits, |v| v.iter().all(|&d| d == v[0]))?;
+    Ok(m)
+}
+
+#[test]
+fn a_dropped_solutions_iterator_stops_the_workers() {
+    // Workers that wait for room in the channel, and workers that search without finding.
+    for (what, build) in [("endless", endless as fn() -> _), ("rare", rare)] {
+        ends_within_a_minute(what, move || {
+            let mut solver = Solver::parallel(3, build).unwrap();
+            let vars = solver.model().vars();
+            let first: Vec<Vec<i32>> = solver
+                .solutions()
+                .take(1)
+                .map(|s| s.values_of(&vars))
+                .collect();
+            assert_eq!(first.len(), 1);
+            // The solver is free again: the run before it is over.
+            solver.config_mut().limits.solutions = Some(1);
+            assert_eq!(solver.count(), 1);
+        });
+    }
+}
+
+#[test]
+fn the_solvers_cancel_flag_ends_a_solutions_run_on_threads_and_stays_its_own() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    ends_within_a_minute("cancelled", || {
+        let mut solver = Solver::parallel(3, endless).unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        solver.set_cancel_flag(flag.clone());
+        let mut run = solver.solutions();
+        assert!(run.next().is_some());
+        flag.store(true, Ordering::Relaxed);
+        // What the workers found before they stopped, then the end.
+        let _ = run.by_ref().count();
+        drop(run);
+        assert_eq!(solver.stats().stopped, Some(StopReason::Cancelled));
+        // A dropped iterator lowers no flag of the caller's and raises none.
+        flag.store(false, Ordering::Relaxed);
+        let _ = solver.solutions().take(2).count();
+        assert!(!flag.load(Ordering::Relaxed));
+    });
+}
+
 fn model_spec() -> impl Strategy<Value = ModelSpec> {
     brute::spec::model_spec(Shape {
         vars: 2..=5,
@@ -166,6 +369,10 @@ proptest! {
             };
             prop_assert_eq!(solver.count(), expected.len() as u64, "{} threads", threads);
             let vars = solver.model().vars();
+            let mut found: Vec<Vec<i32>> = solver.solutions().map(|s| s.values_of(&vars)).collect();
+            found.sort();
+            let all: Vec<Vec<i32>> = expected.iter().cloned().collect(); // in order
+            prop_assert_eq!(found, all, "{} threads: the solutions", threads);
             let best = solver.minimize(vars[0]).unwrap().finish();
             prop_assert_eq!(best.value, minimum, "{} threads: minimum", threads);
             prop_assert_eq!(best.optimal, minimum.is_some());
