@@ -18,6 +18,7 @@
 
 use super::log::Item;
 use super::predicate::{Kind, Predicate};
+use super::resource::{Amount, Domains, Lengths, Resource};
 use crate::propagators::{Reif, Relation};
 use crate::store::{Store, VarState};
 use crate::trail::Mark;
@@ -76,6 +77,25 @@ pub enum Shape<'a> {
         /// `y`.
         y: IntView,
     },
+    /// Tasks `starts[i]` running `durations[i]` with `heights[i]` whose heights at any
+    /// time sum to at most `capacity` (durations and heights at least 0).
+    Cumulative {
+        /// The start views.
+        starts: &'a [IntView],
+        /// The durations.
+        durations: &'a [Amount],
+        /// The heights.
+        heights: &'a [Amount],
+        /// The capacity.
+        capacity: IntView,
+    },
+    /// Tasks `starts[i]` running `durations[i]` of which no two overlap.
+    Disjunctive {
+        /// The start views.
+        starts: &'a [IntView],
+        /// The durations.
+        durations: &'a [i64],
+    },
 }
 
 /// A linear relation as the `Σ aᵢ·xᵢ ≤ c` it is made of (`=` is two), with the condition
@@ -90,7 +110,31 @@ fn negated(terms: &[(i128, IntView)]) -> Vec<(i128, IntView)> {
     terms.iter().map(|&(a, v)| (-a, v)).collect()
 }
 
-impl Shape<'_> {
+impl<'a> Shape<'a> {
+    /// The shape as tasks on a resource, if it is one.
+    fn resource(&self) -> Option<Resource<'a>> {
+        match *self {
+            Shape::Cumulative {
+                starts,
+                durations,
+                heights,
+                capacity,
+            } => Some(Resource {
+                starts,
+                durations: Lengths::Amounts(durations),
+                heights: Some(heights),
+                capacity: Some(capacity),
+            }),
+            Shape::Disjunctive { starts, durations } => Some(Resource {
+                starts,
+                durations: Lengths::Constants(durations),
+                heights: None,
+                capacity: None,
+            }),
+            _ => None,
+        }
+    }
+
     fn reification(&self) -> Option<Reification> {
         let (b, mode, parts) = match *self {
             Shape::ReifiedLinear {
@@ -251,14 +295,6 @@ impl<'a> Overlay<'a> {
         }
     }
 
-    /// The view's least and greatest values.
-    fn view_bounds(&self, view: IntView) -> (i64, i64) {
-        let (lo, hi) = self.bounds(view.var.index);
-        let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
-        let (a, b) = (view.to_view(clamp(lo)), view.to_view(clamp(hi)));
-        (a.min(b), a.max(b))
-    }
-
     /// The predicates on `fact.var`'s domain before `fact` that, with `derived` (a
     /// predicate on the same variable), imply `fact`; `None` when they do not.
     pub(crate) fn closure(&self, fact: Predicate, derived: Predicate) -> Option<Vec<Item>> {
@@ -338,6 +374,9 @@ impl<'a> Overlay<'a> {
             }),
             Shape::ReifiedLinear { .. } | Shape::ReifiedLessEq { .. } => {
                 self.explain_reified(&shape.reification()?, fact)
+            }
+            Shape::Cumulative { .. } | Shape::Disjunctive { .. } => {
+                shape.resource()?.explain(self, fact)
             }
         }
     }
@@ -447,6 +486,9 @@ fn least_sum(
 /// Why a constraint of shape `shape` fails in the current state of `store`: predicates true
 /// there that the constraint cannot meet together; `None` when they do not show it.
 pub(crate) fn explain_failure(store: &Store, shape: &Shape<'_>) -> Option<Vec<Item>> {
+    if let Some(resource) = shape.resource() {
+        return resource.failure(&Now(store));
+    }
     let view_bounds = |v: IntView| {
         let (a, b) = (
             v.to_view(store.min(v.var.index)),
@@ -486,6 +528,7 @@ pub(crate) fn explain_failure(store: &Store, shape: &Shape<'_>) -> Option<Vec<It
                 sign * i128::from(constant),
             )
         }),
+        Shape::Cumulative { .. } | Shape::Disjunctive { .. } => None,
         Shape::ReifiedLinear { .. } | Shape::ReifiedLessEq { .. } => {
             let r = shape.reification()?;
             let (on, off) = r.literals();
@@ -500,5 +543,28 @@ pub(crate) fn explain_failure(store: &Store, shape: &Shape<'_>) -> Option<Vec<It
             items.push(Item::Pred(fixed));
             Some(items)
         }
+    }
+}
+
+/// The store as it stands, as explanations of a failure read it.
+struct Now<'a>(&'a Store);
+
+impl Domains for Now<'_> {
+    fn bounds(&self, x: u32) -> (i64, i64) {
+        (self.0.min(x).into(), self.0.max(x).into())
+    }
+
+    fn member(&self, x: u32, v: i64) -> bool {
+        self.0.contains(x, v)
+    }
+}
+
+impl Domains for Overlay<'_> {
+    fn bounds(&self, x: u32) -> (i64, i64) {
+        Overlay::bounds(self, x)
+    }
+
+    fn member(&self, x: u32, v: i64) -> bool {
+        Overlay::member(self, x, v)
     }
 }

@@ -14,10 +14,12 @@ mod explain;
 pub(crate) mod log;
 mod nogoods;
 pub(crate) mod predicate;
+mod resource;
 #[cfg(test)]
 mod tests;
 
 pub use explain::Shape;
+pub use resource::Amount;
 
 use crate::engine::{Engine, Record};
 use crate::propagator::Propagator;

@@ -28,6 +28,8 @@ enum Con {
     AllDifferent(Vec<usize>),
     /// `b (mode) Σ a·x (relation) c`.
     Reified(usize, Reif, Vec<(i32, usize)>, Relation, i32),
+    /// Tasks (start, duration, height) within a capacity variable.
+    Cumulative(Vec<(usize, i32, i32)>, usize),
 }
 
 fn domain() -> impl Strategy<Value = Vec<i32>> {
@@ -69,7 +71,9 @@ fn spec() -> impl Strategy<Value = Spec> {
                 .prop_map(Con::Clause)
                 .boxed()
         };
+        let tasks = proptest::collection::vec((0..n, 1i32..=3, 1i32..=2), 2..=4);
         let con = prop_oneof![
+            2 => (tasks, 0..n).prop_map(|(t, cap)| Con::Cumulative(t, cap)),
             3 => clause,
             4 => (terms.clone(), relation, -4i32..=6).prop_map(|(t, r, c)| Con::Linear(t, r, c)),
             1 => proptest::collection::vec(0..n, 2..=3).prop_map(Con::AllDifferent),
@@ -114,6 +118,12 @@ fn model(spec: &Spec) -> (Model, Vec<VarId>) {
             Con::Reified(b, mode, terms, relation, c) => {
                 let (a, v): (Vec<i32>, Vec<VarId>) = terms.iter().map(|&(a, i)| (a, x[i])).unzip();
                 m.linear_reif(&a, &v, *relation, *c, x[*b], *mode)
+            }
+            Con::Cumulative(tasks, cap) => {
+                let starts: Vec<VarId> = tasks.iter().map(|t| x[t.0]).collect();
+                let durations: Vec<i32> = tasks.iter().map(|t| t.1).collect();
+                let heights: Vec<i32> = tasks.iter().map(|t| t.2).collect();
+                m.cumulative(&starts, &durations, &heights, x[*cap])
             }
         };
     }
@@ -167,6 +177,20 @@ fn shape_vars(shape: &Shape<'_>) -> Vec<u32> {
             vars.chain([b.var.index]).collect()
         }
         Shape::ReifiedLessEq { b, x, y, .. } => vec![b.var.index, x.var.index, y.var.index],
+        Shape::Cumulative {
+            starts,
+            durations,
+            heights,
+            capacity,
+        } => {
+            let amounts = durations.iter().chain(heights).filter_map(|a| match *a {
+                crate::learn::Amount::View(v) => Some(v),
+                crate::learn::Amount::Fixed(_) => None,
+            });
+            let views = starts.iter().copied().chain(amounts).chain([capacity]);
+            views.map(|v| v.var.index).collect()
+        }
+        Shape::Disjunctive { starts, .. } => starts.iter().map(|v| v.var.index).collect(),
     }
 }
 
@@ -343,6 +367,71 @@ proptest! {
         prop_assert_eq!((optimum.optimal, optimum.infeasible), (best.is_some(), best.is_none()));
         check_learning(&solver, &spec, &solutions, Some(objective))
             .map_err(TestCaseError::fail)?;
+    }
+}
+
+/// Models on which a propagator surely propagates, with its name: a search that learns
+/// must explain some of its propagations from its shape (not only by the fallback), and
+/// every explanation must follow from the constraint.
+fn explained_cases() -> Vec<(&'static str, Spec)> {
+    let tasks = |t: &[(usize, i32, i32)]| t.to_vec();
+    vec![
+        (
+            "cumulative",
+            Spec {
+                domains: vec![
+                    vec![0, 1, 2, 3, 4],
+                    vec![0, 1, 2, 3],
+                    vec![1, 2, 3, 4],
+                    vec![1],
+                ],
+                constraints: vec![Con::Cumulative(
+                    tasks(&[(0, 2, 1), (1, 2, 1), (2, 3, 1)]),
+                    3,
+                )],
+            },
+        ),
+        (
+            "cumulative",
+            Spec {
+                domains: vec![
+                    vec![0, 1, 2, 3, 5],
+                    vec![0, 2, 3],
+                    vec![0, 1, 2],
+                    vec![1, 2],
+                ],
+                constraints: vec![Con::Cumulative(
+                    tasks(&[(0, 2, 2), (1, 3, 1), (2, 1, 2)]),
+                    3,
+                )],
+            },
+        ),
+    ]
+}
+
+#[test]
+fn propagations_are_explained_from_the_constraints() {
+    for (name, spec) in explained_cases() {
+        for order in 0..=ORDERS.len() {
+            let (m, x) = model(&spec);
+            let expected: BTreeSet<Vec<i32>> = brute_force(&spec, &m).into_iter().collect();
+            let mut solver = Solver::with_config(m, config(order));
+            let found: BTreeSet<Vec<i32>> = solver.solutions().map(|s| s.values_of(&x)).collect();
+            assert_eq!(found, expected, "{name}, order {order}");
+            let kept: Vec<Vec<i32>> = expected.into_iter().collect();
+            check_learning(&solver, &spec, &kept, None).unwrap();
+            let engine = solver.model().engine();
+            let audit = solver.learner().unwrap().audit.as_ref().unwrap();
+            let explained = audit.iter().filter(|e| {
+                e.fact.is_some()
+                    && e.propagator
+                        .is_some_and(|p| engine.propagator(p).name() == name)
+            });
+            assert!(
+                explained.count() > 0,
+                "no {name} explanation, order {order}"
+            );
+        }
     }
 }
 
