@@ -17,6 +17,7 @@ pub(crate) mod predicate;
 mod resource;
 #[cfg(test)]
 mod tests;
+mod values;
 
 pub use explain::Shape;
 pub use resource::Amount;

@@ -133,8 +133,8 @@ impl<'a> Resource<'a> {
             fact.value.checked_add(view.offset)?
         };
         match (fact.kind, view.negated) {
-            (Kind::Ge, false) | (Kind::Le, true) => scene.chain_up(i, target),
-            (Kind::Le, false) | (Kind::Ge, true) => scene.chain_down(i, target),
+            (Kind::Ge, false) | (Kind::Le, true) => scene.chain(i, target, true),
+            (Kind::Le, false) | (Kind::Ge, true) => scene.chain(i, target, false),
             _ => None,
         }
     }
@@ -164,7 +164,7 @@ impl<'a> Resource<'a> {
             return Some(items);
         }
         (0..tasks.len()).find_map(|i| {
-            let mut items = scene.chain_up(i, tasks[i].lst + 1)?;
+            let mut items = scene.chain(i, tasks[i].lst + 1, true)?;
             items.push(Item::Pred(Predicate::view_le(tasks[i].view, tasks[i].lst)));
             Some(items)
         })
@@ -270,64 +270,41 @@ impl<'r, 'a, D: Domains> Scene<'r, 'a, D> {
         out
     }
 
-    /// Task `i` starts at `target` or later: the chain of overloaded points from its
-    /// earliest start (see the [module docs](self)).
-    fn chain_up(&self, i: usize, target: i64) -> Option<Vec<Item>> {
+    /// Task `i` starts at `target` or later (`up`), or at `target` or earlier: the chain of
+    /// overloaded points from its earliest (latest) start (see the [module docs](self)).
+    fn chain(&self, i: usize, target: i64, up: bool) -> Option<Vec<Item>> {
         let task = self.tasks[i];
         if task.d <= 0 || task.r <= 0 {
             return None;
         }
         let overloads = self.overloads(i);
-        let mut items = vec![Item::Pred(Predicate::view_ge(task.view, task.est))];
+        let (mut s, bound) = if up {
+            (task.est, Predicate::view_ge(task.view, task.est))
+        } else {
+            (task.lst, Predicate::view_le(task.view, task.lst))
+        };
+        let mut items = vec![Item::Pred(bound)];
         task.amounts(&mut items);
-        let mut s = task.est;
+        let step = if up { 1 } else { -1 };
         for _ in 0..MAX_STEPS {
-            if s >= target {
+            if (s - target) * step >= 0 {
                 return Some(items);
             }
             if !self.domains.view_member(task.view, s) {
                 items.push(Item::Pred(Predicate::view_ne(task.view, s)));
-                s += 1;
+                s += step;
                 continue;
             }
+            // The overloaded points a start at `s` would cover; the one furthest along.
             let end = s + task.d - 1;
-            let t = (overloads.iter())
-                .filter(|&&(a, b)| a <= end && b > s)
-                .map(|&(_, b)| (b - 1).min(end))
-                .max()?;
+            let covered = overloads.iter().filter(|&&(a, b)| a <= end && b > s);
+            let t = if up {
+                covered.map(|&(_, b)| (b - 1).min(end)).max()?
+            } else {
+                covered.map(|&(a, _)| a.max(s)).min()?
+            };
             self.overload_at(i, t, task.r, &mut items)?;
-            s = t + 1;
-        }
-        None
-    }
-
-    /// Task `i` starts at `target` or earlier: [`chain_up`](Self::chain_up) backwards in
-    /// time.
-    fn chain_down(&self, i: usize, target: i64) -> Option<Vec<Item>> {
-        let task = self.tasks[i];
-        if task.d <= 0 || task.r <= 0 {
-            return None;
-        }
-        let overloads = self.overloads(i);
-        let mut items = vec![Item::Pred(Predicate::view_le(task.view, task.lst))];
-        task.amounts(&mut items);
-        let mut s = task.lst;
-        for _ in 0..MAX_STEPS {
-            if s <= target {
-                return Some(items);
-            }
-            if !self.domains.view_member(task.view, s) {
-                items.push(Item::Pred(Predicate::view_ne(task.view, s)));
-                s -= 1;
-                continue;
-            }
-            let end = s + task.d - 1;
-            let t = (overloads.iter())
-                .filter(|&&(a, b)| a <= end && b > s)
-                .map(|&(a, _)| a.max(s))
-                .min()?;
-            self.overload_at(i, t, task.r, &mut items)?;
-            s = t - task.d;
+            s = if up { t + 1 } else { t - task.d };
         }
         None
     }
