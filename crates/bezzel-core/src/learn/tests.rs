@@ -368,7 +368,7 @@ const ORDERS: [(VarOrder, ValueOrder); 4] = [
 
 /// A search that learns, with the heuristics of `ORDERS[order]`, or for `order ==
 /// ORDERS.len()` those of [`SearchConfig::for_optimization`] (last conflict and the
-/// incumbent's values, which branch on values inside the domains).
+/// incumbent's values, which branch on values inside the domains), restarting often.
 fn config(order: usize) -> SearchConfig {
     let base = match ORDERS.get(order) {
         Some(&(var_order, value_order)) => SearchConfig {
@@ -381,6 +381,9 @@ fn config(order: usize) -> SearchConfig {
     SearchConfig {
         learning: true,
         check_solutions: true,
+        // A restart after every failure or so: the runs that may restart (branch and
+        // bound) restart often, and must still find and prove the optimum.
+        restarts: Some(Restarts { scale: 1 }),
         ..base
     }
 }
@@ -585,6 +588,44 @@ fn pigeonhole_is_refuted_by_learnt_nogoods() {
             .iter()
             .all(|ng| ng.iter().all(|p| p.kind != Kind::Eq || p.value <= 1))
     );
+}
+
+/// Branch and bound that learns and restarts after (about) every failure still finds and
+/// proves the optimum: tasks on a cumulative resource, the latest end minimised.
+#[test]
+fn restarts_keep_branch_and_bound_exact() {
+    let tasks = [(2, 2), (3, 1), (2, 2), (1, 2), (3, 1)];
+    let n = tasks.len();
+    // Starts, the capacity, and the latest end (at least every task's end).
+    let mut domains: Vec<Vec<i32>> = vec![(0..=6).collect(); n];
+    domains.extend([vec![2], (2..=12).collect()]);
+    let mut constraints = vec![Con::Cumulative(
+        (0..n).map(|i| (i, tasks[i].0, tasks[i].1)).collect(),
+        n,
+    )];
+    for (i, &(d, _)) in tasks.iter().enumerate() {
+        constraints.push(Con::Linear(vec![(1, i), (-1, n + 1)], Relation::Le, -d));
+    }
+    let spec = Spec {
+        domains,
+        constraints,
+    };
+    let solutions = brute_force(&spec, &model(&spec).0);
+    let best = solutions.iter().map(|s| s[n + 1]).min();
+    let mut restarts = 0;
+    for order in 0..=ORDERS.len() {
+        let (m, x) = model(&spec);
+        let mut solver = Solver::with_config(m, config(order));
+        let optimum = solver.minimize(x[n + 1]).unwrap().finish();
+        assert_eq!(
+            (optimum.value, optimum.optimal),
+            (best, true),
+            "order {order}"
+        );
+        restarts += solver.stats().restarts;
+        check_learning(&solver, &spec, &solutions, Some(n + 1)).unwrap();
+    }
+    assert!(restarts > 0, "no run restarted");
 }
 
 /// After a solution, a failure whose nogood asserts below the other branch of the
