@@ -18,6 +18,8 @@
 
 use super::log::Item;
 use super::predicate::{Kind, Predicate};
+use super::resource::{Amount, Domains, Lengths, Resource};
+use super::values::{lacks, only_on, taken, view_value};
 use crate::propagators::{Reif, Relation};
 use crate::store::{Store, VarState};
 use crate::trail::Mark;
@@ -76,6 +78,67 @@ pub enum Shape<'a> {
         /// `y`.
         y: IntView,
     },
+    /// Tasks `starts[i]` running `durations[i]` with `heights[i]` whose heights at any
+    /// time sum to at most `capacity` (durations and heights at least 0).
+    Cumulative {
+        /// The start views.
+        starts: &'a [IntView],
+        /// The durations.
+        durations: &'a [Amount],
+        /// The heights.
+        heights: &'a [Amount],
+        /// The capacity.
+        capacity: IntView,
+    },
+    /// `x ≤ y`.
+    LessEq {
+        /// `x`.
+        x: IntView,
+        /// `y`.
+        y: IntView,
+    },
+    /// `x = y`.
+    Equal {
+        /// `x`.
+        x: IntView,
+        /// `y`.
+        y: IntView,
+    },
+    /// `x ≠ y`.
+    NotEqual {
+        /// `x`.
+        x: IntView,
+        /// `y`.
+        y: IntView,
+    },
+    /// `value = array[index]`, the index counted from 0.
+    ElementConst {
+        /// The constants.
+        array: &'a [i64],
+        /// The index.
+        index: IntView,
+        /// The value.
+        value: IntView,
+    },
+    /// The views take the values of one of the tuples.
+    Table {
+        /// The views.
+        views: &'a [IntView],
+        /// The tuples allowed (tuples of another length than `views` allow nothing).
+        tuples: &'a [Vec<i64>],
+    },
+    /// The views take pairwise distinct values.
+    AllDifferent {
+        /// The views.
+        views: &'a [IntView],
+    },
+    /// Tasks `starts[i]` running `durations[i]` of which no two overlap.
+    Disjunctive {
+        /// The start views.
+        starts: &'a [IntView],
+        /// The durations.
+        durations: &'a [i64],
+    },
 }
 
 /// A linear relation as the `Σ aᵢ·xᵢ ≤ c` it is made of (`=` is two), with the condition
@@ -90,7 +153,31 @@ fn negated(terms: &[(i128, IntView)]) -> Vec<(i128, IntView)> {
     terms.iter().map(|&(a, v)| (-a, v)).collect()
 }
 
-impl Shape<'_> {
+impl<'a> Shape<'a> {
+    /// The shape as tasks on a resource, if it is one.
+    fn resource(&self) -> Option<Resource<'a>> {
+        match *self {
+            Shape::Cumulative {
+                starts,
+                durations,
+                heights,
+                capacity,
+            } => Some(Resource {
+                starts,
+                durations: Lengths::Amounts(durations),
+                heights: Some(heights),
+                capacity: Some(capacity),
+            }),
+            Shape::Disjunctive { starts, durations } => Some(Resource {
+                starts,
+                durations: Lengths::Constants(durations),
+                heights: None,
+                capacity: None,
+            }),
+            _ => None,
+        }
+    }
+
     fn reification(&self) -> Option<Reification> {
         let (b, mode, parts) = match *self {
             Shape::ReifiedLinear {
@@ -251,14 +338,6 @@ impl<'a> Overlay<'a> {
         }
     }
 
-    /// The view's least and greatest values.
-    fn view_bounds(&self, view: IntView) -> (i64, i64) {
-        let (lo, hi) = self.bounds(view.var.index);
-        let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
-        let (a, b) = (view.to_view(clamp(lo)), view.to_view(clamp(hi)));
-        (a.min(b), a.max(b))
-    }
-
     /// The predicates on `fact.var`'s domain before `fact` that, with `derived` (a
     /// predicate on the same variable), imply `fact`; `None` when they do not.
     pub(crate) fn closure(&self, fact: Predicate, derived: Predicate) -> Option<Vec<Item>> {
@@ -339,6 +418,26 @@ impl<'a> Overlay<'a> {
             Shape::ReifiedLinear { .. } | Shape::ReifiedLessEq { .. } => {
                 self.explain_reified(&shape.reification()?, fact)
             }
+            Shape::Cumulative { .. } | Shape::Disjunctive { .. } => {
+                shape.resource()?.explain(self, fact)
+            }
+            Shape::LessEq { x, y } => self.explain_at_most([(1, x), (-1, y)].into_iter(), 0, fact),
+            Shape::Equal { x, y } | Shape::NotEqual { x, y } => {
+                let (this, other) = match only_on([x, y].into_iter(), fact.var)? {
+                    0 => (x, y),
+                    _ => (y, x),
+                };
+                let equal = matches!(shape, Shape::Equal { .. });
+                self.explain_values(fact, |v| {
+                    let w = view_value(this, v);
+                    if equal {
+                        return Some(vec![lacks(self, other, w)?]);
+                    }
+                    let fixed = Predicate::view_eq(other, w);
+                    self.is_true(fixed).then(|| vec![Item::Pred(fixed)])
+                })
+            }
+            _ => self.explain_values(fact, |v| supportless(self, shape, fact.var, v)),
         }
     }
 
@@ -447,6 +546,9 @@ fn least_sum(
 /// Why a constraint of shape `shape` fails in the current state of `store`: predicates true
 /// there that the constraint cannot meet together; `None` when they do not show it.
 pub(crate) fn explain_failure(store: &Store, shape: &Shape<'_>) -> Option<Vec<Item>> {
+    if let Some(resource) = shape.resource() {
+        return resource.failure(&Now(store));
+    }
     let view_bounds = |v: IntView| {
         let (a, b) = (
             v.to_view(store.min(v.var.index)),
@@ -486,6 +588,26 @@ pub(crate) fn explain_failure(store: &Store, shape: &Shape<'_>) -> Option<Vec<It
                 sign * i128::from(constant),
             )
         }),
+        Shape::LessEq { x, y } => at_most(&mut [(1, x), (-1, y)].into_iter(), 0),
+        Shape::Equal { x, y } => [1i128, -1]
+            .into_iter()
+            .find_map(|sign| at_most(&mut [(sign, x), (-sign, y)].into_iter(), 0)),
+        Shape::NotEqual { x, y } => {
+            let (lo, hi) = view_bounds(x);
+            let same = lo == hi && view_bounds(y) == (lo, hi);
+            same.then(|| {
+                let fixed = [Predicate::view_eq(x, lo), Predicate::view_eq(y, lo)];
+                fixed.into_iter().map(Item::Pred).collect()
+            })
+        }
+        Shape::ElementConst { index, value, .. } => {
+            wiped_out(&Now(store), shape, &[index.var.index, value.var.index])
+        }
+        Shape::Table { views, .. } | Shape::AllDifferent { views } => {
+            let vars: Vec<u32> = views.iter().map(|v| v.var.index).collect();
+            wiped_out(&Now(store), shape, &vars)
+        }
+        Shape::Cumulative { .. } | Shape::Disjunctive { .. } => None,
         Shape::ReifiedLinear { .. } | Shape::ReifiedLessEq { .. } => {
             let r = shape.reification()?;
             let (on, off) = r.literals();
@@ -501,4 +623,104 @@ pub(crate) fn explain_failure(store: &Store, shape: &Shape<'_>) -> Option<Vec<It
             Some(items)
         }
     }
+}
+
+/// The store as it stands, as explanations of a failure read it.
+struct Now<'a>(&'a Store);
+
+impl Domains for Now<'_> {
+    fn bounds(&self, x: u32) -> (i64, i64) {
+        (self.0.min(x).into(), self.0.max(x).into())
+    }
+
+    fn member(&self, x: u32, v: i64) -> bool {
+        self.0.contains(x, v)
+    }
+}
+
+impl Domains for Overlay<'_> {
+    fn bounds(&self, x: u32) -> (i64, i64) {
+        Overlay::bounds(self, x)
+    }
+
+    fn member(&self, x: u32, v: i64) -> bool {
+        Overlay::member(self, x, v)
+    }
+}
+
+/// Why variable `x` cannot take `v` under a constraint of `shape` that reasons on values
+/// (element over constants, a positive table, all-different), as `domains` stand; `None`
+/// when it still could, or the shape does not say.
+fn supportless(domains: &impl Domains, shape: &Shape<'_>, x: u32, v: i64) -> Option<Vec<Item>> {
+    match *shape {
+        Shape::ElementConst {
+            array,
+            index,
+            value,
+        } => {
+            if index.var.index == value.var.index {
+                None
+            } else if x == index.var.index {
+                let i = view_value(index, v);
+                let Some(entry) = usize::try_from(i).ok().and_then(|i| array.get(i)) else {
+                    return Some(Vec::new());
+                };
+                Some(vec![lacks(domains, value, *entry)?])
+            } else {
+                let w = view_value(value, v);
+                let at = (0..array.len()).filter(|&i| array[i] == w);
+                at.map(|i| lacks(domains, index, i as i64)).collect()
+            }
+        }
+        Shape::Table { views, tuples } => {
+            let k = only_on(views.iter().copied(), x)?;
+            let w = view_value(views[k], v);
+            let mut items = Vec::new();
+            for t in tuples
+                .iter()
+                .filter(|t| t.len() == views.len() && t[k] == w)
+            {
+                let others = (0..views.len()).filter(|&c| c != k);
+                let kill = others
+                    .into_iter()
+                    .find_map(|c| lacks(domains, views[c], t[c]))?;
+                if !items.contains(&kill) {
+                    items.push(kill);
+                }
+            }
+            Some(items)
+        }
+        Shape::AllDifferent { views } => {
+            let k = only_on(views.iter().copied(), x)?;
+            taken(domains, views, k, view_value(views[k], v))
+        }
+        _ => None,
+    }
+}
+
+/// Why one of `vars` has no value left under a constraint of `shape` (see [`supportless`]):
+/// its bounds, its holes, and why each value in between is gone.
+fn wiped_out(domains: &impl Domains, shape: &Shape<'_>, vars: &[u32]) -> Option<Vec<Item>> {
+    vars.iter().find_map(|&x| {
+        let (lo, hi) = domains.bounds(x);
+        if hi - lo >= 1024 {
+            return None;
+        }
+        let mut items = vec![
+            Item::Pred(Predicate::ge(x, lo)),
+            Item::Pred(Predicate::le(x, hi)),
+        ];
+        for v in lo..=hi {
+            if !domains.member(x, v) {
+                items.push(Item::Pred(Predicate::ne(x, v)));
+                continue;
+            }
+            for item in supportless(domains, shape, x, v)? {
+                if !items.contains(&item) {
+                    items.push(item);
+                }
+            }
+        }
+        Some(items)
+    })
 }

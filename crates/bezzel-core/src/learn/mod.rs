@@ -14,10 +14,13 @@ mod explain;
 pub(crate) mod log;
 mod nogoods;
 pub(crate) mod predicate;
+mod resource;
 #[cfg(test)]
 mod tests;
+mod values;
 
 pub use explain::Shape;
+pub use resource::Amount;
 
 use crate::engine::{Engine, Record};
 use crate::propagator::Propagator;

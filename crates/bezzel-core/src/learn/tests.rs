@@ -24,10 +24,20 @@ enum Con {
     Clause(Vec<(usize, bool)>),
     /// `Σ a·x (relation) c`.
     Linear(Vec<(i32, usize)>, Relation, i32),
-    /// All different (no explanations: the fallback).
-    AllDifferent(Vec<usize>),
+    /// All different, at a consistency.
+    AllDifferent(Vec<usize>, Consistency),
     /// `b (mode) Σ a·x (relation) c`.
     Reified(usize, Reif, Vec<(i32, usize)>, Relation, i32),
+    /// Tasks (start, duration, height) within a capacity variable.
+    Cumulative(Vec<(usize, i32, i32)>, usize),
+    /// Tasks (start, duration) on a unary resource.
+    Disjunctive(Vec<(usize, i32)>),
+    /// `x (relation) y + offset`, for `relation` one of `≤`, `=`, `≠`.
+    Binary(usize, Relation, usize, i32),
+    /// `value = array[index]`.
+    Element(Vec<i32>, usize, usize),
+    /// The variables take one of the tuples.
+    Table(Vec<usize>, Vec<Vec<i32>>),
 }
 
 fn domain() -> impl Strategy<Value = Vec<i32>> {
@@ -63,16 +73,36 @@ fn spec() -> impl Strategy<Value = Spec> {
         let relation_reified = relation.clone();
         let reif = prop_oneof![Just(Reif::Equiv), Just(Reif::Imp), Just(Reif::Pmi)];
         let clause = if bools.is_empty() {
-            Just(Con::AllDifferent(vec![])).boxed()
+            Just(Con::AllDifferent(vec![], Consistency::Value)).boxed()
         } else {
             proptest::collection::vec((proptest::sample::select(bools), any::<bool>()), 1..=3)
                 .prop_map(Con::Clause)
                 .boxed()
         };
+        let tasks = proptest::collection::vec((0..n, 1i32..=3, 1i32..=2), 2..=4);
+        let unary = proptest::collection::vec((0..n, 1i32..=3), 2..=3);
+        let binary = prop_oneof![Just(Relation::Le), Just(Relation::Eq), Just(Relation::Ne)];
+        let consistency = prop_oneof![
+            Just(Consistency::Value),
+            Just(Consistency::Bounds),
+            Just(Consistency::Domain)
+        ];
+        let table = (1usize..=3).prop_flat_map(move |arity| {
+            let rows =
+                proptest::collection::vec(proptest::collection::vec(-2i32..=3, arity), 1..=6);
+            (proptest::collection::vec(0..n, arity), rows)
+        });
         let con = prop_oneof![
+            2 => (tasks, 0..n).prop_map(|(t, cap)| Con::Cumulative(t, cap)),
+            1 => unary.prop_map(Con::Disjunctive),
+            2 => (0..n, binary, 0..n, -1i32..=1).prop_map(|(x, r, y, c)| Con::Binary(x, r, y, c)),
+            1 => (proptest::collection::vec(-2i32..=4, 1..=5), 0..n, 0..n)
+                .prop_map(|(a, i, v)| Con::Element(a, i, v)),
+            1 => table.prop_map(|(vars, rows)| Con::Table(vars, rows)),
             3 => clause,
             4 => (terms.clone(), relation, -4i32..=6).prop_map(|(t, r, c)| Con::Linear(t, r, c)),
-            1 => proptest::collection::vec(0..n, 2..=3).prop_map(Con::AllDifferent),
+            1 => (proptest::collection::vec(0..n, 2..=4), consistency)
+                .prop_map(|(v, c)| Con::AllDifferent(v, c)),
             2 => (0..n, reif, terms, relation_reified, -3i32..=4)
                 .prop_map(|(b, mode, t, r, c)| Con::Reified(b, mode, t, r, c)),
         ];
@@ -104,16 +134,40 @@ fn model(spec: &Spec) -> (Model, Vec<VarId>) {
                 let (a, v): (Vec<i32>, Vec<VarId>) = terms.iter().map(|&(a, i)| (a, x[i])).unzip();
                 m.linear(&a, &v, *relation, *c)
             }
-            Con::AllDifferent(vars) => {
+            Con::AllDifferent(vars, consistency) => {
                 let mut vars = vars.clone();
                 vars.sort_unstable();
                 vars.dedup();
                 let v: Vec<VarId> = vars.iter().map(|&i| x[i]).collect();
-                m.all_different(&v)
+                m.all_different_with(&v, *consistency)
             }
             Con::Reified(b, mode, terms, relation, c) => {
                 let (a, v): (Vec<i32>, Vec<VarId>) = terms.iter().map(|&(a, i)| (a, x[i])).unzip();
                 m.linear_reif(&a, &v, *relation, *c, x[*b], *mode)
+            }
+            Con::Cumulative(tasks, cap) => {
+                let starts: Vec<VarId> = tasks.iter().map(|t| x[t.0]).collect();
+                let durations: Vec<i32> = tasks.iter().map(|t| t.1).collect();
+                let heights: Vec<i32> = tasks.iter().map(|t| t.2).collect();
+                m.cumulative(&starts, &durations, &heights, x[*cap])
+            }
+            Con::Disjunctive(tasks) => {
+                let (starts, durations): (Vec<VarId>, Vec<i32>) =
+                    tasks.iter().map(|&(s, d)| (x[s], d)).unzip();
+                m.disjunctive(&starts, &durations)
+            }
+            Con::Binary(a, relation, b, c) => {
+                let y = x[*b].offset(*c);
+                match relation {
+                    Relation::Le => m.less_eq(x[*a], y),
+                    Relation::Eq => m.equal(x[*a], y),
+                    _ => m.not_equal(x[*a], y),
+                }
+            }
+            Con::Element(array, index, value) => m.element_const(array, x[*index], x[*value]),
+            Con::Table(vars, rows) => {
+                let v: Vec<VarId> = vars.iter().map(|&i| x[i]).collect();
+                m.table(&v, rows)
             }
         };
     }
@@ -167,6 +221,26 @@ fn shape_vars(shape: &Shape<'_>) -> Vec<u32> {
             vars.chain([b.var.index]).collect()
         }
         Shape::ReifiedLessEq { b, x, y, .. } => vec![b.var.index, x.var.index, y.var.index],
+        Shape::Cumulative {
+            starts,
+            durations,
+            heights,
+            capacity,
+        } => {
+            let amounts = durations.iter().chain(heights).filter_map(|a| match *a {
+                crate::learn::Amount::View(v) => Some(v),
+                crate::learn::Amount::Fixed(_) => None,
+            });
+            let views = starts.iter().copied().chain(amounts).chain([capacity]);
+            views.map(|v| v.var.index).collect()
+        }
+        Shape::Disjunctive { starts, .. }
+        | Shape::Table { views: starts, .. }
+        | Shape::AllDifferent { views: starts } => starts.iter().map(|v| v.var.index).collect(),
+        Shape::LessEq { x, y } | Shape::Equal { x, y } | Shape::NotEqual { x, y } => {
+            vec![x.var.index, y.var.index]
+        }
+        Shape::ElementConst { index, value, .. } => vec![index.var.index, value.var.index],
     }
 }
 
@@ -294,7 +368,7 @@ const ORDERS: [(VarOrder, ValueOrder); 4] = [
 
 /// A search that learns, with the heuristics of `ORDERS[order]`, or for `order ==
 /// ORDERS.len()` those of [`SearchConfig::for_optimization`] (last conflict and the
-/// incumbent's values, which branch on values inside the domains).
+/// incumbent's values, which branch on values inside the domains), restarting often.
 fn config(order: usize) -> SearchConfig {
     let base = match ORDERS.get(order) {
         Some(&(var_order, value_order)) => SearchConfig {
@@ -307,6 +381,9 @@ fn config(order: usize) -> SearchConfig {
     SearchConfig {
         learning: true,
         check_solutions: true,
+        // A restart after every failure or so: the runs that may restart (branch and
+        // bound) restart often, and must still find and prove the optimum.
+        restarts: Some(Restarts { scale: 1 }),
         ..base
     }
 }
@@ -343,6 +420,117 @@ proptest! {
         prop_assert_eq!((optimum.optimal, optimum.infeasible), (best.is_some(), best.is_none()));
         check_learning(&solver, &spec, &solutions, Some(objective))
             .map_err(TestCaseError::fail)?;
+    }
+}
+
+/// Models on which a propagator surely propagates, with its name: a search that learns
+/// must explain some of its propagations from its shape (not only by the fallback), and
+/// every explanation must follow from the constraint.
+fn explained_cases() -> Vec<(&'static str, Spec)> {
+    let range = |lo: i32, hi: i32| (lo..=hi).collect::<Vec<i32>>();
+    let case = |name, domains, constraints| {
+        (
+            name,
+            Spec {
+                domains,
+                constraints,
+            },
+        )
+    };
+    let cumulative = |tasks: &[(usize, i32, i32)]| vec![Con::Cumulative(tasks.to_vec(), 3)];
+    vec![
+        case(
+            "cumulative",
+            vec![range(0, 4), range(0, 3), range(1, 4), vec![1]],
+            cumulative(&[(0, 2, 1), (1, 2, 1), (2, 3, 1)]),
+        ),
+        case(
+            "cumulative",
+            vec![vec![0, 1, 2, 3, 5], vec![0, 2, 3], range(0, 2), vec![1, 2]],
+            cumulative(&[(0, 2, 2), (1, 3, 1), (2, 1, 2)]),
+        ),
+        case(
+            "disjunctive",
+            vec![range(0, 5), vec![0, 1, 3, 4], range(0, 5)],
+            vec![Con::Disjunctive(vec![(0, 2), (1, 2), (2, 2)])],
+        ),
+        case(
+            "less_eq",
+            vec![range(0, 4), range(0, 4)],
+            vec![Con::Binary(0, Relation::Le, 1, -1)],
+        ),
+        case(
+            "equal",
+            vec![range(0, 3), vec![1, 2, 3, 5]],
+            vec![Con::Binary(0, Relation::Eq, 1, -1)],
+        ),
+        case(
+            "not_equal",
+            vec![range(0, 1), range(0, 2)],
+            vec![Con::Binary(0, Relation::Ne, 1, 0)],
+        ),
+        case(
+            "element_const",
+            vec![range(0, 3), range(0, 3)],
+            vec![Con::Element(vec![3, 1, 2, 1], 0, 1)],
+        ),
+        case(
+            "table",
+            vec![range(0, 2), range(0, 2), range(0, 2)],
+            vec![Con::Table(
+                vec![0, 1, 2],
+                vec![vec![0, 1, 2], vec![1, 2, 0], vec![2, 0, 0], vec![2, 2, 1]],
+            )],
+        ),
+        case(
+            "all_different(value)",
+            vec![range(0, 4); 5],
+            vec![Con::AllDifferent(vec![0, 1, 2, 3, 4], Consistency::Value)],
+        ),
+        case(
+            "all_different(bounds)",
+            // x4 = 2 makes [0, 2] a Hall interval of x0..x2 (and [1, 2] holds x1 alone,
+            // which is no Hall interval).
+            vec![
+                range(0, 5),
+                range(1, 5),
+                range(0, 5),
+                range(1, 5),
+                vec![2, 5],
+            ],
+            vec![
+                Con::AllDifferent(vec![0, 1, 2, 3], Consistency::Bounds),
+                Con::Binary(0, Relation::Le, 4, 0),
+                Con::Binary(1, Relation::Le, 4, 0),
+                Con::Binary(2, Relation::Le, 4, 0),
+            ],
+        ),
+    ]
+}
+
+#[test]
+fn propagations_are_explained_from_the_constraints() {
+    for (name, spec) in explained_cases() {
+        let mut explained = 0;
+        for order in 0..=ORDERS.len() {
+            let (m, x) = model(&spec);
+            let expected: BTreeSet<Vec<i32>> = brute_force(&spec, &m).into_iter().collect();
+            let mut solver = Solver::with_config(m, config(order));
+            let found: BTreeSet<Vec<i32>> = solver.solutions().map(|s| s.values_of(&x)).collect();
+            assert_eq!(found, expected, "{name}, order {order}");
+            let kept: Vec<Vec<i32>> = expected.into_iter().collect();
+            check_learning(&solver, &spec, &kept, None).unwrap();
+            let engine = solver.model().engine();
+            let audit = solver.learner().unwrap().audit.as_ref().unwrap();
+            explained += audit
+                .iter()
+                .filter(|e| {
+                    let p = e.propagator.map(|p| engine.propagator(p).name());
+                    e.fact.is_some() && p == Some(name)
+                })
+                .count();
+        }
+        assert!(explained > 0, "no {name} explanation");
     }
 }
 
@@ -400,6 +588,44 @@ fn pigeonhole_is_refuted_by_learnt_nogoods() {
             .iter()
             .all(|ng| ng.iter().all(|p| p.kind != Kind::Eq || p.value <= 1))
     );
+}
+
+/// Branch and bound that learns and restarts after (about) every failure still finds and
+/// proves the optimum: tasks on a cumulative resource, the latest end minimised.
+#[test]
+fn restarts_keep_branch_and_bound_exact() {
+    let tasks = [(2, 2), (3, 1), (2, 2), (1, 2), (3, 1)];
+    let n = tasks.len();
+    // Starts, the capacity, and the latest end (at least every task's end).
+    let mut domains: Vec<Vec<i32>> = vec![(0..=6).collect(); n];
+    domains.extend([vec![2], (2..=12).collect()]);
+    let mut constraints = vec![Con::Cumulative(
+        (0..n).map(|i| (i, tasks[i].0, tasks[i].1)).collect(),
+        n,
+    )];
+    for (i, &(d, _)) in tasks.iter().enumerate() {
+        constraints.push(Con::Linear(vec![(1, i), (-1, n + 1)], Relation::Le, -d));
+    }
+    let spec = Spec {
+        domains,
+        constraints,
+    };
+    let solutions = brute_force(&spec, &model(&spec).0);
+    let best = solutions.iter().map(|s| s[n + 1]).min();
+    let mut restarts = 0;
+    for order in 0..=ORDERS.len() {
+        let (m, x) = model(&spec);
+        let mut solver = Solver::with_config(m, config(order));
+        let optimum = solver.minimize(x[n + 1]).unwrap().finish();
+        assert_eq!(
+            (optimum.value, optimum.optimal),
+            (best, true),
+            "order {order}"
+        );
+        restarts += solver.stats().restarts;
+        check_learning(&solver, &spec, &solutions, Some(n + 1)).unwrap();
+    }
+    assert!(restarts > 0, "no run restarted");
 }
 
 /// After a solution, a failure whose nogood asserts below the other branch of the

@@ -149,4 +149,8 @@ impl Propagator for AllDifferentValue {
     fn name(&self) -> &'static str {
         "all_different(value)"
     }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::AllDifferent { views: &self.views })
+    }
 }

@@ -375,4 +375,8 @@ impl Propagator for AllDifferentBounds {
     fn name(&self) -> &'static str {
         "all_different(bounds)"
     }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::AllDifferent { views: &self.views })
+    }
 }

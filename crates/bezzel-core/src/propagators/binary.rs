@@ -49,6 +49,13 @@ impl Propagator for NotEqual {
     fn name(&self) -> &'static str {
         "not_equal"
     }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::NotEqual {
+            x: self.x,
+            y: self.y,
+        })
+    }
 }
 
 /// `x == y`, domain consistent: both keep exactly the values they share.
@@ -85,6 +92,13 @@ impl Propagator for Equal {
 
     fn name(&self) -> &'static str {
         "equal"
+    }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::Equal {
+            x: self.x,
+            y: self.y,
+        })
     }
 }
 
@@ -145,5 +159,12 @@ impl Propagator for LessEq {
 
     fn name(&self) -> &'static str {
         "less_eq"
+    }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::LessEq {
+            x: self.x,
+            y: self.y,
+        })
     }
 }

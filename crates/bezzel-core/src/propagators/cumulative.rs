@@ -35,12 +35,9 @@ use crate::var::IntView;
 /// [`CumulativeEnergy`], whose runs cost `O(n³)`; larger resources get time-tabling alone.
 pub const ENERGETIC_MAX_TASKS: usize = 64;
 
-/// A duration or a height: a constant, or a view whose least value is used.
-#[derive(Debug, Clone, Copy)]
-enum Amount {
-    Fixed(i64),
-    View(IntView),
-}
+/// A duration or a height: a constant, or a view whose least value is used (the type is
+/// learning's, so that the propagator's [`Shape`](crate::learn::Shape) is its own data).
+use crate::learn::Amount;
 
 impl Amount {
     fn min(self, ctx: &Context<'_>) -> i64 {
@@ -184,6 +181,9 @@ trait Rule: Default + Clone + std::fmt::Debug + Send {
     const NAME: &'static str;
     /// How much one run costs.
     const PRIORITY: Priority;
+    /// Whether time-table explanations account for what the rule prunes (a search that
+    /// learns explains the rest by the decisions: trying time-tabling on them is wasted).
+    const TIME_TABLED: bool = false;
 
     /// Sets each task's earliest start in `est` as the rule allows under the capacity's
     /// greatest value `cap`, and returns the least capacity the tasks need, or fails.
@@ -292,6 +292,15 @@ impl<R: Rule> Propagator for CumulativeRule<R> {
     fn name(&self) -> &'static str {
         R::NAME
     }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        R::TIME_TABLED.then_some(crate::learn::Shape::Cumulative {
+            starts: &self.tasks.starts,
+            durations: &self.tasks.durations,
+            heights: &self.tasks.heights,
+            capacity: self.tasks.capacity,
+        })
+    }
 }
 
 /// One stretch of the profile of compulsory parts: `height` over `[start, end)`.
@@ -384,6 +393,7 @@ pub type Cumulative = CumulativeRule<Profile>;
 impl Rule for Profile {
     const NAME: &'static str = "cumulative";
     const PRIORITY: Priority = Priority::Quadratic;
+    const TIME_TABLED: bool = true;
 
     fn pass(&mut self, tasks: &[Bounds], cap: i64, est: &mut [i64]) -> Result<i64, Conflict> {
         let peak = self.build(tasks);

@@ -481,4 +481,11 @@ impl Propagator for Disjunctive {
     fn name(&self) -> &'static str {
         "disjunctive"
     }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::Disjunctive {
+            starts: &self.starts,
+            durations: &self.durations,
+        })
+    }
 }

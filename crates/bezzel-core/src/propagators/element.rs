@@ -80,6 +80,14 @@ impl Propagator for ElementConst {
     fn name(&self) -> &'static str {
         "element_const"
     }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::ElementConst {
+            array: &self.array,
+            index: self.index,
+            value: self.value,
+        })
+    }
 }
 
 /// `value = xs[index]` over views, domain consistent on `index` and `value`: `index` keeps the

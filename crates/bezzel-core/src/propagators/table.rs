@@ -384,6 +384,13 @@ impl Propagator for Table {
         Priority::Quadratic
     }
 
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        self.positive.then_some(crate::learn::Shape::Table {
+            views: &self.views,
+            tuples: &self.tuples,
+        })
+    }
+
     fn name(&self) -> &'static str {
         if self.positive {
             "table"

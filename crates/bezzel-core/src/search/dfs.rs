@@ -70,7 +70,7 @@ pub struct Solver {
     pub(super) phase: Phase,
     pub(super) started: Instant,
     /// Restart bookkeeping of the current run: `None` when the run does not restart.
-    restart: Option<RestartState>,
+    pub(super) restart: Option<RestartState>,
     /// Decisions applied at the root of the current run, restricting it to a subproblem.
     pub(super) prefix: Vec<Decision>,
     /// The values of a solution being checked, kept to check without allocating.

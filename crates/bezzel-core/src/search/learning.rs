@@ -10,6 +10,10 @@
 //! pseudo-decision's own level moves on as depth-first search does. Branch and bound goes
 //! back to the root after each solution, where the tighter bound on the objective holds from
 //! then on; the nogoods stay valid, as the bound only tightens.
+//!
+//! Runs that may restart ([`SearchConfig::restarts`](super::SearchConfig::restarts): the
+//! first solution, branch and bound) restart after their Luby budgets of failures, keeping
+//! the nogoods, and every learnt nogood adds to its variables' dom/wdeg weights.
 
 use super::dfs::{Phase, Solver};
 use super::optimize::Objective;
@@ -44,6 +48,14 @@ impl Solver {
                     if let Some(reason) = self.limit_reached() {
                         self.stats.stopped = Some(reason);
                         self.phase = Phase::Done;
+                        continue;
+                    }
+                    if self.learning_restart_due(l) {
+                        // Back to the root (or to the last pseudo-decision, which must stay):
+                        // the nogoods keep what the attempt learnt, so search stays complete.
+                        let keep = l.pseudo_below(l.level() + 1);
+                        l.backjump(self.model.engine_mut(), keep);
+                        self.stats.restarts += 1;
                         continue;
                     }
                     let Some(decision) = self.choose() else {
@@ -103,6 +115,15 @@ impl Solver {
         }
     }
 
+    /// Whether the current attempt of a run that restarts (the first solution, branch and
+    /// bound) has used up its failures; if so, the next attempt starts.
+    fn learning_restart_due(&mut self, l: &Learner) -> bool {
+        let (failures, at_root) = (self.stats.failures, l.level() == 0);
+        self.restart
+            .as_mut()
+            .is_some_and(|r| r.due(failures, at_root))
+    }
+
     /// Propagates; a failure is resolved. `false` when the search is over.
     fn settle(&mut self, l: &mut Learner) -> bool {
         let engine = self.model.engine_mut();
@@ -121,6 +142,11 @@ impl Solver {
             let next = match l.analyse(engine, &failure) {
                 Analysis::Root => return false,
                 Analysis::Learned(learned) if !l.is_pseudo(learned.conflict_level) => {
+                    // The nogood's variables weigh more for dom/wdeg: conflict-driven
+                    // activity, as VSIDS bumps the variables of each learnt clause.
+                    for p in &learned.preds {
+                        engine.charge_var(p.var);
+                    }
                     let below = l.pseudo_below(learned.conflict_level);
                     l.backjump(engine, learned.assertion_level.max(below));
                     l.learn(engine, learned)

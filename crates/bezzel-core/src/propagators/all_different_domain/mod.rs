@@ -349,6 +349,10 @@ impl Propagator for AllDifferentDomain {
     fn name(&self) -> &'static str {
         "all_different(domain)"
     }
+
+    fn shape(&self) -> Option<crate::learn::Shape<'_>> {
+        Some(crate::learn::Shape::AllDifferent { views: &self.views })
+    }
 }
 
 impl AllDifferentDomain {
