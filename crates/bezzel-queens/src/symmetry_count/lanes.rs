@@ -196,9 +196,9 @@ impl Stack {
         }
     }
 
-    /// The stacks with `column` pushed where `mask` is set.
+    /// The stacks with `column` pushed where `stay` is clear.
     #[inline(always)]
-    fn push_where(self, mask: V, column: V) -> Stack {
+    fn push_unless(self, stay: V, column: V) -> Stack {
         let near = self.near.zip(column, |near, column| {
             ((near << COLUMN_BITS) & WORD_MASK) | column
         });
@@ -206,8 +206,8 @@ impl Stack {
             (far << COLUMN_BITS) | (near >> (COLUMN_BITS * (WORD_ROWS - 1)))
         });
         Stack {
-            near: mask.select(near, self.near),
-            far: mask.select(far, self.far),
+            near: stay.select(self.near, near),
+            far: stay.select(self.far, far),
         }
     }
 }
@@ -255,6 +255,33 @@ impl V {
         self.zip(other, |a, b| if a == b { !0 } else { 0 })
     }
 
+    /// All ones where the lane is below `other`'s, as signed numbers (one instruction in
+    /// AVX2, which has no unsigned comparison; rows and columns are small).
+    #[inline(always)]
+    fn less(self, other: V) -> V {
+        self.zip(other, |a, b| if (a as i32) < (b as i32) { !0 } else { 0 })
+    }
+
+    #[inline(always)]
+    fn add(self, other: V) -> V {
+        self.zip(other, u32::wrapping_add)
+    }
+
+    #[inline(always)]
+    fn sub(self, other: V) -> V {
+        self.zip(other, u32::wrapping_sub)
+    }
+
+    #[inline(always)]
+    fn shr(self, by: u32) -> V {
+        self.map(|a| a >> by)
+    }
+
+    #[inline(always)]
+    fn shl(self, by: u32) -> V {
+        self.map(|a| a << by)
+    }
+
     #[inline(always)]
     fn is_zero(self) -> V {
         self.eq(V::splat(0))
@@ -298,10 +325,11 @@ struct Consts {
     /// Row `need_row` must take the side columns left free (`u32::MAX` where none must).
     need_row: u32,
     sides: u32,
-    /// The rules of the last two rows.
+    /// The rules of the last two rows: the columns each may take, and for the last row only
+    /// those that the second-last row need not take (a needed column left to the last row
+    /// was missing from the second-last).
     allowed_second_last: u32,
     allowed_last: u32,
-    need_second_last: u32,
     /// An edge shape's placements that may tie with a rotation: a queen in these columns in the
     /// last two rows, in `tie_columns_third_last` in the row three from the bottom, or in the
     /// column `tie_stack[i].1` in the row `tie_stack[i].0` rows up the lane's stack (from the
@@ -327,8 +355,7 @@ impl Consts {
             need_row: u32::try_from(need_row).unwrap_or(u32::MAX),
             sides: rules.sides,
             allowed_second_last: rules.allowed[n - 2],
-            allowed_last: rules.allowed[n - 1],
-            need_second_last: rules.need[n - 2],
+            allowed_last: rules.allowed[n - 1] & !rules.need[n - 2],
             tie_columns_last_two: 0,
             tie_columns_third_last: 0,
             // No column is 32: these match nothing.
@@ -420,26 +447,21 @@ impl Items {
 }
 
 impl Lanes<'_> {
-    /// The columns `row` may take below the lines, by the rules, in each lane.
+    /// The columns `row` may take below the lines (`rd` in place, not kept up), by the rules,
+    /// in each lane. Only edge shapes need a row to take the side columns.
     #[inline(always)]
-    fn candidates(&self, row: V, cols: V, ld: V, rd_up: V) -> V {
-        let c = &self.c;
-        let attacked = cols.or(ld).or(rd_up.map(|r| r >> c.rd_up));
-        let allowed = row.map(|r| {
-            if r < c.ban_above {
-                c.all & !c.ban
-            } else {
-                c.all
-            }
-        });
-        let avail = attacked.and_not(allowed);
-        let missing = row
-            .eq(V::splat(c.need_row))
-            .and(cols.and_not(V::splat(c.sides)));
-        let single = missing.map(|m| m & m.wrapping_sub(1)).is_zero();
-        missing
-            .is_zero()
-            .select(avail, single.select(avail.and(missing), V::splat(0)))
+    fn candidates<const EDGE: bool>(c: &Consts, row: V, cols: V, ld: V, rd: V) -> V {
+        let banned = row.less(V::splat(c.ban_above)).and(V::splat(c.ban));
+        let avail = cols.or(ld).or(rd).or(banned).and_not(V::splat(c.all));
+        if !EDGE {
+            return avail;
+        }
+        // The side columns still free in the row that must take them: one must be taken
+        // now, and two leave no square.
+        let sides = V::splat(c.sides);
+        let missing = row.eq(V::splat(c.need_row)).and(cols.and_not(sides));
+        let keep = missing.is_zero().or(missing.eq(sides).and_not(missing));
+        avail.and(keep)
     }
 
     /// Steps the lanes until one is done with its item, or for [`STEPS_PER_ROUND`] steps;
@@ -448,70 +470,77 @@ impl Lanes<'_> {
     fn steps<const EDGE: bool>(&mut self) -> u32 {
         let c = self.c;
         let start = V::splat(c.start);
+        let bottom = V::splat(c.bottom);
         let one = V::splat(1);
+        // The lanes' state in locals, stored back once at the end.
+        let (mut cols, mut ld, mut rd_up, mut avail, mut row) =
+            (self.cols, self.ld, self.rd_up, self.avail, self.row);
+        let mut stack = self.stack;
+        let mut eights = self.eights;
         let mut taken = 0;
-        while taken < STEPS_PER_ROUND {
+        loop {
+            let exhausted = avail.is_zero();
+            let at_start = row.eq(start);
+            if taken == STEPS_PER_ROUND || self.active.and(exhausted).and(at_start).any() {
+                break;
+            }
             taken += 1;
             // Back up a row where the row is exhausted, above the item's start.
-            let back = self.avail.is_zero().and(self.row.eq(start).map(|e| !e));
-            let bit = self.stack.top().map(|column| 1 << column);
-            let up_cols = self.cols.xor(bit);
-            let up_ld = V(std::array::from_fn(|l| self.ld.0[l] >> 1)).xor(bit);
-            let up_rd = V(std::array::from_fn(|l| {
-                (self.rd_up.0[l] << 1) ^ (bit.0[l] << c.rd_up)
-            }));
-            let up_row = V(std::array::from_fn(|l| self.row.0[l].wrapping_sub(1)));
+            let back = at_start.and_not(exhausted);
+            let bit = stack.top().map(|column| 1 << column);
+            let up_cols = cols.xor(bit);
+            let up_ld = ld.shr(1).xor(bit);
+            let up_rd_up = rd_up.shl(1).xor(bit.shl(c.rd_up));
+            let up_row = row.sub(one);
             // The row's squares above the queen that it had.
-            let above = bit.map(|b| (b << 1).wrapping_neg());
-            let up_avail = self.candidates(up_row, up_cols, up_ld, up_rd).and(above);
-            let stack = self.stack.pop_where(back);
-            let cols = back.select(up_cols, self.cols);
-            let ld = back.select(up_ld, self.ld);
-            let rd_up = back.select(up_rd, self.rd_up);
-            let avail = back.select(up_avail, self.avail);
-            let row = back.select(up_row, self.row);
+            let above = bit.shl(1).map(u32::wrapping_neg);
+            let up_avail =
+                Self::candidates::<EDGE>(&c, up_row, up_cols, up_ld, up_rd_up.shr(c.rd_up))
+                    .and(above);
+            let stack_up = stack.pop_where(back);
+            let cols_up = back.select(up_cols, cols);
+            let ld_up = back.select(up_ld, ld);
+            let rd_up_up = back.select(up_rd_up, rd_up);
+            let avail_up = back.select(up_avail, avail);
+            let row_up = back.select(up_row, row);
 
             // Then on to the next square: down into it, or, three rows from the bottom,
             // count the last two rows below it.
-            let bit = avail.lowest_bit();
-            let has = avail.is_set();
-            let next_cols = cols.or(bit);
-            let next_ld = ld.or(bit).map(|d| d << 1);
-            let next_rd_up = V(std::array::from_fn(|l| {
-                (rd_up.0[l] | (bit.0[l] << c.rd_up)) >> 1
-            }));
-            let next_rd = next_rd_up.map(|r| r >> c.rd_up);
-            let at_bottom = row.eq(V::splat(c.bottom));
-            let next_row = row.zip(one, u32::wrapping_add);
-            let next_avail = self.candidates(next_row, next_cols, next_ld, next_rd_up);
-            let down = has.and(at_bottom.map(|b| !b)).and(next_avail.is_set());
-            let counted = has.and(at_bottom);
+            let bit = avail_up.lowest_bit();
+            let none = avail_up.is_zero();
+            let next_cols = cols_up.or(bit);
+            let next_ld = ld_up.or(bit).shl(1);
+            let next_rd_up = rd_up_up.or(bit.shl(c.rd_up)).shr(1);
+            let next_rd = next_rd_up.shr(c.rd_up);
+            let at_bottom = row_up.eq(bottom);
+            let next_row = row_up.add(one);
+            let next_avail = Self::candidates::<EDGE>(&c, next_row, next_cols, next_ld, next_rd);
+            let stay = none.or(at_bottom).or(next_avail.is_zero());
+            let counted = none.and_not(at_bottom);
             let last_two = last_two(&c, next_cols, next_ld, next_rd);
             let mut found = counted.and(last_two.count);
             if EDGE {
-                let may_tie = self.may_tie(stack, bit, last_two.free).and(found.is_set());
+                let may_tie = self
+                    .may_tie(stack_up, bit, last_two.free)
+                    .and(found.is_set());
                 if may_tie.any() {
-                    found = self.tie_leaves(may_tie, found, stack, bit, &last_two);
+                    found = self.tie_leaves(may_tie, found, stack_up, bit, &last_two);
                 }
             }
-            self.eights = self.eights.zip(found, u32::wrapping_add);
+            eights = eights.add(found);
             // The column of the queen, from the exponent of the bit as a float (exact for a
             // power of two below 2^31).
             let column = bit.map(|b| ((b as i32 as f32).to_bits() >> 23).wrapping_sub(127));
-            self.stack = stack.push_where(down, column);
-            self.cols = down.select(next_cols, cols);
-            self.ld = down.select(next_ld, ld);
-            self.rd_up = down.select(next_rd_up, rd_up);
-            self.avail = down.select(next_avail, avail.xor(bit));
-            self.row = down.select(next_row, row);
-            let done = self
-                .active
-                .and(self.avail.is_zero())
-                .and(self.row.eq(start));
-            if done.any() {
-                break;
-            }
+            stack = stack_up.push_unless(stay, column);
+            cols = stay.select(cols_up, next_cols);
+            ld = stay.select(ld_up, next_ld);
+            rd_up = stay.select(rd_up_up, next_rd_up);
+            avail = stay.select(avail_up.xor(bit), next_avail);
+            row = stay.select(row_up, next_row);
         }
+        (self.cols, self.ld, self.rd_up, self.avail, self.row) = (cols, ld, rd_up, avail, row);
+        self.stack = stack;
+        self.eights = eights;
         taken
     }
 
@@ -620,25 +649,21 @@ struct LastTwoLanes {
     count: V,
 }
 
+/// The two free columns may go in the last two rows in an order where the first is free in
+/// the second-last row and the second in the last: then the two rows' picks, a bit each, make
+/// up `free`. Columns side by side never fit, so for them the picks are compared with all
+/// ones, which two bits never make.
 #[inline(always)]
 fn last_two(c: &Consts, cols: V, ld: V, rd: V) -> LastTwoLanes {
     let free = cols.and_not(V::splat(c.all));
     let low = free.lowest_bit();
     let high = free.xor(low);
     let here = ld.or(rd).and_not(V::splat(c.allowed_second_last));
-    let below = V(std::array::from_fn(|l| (ld.0[l] << 1) | (rd.0[l] >> 1)))
-        .and_not(V::splat(c.allowed_last));
-    let missing = free.and(V::splat(c.need_second_last));
-    let apart = high.eq(low.map(|b| b << 1)).map(|e| !e);
-    let order = Order {
-        apart,
-        here,
-        below,
-        missing,
-    };
-    let low_first = order.allows(low, high);
-    let high_first = order.allows(high, low);
-    let count = low_first.map(|m| m & 1).zip(high_first, |a, m| a + (m & 1));
+    let below = ld.shl(1).or(rd.shr(1)).and_not(V::splat(c.allowed_last));
+    let whole = free.or(high.eq(low.add(low)));
+    let low_first = low.and(here).or(high.and(below)).eq(whole);
+    let high_first = high.and(here).or(low.and(below)).eq(whole);
+    let count = V::splat(0).sub(low_first).sub(high_first);
     LastTwoLanes {
         free,
         low,
@@ -646,25 +671,6 @@ fn last_two(c: &Consts, cols: V, ld: V, rd: V) -> LastTwoLanes {
         low_first,
         high_first,
         count,
-    }
-}
-
-/// What decides whether the last two rows may take their two columns in a given order.
-struct Order {
-    apart: V,
-    here: V,
-    below: V,
-    missing: V,
-}
-
-impl Order {
-    /// All ones where `first` may go in the first of the two rows and `second` in the other.
-    #[inline(always)]
-    fn allows(&self, first: V, second: V) -> V {
-        self.apart
-            .and(first.and(self.here).is_set())
-            .and(second.and(self.below).is_set())
-            .and(first.and_not(self.missing).is_zero())
     }
 }
 
