@@ -120,93 +120,44 @@ pub struct Cli {
     pub write_msc: Option<PathBuf>,
 }
 
+/// The `mznlib` files by name, each with its text built in.
+macro_rules! mznlib {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../mznlib/", $name)))),*]
+    };
+}
+
 /// The `mznlib` files, built into the executable so that `--write-msc` works for an
 /// installed one too.
-pub const MZNLIB: &[(&str, &str)] = &[
-    (
-        "fzn_all_different_int.mzn",
-        include_str!("../mznlib/fzn_all_different_int.mzn"),
-    ),
-    ("fzn_among.mzn", include_str!("../mznlib/fzn_among.mzn")),
-    ("fzn_circuit.mzn", include_str!("../mznlib/fzn_circuit.mzn")),
-    (
-        "fzn_count_eq.mzn",
-        include_str!("../mznlib/fzn_count_eq.mzn"),
-    ),
-    (
-        "fzn_count_eq_par.mzn",
-        include_str!("../mznlib/fzn_count_eq_par.mzn"),
-    ),
-    (
-        "fzn_cumulative.mzn",
-        include_str!("../mznlib/fzn_cumulative.mzn"),
-    ),
-    (
-        "fzn_disjunctive.mzn",
-        include_str!("../mznlib/fzn_disjunctive.mzn"),
-    ),
-    (
-        "fzn_disjunctive_strict.mzn",
-        include_str!("../mznlib/fzn_disjunctive_strict.mzn"),
-    ),
-    (
-        "fzn_global_cardinality.mzn",
-        include_str!("../mznlib/fzn_global_cardinality.mzn"),
-    ),
-    (
-        "fzn_global_cardinality_closed.mzn",
-        include_str!("../mznlib/fzn_global_cardinality_closed.mzn"),
-    ),
-    (
-        "fzn_global_cardinality_low_up.mzn",
-        include_str!("../mznlib/fzn_global_cardinality_low_up.mzn"),
-    ),
-    (
-        "fzn_global_cardinality_low_up_closed.mzn",
-        include_str!("../mznlib/fzn_global_cardinality_low_up_closed.mzn"),
-    ),
-    ("fzn_inverse.mzn", include_str!("../mznlib/fzn_inverse.mzn")),
-    (
-        "fzn_lex_less_bool.mzn",
-        include_str!("../mznlib/fzn_lex_less_bool.mzn"),
-    ),
-    (
-        "fzn_lex_less_int.mzn",
-        include_str!("../mznlib/fzn_lex_less_int.mzn"),
-    ),
-    (
-        "fzn_lex_lesseq_bool.mzn",
-        include_str!("../mznlib/fzn_lex_lesseq_bool.mzn"),
-    ),
-    (
-        "fzn_lex_lesseq_int.mzn",
-        include_str!("../mznlib/fzn_lex_lesseq_int.mzn"),
-    ),
-    ("fzn_regular.mzn", include_str!("../mznlib/fzn_regular.mzn")),
-    (
-        "fzn_subcircuit.mzn",
-        include_str!("../mznlib/fzn_subcircuit.mzn"),
-    ),
-    (
-        "fzn_table_bool.mzn",
-        include_str!("../mznlib/fzn_table_bool.mzn"),
-    ),
-    (
-        "fzn_table_int.mzn",
-        include_str!("../mznlib/fzn_table_int.mzn"),
-    ),
-    (
-        "fzn_value_precede_int.mzn",
-        include_str!("../mznlib/fzn_value_precede_int.mzn"),
-    ),
-    (
-        "redefinitions-2.0.mzn",
-        include_str!("../mznlib/redefinitions-2.0.mzn"),
-    ),
-    (
-        "redefinitions.mzn",
-        include_str!("../mznlib/redefinitions.mzn"),
-    ),
+pub const MZNLIB: &[(&str, &str)] = mznlib![
+    "fzn_all_different_int.mzn",
+    "fzn_among.mzn",
+    "fzn_circuit.mzn",
+    "fzn_count_eq.mzn",
+    "fzn_count_eq_par.mzn",
+    "fzn_cumulative.mzn",
+    "fzn_diffn.mzn",
+    "fzn_diffn_k.mzn",
+    "fzn_diffn_nonstrict.mzn",
+    "fzn_diffn_nonstrict_k.mzn",
+    "fzn_disjunctive.mzn",
+    "fzn_disjunctive_strict.mzn",
+    "fzn_global_cardinality.mzn",
+    "fzn_global_cardinality_closed.mzn",
+    "fzn_global_cardinality_low_up.mzn",
+    "fzn_global_cardinality_low_up_closed.mzn",
+    "fzn_inverse.mzn",
+    "fzn_lex_less_bool.mzn",
+    "fzn_lex_less_int.mzn",
+    "fzn_lex_lesseq_bool.mzn",
+    "fzn_lex_lesseq_int.mzn",
+    "fzn_regular.mzn",
+    "fzn_subcircuit.mzn",
+    "fzn_table_bool.mzn",
+    "fzn_table_int.mzn",
+    "fzn_value_precede_int.mzn",
+    "redefinitions-2.0.mzn",
+    "redefinitions.mzn",
 ];
 
 /// The flags `minizinc` may pass (the configuration's `stdFlags`).

@@ -33,8 +33,8 @@
 //! `bool_lin_*` to `linear`, `set_in` (+ `_reif`, `_imp`) on constant sets to `among`, and the
 //! globals of `mznlib` (all_different, table, regular, circuit, subcircuit, inverse,
 //! global_cardinality and its closed and bounded forms, count of a fixed value, among,
-//! lex_less(eq) on integers and Booleans, value_precede, cumulative, disjunctive and
-//! disjunctive_strict) to Bezzel's own. Circuit, subcircuit
+//! lex_less(eq) on integers and Booleans, value_precede, cumulative, disjunctive,
+//! disjunctive_strict, and diffn with its k-dimensional and non-strict forms) to Bezzel's own. Circuit, subcircuit
 //! and inverse pass the model's first index along (`bezzel_circuit` and friends in `mznlib`),
 //! since FlatZinc arrays count from 1 whatever the model's index sets were.
 //!

@@ -1,4 +1,5 @@
-//! Scheduling constraints: tasks on unary (`disjunctive`) and cumulative resources.
+//! Scheduling constraints: tasks on unary (`disjunctive`) and cumulative resources, and
+//! boxes that may not overlap (`diffn`).
 //!
 //! A task is a start view and a duration; on a cumulative resource it also has a height, the
 //! amount of the resource it holds while it runs (from its start, inclusive, to its start
@@ -8,7 +9,7 @@
 use crate::error::ModelError;
 use crate::model::Model;
 use crate::propagators::{
-    Cumulative, CumulativeEnergy, Disjunctive, ENERGETIC_MAX_TASKS, Relation,
+    Cumulative, CumulativeEnergy, Diffn, Disjunctive, ENERGETIC_MAX_TASKS, Relation,
 };
 use crate::var::IntView;
 
@@ -44,7 +45,207 @@ fn amounts(
     Ok(())
 }
 
+/// Checks that every box of `origins` has as many dimensions as the first, and that `sizes`
+/// has the same shape; returns the number of dimensions.
+fn box_shapes<T, U>(origins: &[Vec<T>], sizes: &[Vec<U>]) -> Result<usize, ModelError> {
+    let dims = origins.first().map_or(0, Vec::len);
+    let mismatch = |what, expected, found| {
+        Err(ModelError::LengthMismatch {
+            what,
+            expected,
+            found,
+        })
+    };
+    if sizes.len() != origins.len() {
+        return mismatch("diffn: origins and sizes", origins.len(), sizes.len());
+    }
+    for (origin, size) in origins.iter().zip(sizes) {
+        if origin.len() != dims {
+            return mismatch("diffn: dimensions of the boxes", dims, origin.len());
+        }
+        if size.len() != dims {
+            return mismatch("diffn: dimensions of origins and sizes", dims, size.len());
+        }
+    }
+    Ok(dims)
+}
+
+/// The boxes of 2-D `diffn`: origins `(x[i], y[i])`, sizes `(dx[i], dy[i])`.
+type Rectangles<V, S> = (Vec<Vec<V>>, Vec<Vec<S>>);
+
+/// The rectangles of `x`, `y`, `dx` and `dy` as boxes, or the first array whose length
+/// differs from that of `x`.
+fn rectangles<V: Copy, S: Copy>(
+    x: &[V],
+    y: &[V],
+    dx: &[S],
+    dy: &[S],
+) -> Result<Rectangles<V, S>, ModelError> {
+    for (what, found) in [
+        ("diffn: x and y", y.len()),
+        ("diffn: x and dx", dx.len()),
+        ("diffn: x and dy", dy.len()),
+    ] {
+        if found != x.len() {
+            return Err(ModelError::LengthMismatch {
+                what,
+                expected: x.len(),
+                found,
+            });
+        }
+    }
+    let origins = x.iter().zip(y).map(|(&a, &b)| vec![a, b]).collect();
+    let sizes = dx.iter().zip(dy).map(|(&a, &b)| vec![a, b]).collect();
+    Ok((origins, sizes))
+}
+
 impl Model {
+    /// Rectangles with origins `(x[i], y[i])` and sizes `dx[i]` by `dy[i]` do not overlap:
+    /// for every pair, one ends at or before the other begins along `x` or along `y`
+    /// (`x[i] + dx[i] <= x[j]`, `x[j] + dx[j] <= x[i]`, or the same in `y`). MiniZinc's
+    /// `diffn(x, y, dx, dy)` with constant sizes, read as literally as MiniZinc does: a
+    /// rectangle of zero width is a segment, which may not lie strictly inside another
+    /// rectangle (see [`diffn_nonstrict`](Model::diffn_nonstrict) for boxes that vanish).
+    ///
+    /// Posts [`Diffn`]: pairwise reasoning that fails pairs no dimension can separate,
+    /// and separates a pair that only one dimension can, by bounds or by domain holes (see
+    /// the [propagator](crate::propagators::Diffn)).
+    ///
+    /// Errors: the arrays differ in length.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let x = m.int_vars(2, 0..=2)?;
+    /// let y = m.int_vars(2, 0..=0)?;
+    /// // Two 2 × 1 rectangles on one row of width 4: one takes 0..2, the other 2..4.
+    /// m.diffn(&x, &y, &[2, 2], &[1, 1])?;
+    /// assert_eq!(Solver::new(m).count(), 2);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn diffn<V: Into<IntView> + Copy>(
+        &mut self,
+        x: &[V],
+        y: &[V],
+        dx: &[i32],
+        dy: &[i32],
+    ) -> Result<(), ModelError> {
+        let (origins, sizes) = rectangles(x, y, dx, dy)?;
+        self.diffn_k(&origins, &sizes, true)
+    }
+
+    /// [`diffn`](Model::diffn), except that a rectangle of zero width or zero height
+    /// overlaps nothing: MiniZinc's `diffn_nonstrict(x, y, dx, dy)` with constant sizes.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// // A 3 × 1 rectangle at the origin, and a segment of width 0 on its row within 0..=2:
+    /// // strictly, the segment could only stand at 0 (the rectangle's left end); here it
+    /// // may stand anywhere.
+    /// let x = [m.int_var(0..=0)?, m.int_var(0..=2)?];
+    /// let row = [m.int_var(0..=0)?, m.int_var(0..=0)?];
+    /// m.diffn_nonstrict(&x, &row, &[3, 0], &[1, 1])?;
+    /// assert_eq!(Solver::new(m).count(), 3);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn diffn_nonstrict<V>(
+        &mut self,
+        x: &[V],
+        y: &[V],
+        dx: &[i32],
+        dy: &[i32],
+    ) -> Result<(), ModelError>
+    where
+        V: Into<IntView> + Copy,
+    {
+        rectangles(x, y, dx, dy).and_then(|(origins, sizes)| self.diffn_k(&origins, &sizes, false))
+    }
+
+    /// Boxes in any number of dimensions do not overlap: box `i` has its origin at
+    /// `origins[i]` (one view per dimension) and the constant sizes `sizes[i]`; two boxes
+    /// are apart when one ends at or before the other begins in some dimension. With
+    /// `strict`, MiniZinc's `diffn_k(origins, sizes)`, where a box of zero size in a
+    /// dimension still may not lie strictly inside another; without, `diffn_nonstrict_k`,
+    /// where a box with a zero size is apart from every box. Sizes may be negative: the
+    /// definition is then read literally, as MiniZinc's decomposition does.
+    ///
+    /// Errors: a box has another number of dimensions than the first, or `sizes` is not
+    /// shaped as `origins`.
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// // Two unit cubes in a 2 × 1 × 1 space: 2 ways to place them.
+    /// let boxes: Vec<Vec<VarId>> = vec![
+    ///     vec![m.int_var(0..=1)?, m.int_var(0..=0)?, m.int_var(0..=0)?],
+    ///     vec![m.int_var(0..=1)?, m.int_var(0..=0)?, m.int_var(0..=0)?],
+    /// ];
+    /// m.diffn_k(&boxes, &[vec![1, 1, 1], vec![1, 1, 1]], true)?;
+    /// assert_eq!(Solver::new(m).count(), 2);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn diffn_k<V: Into<IntView> + Copy>(
+        &mut self,
+        origins: &[Vec<V>],
+        sizes: &[Vec<i32>],
+        strict: bool,
+    ) -> Result<(), ModelError> {
+        box_shapes(origins, sizes)?;
+        let origins = self.box_views(origins)?;
+        let sizes = sizes
+            .iter()
+            .map(|b| b.iter().map(|&v| i64::from(v)).collect())
+            .collect();
+        if origins.len() < 2 {
+            return Ok(());
+        }
+        self.post(Diffn::new(origins, sizes, strict))
+    }
+
+    /// [`diffn_k`](Model::diffn_k) with sizes that are variables (or views): MiniZinc's
+    /// `diffn`, `diffn_k` and their `nonstrict` forms in general. The reasoning uses the
+    /// sizes' least values, and bounds a size from above when its box must precede another.
+    ///
+    /// Errors: as [`diffn_k`](Model::diffn_k).
+    ///
+    /// ```
+    /// use bezzel_core::prelude::*;
+    /// let mut m = Model::new();
+    /// let boxes = vec![vec![m.int_var(0..=0)?], vec![m.int_var(2..=2)?]];
+    /// let sizes = vec![vec![m.int_var(1..=5)?], vec![m.int_var(1..=1)?]];
+    /// m.diffn_k_vars(&boxes, &sizes, true)?;
+    /// m.propagate().unwrap();
+    /// // The first segment, at 0, must end by 2, where the second begins.
+    /// assert_eq!(m.domain(sizes[0][0])?, vec![1, 2]);
+    /// # Ok::<(), ModelError>(())
+    /// ```
+    pub fn diffn_k_vars<V, W>(
+        &mut self,
+        origins: &[Vec<V>],
+        sizes: &[Vec<W>],
+        strict: bool,
+    ) -> Result<(), ModelError>
+    where
+        V: Into<IntView> + Copy,
+        W: Into<IntView> + Copy,
+    {
+        box_shapes(origins, sizes)?;
+        let origins = self.box_views(origins)?;
+        let sizes = self.box_views(sizes)?;
+        if origins.len() < 2 {
+            return Ok(());
+        }
+        self.post(Diffn::flexible(origins, sizes, strict))
+    }
+
+    fn box_views<V: Into<IntView> + Copy>(
+        &self,
+        boxes: &[Vec<V>],
+    ) -> Result<Vec<Vec<IntView>>, ModelError> {
+        boxes.iter().map(|b| super::views(self, b)).collect()
+    }
+
     /// Tasks `starts[i]` of `durations[i]` and `heights[i]` never use more than `capacity`
     /// together: at every time `t`, the heights of the tasks with `starts[i] <= t <
     /// starts[i] + durations[i]` sum to at most `capacity`, and the capacity is not negative

@@ -17,6 +17,7 @@ mod all_different;
 mod among;
 mod arith;
 mod boolean;
+mod diffn;
 mod extensional;
 mod long_sums;
 mod public_propagator;

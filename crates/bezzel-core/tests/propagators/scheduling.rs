@@ -21,7 +21,7 @@ use brute::*;
 
 /// A random scheduling instance: its variables' domains, its definition written here, its
 /// model, and the rules its propagator claims at a node.
-trait Case: std::fmt::Debug {
+pub(crate) trait Case: std::fmt::Debug {
     fn domains(&self) -> &[Vec<i32>];
     /// Whether an assignment of every variable satisfies the definition.
     fn holds(&self, a: &[i32]) -> bool;
@@ -52,7 +52,7 @@ fn check_case(case: &dyn Case, walks: u64, seed: u64) {
 
 /// `rounds` random cases, made by `random` from the random numbers of `seed` and the round,
 /// each checked by [`check_case`] with `walks` walks.
-fn check_random_cases<C: Case>(
+pub(crate) fn check_random_cases<C: Case>(
     seed: u64,
     rounds: u64,
     walks: u64,

@@ -103,6 +103,12 @@ const fn row(name: &'static str, args: &'static [ArgType], post: Poster) -> Buil
 
 use ArgType::{Bool, Bools, Int, Ints, ParBools, ParInt, ParInts, Set};
 
+/// The arguments of `bezzel_diffn`: origins and sizes box by box, the number of boxes, and
+/// 1 for `diffn` or 0 for `diffn_nonstrict`.
+const DIFFN_CONSTANT_SIZES: &[ArgType] = &[Ints, ParInts, ParInt, ParInt];
+/// The arguments of `bezzel_diffn_vars`: those of `bezzel_diffn`, with variable sizes.
+const DIFFN_VARIABLE_SIZES: &[ArgType] = &[Ints, Ints, ParInt, ParInt];
+
 /// Every builtin and global Bezzel translates. A name may have rows of different arities
 /// (`bool_xor` with two arguments or three).
 pub static BUILTINS: &[Builtin] = &[
@@ -310,6 +316,12 @@ pub static BUILTINS: &[Builtin] = &[
         "bezzel_cumulative_vars",
         &[Ints, Ints, Ints, Int],
         scheduling::cumulative_vars,
+    ),
+    row("bezzel_diffn", DIFFN_CONSTANT_SIZES, scheduling::diffn),
+    row(
+        "bezzel_diffn_vars",
+        DIFFN_VARIABLE_SIZES,
+        scheduling::diffn_vars,
     ),
 ];
 
