@@ -281,3 +281,65 @@ fn lns_of_every_kind_prints_checked_improving_solutions_and_proves_the_optimum()
         }
     }
 }
+
+/// The `nodes=` statistic of a run with `-s`.
+fn nodes_of(out: &str) -> u64 {
+    out.lines()
+        .find_map(|l| l.strip_prefix("%%%mzn-stat: nodes="))
+        .unwrap_or_else(|| panic!("no node count in {out}"))
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_node_limit_stops_every_kind_of_search_unproven() {
+    let grid = "var 1..9: x :: output_var;\nvar 1..9: y :: output_var;\nsolve satisfy;\n";
+    let all = Options {
+        all: true,
+        stats: true,
+        ..Options::default()
+    };
+    let searches = [
+        (grid, all.clone()),
+        (
+            WEIGHTED_DISTINCT,
+            Options {
+                no_lns: true,
+                ..all.clone()
+            },
+        ),
+        (
+            WEIGHTED_DISTINCT,
+            Options {
+                lns_first_nodes: Some(0),
+                ..all.clone()
+            },
+        ),
+        (
+            WEIGHTED_DISTINCT,
+            Options {
+                threads: 2,
+                ..all.clone()
+            },
+        ),
+    ];
+    for (i, (text, options)) in searches.iter().enumerate() {
+        // Unlimited, each proves its answer (all 81 points of the grid, the optimum) in more
+        // nodes than the limit below allows.
+        let whole = run(text, options);
+        assert!(whole.contains("==========\n"), "search {i}: {whole}");
+        let limit = 4;
+        assert!(nodes_of(&whole) > limit, "search {i}: {whole}");
+        let cut = run(
+            text,
+            &Options {
+                node_limit: Some(limit),
+                ..options.clone()
+            },
+        );
+        // It stops at its first choice past the limit: the failed alternatives it backtracks
+        // through on the way may add a few nodes, never the whole search.
+        assert!(nodes_of(&cut) < nodes_of(&whole), "search {i}: {cut}");
+        assert!(!cut.contains("=========="), "search {i}: {cut}");
+    }
+}
