@@ -64,6 +64,11 @@ pub fn parse_with(text: &str, implied_disjunctives: bool) -> Result<Program, Fzn
 fn build(mut b: Builder, statements: Vec<Statement>, implied: bool) -> Result<Program, FznError> {
     let mut constraints = Vec::new();
     let mut solve = None;
+    b.bool2int =
+        crate::declarations::bool2int_pairs(statements.iter().filter_map(|s| match &s.stmt {
+            Stmt::Constraint(c) => Some(c),
+            _ => None,
+        }));
     for Statement { line, stmt } in statements {
         match stmt {
             Stmt::Comment(_) | Stmt::Predicate(_) => {}
