@@ -13,7 +13,7 @@ pub(crate) use crate::value::Value;
 use bezzel_core::prelude::*;
 use bezzel_core::{MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
 use flatzinc::{BoolExpr, Expr, IntExpr, SetExpr, SetLiteral, SetLiteralExpr};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A declared domain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +59,12 @@ pub(crate) struct Builder {
     pub(crate) contradiction: bool,
     /// The variables made with an assumed window.
     pub(crate) assumed_vars: Vec<VarId>,
+    /// For each `var int` named by a `bool2int(b, x)` as `x`: the name of `b`, so that `x`
+    /// becomes `b`'s variable when it is declared (see `declarations`).
+    pub(crate) bool2int: HashMap<String, String>,
+    /// The Booleans that stand for a 0/1 integer too (one variable for both, by `bool2int`):
+    /// integer arguments accept them.
+    pub(crate) int_aliases: HashSet<VarId>,
 }
 
 /// The integer of a FlatZinc literal, which the parser reads as `i128`.
@@ -220,6 +226,12 @@ impl Builder {
     /// Whether the variable is a `var bool`.
     pub(crate) fn is_bool(&self, x: VarId) -> bool {
         self.bools.get(x.index()).copied().unwrap_or(false)
+    }
+
+    /// Whether the variable may stand where a `var int` is expected: not a Boolean, or a
+    /// Boolean that a `bool2int` made an integer too.
+    pub(crate) fn is_int(&self, x: VarId) -> bool {
+        !self.is_bool(x) || self.int_aliases.contains(&x)
     }
 
     /// The fixed variable of a constant (one per value).

@@ -30,6 +30,16 @@ pub struct Options {
     /// The time limit in milliseconds, counted from [`started`](Options::started).
     #[arg(short = 't', long = "time-limit", value_name = "MS")]
     pub time_ms: Option<u64>,
+    /// Stop at the first choice past this many search nodes, all runs of the search together
+    /// (branch and bound, neighbourhoods): a limit that, unlike the time, gives the same
+    /// answer on every machine. What was found is printed, not claimed complete. Searches on
+    /// one thread.
+    #[arg(long = "node-limit", value_name = "N")]
+    pub node_limit: Option<u64>,
+    /// Do not post the `disjunctive` constraints implied by pairs of reified precedences
+    /// (see the crate docs): the same answers, usually in more nodes; for measurements.
+    #[arg(long = "no-implied-disjunctives")]
+    pub no_implied_disjunctives: bool,
     /// When the time limit's clock started: `fzn-bezzel` sets its own start, so that reading
     /// and translating a large model counts, as MiniZinc's `-t` means; `None` starts it when
     /// the run starts.

@@ -5,7 +5,11 @@
 use crate::FznError;
 use crate::builder::{Builder, Dom, Value, int_of, set_values};
 use crate::output::{Output, output_array_dims};
-use flatzinc::{Annotation, ArrayOfBoolExpr, ArrayOfIntExpr, ParDeclItem, SetLiteral, VarDeclItem};
+use bezzel_core::VarId;
+use flatzinc::{
+    Annotation, ArrayOfBoolExpr, ArrayOfIntExpr, ConstraintItem, Expr, ParDeclItem, SetLiteral,
+    VarDeclItem,
+};
 
 /// What a scalar declaration holds.
 enum Kind {
@@ -23,6 +27,23 @@ fn check_length(id: &str, declared: i128, found: usize) -> Result<(), FznError> 
             "array `{id}` is declared with {declared} elements (`[1..{declared}]`) but is given {found}"
         )))
     }
+}
+
+/// The `bool2int(b, x)` of `constraints` between two named variables, as `x -> b`: the
+/// candidates for one variable instead of two (see `Builder::bool2int_alias`). An `x` tied to
+/// several Booleans keeps the first.
+pub(crate) fn bool2int_pairs<'a>(
+    constraints: impl IntoIterator<Item = &'a ConstraintItem>,
+) -> std::collections::HashMap<String, String> {
+    let mut pairs = std::collections::HashMap::new();
+    for c in constraints {
+        if let ("bool2int", [Expr::VarParIdentifier(b), Expr::VarParIdentifier(x)]) =
+            (c.id.as_str(), c.exprs.as_slice())
+        {
+            pairs.entry(x.clone()).or_insert_with(|| b.clone());
+        }
+    }
+    pairs
 }
 
 impl Builder {
@@ -205,7 +226,47 @@ impl Builder {
         if let Some((declared, array)) = array {
             return self.array(id, declared, array, &annos, is_bool, element_dom);
         }
-        let value = match (expr, kind) {
+        let alias = match kind {
+            Kind::Int(dom) if expr.is_none() => self.bool2int_alias(&id, dom),
+            _ => None,
+        };
+        let value = if let Some(b) = alias {
+            Value::Var(b)
+        } else {
+            self.scalar(&id, expr, kind)?
+        };
+        if annos.iter().any(|a| a.id == "output_var") {
+            self.outputs
+                .push(Output::scalar(id.clone(), is_bool, value.clone()));
+        }
+        self.declare(id, value)
+    }
+
+    /// The variable of a `var int` named `id` of domain `dom` that a `bool2int(b, id)` ties
+    /// to a Boolean `b` declared before it: `b`'s own, when `dom` holds 0 and 1 (so that
+    /// `b`'s domain is the pair's), which the `bool2int` then leaves alone. One variable
+    /// instead of two and an equality between them, which the propagation of every change
+    /// would copy over.
+    fn bool2int_alias(&mut self, id: &str, dom: Dom) -> Option<VarId> {
+        let b = self.bool2int.get(id)?;
+        let Ok(Value::Var(b)) = self.lookup(b) else {
+            return None;
+        };
+        let holds_both = match dom {
+            Dom::Range(lo, hi) => lo <= 0 && hi >= 1,
+            Dom::Unbounded => true,
+        };
+        if !self.is_bool(b) || !holds_both {
+            return None;
+        }
+        self.int_aliases.insert(b);
+        Some(b)
+    }
+
+    /// The value of a scalar declaration that is no `bool2int` alias: a constant, an alias
+    /// (with the declared domain posted later when narrower), or a new variable.
+    fn scalar(&mut self, id: &str, expr: Option<Value>, kind: Kind) -> Result<Value, FznError> {
+        Ok(match (expr, kind) {
             (Some(Value::Int(c)), Kind::Int(Dom::Range(lo, hi))) if !(lo..=hi).contains(&c) => {
                 self.contradiction = true;
                 Value::Int(c)
@@ -229,24 +290,19 @@ impl Builder {
                 }
                 e
             }
-            (None, Kind::Bool) => Value::Var(self.new_var(&id, Dom::Range(0, 1), true)?),
+            (None, Kind::Bool) => Value::Var(self.new_var(id, Dom::Range(0, 1), true)?),
             (None, Kind::Int(Dom::Unbounded)) => {
-                self.pending.push((id.clone(), None));
+                self.pending.push((id.to_string(), None));
                 Value::Pending(self.pending.len() - 1)
             }
-            (None, Kind::Int(dom)) => Value::Var(self.new_var(&id, dom, false)?),
+            (None, Kind::Int(dom)) => Value::Var(self.new_var(id, dom, false)?),
             (None, Kind::Set(values)) => {
                 if values.is_empty() {
                     return Err(FznError::invalid(format!("`{id}` has an empty domain")));
                 }
-                Value::Var(self.new_set_var(&id, &values)?)
+                Value::Var(self.new_set_var(id, &values)?)
             }
-        };
-        if annos.iter().any(|a| a.id == "output_var") {
-            self.outputs
-                .push(Output::scalar(id.clone(), is_bool, value.clone()));
-        }
-        self.declare(id, value)
+        })
     }
 
     /// An array of variables: its length checked against its index set and its output

@@ -64,6 +64,6 @@ pub use builtins::{ArgType, BUILTINS, Builtin};
 pub use cli::{Cli, LNS_FIRST_NODES, MZNLIB, Options, STD_FLAGS, solver_config, write_msc};
 pub use error::FznError;
 pub use output::Output;
-pub use program::{Program, parse};
+pub use program::{Program, parse, parse_with};
 pub use run::{run, run_text, run_text_cancellable};
 pub use search::Goal;

@@ -46,13 +46,29 @@ impl Program {
 /// bounds of unbounded `var int` inferred, the constraints posted through
 /// [`BUILTINS`](crate::BUILTINS), and the solve item's goal and annotations read.
 pub fn parse(text: &str) -> Result<Program, FznError> {
-    build(Builder::default(), crate::parse::statements(text)?)
+    parse_with(text, true)
+}
+
+/// [`parse`], posting the implied `disjunctive` constraints only when `implied_disjunctives`
+/// (without them the pairs of reified precedences are searched alone: the same answers, to
+/// measure what the implied constraints bring).
+pub fn parse_with(text: &str, implied_disjunctives: bool) -> Result<Program, FznError> {
+    build(
+        Builder::default(),
+        crate::parse::statements(text)?,
+        implied_disjunctives,
+    )
 }
 
 /// The translation of every statement, in the order of passes the crate docs give.
-fn build(mut b: Builder, statements: Vec<Statement>) -> Result<Program, FznError> {
+fn build(mut b: Builder, statements: Vec<Statement>, implied: bool) -> Result<Program, FznError> {
     let mut constraints = Vec::new();
     let mut solve = None;
+    b.bool2int =
+        crate::declarations::bool2int_pairs(statements.iter().filter_map(|s| match &s.stmt {
+            Stmt::Constraint(c) => Some(c),
+            _ => None,
+        }));
     for Statement { line, stmt } in statements {
         match stmt {
             Stmt::Comment(_) | Stmt::Predicate(_) => {}
@@ -90,7 +106,11 @@ fn build(mut b: Builder, statements: Vec<Statement>) -> Result<Program, FznError
     for (line, c) in &constraints {
         constraint(&mut b, c).map_err(|e| e.at(*line, &c.id))?;
     }
-    let implied_disjunctives = crate::disjunctions::post_implied(&mut b, &constraints)?;
+    let implied_disjunctives = if implied {
+        crate::disjunctions::post_implied(&mut b, &constraints)?
+    } else {
+        0
+    };
     let goal = b.goal(&solve).map_err(|e| e.at(solve_line, "solve"))?;
     let (groups, restart_scale) = b
         .search(&solve, goal)

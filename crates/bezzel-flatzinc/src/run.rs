@@ -2,7 +2,7 @@
 //! FlatZinc specification asks for, and statistics.
 
 use crate::cli::{LNS_FIRST_NODES, Options};
-use crate::{FznError, Goal, Program, parse};
+use crate::{FznError, Goal, Program, parse_with};
 use bezzel_core::Lns;
 use bezzel_core::parallel::{ParallelError, ParallelSearch};
 use bezzel_core::prelude::*;
@@ -63,7 +63,7 @@ pub fn run_text_cancellable(
         restart_scale,
         assumptions,
         implied_disjunctives: _,
-    } = parse(text)?;
+    } = parse_with(text, !options.no_implied_disjunctives)?;
     let printer = Program {
         model: Model::new(),
         outputs,
@@ -83,6 +83,7 @@ pub fn run_text_cancellable(
         SearchConfig::default()
     };
     config.limits.time = time_left(options, start);
+    config.limits.nodes = options.node_limit;
     config.learning = options.learning;
     let io = |e: std::io::Error| FznError::Io {
         action: "write the output".into(),
@@ -134,7 +135,10 @@ pub fn run_text_cancellable(
             (found, stats.is_complete(), None, stats)
         }
         Goal::Minimize(v) | Goal::Maximize(v)
-            if options.threads > 1 && options.solutions.is_none() && !options.learning =>
+            if options.threads > 1
+                && options.solutions.is_none()
+                && options.node_limit.is_none()
+                && !options.learning =>
         {
             let sense = if matches!(goal, Goal::Minimize(_)) {
                 Sense::Minimize
@@ -267,7 +271,7 @@ fn optimize_in_parallel(
     mut improved: impl FnMut(&Solution) -> Result<(), FznError>,
 ) -> Result<(u64, Option<Optimum>), FznError> {
     let build = || {
-        parse(text)
+        parse_with(text, !options.no_implied_disjunctives)
             .map(|p| p.model)
             .map_err(|e| ModelError::InvalidArgument {
                 reason: e.to_string(),

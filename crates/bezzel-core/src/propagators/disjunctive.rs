@@ -16,10 +16,12 @@
 //!
 //! Each rule narrows earliest starts (or, for not-last, latest completions); the mirrored
 //! tasks (time reversed, `-s - d`) give the other side (not-first, and the rules on latest
-//! completions). A run repeats the passes until no bound moves, so that every rule holds on
-//! the bounds it leaves. Zero-duration tasks take no time: in the non-strict version they are
-//! free; in the strict one each may not lie strictly inside another task, which a pairwise
-//! rule on bounds enforces.
+//! completions). A run is one round of the passes in both directions; a round that moved a
+//! bound asks for another run, so a fixpoint is only reported after a round that moved
+//! nothing, where every rule holds. The tasks' orders by each time are kept from run to run
+//! and repaired by insertion sort. Zero-duration tasks take no time: in the non-strict
+//! version they are free; in the strict one each may not lie strictly inside another task,
+//! which a pairwise rule on bounds enforces.
 
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
@@ -48,6 +50,9 @@ impl Task {
     }
 }
 
+/// No task: the responsible task of a node without a gray task below.
+const NO_TASK: u32 = u32::MAX;
+
 /// One node of the Θ-Λ-tree.
 #[derive(Debug, Clone, Copy)]
 struct Node {
@@ -59,10 +64,10 @@ struct Node {
     p_bar: i64,
     /// Largest ECT with at most one Λ task added.
     ect_bar: i64,
-    /// The Λ task that `p_bar` adds, if any (a task index).
-    p_resp: Option<u32>,
-    /// The Λ task that `ect_bar` adds, if any.
-    ect_resp: Option<u32>,
+    /// The Λ task that `p_bar` adds, or [`NO_TASK`].
+    p_resp: u32,
+    /// The Λ task that `ect_bar` adds, or [`NO_TASK`].
+    ect_resp: u32,
 }
 
 const EMPTY: Node = Node {
@@ -70,9 +75,42 @@ const EMPTY: Node = Node {
     ect: NONE,
     p_bar: 0,
     ect_bar: NONE,
-    p_resp: None,
-    ect_resp: None,
+    p_resp: NO_TASK,
+    ect_resp: NO_TASK,
 };
+
+impl Node {
+    /// A leaf of Θ.
+    fn theta(t: Task) -> Node {
+        Node {
+            p: t.p,
+            ect: t.ect(),
+            p_bar: t.p,
+            ect_bar: t.ect(),
+            p_resp: NO_TASK,
+            ect_resp: NO_TASK,
+        }
+    }
+
+    /// The node above `l` and `r` (left: earlier starts).
+    #[inline]
+    fn join(l: Node, r: Node) -> Node {
+        // On ties the side with a gray task wins: an ECT̄ above the ECT must name one.
+        let (p_bar, p_resp) = pick((l.p_bar + r.p, l.p_resp), (l.p + r.p_bar, r.p_resp));
+        let (ect_bar, ect_resp) = pick(
+            pick((r.ect_bar, r.ect_resp), (l.ect + r.p_bar, r.p_resp)),
+            (l.ect_bar + r.p, l.ect_resp),
+        );
+        Node {
+            p: l.p + r.p,
+            ect: r.ect.max(l.ect + r.p),
+            p_bar,
+            ect_bar,
+            p_resp,
+            ect_resp,
+        }
+    }
+}
 
 /// Vilím's Θ-Λ-tree over tasks whose leaves are fixed by the order of earliest starts.
 #[derive(Debug, Clone, Default)]
@@ -85,38 +123,38 @@ struct ThetaLambda {
 }
 
 impl ThetaLambda {
-    /// An empty tree for `tasks`, the leaves in order of earliest start.
-    fn reset(&mut self, tasks: &[Task], by_est: &[usize]) {
-        self.leaves = tasks.len().next_power_of_two().max(1);
-        self.nodes.clear();
+    /// Places the leaves in the order of earliest starts `by_est`; the tree's content is
+    /// left for [`clear`](ThetaLambda::clear) or [`fill`](ThetaLambda::fill).
+    fn place(&mut self, by_est: &[usize]) {
+        let n = by_est.len();
+        self.leaves = n.next_power_of_two().max(1);
         self.nodes.resize(2 * self.leaves, EMPTY);
-        self.leaf.clear();
-        self.leaf.resize(tasks.len(), 0);
+        self.leaf.resize(n, 0);
         for (pos, &i) in by_est.iter().enumerate() {
             self.leaf[i] = pos;
+        }
+    }
+
+    /// Empties Θ and Λ.
+    fn clear(&mut self) {
+        self.nodes.fill(EMPTY);
+    }
+
+    /// Puts every task in Θ at once, bottom up: `O(n)` rather than `n` inserts.
+    fn fill(&mut self, tasks: &[Task]) {
+        self.clear();
+        for (i, &t) in tasks.iter().enumerate() {
+            self.nodes[self.leaves + self.leaf[i]] = Node::theta(t);
+        }
+        for v in (1..self.leaves).rev() {
+            self.nodes[v] = Node::join(self.nodes[2 * v], self.nodes[2 * v + 1]);
         }
     }
 
     fn update(&mut self, mut v: usize) {
         while v > 1 {
             v /= 2;
-            let (l, r) = (self.nodes[2 * v], self.nodes[2 * v + 1]);
-            let p = l.p + r.p;
-            let ect = r.ect.max(l.ect + r.p);
-            // On ties the side with a gray task wins: an ECT̄ above the ECT must name one.
-            let (p_bar, p_resp) = pick((l.p_bar + r.p, l.p_resp), (l.p + r.p_bar, r.p_resp));
-            let (ect_bar, ect_resp) = pick(
-                pick((r.ect_bar, r.ect_resp), (l.ect + r.p_bar, r.p_resp)),
-                (l.ect_bar + r.p, l.ect_resp),
-            );
-            self.nodes[v] = Node {
-                p,
-                ect,
-                p_bar,
-                ect_bar,
-                p_resp,
-                ect_resp,
-            };
+            self.nodes[v] = Node::join(self.nodes[2 * v], self.nodes[2 * v + 1]);
         }
     }
 
@@ -141,24 +179,9 @@ impl ThetaLambda {
         self.update(v);
     }
 
-    /// Puts task `i` in Θ.
-    fn insert(&mut self, i: usize, t: Task) {
-        self.set(
-            i,
-            Node {
-                p: t.p,
-                ect: t.ect(),
-                p_bar: t.p,
-                ect_bar: t.ect(),
-                p_resp: None,
-                ect_resp: None,
-            },
-        );
-    }
-
     /// Moves task `i` from Θ to Λ.
     fn gray(&mut self, i: usize, t: Task) {
-        let me = Some(i as u32);
+        let me = i as u32;
         self.set(
             i,
             Node {
@@ -186,11 +209,75 @@ impl ThetaLambda {
 }
 
 /// The larger of two (value, responsible) pairs, preferring one with a responsible task.
-fn pick(a: (i64, Option<u32>), b: (i64, Option<u32>)) -> (i64, Option<u32>) {
-    if a.0 > b.0 || (a.0 == b.0 && a.1.is_some()) {
+#[inline]
+fn pick(a: (i64, u32), b: (i64, u32)) -> (i64, u32) {
+    if a.0 > b.0 || (a.0 == b.0 && a.1 != NO_TASK) {
         a
     } else {
         b
+    }
+}
+
+/// The tasks in increasing order of each of their four times, for one direction of time.
+/// Kept from run to run: bounds move little between runs, so an insertion sort repairs an
+/// order in about `n` steps where sorting again takes `n log n` (as in Gecode and Vilím's
+/// implementations).
+#[derive(Debug, Clone, Default)]
+struct Orders {
+    est: Vec<usize>,
+    lct: Vec<usize>,
+    ect: Vec<usize>,
+    lst: Vec<usize>,
+}
+
+/// Above this many tasks an order is sorted again rather than repaired: an insertion sort
+/// is quadratic when many tasks moved (after a backtrack high in the tree).
+const REPAIR_MAX_TASKS: usize = 32;
+
+/// Sorts `order` by `key`, assuming it is nearly sorted already.
+fn repair(order: &mut [usize], key: impl Fn(usize) -> i64) {
+    if order.len() > REPAIR_MAX_TASKS {
+        order.sort_by_key(|&i| key(i));
+        return;
+    }
+    for k in 1..order.len() {
+        let x = order[k];
+        let kx = key(x);
+        let mut j = k;
+        while j > 0 && key(order[j - 1]) > kx {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = x;
+    }
+}
+
+impl Orders {
+    /// Every order sorted again for `tasks` (the forward ones).
+    fn repair(&mut self, tasks: &[Task]) {
+        if self.est.len() != tasks.len() {
+            for o in [&mut self.est, &mut self.lct, &mut self.ect, &mut self.lst] {
+                o.clear();
+                o.extend(0..tasks.len());
+            }
+        }
+        repair(&mut self.est, |i| tasks[i].est);
+        repair(&mut self.lct, |i| tasks[i].lct);
+        repair(&mut self.ect, |i| tasks[i].ect());
+        repair(&mut self.lst, |i| tasks[i].lst());
+    }
+
+    /// The orders of the mirrored tasks (`est' = -lct`, `lct' = -est`, so `ect' = -lst` and
+    /// `lst' = -ect`): each is one of these reversed.
+    fn mirror_into(&self, out: &mut Orders) {
+        let reversed = |o: &mut Vec<usize>, from: &[usize]| {
+            o.clear();
+            o.extend(from.iter().rev());
+        };
+        reversed(&mut out.est, &self.lct);
+        reversed(&mut out.lct, &self.est);
+        reversed(&mut out.ect, &self.lst);
+        reversed(&mut out.lst, &self.ect);
     }
 }
 
@@ -198,88 +285,82 @@ fn pick(a: (i64, Option<u32>), b: (i64, Option<u32>)) -> (i64, Option<u32>) {
 #[derive(Debug, Clone, Default)]
 struct Scratch {
     tree: ThetaLambda,
-    by_est: Vec<usize>,
-    order: Vec<usize>,
-    queue: Vec<usize>,
+    /// The orders of the mirrored tasks.
+    mirrored: Orders,
 }
 
-/// One pass of the four rules over `tasks` in one direction of time: raises `est` (detectable
-/// precedences, edge finding) and lowers `lct` (not-last), or fails on an overload. Every
-/// rule reads the bounds as they were at the start of the pass.
-fn pass(tasks: &[Task], est: &mut [i64], lct: &mut [i64], s: &mut Scratch) -> Result<(), Conflict> {
+/// One pass of the four rules over `tasks` in one direction of time, `by` giving the tasks
+/// in order of each time: raises `est` (detectable precedences, edge finding) and lowers
+/// `lct` (not-last), or fails on an overload. Every rule reads the bounds as they were at the
+/// start of the pass.
+fn pass(
+    tasks: &[Task],
+    by: &Orders,
+    est: &mut [i64],
+    lct: &mut [i64],
+    tree: &mut ThetaLambda,
+) -> Result<(), Conflict> {
     let n = tasks.len();
-    s.by_est.clear();
-    s.by_est.extend(0..n);
-    s.by_est.sort_by_key(|&i| tasks[i].est);
+    tree.place(&by.est);
 
     // Edge finding, with overload checking: Θ = the tasks with lct at most lct(j), Λ the
-    // tasks removed from it so far.
-    s.tree.reset(tasks, &s.by_est);
-    for (i, &t) in tasks.iter().enumerate() {
-        s.tree.insert(i, t);
-    }
-    s.order.clear();
-    s.order.extend(0..n);
-    s.order.sort_by_key(|&i| std::cmp::Reverse(tasks[i].lct));
-    if s.tree.ect() > tasks[s.order[0]].lct {
+    // tasks removed from it so far (j by decreasing lct).
+    tree.fill(tasks);
+    let by_lct_down = |k: usize| by.lct[n - 1 - k];
+    if tree.ect() > tasks[by_lct_down(0)].lct {
         return Err(Conflict);
     }
     for k in 0..n - 1 {
-        let j = s.order[k];
-        s.tree.gray(j, tasks[j]);
-        let next_lct = tasks[s.order[k + 1]].lct;
+        let j = by_lct_down(k);
+        tree.gray(j, tasks[j]);
+        let next_lct = tasks[by_lct_down(k + 1)].lct;
         // The overload check of the next Θ comes first: an ECT above the next lct leaves
         // ECT̄ above it without a gray task to blame.
-        if s.tree.ect() > next_lct {
+        if tree.ect() > next_lct {
             return Err(Conflict);
         }
         loop {
-            let root = s.tree.root();
+            let root = tree.root();
             if root.ect_bar <= next_lct {
                 break;
             }
-            let i = root.ect_resp.expect("an ECT̄ above the ECT has a gray task") as usize;
+            debug_assert!(
+                root.ect_resp != NO_TASK,
+                "an ECT̄ above the ECT names a gray task"
+            );
+            let i = root.ect_resp as usize;
             est[i] = est[i].max(root.ect);
-            s.tree.remove(i);
+            tree.remove(i);
         }
     }
 
     // Detectable precedences: for i by ect, Θ = the tasks j with lst(j) < ect(i).
-    s.tree.reset(tasks, &s.by_est);
-    s.order.clear();
-    s.order.extend(0..n);
-    s.order.sort_by_key(|&i| tasks[i].ect());
-    s.queue.clear();
-    s.queue.extend(0..n);
-    s.queue.sort_by_key(|&i| tasks[i].lst());
+    tree.clear();
     let mut q = 0;
-    for &i in &s.order {
-        while q < n && tasks[i].ect() > tasks[s.queue[q]].lst() {
-            s.tree.insert_theta(s.queue[q], tasks[s.queue[q]]);
+    for &i in &by.ect {
+        while q < n && tasks[i].ect() > tasks[by.lst[q]].lst() {
+            tree.insert_theta(by.lst[q], tasks[by.lst[q]]);
             q += 1;
         }
-        est[i] = est[i].max(ect_without(&s.tree, i));
+        est[i] = est[i].max(ect_without(tree, i));
     }
 
     // Not-last: for i by lct, Θ = the tasks j with lst(j) < lct(i); if i cannot follow all of
     // Θ \ {i}, it ends before the latest start among them.
-    s.tree.reset(tasks, &s.by_est);
-    s.order.clear();
-    s.order.extend(0..n);
-    s.order.sort_by_key(|&i| tasks[i].lct);
+    tree.clear();
     let mut q = 0;
     // The largest lst in Θ, and the second largest task's lst, for when the largest is i.
     let mut top: Option<usize> = None;
     let mut below_top: Option<usize> = None;
-    for &i in &s.order {
-        while q < n && tasks[i].lct > tasks[s.queue[q]].lst() {
-            let j = s.queue[q];
-            s.tree.insert_theta(j, tasks[j]);
+    for &i in &by.lct {
+        while q < n && tasks[i].lct > tasks[by.lst[q]].lst() {
+            let j = by.lst[q];
+            tree.insert_theta(j, tasks[j]);
             below_top = top;
             top = Some(j);
             q += 1;
         }
-        if ect_without(&s.tree, i) > tasks[i].lst() {
+        if ect_without(tree, i) > tasks[i].lst() {
             let last = if top == Some(i) { below_top } else { top };
             let j = last.expect("a nonempty Θ \\ {i} has a latest start");
             lct[i] = lct[i].min(tasks[j].lst());
@@ -312,8 +393,8 @@ fn ect_without(tree: &ThetaLambda, i: usize) -> i64 {
 
 /// Tasks of fixed durations on a unary resource: no two tasks of positive duration overlap.
 /// Runs Vilím's overload checking, detectable precedences, not-first/not-last and edge
-/// finding on a Θ-Λ-tree (`O(n log n)` per rule), forwards and backwards in time, until no
-/// bound moves; zero-duration tasks of the strict version are kept out of the inside of the
+/// finding on a Θ-Λ-tree (`O(n log n)` per rule), forwards and backwards in time, until a
+/// round moves no bound; zero-duration tasks of the strict version are kept out of the inside of the
 /// others pair by pair, on bounds. Post it through
 /// [`Model::disjunctive`](crate::Model::disjunctive) or
 /// [`Model::disjunctive_strict`](crate::Model::disjunctive_strict).
@@ -331,6 +412,8 @@ pub struct Disjunctive {
     lct: Vec<i64>,
     est_back: Vec<i64>,
     lct_back: Vec<i64>,
+    /// The forward tasks by each of their times, repaired on every run.
+    orders: Orders,
     scratch: Scratch,
 }
 
@@ -359,6 +442,7 @@ impl Disjunctive {
             lct: Vec::new(),
             est_back: Vec::new(),
             lct_back: Vec::new(),
+            orders: Orders::default(),
             scratch: Scratch::default(),
         }
     }
@@ -382,6 +466,68 @@ impl Disjunctive {
         }
         Ok(changed)
     }
+
+    /// The four rules forwards and backwards in time, on the bounds at the start of the
+    /// round; returns whether a bound moved.
+    fn round(&mut self, ctx: &mut Context<'_>) -> Result<bool, Conflict> {
+        let n = self.starts.len();
+        if n < 2 {
+            return Ok(false);
+        }
+        self.forward.clear();
+        self.backward.clear();
+        for (&s, &p) in self.starts.iter().zip(&self.durations) {
+            let (lo, hi) = (ctx.min(s), ctx.max(s));
+            self.forward.push(Task {
+                est: lo,
+                lct: hi + p,
+                p,
+            });
+            // Time reversed: the task runs over [-(s + p), -s).
+            self.backward.push(Task {
+                est: -(hi + p),
+                lct: -lo,
+                p,
+            });
+        }
+        self.est.clear();
+        self.est.extend(self.forward.iter().map(|t| t.est));
+        self.lct.clear();
+        self.lct.extend(self.forward.iter().map(|t| t.lct));
+        self.orders.repair(&self.forward);
+        self.orders.mirror_into(&mut self.scratch.mirrored);
+        pass(
+            &self.forward,
+            &self.orders,
+            &mut self.est,
+            &mut self.lct,
+            &mut self.scratch.tree,
+        )?;
+        self.est_back.clear();
+        self.est_back.extend(self.backward.iter().map(|t| t.est));
+        self.lct_back.clear();
+        self.lct_back.extend(self.backward.iter().map(|t| t.lct));
+        pass(
+            &self.backward,
+            &self.scratch.mirrored,
+            &mut self.est_back,
+            &mut self.lct_back,
+            &mut self.scratch.tree,
+        )?;
+        let mut changed = false;
+        for i in 0..n {
+            let (s, p) = (self.starts[i], self.durations[i]);
+            let est = self.est[i].max(-self.lct_back[i]);
+            let lct = self.lct[i].min(-self.est_back[i]);
+            if est > self.forward[i].est {
+                changed |= ctx.set_min(s, est)?;
+            }
+            if lct < self.forward[i].lct {
+                changed |= ctx.set_max(s, lct - p)?;
+            }
+        }
+        Ok(changed)
+    }
 }
 
 impl Propagator for Disjunctive {
@@ -392,67 +538,18 @@ impl Propagator for Disjunctive {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
-        let n = self.starts.len();
-        loop {
-            let mut changed = self.points(ctx)?;
-            if n > 1 {
-                self.forward.clear();
-                self.backward.clear();
-                for (&s, &p) in self.starts.iter().zip(&self.durations) {
-                    let (lo, hi) = (ctx.min(s), ctx.max(s));
-                    self.forward.push(Task {
-                        est: lo,
-                        lct: hi + p,
-                        p,
-                    });
-                    // Time reversed: the task runs over [-(s + p), -s).
-                    self.backward.push(Task {
-                        est: -(hi + p),
-                        lct: -lo,
-                        p,
-                    });
-                }
-                self.est.clear();
-                self.est.extend(self.forward.iter().map(|t| t.est));
-                self.lct.clear();
-                self.lct.extend(self.forward.iter().map(|t| t.lct));
-                pass(
-                    &self.forward,
-                    &mut self.est,
-                    &mut self.lct,
-                    &mut self.scratch,
-                )?;
-                self.est_back.clear();
-                self.est_back.extend(self.backward.iter().map(|t| t.est));
-                self.lct_back.clear();
-                self.lct_back.extend(self.backward.iter().map(|t| t.lct));
-                pass(
-                    &self.backward,
-                    &mut self.est_back,
-                    &mut self.lct_back,
-                    &mut self.scratch,
-                )?;
-                for i in 0..n {
-                    let (s, p) = (self.starts[i], self.durations[i]);
-                    let est = self.est[i].max(-self.lct_back[i]);
-                    let lct = self.lct[i].min(-self.est_back[i]);
-                    if est > self.forward[i].est {
-                        changed |= ctx.set_min(s, est)?;
-                    }
-                    if lct < self.forward[i].lct {
-                        changed |= ctx.set_max(s, lct - p)?;
-                    }
-                }
-            }
-            if !changed {
-                let all_fixed = self
-                    .starts
-                    .iter()
-                    .chain(&self.points)
-                    .all(|&x| ctx.is_fixed(x));
-                return Ok(PropStatus::subsumed_if(all_fixed));
-            }
+        // One round, then another run if it moved a bound (the rules are not idempotent):
+        // the queue runs the cheaper propagators first, and the wake-ups from what they
+        // derive from this round's changes share that next run.
+        if self.points(ctx)? | self.round(ctx)? {
+            return Ok(PropStatus::NoFixpoint);
         }
+        let all_fixed = self
+            .starts
+            .iter()
+            .chain(&self.points)
+            .all(|&x| ctx.is_fixed(x));
+        Ok(PropStatus::subsumed_if(all_fixed))
     }
 
     fn is_satisfied(&self, a: &Assignment<'_>) -> bool {

@@ -12,6 +12,15 @@ fn triple(b: &mut Builder, a: &[Value]) -> Result<[IntView; 3], FznError> {
     Ok([b.view(&a[0])?, b.view(&a[1])?, b.view(&a[2])?])
 }
 
+/// `x = b` for a Boolean `b`: nothing to post when the declarations made `x` the Boolean's
+/// own variable (see `declarations`), else an equality.
+pub(crate) fn bool2int(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
+    match (&a[0], &a[1]) {
+        (Value::Var(p), Value::Var(x)) if p == x => Ok(()),
+        _ => super::int::eq(b, a),
+    }
+}
+
 /// `r <-> x /\ y`.
 pub(crate) fn and(b: &mut Builder, a: &[Value]) -> Result<(), FznError> {
     let [x, y, r] = triple(b, a)?;

@@ -216,7 +216,7 @@ pub static BUILTINS: &[Builtin] = &[
         array::element,
     ),
     // ---- Booleans (bool.rs) ----
-    row("bool2int", &[Bool, Int], int::eq),
+    row("bool2int", &[Bool, Int], bool::bool2int),
     row("bool_eq", &[Bool, Bool], int::eq),
     row("bool_not", &[Bool, Bool], int::ne),
     row("bool_le", &[Bool, Bool], int::le),
@@ -391,7 +391,7 @@ impl Builder {
     fn has_type(&self, v: &Value, ty: ArgType) -> bool {
         match (ty, v) {
             (ArgType::Int, Value::Int(_)) | (ArgType::Bool, Value::Bool(_)) => true,
-            (ArgType::Int, Value::Var(x)) => !self.is_bool(*x),
+            (ArgType::Int, Value::Var(x)) => self.is_int(*x),
             (ArgType::Bool, Value::Var(x)) => self.is_bool(*x),
             (ArgType::ParInt, Value::Int(_)) | (ArgType::Set, Value::Set(_)) => true,
             (_, Value::Array(items)) => items.iter().all(|x| self.has_element_type(x, ty)),

@@ -281,3 +281,126 @@ fn lns_of_every_kind_prints_checked_improving_solutions_and_proves_the_optimum()
         }
     }
 }
+
+/// The `nodes=` statistic of a run with `-s`.
+fn nodes_of(out: &str) -> u64 {
+    out.lines()
+        .find_map(|l| l.strip_prefix("%%%mzn-stat: nodes="))
+        .unwrap_or_else(|| panic!("no node count in {out}"))
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_node_limit_stops_every_kind_of_search_unproven() {
+    let grid = "var 1..9: x :: output_var;\nvar 1..9: y :: output_var;\nsolve satisfy;\n";
+    let all = Options {
+        all: true,
+        stats: true,
+        ..Options::default()
+    };
+    let searches = [
+        (grid, all.clone()),
+        (
+            WEIGHTED_DISTINCT,
+            Options {
+                no_lns: true,
+                ..all.clone()
+            },
+        ),
+        (
+            WEIGHTED_DISTINCT,
+            Options {
+                lns_first_nodes: Some(0),
+                ..all.clone()
+            },
+        ),
+        (
+            WEIGHTED_DISTINCT,
+            Options {
+                threads: 2,
+                ..all.clone()
+            },
+        ),
+    ];
+    for (i, (text, options)) in searches.iter().enumerate() {
+        // Unlimited, each proves its answer (all 81 points of the grid, the optimum) in more
+        // nodes than the limit below allows.
+        let whole = run(text, options);
+        assert!(whole.contains("==========\n"), "search {i}: {whole}");
+        let limit = 4;
+        assert!(nodes_of(&whole) > limit, "search {i}: {whole}");
+        let cut = run(
+            text,
+            &Options {
+                node_limit: Some(limit),
+                ..options.clone()
+            },
+        );
+        // It stops at its first choice past the limit: the failed alternatives it backtracks
+        // through on the way may add a few nodes, never the whole search.
+        assert!(nodes_of(&cut) < nodes_of(&whole), "search {i}: {cut}");
+        assert!(!cut.contains("=========="), "search {i}: {cut}");
+    }
+}
+
+#[test]
+fn bool2int_makes_one_variable_of_the_pair_and_keeps_every_answer() {
+    // b1 \/ !b2, x1 + x2 + y <= 3 with xi = bool2int(bi), y in 0..3; x2 may be declared
+    // before its Boolean (no alias then: an equality), and x1 in a wider domain.
+    let text = |x2_first: bool, x1_dom: &str| {
+        let x2 = "var 0..1: x2 :: output_var;\n";
+        format!(
+            "{}var bool: b1 :: output_var;\nvar bool: b2 :: output_var;\n\
+             var {x1_dom}: x1 :: output_var;\n{}var 0..3: y :: output_var;\n\
+             constraint bool_clause([b1],[b2]);\n\
+             constraint int_lin_le([1,1,1],[x1,x2,y],3);\n\
+             constraint bool2int(b1,x1);\nconstraint bool2int(b2,x2);\nsolve satisfy;\n",
+            if x2_first { x2 } else { "" },
+            if x2_first { "" } else { x2 },
+        )
+    };
+    let mut expected = Vec::new();
+    for b1 in 0..=1 {
+        for b2 in 0..=1 {
+            for y in 0..=3 {
+                if (b1 == 1 || b2 == 0) && b1 + b2 + y <= 3 {
+                    expected.push((b1, b2, y));
+                }
+            }
+        }
+    }
+    let read = |out: &str| -> Vec<(i64, i64, i64)> {
+        let mut found: Vec<(i64, i64, i64)> = out
+            .split("----------\n")
+            .filter(|b| b.contains("y = "))
+            .map(|block| {
+                let value = |name: &str| -> String {
+                    block
+                        .lines()
+                        .find_map(|l| l.strip_prefix(&format!("{name} = ")))
+                        .unwrap()
+                        .trim_end_matches(';')
+                        .to_string()
+                };
+                let bit = |name: &str| i64::from(value(name) == "true");
+                let (b1, b2) = (bit("b1"), bit("b2"));
+                // Each integer prints as a number, equal to its Boolean.
+                assert_eq!(value("x1"), b1.to_string(), "{block}");
+                assert_eq!(value("x2"), b2.to_string(), "{block}");
+                (b1, b2, value("y").parse().unwrap())
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    for (x2_first, x1_dom, vars) in [(false, "0..1", 3), (true, "-2..5", 4)] {
+        let text = text(x2_first, x1_dom);
+        let out = run_all(&text, None);
+        assert_eq!(read(&out), expected, "{text}");
+        assert!(out.ends_with("==========\n"));
+        // One variable for each Boolean declared before its integer.
+        let program = bezzel_flatzinc::parse(&text).unwrap();
+        assert_eq!(program.model.num_vars(), vars, "{text}");
+    }
+}

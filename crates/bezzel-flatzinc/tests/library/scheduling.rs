@@ -3,7 +3,7 @@
 //! tasks, not elsewhere, and never changing an answer.
 
 use crate::run;
-use bezzel_flatzinc::{Options, parse};
+use bezzel_flatzinc::{Options, parse, parse_with};
 
 /// Job shop pairs `(s_a + d_a <= s_b) \/ (s_b + d_b <= s_a)` as MiniZinc flattens them, for
 /// tasks `(start, duration)` of one machine, with the literals named from `tag`; `clause` is
@@ -84,19 +84,25 @@ fn brute_two_machines(horizon: i64) -> u64 {
 fn each_machine_of_pairs_gets_one_implied_disjunctive() {
     let program = parse(&two_machines(6)).expect("translates");
     assert_eq!(program.implied_disjunctives, 2);
+    // Unless they are switched off (--no-implied-disjunctives).
+    let program = parse_with(&two_machines(6), false).expect("translates");
+    assert_eq!(program.implied_disjunctives, 0);
 }
 
 #[test]
 fn implied_disjunctives_change_no_count() {
-    let out = run(
-        &two_machines(6),
-        &Options {
-            all: true,
-            ..Options::default()
-        },
-    );
-    let found = out.matches("----------").count() as u64;
-    assert_eq!(found, brute_two_machines(6));
+    for no_implied_disjunctives in [false, true] {
+        let out = run(
+            &two_machines(6),
+            &Options {
+                all: true,
+                no_implied_disjunctives,
+                ..Options::default()
+            },
+        );
+        let found = out.matches("----------").count() as u64;
+        assert_eq!(found, brute_two_machines(6));
+    }
 }
 
 #[test]

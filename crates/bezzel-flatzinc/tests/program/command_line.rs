@@ -54,6 +54,19 @@ fn every_flag_minizinc_passes_is_read() {
 }
 
 #[test]
+fn the_node_limit_is_read_and_shown_in_the_help() {
+    assert_eq!(options(&["--node-limit", "7"]).unwrap().node_limit, Some(7));
+    assert_eq!(options(&[]).unwrap().node_limit, None);
+    assert!(options(&["--node-limit", "-1"]).is_err());
+    let help = Command::new(env!("CARGO_BIN_EXE_fzn-bezzel"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--node-limit <N>"));
+}
+
+#[test]
 fn lns_and_its_neighbourhood_kind_are_read() {
     let o = options(&[]).unwrap();
     // Large neighbourhood search is the default; --no-lns turns it off, and the later of
