@@ -277,7 +277,14 @@ impl Engine {
                     let (blamed, weights) = (&mut self.blamed, &mut self.weights);
                     let weighing = self.weighing;
                     let charged = self.props[p as usize].blame(&mut |x| {
-                        charge(blamed, weights, weighing, x.index as usize);
+                        let x = x.index as usize;
+                        if blamed.len() <= x {
+                            blamed.resize(x + 1, 0);
+                        }
+                        blamed[x] += 1;
+                        if weighing {
+                            weights[x] = weights[x].saturating_add(1);
+                        }
                     });
                     if !charged {
                         self.failures[p as usize] += 1;
@@ -476,17 +483,6 @@ impl Engine {
         }
     }
 
-    /// Adds one to the dom/wdeg weight of `x`, as a failure blamed on it does: a search that
-    /// learns charges the variables of each nogood it learns.
-    pub(crate) fn charge_var(&mut self, x: u32) {
-        charge(
-            &mut self.blamed,
-            &mut self.weights,
-            self.weighing,
-            x as usize,
-        );
-    }
-
     /// Every failure count (the weights of dom/wdeg) back to zero.
     pub(crate) fn forget_weights(&mut self) {
         self.failures.fill(0);
@@ -536,18 +532,5 @@ impl Propagator for Retired {
 
     fn name(&self) -> &'static str {
         self.0.as_ref().map_or("retired", |p| p.name())
-    }
-}
-
-/// One more blame for variable `x`: its count in `blamed`, and its kept weight while
-/// `weighing`.
-#[inline]
-fn charge(blamed: &mut Vec<u64>, weights: &mut [u64], weighing: bool, x: usize) {
-    if blamed.len() <= x {
-        blamed.resize(x + 1, 0);
-    }
-    blamed[x] += 1;
-    if weighing {
-        weights[x] = weights[x].saturating_add(1);
     }
 }

@@ -1,8 +1,10 @@
 //! Learning against brute force: random small models (clauses, linear and reified linear
-//! constraints, and all-different, which cannot explain and uses the fallback) solved with learning on must
-//! give exactly the solutions, counts and optima that enumerating every assignment gives;
-//! every learnt nogood must hold in every solution; every explanation must follow from the
-//! constraint's definition alone.
+//! constraints, binary relations, element, tables, all-different at each consistency,
+//! cumulative and disjunctive resources; the energetic cumulative and the disjunctive's edge
+//! finding cannot explain and use the fallback) solved with learning on must give exactly
+//! the solutions, counts and optima that enumerating every assignment gives; every learnt
+//! nogood must hold in every solution; every explanation must follow from the constraint's
+//! definition alone.
 
 use super::Explained;
 use super::predicate::{Kind, Predicate};
@@ -480,6 +482,14 @@ fn explained_cases() -> Vec<(&'static str, Spec)> {
             vec![Con::Table(
                 vec![0, 1, 2],
                 vec![vec![0, 1, 2], vec![1, 2, 0], vec![2, 0, 0], vec![2, 2, 1]],
+            )],
+        ),
+        case(
+            "table",
+            vec![range(0, 2), range(0, 2)],
+            vec![Con::Table(
+                vec![0, 1],
+                vec![vec![0, 0], vec![1, 1], vec![2, 2]],
             )],
         ),
         case(

@@ -102,7 +102,9 @@ pub(crate) fn taken(
     for a in lows {
         for b in bounds.iter().map(|b| b.1).filter(|&b| b >= w) {
             let inside = bounds.iter().filter(|&&(l, h)| a <= l && h <= b).count() as i64;
-            if inside >= b - a + 1 && best.is_none_or(|(x, y)| b - a < y - x) {
+            // As many views inside as values: a Hall interval.
+            let values = b - a + 1;
+            if inside >= values && best.is_none_or(|(x, y)| b - a < y - x) {
                 best = Some((a, b));
             }
         }

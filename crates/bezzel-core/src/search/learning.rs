@@ -13,7 +13,7 @@
 //!
 //! Runs that may restart ([`SearchConfig::restarts`](super::SearchConfig::restarts): the
 //! first solution, branch and bound) restart after their Luby budgets of failures, keeping
-//! the nogoods, and every learnt nogood adds to its variables' dom/wdeg weights.
+//! the nogoods.
 
 use super::dfs::{Phase, Solver};
 use super::optimize::Objective;
@@ -142,11 +142,6 @@ impl Solver {
             let next = match l.analyse(engine, &failure) {
                 Analysis::Root => return false,
                 Analysis::Learned(learned) if !l.is_pseudo(learned.conflict_level) => {
-                    // The nogood's variables weigh more for dom/wdeg: conflict-driven
-                    // activity, as VSIDS bumps the variables of each learnt clause.
-                    for p in &learned.preds {
-                        engine.charge_var(p.var);
-                    }
                     let below = l.pseudo_below(learned.conflict_level);
                     l.backjump(engine, learned.assertion_level.max(below));
                     l.learn(engine, learned)
