@@ -261,7 +261,7 @@ struct HintCommand {
     logic: LogicCommand,
     /// Read each input as one grid of candidates (pencil marks): the 81 (or 16) cells in
     /// row order, each written as the digits of its candidates (one digit: the value
-    /// placed), separated by spaces or line ends; `|`, `-`, `+` and lines starting with `#`
+    /// placed; `.5`: open, 5 its only candidate), separated by spaces or line ends; `|`, `-`, `+` and lines starting with `#`
     /// are ignored, so `--format board` output reads back.
     #[arg(long, conflicts_with = "grid")]
     candidates: bool,
