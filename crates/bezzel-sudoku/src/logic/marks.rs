@@ -129,8 +129,8 @@ impl Candidates {
             units: units_of(box_size),
         };
         let at = |c: usize| (c / n + 1, c % n + 1);
-        for cell in 0..n * n {
-            if grid.masks[cell].count_ones() == 1 && !open[cell] {
+        for (cell, &open) in open.iter().enumerate() {
+            if grid.masks[cell].count_ones() == 1 && !open {
                 let value = grid.masks[cell].trailing_zeros() as u8 + 1;
                 if let Some(other) =
                     (0..cell).find(|&o| grid.values[o] == value && grid.sees(o, cell))
