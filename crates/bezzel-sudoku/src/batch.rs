@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// What is asked of each puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -55,28 +56,116 @@ pub enum Mode {
     Count(u64),
 }
 
+/// Which search answers a puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// 9×9 puzzles by the hand-written [`kernel`](crate::kernel) (its own propagation and
+    /// branching; of the search settings only the solution and node limits and the check
+    /// of solutions apply), other sizes by the model. Its statistics count its own nodes.
+    #[default]
+    Kernel,
+    /// Every puzzle by the engine's model, at the settings' consistency and with their
+    /// search.
+    Model,
+}
+
 /// How every puzzle of a batch is solved.
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// What is asked of each puzzle.
     pub mode: Mode,
-    /// How strongly rows, columns and boxes propagate.
+    /// Which search answers the puzzles.
+    pub engine: Engine,
+    /// How strongly rows, columns and boxes propagate (the model only).
     pub consistency: Consistency,
-    /// Heuristics and restarts of the search.
+    /// Heuristics and restarts of the search (the model; the kernel takes the limits).
     pub search: SearchConfig,
 }
 
 impl Default for Settings {
-    /// Prove each puzzle unique, domain consistency, the default search
+    /// Prove each puzzle unique; 9×9 puzzles by the kernel, others by the model at domain
+    /// consistency with the default search
     /// ([`default_search`](crate::model::default_search): dom/wdeg).
     fn default() -> Settings {
         Settings {
             mode: Mode::Unique,
+            engine: Engine::Kernel,
             consistency: DEFAULT_CONSISTENCY,
             search: crate::model::default_search(),
         }
     }
 }
+
+impl Settings {
+    /// The solutions a run looks for before it stops: what the mode asks, capped by the
+    /// search's own solution limit.
+    fn solution_limit(&self) -> u64 {
+        let asked = match self.mode {
+            Mode::Unique => 2,
+            Mode::First => 1,
+            Mode::Count(limit) => limit.max(1),
+        };
+        self.search
+            .limits
+            .solutions
+            .map_or(asked, |s| s.clamp(1, asked))
+    }
+
+    /// Whether `grid` goes to the kernel: a 9×9 grid, and settings it honours (no time limit,
+    /// which the model's clock enforces; the program's limit is the cancel flag).
+    fn takes_kernel(&self, grid: &Grid) -> bool {
+        self.engine == Engine::Kernel
+            && grid.box_size() == crate::kernel::BOX_SIZE
+            && self.search.limits.time.is_none()
+    }
+
+    /// Answers `grid` with the kernel, or says how long it tried when it gave up after
+    /// [`KERNEL_FAILURES`] failures (the model is then asked).
+    fn answer_with_kernel(
+        &self,
+        cancel: Option<&Arc<AtomicBool>>,
+        grid: &Grid,
+    ) -> Result<Answer, Duration> {
+        let found = crate::kernel::count_grid(
+            grid,
+            crate::kernel::Limits {
+                solutions: self.solution_limit(),
+                nodes: self.search.limits.nodes,
+                failures: Some(KERNEL_FAILURES),
+                cancel: cancel.map(|c| &**c),
+                check: self.search.check_solutions,
+            },
+        );
+        let gave_up = found.stats.failures >= KERNEL_FAILURES
+            && found.stats.stopped == Some(StopReason::NodeLimit);
+        if gave_up {
+            return Err(found.stats.elapsed);
+        }
+        // The kernel finds clashing givens as it places them; the grid names the clash.
+        if let Some(clash) = found.givens_clash.then(|| grid.first_clash()).flatten() {
+            return Ok(Answer::Error(
+                crate::model::SudokuError::Clash(clash).to_string(),
+            ));
+        }
+        let solution = found.first.map(|values| {
+            Grid::from_cells(crate::kernel::BOX_SIZE, values).expect("the kernel fills 1..=9")
+        });
+        let stats = found.stats;
+        let outcome = Outcome {
+            solution,
+            solutions: stats.solutions,
+            // A first solution ends the run before the rest of the tree is seen.
+            exact: stats.is_complete(),
+            stats,
+        };
+        Ok(Answer::from_outcome(self.mode, outcome))
+    }
+}
+
+/// Failures after which the kernel leaves a puzzle to the model: puzzles that singles nearly
+/// finish (easy ones, and ones with many solutions) fail that seldom, while the hard ones,
+/// where the model's matchings and dom/wdeg need several times fewer nodes, fail at once.
+const KERNEL_FAILURES: u64 = 3;
 
 /// The answer to one puzzle (serde, to come back from another process of a distributed
 /// batch).
@@ -416,6 +505,13 @@ impl Solvers {
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Answer::NotStarted;
         }
+        let mut kernel_time = Duration::ZERO;
+        if settings.takes_kernel(grid) {
+            match settings.answer_with_kernel(cancel, grid) {
+                Ok(answer) => return answer,
+                Err(tried) => kernel_time = tried,
+            }
+        }
         let solver = match self.0.iter().position(|s| s.box_size() == grid.box_size()) {
             Some(i) => Ok(&mut self.0[i]),
             None => {
@@ -435,7 +531,9 @@ impl Solvers {
             Mode::Count(limit) => s.count(grid, limit),
         });
         match outcome {
-            Ok(o) => {
+            Ok(mut o) => {
+                // The kernel's attempt is part of the puzzle's search time.
+                o.stats.elapsed += kernel_time;
                 if let Some(s) = &o.solution {
                     debug_assert_eq!(crate::check::is_valid_solution(grid, s), Ok(()));
                 }

@@ -102,7 +102,12 @@
 //! when there were any) follows on stderr after `interrupted:` or `time limit reached:`, and
 //! the exit status is 130 or 124. A second Ctrl-C ends the program at once.
 //!
-//! **Search.** dom/wdeg by default (`--order dom-wdeg`): the empty cell with the smallest
+//! **Search.** 9×9 puzzles go to a hand-written bit-parallel search by default (`--engine
+//! kernel`, `bezzel_sudoku::kernel`): candidates as one bitboard per value, naked and hidden
+//! singles, a branch on a cell with two candidates; its statistics count its own nodes. Other
+//! sizes, and every puzzle with `--engine model` (implied by `--order`, `--consistency`,
+//! `--restarts` and `--tree`), go to the constraint model on the generic engine.
+//! The model's search is dom/wdeg by default (`--order dom-wdeg`): the empty cell with the smallest
 //! domain per failure weight of its units, the weights starting at zero for every puzzle
 //! (fewer nodes than smallest-domain-first on every collection measured, and half as many on
 //! the hardest; `BENCHMARKS.md`); `--order first-fail` is smallest domain first (Gecode's
@@ -126,10 +131,11 @@ use bezzel_cli::sudoku::{self, Run};
 use bezzel_cli::sudoku_generate::{self, GenerateRun};
 use bezzel_cli::sudoku_logic::{self, Ask, HintFormat, HintOptions};
 use bezzel_core::{Consistency, Restarts, SearchConfig};
-use bezzel_sudoku::batch::{Mode, Settings};
+use bezzel_sudoku::batch::{Engine, Mode, Settings};
 use bezzel_sudoku::generate::{Options as GenerateOptions, Symmetry};
 use bezzel_sudoku::grid::Alphabet;
 use bezzel_sudoku::logic::Difficulty;
+use bezzel_sudoku::model::DEFAULT_CONSISTENCY;
 use bezzel_sudoku::output::Style;
 use bezzel_sudoku::reader::{Form, ReadOptions};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -185,16 +191,23 @@ struct Cli {
     /// one SVG picture of every answer (written at the end).
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
-    /// Which empty cell to branch on next. `dom-wdeg` learns from failures which units are
-    /// hard: fewer nodes than `first-fail` on every collection measured, and it finds a first
-    /// solution of an empty or nearly empty big grid at once where `first-fail` with the
-    /// weaker consistency levels can search for minutes.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Order::DomWdeg)]
-    order: Order,
-    /// Propagation strength of the row, column and box constraints.
-    #[arg(long, default_value = "domain", value_name = "value|bounds|domain",
-          value_parser = consistency)]
-    consistency: Consistency,
+    /// Which search answers the puzzles: `kernel`, 9x9 puzzles by a hand-written
+    /// bit-parallel search (singles, then a branch on a cell with two candidates; its own
+    /// node counts) and other sizes by the model; `model`, every puzzle by the constraint
+    /// model on the generic engine, as --order and --consistency say. Default: `kernel`,
+    /// or `model` when --order, --consistency, --restarts or --tree is given.
+    #[arg(long, value_enum, ignore_case = true)]
+    engine: Option<EngineArg>,
+    /// Which empty cell the model branches on next (default `dom-wdeg`). `dom-wdeg` learns
+    /// from failures which units are hard: fewer nodes than `first-fail` on every collection
+    /// measured, and it finds a first solution of an empty or nearly empty big grid at once
+    /// where `first-fail` with the weaker consistency levels can search for minutes.
+    #[arg(long, value_enum, ignore_case = true)]
+    order: Option<Order>,
+    /// Propagation strength of the model's row, column and box constraints (default
+    /// `domain`).
+    #[arg(long, value_name = "value|bounds|domain", value_parser = consistency)]
+    consistency: Option<Consistency>,
     /// With --first: restart the search after 100·luby(i) failures in the i-th attempt
     /// (keeping what `dom-wdeg` learnt). Counting and uniqueness proofs never restart.
     #[arg(long, requires = "first")]
@@ -248,7 +261,7 @@ struct HintCommand {
     logic: LogicCommand,
     /// Read each input as one grid of candidates (pencil marks): the 81 (or 16) cells in
     /// row order, each written as the digits of its candidates (one digit: the value
-    /// placed), separated by spaces or line ends; `|`, `-`, `+` and lines starting with `#`
+    /// placed; `.5`: open, 5 its only candidate), separated by spaces or line ends; `|`, `-`, `+` and lines starting with `#`
     /// are ignored, so `--format board` output reads back.
     #[arg(long, conflicts_with = "grid")]
     candidates: bool,
@@ -374,6 +387,15 @@ impl GenerateCommand {
     }
 }
 
+/// The engine option.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum EngineArg {
+    /// 9x9 puzzles by the hand-written kernel, other sizes by the model.
+    Kernel,
+    /// Every puzzle by the model.
+    Model,
+}
+
 /// The alphabet option.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 enum AlphabetArg {
@@ -406,9 +428,22 @@ impl Cli {
                 (false, true) => Mode::First,
                 (false, false) => Mode::Unique,
             },
-            consistency: self.consistency,
+            engine: match self.engine {
+                Some(EngineArg::Kernel) => Engine::Kernel,
+                Some(EngineArg::Model) => Engine::Model,
+                // Options that only the model reads ask for the model.
+                None if self.order.is_some()
+                    || self.consistency.is_some()
+                    || self.restarts
+                    || self.tree.tree.is_some() =>
+                {
+                    Engine::Model
+                }
+                None => Engine::Kernel,
+            },
+            consistency: self.consistency.unwrap_or(DEFAULT_CONSISTENCY),
             search: SearchConfig {
-                var_order: self.order.var_order(),
+                var_order: self.order.unwrap_or(Order::DomWdeg).var_order(),
                 restarts: self.restarts.then(Restarts::default),
                 ..SearchConfig::default()
             },

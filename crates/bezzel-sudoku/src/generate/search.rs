@@ -2,9 +2,12 @@
 //! branching on the cell with the fewest candidates. Digging a puzzle asks "is it still
 //! unique?" dozens of times; this answers in microseconds, with no model to load. It only
 //! steers the digging: every puzzle handed out is proven unique by the engine's solver
-//! ([`SudokuSolver`](crate::model::SudokuSolver)) as well.
+//! ([`SudokuSolver`](crate::model::SudokuSolver)) as well. 9×9 questions go to the
+//! [`kernel`](crate::kernel), which applies the same rules value-major on bitboards.
 
 use super::SplitMix;
+use crate::kernel;
+use bezzel_core::StopReason;
 
 /// The cells, units and peers of one grid size.
 #[derive(Debug)]
@@ -254,6 +257,11 @@ pub(crate) fn count(
     limit: usize,
     budget: u64,
 ) -> Option<usize> {
+    if layout.n == kernel::BOX_SIZE * kernel::BOX_SIZE {
+        let found = ask_kernel(givens, exclude, None, limit, budget);
+        return (found.stats.stopped != Some(StopReason::NodeLimit))
+            .then_some(found.stats.solutions as usize);
+    }
     let Some(board) = Board::new(layout, givens, exclude) else {
         return Some(0);
     };
@@ -276,6 +284,10 @@ pub(crate) fn other_solution(
     solution: &[u8],
     budget: u64,
 ) -> Option<Option<Vec<u8>>> {
+    if layout.n == kernel::BOX_SIZE * kernel::BOX_SIZE {
+        let found = ask_kernel(givens, None, Some(solution), 2, budget);
+        return (found.stats.stopped != Some(StopReason::NodeLimit)).then_some(found.first);
+    }
     let Some(board) = Board::new(layout, givens, None) else {
         return Some(None);
     };
@@ -288,6 +300,24 @@ pub(crate) fn other_solution(
     let (mut found, mut first) = (0, None);
     walk.count(board, 2, &mut found, &mut first, &mut Vec::new())
         .then(|| first.map(|(other, _)| other))
+}
+
+/// A 9×9 question put to the [`kernel`], which answers it with the same propagation and
+/// branching as the search here (so the same answers), faster and with no board to build.
+fn ask_kernel(
+    givens: &[u8],
+    exclude: Option<(usize, u8)>,
+    avoid: Option<&[u8]>,
+    limit: usize,
+    budget: u64,
+) -> kernel::Found {
+    let question = kernel::Question { exclude, avoid };
+    let limits = kernel::Limits {
+        solutions: limit as u64,
+        nodes: Some(budget),
+        ..kernel::Limits::default()
+    };
+    kernel::ask(givens, question, limits)
 }
 
 /// A random solution of the empty grid; `None` when `budget` nodes were not enough.

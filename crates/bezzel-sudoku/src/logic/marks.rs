@@ -65,7 +65,8 @@ impl Candidates {
     /// Reads a candidate grid. The format: the cells in row order, each written as the
     /// digits of its candidates, cells separated by white space (any number of spaces and
     /// line ends). A cell with one digit holds that value; one with several digits is open
-    /// with those candidates. The characters `|`, `-` and `+` are ignored, so that the boxes
+    /// with those candidates, and so is one written with a `.` before its digits (`.5`: open,
+    /// 5 its only candidate). The characters `|`, `-` and `+` are ignored, so that the boxes
     /// can be drawn (and [`Candidates::to_marks`] output reads back), and so are lines
     /// starting with `#`. 4×4 (16 cells) and 9×9 (81 cells) grids, digits `1`-`9`. A
     /// candidate that a placed value of the same row, column or box rules out is dropped,
@@ -95,9 +96,17 @@ impl Candidates {
         };
         let n = box_size * box_size;
         let mut masks = Vec::with_capacity(n * n);
+        let mut open = vec![false; n * n];
         for (cell, t) in tokens.iter().enumerate() {
             let mut mask = 0u32;
-            for ch in t.chars() {
+            let digits = match t.strip_prefix('.') {
+                Some(digits) if !digits.is_empty() => {
+                    open[cell] = true;
+                    digits
+                }
+                _ => t,
+            };
+            for ch in digits.chars() {
                 match ch.to_digit(10) {
                     Some(d) if (1..=n as u32).contains(&d) && mask & 1 << (d - 1) == 0 => {
                         mask |= 1 << (d - 1);
@@ -120,8 +129,8 @@ impl Candidates {
             units: units_of(box_size),
         };
         let at = |c: usize| (c / n + 1, c % n + 1);
-        for cell in 0..n * n {
-            if grid.masks[cell].count_ones() == 1 {
+        for (cell, &open) in open.iter().enumerate() {
+            if grid.masks[cell].count_ones() == 1 && !open {
                 let value = grid.masks[cell].trailing_zeros() as u8 + 1;
                 if let Some(other) =
                     (0..cell).find(|&o| grid.values[o] == value && grid.sees(o, cell))
@@ -174,16 +183,22 @@ impl Candidates {
         rows.join("\n") + "\n"
     }
 
-    /// A cell as text: its value, or its candidates' digits (or symbols past 9).
+    /// A cell as text: its value, or its candidates' digits (or symbols past 9), after a
+    /// `.` when there is only one, which would otherwise read back as a value.
     fn cell_text(&self, cell: usize) -> String {
         let symbol = |v: u8| crate::grid::Alphabet::FromOne.symbol(v).unwrap_or('?');
         if self.values[cell] != 0 {
             return symbol(self.values[cell]).to_string();
         }
-        values_of(self.masks[cell])
+        let digits: String = values_of(self.masks[cell])
             .into_iter()
             .map(symbol)
-            .collect()
+            .collect();
+        if digits.chars().count() == 1 {
+            format!(".{digits}")
+        } else {
+            digits
+        }
     }
 
     /// The box size: 3 for a 9×9 grid.
