@@ -109,7 +109,9 @@ impl Model {
     ///
     /// Posts [`Diffn`]: pairwise reasoning that fails pairs no dimension can separate,
     /// and separates a pair that only one dimension can, by bounds or by domain holes (see
-    /// the [propagator](crate::propagators::Diffn)).
+    /// the [propagator](crate::propagators::Diffn)). Rectangles whose rows are fixed and all
+    /// cross one another (one row of a machine, say) are tasks on a unary resource along
+    /// `x`: [`Disjunctive`] goes beside it, for edge finding.
     ///
     /// Errors: the arrays differ in length.
     ///
@@ -193,14 +195,58 @@ impl Model {
     ) -> Result<(), ModelError> {
         box_shapes(origins, sizes)?;
         let origins = self.box_views(origins)?;
-        let sizes = sizes
+        let sizes: Vec<Vec<i64>> = sizes
             .iter()
             .map(|b| b.iter().map(|&v| i64::from(v)).collect())
             .collect();
         if origins.len() < 2 {
             return Ok(());
         }
+        if let Some((starts, durations)) = self.unary_row(&origins, &sizes, strict) {
+            self.post(Disjunctive::new(starts, durations, true))?;
+        }
         self.post(Diffn::new(origins, sizes, strict))
+    }
+
+    /// Boxes that all stand across one another in every dimension but one, their origins
+    /// fixed there (rectangles on one row, say), are tasks on a unary resource in that
+    /// dimension: the starts and durations of the boxes that count, for a `disjunctive`
+    /// posted beside [`Diffn`] (which adds its domain holes to edge finding and the rest).
+    /// `None` where the boxes are not so, or a duration there is negative.
+    fn unary_row(
+        &self,
+        origins: &[Vec<IntView>],
+        sizes: &[Vec<i64>],
+        strict: bool,
+    ) -> Option<(Vec<IntView>, Vec<i64>)> {
+        let fixed = |v: IntView| -> Option<i64> {
+            let values = self.domain(v.var()).ok()?;
+            (values.len() == 1).then(|| v.to_view(values[0]))
+        };
+        // Boxes with a zero size are apart from every box under `diffn_nonstrict`.
+        let boxes: Vec<usize> = (0..origins.len())
+            .filter(|&i| strict || sizes[i].iter().all(|&s| s != 0))
+            .collect();
+        let dims = origins[0].len();
+        let row = |d: usize| -> bool {
+            (0..dims).filter(|&e| e != d).all(|e| {
+                let placed: Option<Vec<(i64, i64)>> = boxes
+                    .iter()
+                    .map(|&i| fixed(origins[i][e]).map(|o| (o, sizes[i][e])))
+                    .collect();
+                placed.is_some_and(|p| {
+                    p.iter().enumerate().all(|(k, &(a, sa))| {
+                        p[k + 1..].iter().all(|&(b, sb)| a + sa > b && b + sb > a)
+                    })
+                })
+            })
+        };
+        let d = (0..dims).find(|&d| row(d))?;
+        let durations: Vec<i64> = boxes.iter().map(|&i| sizes[i][d]).collect();
+        if durations.iter().any(|&p| p < 0) {
+            return None;
+        }
+        Some((boxes.iter().map(|&i| origins[i][d]).collect(), durations))
     }
 
     /// [`diffn_k`](Model::diffn_k) with sizes that are variables (or views): MiniZinc's

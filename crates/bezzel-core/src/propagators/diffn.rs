@@ -59,9 +59,13 @@ enum PairState {
     Open(bool),
 }
 
-/// Non-overlapping boxes in `k` dimensions: see the [module docs](self) for the rules.
-/// Post it through [`Model::diffn`](crate::Model::diffn) and its kin, which check the
-/// arguments.
+/// Non-overlapping boxes in `k` dimensions, pair by pair as in Gecode's `NoOverlap`: a pair
+/// that no dimension can set apart fails; a pair that only one dimension can is set apart
+/// there, by the bounds of a precedence when one order is left, and otherwise by removing
+/// from each origin the values where its box would cover the other's compulsory part; a pair
+/// that is apart for good is dropped (until backtracking). Sizes count with their least
+/// values. `O(n² k)` per pass; a run repeats passes until nothing moves. Post it through
+/// [`Model::diffn`](crate::Model::diffn) and its kin, which check the arguments.
 #[derive(Debug, Clone)]
 pub struct Diffn {
     /// The origins, box by box: box `i`'s origin in dimension `d` is `origins[i * dims + d]`.

@@ -54,7 +54,7 @@ fn rows<T: Clone>(items: Vec<T>, boxes: i64, what: &str) -> Result<Vec<Vec<T>>, 
             Err(FznError::invalid(format!("diffn: {what} without boxes")))
         };
     }
-    if items.len() % boxes != 0 {
+    if !items.len().is_multiple_of(boxes) {
         return Err(FznError::invalid(format!(
             "diffn: {} {what} do not split into {boxes} boxes",
             items.len()

@@ -193,29 +193,42 @@ fn conformance_models_give_the_expected_answers() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn every_global_of_the_mznlib_is_exercised() {
+/// A folder holding Bezzel's solver configuration, and its path; `None` without `minizinc`.
+fn bezzel_for_minizinc() -> Option<(tempfile::TempDir, PathBuf)> {
     if !minizinc_present() {
-        return;
+        return None;
     }
     let dir = tempfile::tempdir().unwrap();
     let msc = solver_config(dir.path());
+    Some((dir, msc))
+}
+
+/// The FlatZinc that MiniZinc makes of `model` for the solver of `msc`, written in `dir`.
+fn compile(msc: &Path, model: &Path, dir: &Path) -> String {
+    let fzn = dir.join("model.fzn");
+    let out = Command::new("minizinc")
+        .arg("--solver")
+        .arg(msc)
+        .arg("-c")
+        .arg(model)
+        .arg("--fzn")
+        .arg(&fzn)
+        .arg("--ozn") // else it lands beside the model
+        .arg(dir.join("model.ozn"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}: {}", model.display(), text(&out));
+    std::fs::read_to_string(&fzn).unwrap()
+}
+
+#[test]
+fn every_global_of_the_mznlib_is_exercised() {
+    let Some((dir, msc)) = bezzel_for_minizinc() else {
+        return;
+    };
     let mut flat = String::new();
     for model in models().iter().filter(|m| !m.ends_with("conf_float.mzn")) {
-        let fzn = dir.path().join("model.fzn");
-        let out = Command::new("minizinc")
-            .arg("--solver")
-            .arg(&msc)
-            .arg("-c")
-            .arg(model)
-            .arg("--fzn")
-            .arg(&fzn)
-            .arg("--ozn") // else it lands beside the model
-            .arg(dir.path().join("model.ozn"))
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}: {}", model.display(), text(&out));
-        flat += &std::fs::read_to_string(&fzn).unwrap();
+        flat += &compile(&msc, model, dir.path());
     }
     for name in BUILTINS
         .iter()
@@ -226,5 +239,25 @@ fn every_global_of_the_mznlib_is_exercised() {
             flat.contains(&format!("constraint {name}(")),
             "no model posts {name}"
         );
+    }
+}
+
+#[test]
+fn filters_style_diffn_compiles_to_the_native_constraint() {
+    // The `filters` family states each unit's operations as a diffn whose sizes are arrays
+    // of `var int` with constant values: they must reach Bezzel as `bezzel_diffn` with
+    // constant sizes, not as MiniZinc's decomposition into reified pairs.
+    let Some((dir, msc)) = bezzel_for_minizinc() else {
+        return;
+    };
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/conf_diffn_filters.mzn");
+    let flat = compile(&msc, &model, dir.path());
+    assert_eq!(
+        flat.matches("constraint bezzel_diffn(").count(),
+        2,
+        "{flat}"
+    );
+    for decomposed in ["int_lin_le_reif", "array_bool_or", "bezzel_diffn_vars"] {
+        assert!(!flat.contains(decomposed), "{decomposed} in {flat}");
     }
 }
