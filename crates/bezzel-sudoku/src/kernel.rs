@@ -153,7 +153,7 @@ impl Board {
                     let cells = self.cand[value] & UNITS[units.trailing_zeros() as usize];
                     units &= units - 1;
                     // At most one cell: none is a contradiction, one open cell a single.
-                    if cells & (cells - 1) == 0 {
+                    if cells & cells.wrapping_sub(1) == 0 {
                         if cells == 0 {
                             return false;
                         }
