@@ -19,7 +19,7 @@
 use super::log::Item;
 use super::predicate::{Kind, Predicate};
 use super::resource::{Amount, Domains, Lengths, Resource};
-use super::values::{lacks, only_on, taken, view_value};
+use super::values::{explain_values, lacks, only_on, taken, view_value};
 use crate::propagators::{Reif, Relation};
 use crate::store::{Store, VarState};
 use crate::trail::Mark;
@@ -428,7 +428,7 @@ impl<'a> Overlay<'a> {
                     _ => (y, x),
                 };
                 let equal = matches!(shape, Shape::Equal { .. });
-                self.explain_values(fact, |v| {
+                explain_values(self, fact, |v| {
                     let w = view_value(this, v);
                     if equal {
                         return Some(vec![lacks(self, other, w)?]);
@@ -437,7 +437,7 @@ impl<'a> Overlay<'a> {
                     self.is_true(fixed).then(|| vec![Item::Pred(fixed)])
                 })
             }
-            _ => self.explain_values(fact, |v| supportless(self, shape, fact.var, v)),
+            _ => explain_values(self, fact, |v| supportless(self, shape, fact.var, v)),
         }
     }
 

@@ -7,7 +7,6 @@
 //! Used by the shapes whose propagators reason on values: `x = y`, `x ≠ y`, element over
 //! constants, positive tables, all-different (a fixed value, or a Hall interval of bounds).
 
-use super::explain::Overlay;
 use super::log::Item;
 use super::predicate::{Kind, Predicate};
 use super::resource::Domains;
@@ -41,38 +40,36 @@ pub(crate) fn lacks(domains: &impl Domains, view: IntView, w: i64) -> Option<Ite
     Some(Item::Pred(p))
 }
 
-impl Overlay<'_> {
-    /// `fact` explained value by value: `gone(v)` explains why its variable cannot take `v`
-    /// (a value it still had), or says it cannot.
-    pub(crate) fn explain_values(
-        &self,
-        fact: Predicate,
-        mut gone: impl FnMut(i64) -> Option<Vec<Item>>,
-    ) -> Option<Vec<Item>> {
-        let x = fact.var;
-        let (lo, hi) = self.bounds(x);
-        let (from, to, mut items) = match fact.kind {
-            Kind::Ne => (fact.value, fact.value, Vec::new()),
-            Kind::Ge => (lo, fact.value - 1, vec![Item::Pred(Predicate::ge(x, lo))]),
-            Kind::Le => (fact.value + 1, hi, vec![Item::Pred(Predicate::le(x, hi))]),
-            Kind::Eq => return None,
-        };
-        if to - from >= MAX_VALUES {
-            return None;
-        }
-        for v in from..=to {
-            if self.member(x, v) {
-                for item in gone(v)? {
-                    if !items.contains(&item) {
-                        items.push(item);
-                    }
-                }
-            } else if lo < v && v < hi {
-                items.push(Item::Pred(Predicate::ne(x, v)));
-            }
-        }
-        Some(items)
+/// `fact` explained value by value: `gone(v)` explains why its variable cannot take `v`
+/// (a value it still had in `domains`), or says it cannot.
+pub(crate) fn explain_values(
+    domains: &impl Domains,
+    fact: Predicate,
+    mut gone: impl FnMut(i64) -> Option<Vec<Item>>,
+) -> Option<Vec<Item>> {
+    let x = fact.var;
+    let (lo, hi) = domains.bounds(x);
+    let (from, to, mut items) = match fact.kind {
+        Kind::Ne => (fact.value, fact.value, Vec::new()),
+        Kind::Ge => (lo, fact.value - 1, vec![Item::Pred(Predicate::ge(x, lo))]),
+        Kind::Le => (fact.value + 1, hi, vec![Item::Pred(Predicate::le(x, hi))]),
+        Kind::Eq => return None,
+    };
+    if to - from >= MAX_VALUES {
+        return None;
     }
+    for v in from..=to {
+        if domains.member(x, v) {
+            for item in gone(v)? {
+                if !items.contains(&item) {
+                    items.push(item);
+                }
+            }
+        } else if lo < v && v < hi {
+            items.push(Item::Pred(Predicate::ne(x, v)));
+        }
+    }
+    Some(items)
 }
 
 /// The one view of `views` on variable `x`, by position; `None` if none or several.
