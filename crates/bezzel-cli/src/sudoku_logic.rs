@@ -45,6 +45,10 @@ pub struct HintOptions {
     pub format: HintFormat,
 }
 
+/// The most bytes of pencil marks read: far above the largest grid's marks, and a bound on
+/// the memory an endless input (a pipe from /dev/zero, say) can take.
+const MARKS_LIMIT: u64 = 1 << 20;
+
 /// Answers every puzzle of `files` (stdin when none): status 0, or 2 when a puzzle could not
 /// be read.
 pub fn run(
@@ -177,9 +181,15 @@ fn hints(inputs: &[Input], read: ReadOptions, hint: HintOptions) -> Result<u8, F
         let file = named.then(|| escape(&name));
         if hint.candidates {
             let mut text = String::new();
-            reader
+            (&mut reader)
+                .take(MARKS_LIMIT + 1)
                 .read_to_string(&mut text)
                 .map_err(|e| Failure::input(format!("cannot read {name}: {}", io_reason(&e))))?;
+            if text.len() as u64 > MARKS_LIMIT {
+                return Err(Failure::input(format!(
+                    "{name}: pencil marks larger than {MARKS_LIMIT} bytes (a 25x25 grid of marks needs about 20 KB)"
+                )));
+            }
             let where_ = file.clone().unwrap_or_else(|| "candidates".to_string());
             match Candidates::from_marks(&text) {
                 Ok(grid) => answer(&mut out, where_, grid)?,

@@ -201,3 +201,11 @@ fn malformed_pencil_marks_get_a_clear_error_and_status_2() {
         assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
     }
 }
+
+#[test]
+fn endless_pencil_marks_are_refused_at_a_size_limit() {
+    let marks = "1234 ".repeat(500_000);
+    let o = run("sudoku", &["hint", "--candidates"], Some(&marks));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("larger than"), "{}", stderr(&o));
+}
