@@ -151,17 +151,15 @@ impl Model {
     /// assert_eq!(Solver::new(m).count(), 3);
     /// # Ok::<(), ModelError>(())
     /// ```
-    pub fn diffn_nonstrict<V>(
+    pub fn diffn_nonstrict<V: Into<IntView> + Copy>(
         &mut self,
         x: &[V],
         y: &[V],
         dx: &[i32],
         dy: &[i32],
-    ) -> Result<(), ModelError>
-    where
-        V: Into<IntView> + Copy,
-    {
-        rectangles(x, y, dx, dy).and_then(|(origins, sizes)| self.diffn_k(&origins, &sizes, false))
+    ) -> Result<(), ModelError> {
+        let (origins, sizes) = rectangles(x, y, dx, dy)?;
+        self.diffn_k(&origins, &sizes, false)
     }
 
     /// Boxes in any number of dimensions do not overlap: box `i` has its origin at
