@@ -18,8 +18,14 @@ pub struct Options {
     /// Print every improving solution (optimisation; as `-a` there).
     #[arg(short = 'i', long = "intermediate")]
     pub intermediate: bool,
-    /// Stop after this many solutions.
-    #[arg(short = 'n', long = "num-solutions", value_name = "N")]
+    /// Stop after this many solutions (at least 1; `-a` asks for all).
+    #[arg(
+        short = 'n',
+        long = "num-solutions",
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = parse_positive::<u64>
+    )]
     pub solutions: Option<u64>,
     /// Ignore the search annotations.
     #[arg(short = 'f', long = "free-search")]
@@ -28,13 +34,18 @@ pub struct Options {
     #[arg(short = 's', long = "statistics")]
     pub stats: bool,
     /// The time limit in milliseconds, counted from [`started`](Options::started).
-    #[arg(short = 't', long = "time-limit", value_name = "MS")]
+    #[arg(
+        short = 't',
+        long = "time-limit",
+        value_name = "MS",
+        allow_negative_numbers = true
+    )]
     pub time_ms: Option<u64>,
-    /// Stop at the first choice past this many search nodes, all runs of the search together
+    /// Stop after this many search nodes, all runs of the search together
     /// (branch and bound, neighbourhoods): a limit that, unlike the time, gives the same
     /// answer on every machine. What was found is printed, not claimed complete. Searches on
     /// one thread.
-    #[arg(long = "node-limit", value_name = "N")]
+    #[arg(long = "node-limit", value_name = "N", allow_negative_numbers = true)]
     pub node_limit: Option<u64>,
     /// Do not post the `disjunctive` constraints implied by pairs of reified precedences
     /// (see the crate docs): the same answers, usually in more nodes; for measurements.
@@ -47,7 +58,14 @@ pub struct Options {
     pub started: Option<Instant>,
     /// Threads: optimisation runs branch and bound on that many, sharing the best objective
     /// value; satisfaction searches on one.
-    #[arg(short = 'p', long = "parallel", value_name = "N", default_value_t = 1)]
+    #[arg(
+        short = 'p',
+        long = "parallel",
+        value_name = "N",
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        value_parser = parse_positive::<usize>
+    )]
     pub threads: usize,
     /// The seed of large neighbourhood search's choices; every search is deterministic for a
     /// given seed.
@@ -81,7 +99,11 @@ pub struct Options {
     /// The nodes of plain branch and bound large neighbourhood search starts with (past the
     /// first solution, improving it, proving easy models outright) before its first
     /// neighbourhood; [`LNS_FIRST_NODES`] when absent.
-    #[arg(long = "lns-first-nodes", value_name = "N")]
+    #[arg(
+        long = "lns-first-nodes",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
     pub lns_first_nodes: Option<u64>,
     /// Learn from failures (experimental; see `docs/learning.md` in the repository): each
     /// failure is analysed into a nogood that is kept and propagated. Optimises by branch
@@ -98,6 +120,20 @@ pub struct Options {
 /// benchmarks outright, a few seconds at most before the neighbourhoods take over on the
 /// larger ones.
 pub const LNS_FIRST_NODES: u64 = 20_000;
+
+/// Reads a count that must be at least 1 (`-n`, `-p`): zero solutions or threads would run
+/// nothing, so it is refused rather than read as "all" (Gecode's reading of `-n 0`) or
+/// silently ignored.
+fn parse_positive<T>(text: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialEq + From<u8>,
+{
+    match text.parse::<T>() {
+        Ok(n) if n != T::from(0) => Ok(n),
+        Ok(_) => Err("must be at least 1".to_string()),
+        Err(_) => Err(format!("`{text}` is not a whole number of at least 1")),
+    }
+}
 
 /// Reads a `--lns-neighbourhood` kind.
 fn parse_neighbourhood(kind: &str) -> Result<Neighbourhood, String> {

@@ -346,12 +346,18 @@ impl Solver {
         })
     }
 
+    /// Whether the search has made as many nodes as its limit allows.
+    #[inline(always)]
+    fn node_limit_reached(&self) -> bool {
+        (self.config.limits.nodes).is_some_and(|l| self.stats.nodes >= l)
+    }
+
     pub(super) fn limit_reached(&self) -> Option<StopReason> {
         let limits = &self.config.limits;
         if limits.solutions.is_some_and(|l| self.stats.solutions >= l) {
             return Some(StopReason::SolutionLimit);
         }
-        if limits.nodes.is_some_and(|l| self.stats.nodes >= l) {
+        if self.node_limit_reached() {
             return Some(StopReason::NodeLimit);
         }
         if self.is_cancelled() {
@@ -491,6 +497,11 @@ impl Solver {
             self.model.engine_mut().restore(mark);
             if !right {
                 self.stack.pop();
+            } else if self.node_limit_reached() {
+                // A right branch is a node too: without this check a run of failing right
+                // branches would pass the limit before the next descent looked at it.
+                self.stats.stopped = Some(StopReason::NodeLimit);
+                return false;
             } else if self.apply_with::<WATCHED>(decision.negate()).is_ok() {
                 return true;
             }

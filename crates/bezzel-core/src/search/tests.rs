@@ -93,6 +93,24 @@ fn queens_counts_match_oeis_for_every_order() {
 }
 
 #[test]
+fn a_node_limit_is_never_passed_even_by_failing_right_branches() {
+    let (m, _) = queens(8);
+    let mut s = Solver::new(m);
+    let whole_tree = {
+        s.count();
+        s.stats().nodes
+    };
+    for limit in 1..whole_tree {
+        s.config_mut().limits.nodes = Some(limit);
+        s.count();
+        assert_eq!(s.stats().nodes, limit, "limit {limit}");
+        assert_eq!(s.stats().stopped, Some(StopReason::NodeLimit));
+    }
+    s.config_mut().limits.nodes = Some(whole_tree);
+    assert_eq!(s.count(), 92);
+}
+
+#[test]
 fn limits_stop_runs_and_say_why() {
     let (m, _) = queens(8);
     let mut s = Solver::new(m);
@@ -105,7 +123,7 @@ fn limits_stop_runs_and_say_why() {
     };
     s.count();
     assert_eq!(s.stats().stopped, Some(StopReason::NodeLimit));
-    assert!(s.stats().nodes <= 11);
+    assert_eq!(s.stats().nodes, 10);
     s.config_mut().limits = Limits {
         time: Some(Duration::ZERO),
         ..Limits::default()

@@ -107,6 +107,11 @@ fn a_bad_command_line_is_refused_with_status_2() {
         &["-n", "many"],
         &["a.fzn", "b.fzn"],
         &["--lns-neighbourhood", "sideways"],
+        &["-n", "0"],
+        &["-p", "0"],
+        &["-n", "-1"],
+        &["-t", "-5"],
+        &["--node-limit", "-1"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_fzn-bezzel"))
             .args(args)
@@ -119,6 +124,14 @@ fn a_bad_command_line_is_refused_with_status_2() {
             stderr.starts_with("fzn-bezzel: ") && stderr.lines().count() == 1,
             "{stderr}"
         );
+        // A number refused names its option, not "unexpected argument".
+        if args.len() == 2 && args[1].parse::<i64>().is_ok() {
+            assert!(
+                stderr.contains(args[0]) || stderr.contains("--"),
+                "{stderr}"
+            );
+            assert!(!stderr.contains("unexpected argument"), "{stderr}");
+        }
     }
 }
 
