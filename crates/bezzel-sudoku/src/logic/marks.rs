@@ -3,7 +3,7 @@
 //!
 //! The format is [`Candidates::from_marks`]'s; [`Candidates::to_marks`] writes it.
 
-use super::{Candidates, units_of, values_of};
+use super::{Candidates, values_of};
 use std::fmt;
 
 /// Why a candidate grid could not be read. Cells are `(row, column)`, from 1.
@@ -121,13 +121,7 @@ impl Candidates {
             }
             masks.push(mask);
         }
-        let mut grid = Candidates {
-            box_size,
-            n,
-            values: vec![0; n * n],
-            masks,
-            units: units_of(box_size),
-        };
+        let mut grid = Candidates::with_masks(box_size, masks);
         let at = |c: usize| (c / n + 1, c % n + 1);
         for (cell, &open) in open.iter().enumerate() {
             if grid.masks[cell].count_ones() == 1 && !open {

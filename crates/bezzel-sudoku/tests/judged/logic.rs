@@ -264,3 +264,42 @@ fn malformed_candidate_grids_are_refused_with_the_reason() {
         assert!(e.to_string().contains(&reason), "{text:?}: {e}");
     }
 }
+
+#[test]
+fn the_level_alone_is_the_level_of_the_full_rating_at_every_ceiling() {
+    use bezzel_sudoku::generate::{Options, generate};
+    // Puzzles the walk makes for each level (seed 1's medium puzzle 55 needs an X-wing,
+    // hard, and a hidden pair, scored higher but medium: the level follows the score).
+    let mut all: Vec<Grid> = puzzles(TOP1465)
+        .into_iter()
+        .chain(puzzles(SEVENTEEN).into_iter().take(100))
+        .collect();
+    for (wanted, count) in [
+        (Difficulty::Medium, 60),
+        (Difficulty::Hard, 20),
+        (Difficulty::Expert, 20),
+        (Difficulty::Extreme, 10),
+    ] {
+        let options = Options {
+            seed: 1,
+            difficulty: Some(wanted),
+            ..Options::default()
+        };
+        all.extend(
+            generate(options, count)
+                .unwrap()
+                .into_iter()
+                .map(|g| g.puzzle),
+        );
+    }
+    for puzzle in &all {
+        for ceiling in Difficulty::ALL {
+            assert_eq!(
+                logic::level_within(puzzle, ceiling),
+                logic::rate_within(puzzle, ceiling).difficulty(),
+                "{ceiling}: {}",
+                puzzle.to_line()
+            );
+        }
+    }
+}
