@@ -303,3 +303,40 @@ fn the_level_alone_is_the_level_of_the_full_rating_at_every_ceiling() {
         }
     }
 }
+
+#[test]
+fn candidate_grids_skip_a_byte_order_mark_and_comments_after_a_hash() {
+    let plain = "1 2 34 34\n34 34 12 12\n2 1 34 34\n34 34 1 2\n";
+    let grid = Candidates::from_marks(plain).unwrap();
+    let commented =
+        "\u{FEFF}# a 4x4 grid\n1 2 34 34 # row 1\n34 34 12 12\n2 1 34 34#\n34 34 1 2 # 1 2 3\n";
+    assert_eq!(Candidates::from_marks(commented), Ok(grid));
+}
+
+#[test]
+fn candidate_grids_that_contradict_themselves_are_refused() {
+    for (text, reason) in [
+        // Two open cells of row 1 left with 3 alone.
+        (
+            "1 2 .3 .3\n34 34 12 12\n2 1 34 34\n34 34 1 2",
+            "r1c3 and r1c4 share a unit and are both left with 3 alone",
+        ),
+        // The same in a 9x9 box, with room for every value elsewhere.
+        (
+            &format!(
+                ".5 {} .5 {}",
+                ["123456789"; 9].join(" "),
+                vec!["123456789"; 70].join(" ")
+            ),
+            "r1c1 and r2c2 share a unit and are both left with 5 alone",
+        ),
+        // Row 1 holds 1 and three cells of {2,3}: no place for 4.
+        (
+            "1 23 23 23\n1234 1234 1234 1234\n1234 1234 1234 1234\n1234 1234 1234 1234",
+            "row 1 has no place left for 4",
+        ),
+    ] {
+        let e = Candidates::from_marks(text).unwrap_err();
+        assert!(e.to_string().contains(reason), "{text:?}: {e}");
+    }
+}
