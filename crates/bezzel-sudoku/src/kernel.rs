@@ -273,7 +273,8 @@ pub struct Found {
 pub(crate) struct Question<'a> {
     /// The cell, and the value (1 to 9) it may not take.
     pub(crate) exclude: Option<(usize, u8)>,
-    /// A solution passed over when the first one is kept (it is still counted).
+    /// A solution passed over when the first one is kept (it is still counted). The run
+    /// then ends at the first other solution: the question is what it is, not how many.
     pub(crate) avoid: Option<&'a [u8]>,
 }
 
@@ -324,6 +325,10 @@ impl Run<'_> {
                 let values = board.values();
                 if self.avoid != Some(&values[..]) {
                     self.first = Some(values);
+                    if self.avoid.is_some() {
+                        self.stats.stopped = Some(StopReason::SolutionLimit);
+                        return false;
+                    }
                 }
             }
             if self.stats.solutions >= self.limits.solutions {
