@@ -788,11 +788,7 @@ pub fn rate_within(puzzle: &Grid, ceiling: Difficulty) -> Rating {
     let mut hardest = None;
     let mut steps = 0;
     while grid.fill_singles(&mut hardest, &mut steps) && !grid.is_solved() {
-        let Some(step) = Technique::ALL
-            .iter()
-            .filter(|t| t.difficulty() > Difficulty::Easy && t.difficulty() <= ceiling)
-            .find_map(|&t| find(&grid, t))
-        else {
+        let Some(step) = pattern_step(&grid, ceiling) else {
             break;
         };
         grid.apply(&step);
@@ -806,6 +802,14 @@ pub fn rate_within(puzzle: &Grid, ceiling: Difficulty) -> Rating {
     }
 }
 
+/// The easiest step of a technique above the singles and at most `ceiling`.
+fn pattern_step(grid: &Candidates, ceiling: Difficulty) -> Option<Step> {
+    Technique::ALL
+        .iter()
+        .filter(|t| t.difficulty() > Difficulty::Easy && t.difficulty() <= ceiling)
+        .find_map(|&t| find(grid, t))
+}
+
 /// [`rate_within`]'s level, `rate_within(puzzle, ceiling).difficulty()`, for a puzzle with a
 /// solution (the generator's are unique), found with less work. Only the level is asked, so
 /// the singles are placed in bulk in any order, with no record of their kinds: every order
@@ -817,11 +821,7 @@ pub fn level_within(puzzle: &Grid, ceiling: Difficulty) -> Difficulty {
     let mut grid = Candidates::new(puzzle);
     let mut hardest: Option<Technique> = None;
     while grid.close_singles() && !grid.is_solved() {
-        let Some(step) = Technique::ALL
-            .iter()
-            .filter(|t| t.difficulty() > Difficulty::Easy && t.difficulty() <= ceiling)
-            .find_map(|&t| find(&grid, t))
-        else {
+        let Some(step) = pattern_step(&grid, ceiling) else {
             break;
         };
         grid.apply(&step);
