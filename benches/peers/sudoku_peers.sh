@@ -21,8 +21,8 @@
 # default (dom-wdeg).
 #
 # COLLECTION: a file path, or a name under SUDOKU_DATA (../shared/data/sudoku). Default: top1465
-# and 17-clue from ../shared/data/sudoku (said when absent), then the forum's "hardest" list and
-# the generated hard set in benches/data. Builds the peers (cargo; install.sh, which may
+# and 17-clue from ../shared/data/sudoku (said when absent), then the forum's "hardest" list,
+# the generated hard set, the easy set and the many-solution set in benches/data. Builds the peers (cargo; install.sh, which may
 # apt-get install qqwing) and Bezzel's sudoku example. Needs python3, g++. Not in CI.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,7 +33,8 @@ bash benches/peers/qqwing/install.sh
 cargo build --release --bin sudoku -q
 if [ $# -eq 0 ]; then
     set -- puzzles3_magictour_top1465 puzzles2_17_clue \
-        benches/data/sudoku_forum_hardest_1106.txt benches/data/sudoku_hard.txt
+        benches/data/sudoku_forum_hardest_1106.txt benches/data/sudoku_hard.txt \
+        benches/data/sudoku_easy.txt benches/data/sudoku_many_solutions.txt
 fi
 
 exec python3 - "$@" <<'PY'

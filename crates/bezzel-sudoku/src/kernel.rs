@@ -39,6 +39,27 @@ static PEERS: [u128; CELLS] = peers();
 static CELL_UNITS: [u32; CELLS] = cell_units();
 /// Every unit's bit.
 const ALL_UNITS: u32 = (1 << (3 * N)) - 1;
+/// The units that hold a peer of each cell: where placing a value there can leave that
+/// value with fewer places.
+static PEER_UNITS: [u32; CELLS] = peer_units();
+
+const fn peer_units() -> [u32; CELLS] {
+    let peers = peers();
+    let of = cell_units();
+    let mut units = [0u32; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let mut p = 0;
+        while p < CELLS {
+            if peers[cell] & (1 << p) != 0 {
+                units[cell] |= of[p];
+            }
+            p += 1;
+        }
+        cell += 1;
+    }
+    units
+}
 
 const fn cell_units() -> [u32; CELLS] {
     let mut of = [0u32; CELLS];
@@ -91,6 +112,9 @@ struct Board {
     open: u128,
     /// Per value, the units where it is placed: no single of it is looked for there.
     done: [u32; N],
+    /// Per value, the units where its places may have changed since they were last looked
+    /// at for a hidden single: the others have none (nor a contradiction) to find.
+    dirty: [u32; N],
 }
 
 impl Board {
@@ -99,6 +123,7 @@ impl Board {
         cand: [ALL; N],
         open: ALL,
         done: [0; N],
+        dirty: [ALL_UNITS; N],
     };
 
     /// Places `value` (0-based) in `cell`: false when the cell cannot take it or a peer
@@ -112,9 +137,13 @@ impl Board {
         for c in &mut self.cand {
             *c &= !bit;
         }
+        for d in &mut self.dirty {
+            *d |= CELL_UNITS[cell];
+        }
         self.cand[value] = (self.cand[value] & !PEERS[cell]) | bit;
         self.open &= !bit;
         self.done[value] |= CELL_UNITS[cell];
+        self.dirty[value] |= PEER_UNITS[cell];
         true
     }
 
@@ -148,7 +177,8 @@ impl Board {
             }
             let mut placed = false;
             for value in 0..N {
-                let mut units = !self.done[value] & ALL_UNITS;
+                let mut units = self.dirty[value] & !self.done[value];
+                self.dirty[value] = 0;
                 while units != 0 {
                     let cells = self.cand[value] & UNITS[units.trailing_zeros() as usize];
                     units &= units - 1;
@@ -273,7 +303,8 @@ pub struct Found {
 pub(crate) struct Question<'a> {
     /// The cell, and the value (1 to 9) it may not take.
     pub(crate) exclude: Option<(usize, u8)>,
-    /// A solution passed over when the first one is kept (it is still counted).
+    /// A solution passed over when the first one is kept (it is still counted). The run
+    /// then ends at the first other solution: the question is what it is, not how many.
     pub(crate) avoid: Option<&'a [u8]>,
 }
 
@@ -324,6 +355,10 @@ impl Run<'_> {
                 let values = board.values();
                 if self.avoid != Some(&values[..]) {
                     self.first = Some(values);
+                    if self.avoid.is_some() {
+                        self.stats.stopped = Some(StopReason::SolutionLimit);
+                        return false;
+                    }
                 }
             }
             if self.stats.solutions >= self.limits.solutions {

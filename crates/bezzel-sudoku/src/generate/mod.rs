@@ -226,7 +226,7 @@ impl Generator {
             if easy != (wanted == Difficulty::Easy) {
                 continue;
             }
-            if logic::rate(&made.puzzle).difficulty() == wanted {
+            if logic::level_within(&made.puzzle, Difficulty::Beyond) == wanted {
                 return Ok(made);
             }
         }
@@ -253,10 +253,10 @@ impl Generator {
         // `wanted` reads `Beyond`, found with no technique above `wanted` tried.
         let level = |givens: &[u8]| {
             let grid = Grid::from_cells(box_size, givens.to_vec()).expect("a grid");
-            match logic::rate_within(&grid, wanted).difficulty() {
+            match logic::level_within(&grid, wanted) {
                 // The ceiling can find an easier way than the full rating (an X-wing, hard,
                 // is tried before a hidden pair, medium): the full rating decides.
-                d if d == wanted => logic::rate(&grid).difficulty().max(d),
+                d if d == wanted => logic::level_within(&grid, Difficulty::Beyond).max(d),
                 d => d,
             }
         };

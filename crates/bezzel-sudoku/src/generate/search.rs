@@ -277,7 +277,8 @@ pub(crate) fn count(
 }
 
 /// A solution of `givens` other than `solution` (one of theirs): `Some(None)` when there is
-/// none, `None` when `budget` nodes were not enough to tell.
+/// none, `None` when `budget` nodes were not enough to tell. The first other one in the
+/// search's order; the 9×9 kernel stops there, not at a second solution.
 pub(crate) fn other_solution(
     layout: &Layout,
     givens: &[u8],

@@ -8,7 +8,7 @@
 //! the puzzle unique; but a person finds such a chain by trial, so they score above every
 //! pattern.
 
-use super::{Candidates, Difficulty, Step, Technique, find, values_of};
+use super::{Candidates, Difficulty, Step, Technique, pattern_step, values_of};
 
 /// The first candidate whose assumption leads to a contradiction, found with `technique`'s
 /// means of forcing.
@@ -48,11 +48,7 @@ fn contradicts(trial: &mut Candidates, cell: usize, value: u8, with_patterns: bo
         if trial.is_solved() || !with_patterns {
             return false;
         }
-        let pattern = Technique::ALL
-            .iter()
-            .filter(|t| t.difficulty() > Difficulty::Easy && t.difficulty() <= Difficulty::Expert)
-            .find_map(|&t| find(trial, t));
-        match pattern {
+        match pattern_step(trial, Difficulty::Expert) {
             Some(step) => trial.apply(&step),
             None => return false,
         }

@@ -9,9 +9,15 @@ use super::{Candidates, Step, Technique};
 /// A simple-coloring step.
 pub(super) fn simple(grid: &Candidates) -> Option<Step> {
     let n = grid.n;
+    // A cell's links, at most one per unit it is in, in the order the units come; kept for
+    // every value, as the search runs at every step of a rating.
+    let mut links = vec![[0usize; 3]; n * n];
+    let mut degree = vec![0usize; n * n];
+    let mut colour: Vec<Option<bool>> = vec![None; n * n];
     for value in 1..=n as u8 {
         // Conjugate links.
-        let mut links: Vec<Vec<usize>> = vec![Vec::new(); n * n];
+        degree.fill(0);
+        colour.fill(None);
         for unit in 0..3 * n {
             let places = grid.place_mask(unit, value);
             if places.count_ones() == 2 {
@@ -19,13 +25,14 @@ pub(super) fn simple(grid: &Candidates) -> Option<Step> {
                 let (Some(a), Some(b)) = (ends.next(), ends.next()) else {
                     continue;
                 };
-                links[a].push(b);
-                links[b].push(a);
+                links[a][degree[a]] = b;
+                degree[a] += 1;
+                links[b][degree[b]] = a;
+                degree[b] += 1;
             }
         }
-        let mut colour: Vec<Option<bool>> = vec![None; n * n];
         for start in 0..n * n {
-            if links[start].is_empty() || colour[start].is_some() {
+            if degree[start] == 0 || colour[start].is_some() {
                 continue;
             }
             // One chain, coloured by a walk.
@@ -34,7 +41,7 @@ pub(super) fn simple(grid: &Candidates) -> Option<Step> {
             let mut i = 0;
             while i < chain.len() {
                 let c = chain[i];
-                for &d in &links[c] {
+                for &d in &links[c][..degree[c]] {
                     if colour[d].is_none() {
                         colour[d] = Some(!colour[c].unwrap_or(true));
                         chain.push(d);

@@ -3,7 +3,7 @@
 //!
 //! The format is [`Candidates::from_marks`]'s; [`Candidates::to_marks`] writes it.
 
-use super::{Candidates, units_of, values_of};
+use super::{Candidates, values_of};
 use std::fmt;
 
 /// Why a candidate grid could not be read. Cells are `(row, column)`, from 1.
@@ -28,6 +28,21 @@ pub enum MarksError {
     },
     /// An open cell whose candidates the placed values all rule out.
     NoCandidate((usize, usize)),
+    /// Two open cells of a row, column or box left with the same one candidate: both
+    /// cannot take it.
+    SameLastCandidate {
+        /// The two cells.
+        cells: [(usize, usize); 2],
+        /// The value.
+        value: u8,
+    },
+    /// A value neither placed in a row, column or box nor a candidate of any of its cells.
+    NoPlace {
+        /// The unit: `row 3`, `column 5`, `box 9` (counted from 1).
+        unit: String,
+        /// The value.
+        value: u8,
+    },
 }
 
 impl fmt::Display for MarksError {
@@ -55,6 +70,19 @@ impl fmt::Display for MarksError {
                 f,
                 "r{r}c{c} is open with no candidate that its placed peers leave"
             ),
+            MarksError::SameLastCandidate {
+                cells: [a, b],
+                value,
+            } => write!(
+                f,
+                "r{}c{} and r{}c{} share a unit and are both left with {value} alone: \
+                 the candidates contradict each other",
+                a.0, a.1, b.0, b.1
+            ),
+            MarksError::NoPlace { unit, value } => write!(
+                f,
+                "{unit} has no place left for {value}: the candidates contradict each other"
+            ),
         }
     }
 }
@@ -67,10 +95,13 @@ impl Candidates {
     /// line ends). A cell with one digit holds that value; one with several digits is open
     /// with those candidates, and so is one written with a `.` before its digits (`.5`: open,
     /// 5 its only candidate). The characters `|`, `-` and `+` are ignored, so that the boxes
-    /// can be drawn (and [`Candidates::to_marks`] output reads back), and so are lines
-    /// starting with `#`. 4×4 (16 cells) and 9×9 (81 cells) grids, digits `1`-`9`. A
+    /// can be drawn (and [`Candidates::to_marks`] output reads back), and so is everything
+    /// from a `#` to the end of its line, as in puzzle files (a byte order mark at the
+    /// start is skipped too). 4×4 (16 cells) and 9×9 (81 cells) grids, digits `1`-`9`. A
     /// candidate that a placed value of the same row, column or box rules out is dropped,
-    /// as a person would cross it out.
+    /// as a person would cross it out. Marks that contradict themselves are refused: an
+    /// open cell left with no candidate, two cells of a unit left with the same one, a
+    /// value with no place in a unit.
     ///
     /// ```
     /// use bezzel_sudoku::grid::Grid;
@@ -83,9 +114,11 @@ impl Candidates {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_marks(text: &str) -> Result<Candidates, MarksError> {
+        // As the puzzle reader does: a byte order mark skipped, a comment from its `#`.
+        let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
         let tokens: Vec<&str> = text
             .lines()
-            .filter(|l| !l.trim_start().starts_with('#'))
+            .map(|l| l.split('#').next().unwrap_or(""))
             .flat_map(|l| l.split(|c: char| c.is_whitespace() || "|-+".contains(c)))
             .filter(|t| !t.is_empty())
             .collect();
@@ -121,13 +154,7 @@ impl Candidates {
             }
             masks.push(mask);
         }
-        let mut grid = Candidates {
-            box_size,
-            n,
-            values: vec![0; n * n],
-            masks,
-            units: units_of(box_size),
-        };
+        let mut grid = Candidates::with_masks(box_size, masks);
         let at = |c: usize| (c / n + 1, c % n + 1);
         for (cell, &open) in open.iter().enumerate() {
             if grid.masks[cell].count_ones() == 1 && !open {
@@ -151,6 +178,28 @@ impl Candidates {
         for cell in 0..n * n {
             if grid.values[cell] == 0 && grid.masks[cell] == 0 {
                 return Err(MarksError::NoCandidate(at(cell)));
+            }
+        }
+        let last = |c: usize| grid.values[c] == 0 && grid.masks[c].count_ones() == 1;
+        for b in (0..n * n).filter(|&b| last(b)) {
+            if let Some(a) =
+                (0..b).find(|&a| last(a) && grid.masks[a] == grid.masks[b] && grid.sees(a, b))
+            {
+                return Err(MarksError::SameLastCandidate {
+                    cells: [at(a), at(b)],
+                    value: grid.masks[b].trailing_zeros() as u8 + 1,
+                });
+            }
+        }
+        for unit in 0..3 * n {
+            let (once, _, placed) = grid.tally(unit);
+            let missing = grid.full() & !(once | placed);
+            if missing != 0 {
+                let kind = ["row", "column", "box"][unit / n];
+                return Err(MarksError::NoPlace {
+                    unit: format!("{kind} {}", unit % n + 1),
+                    value: missing.trailing_zeros() as u8 + 1,
+                });
             }
         }
         Ok(grid)

@@ -293,15 +293,30 @@ pub struct Candidates {
     values: Vec<u8>,
     /// The candidates of each open cell (bit `v - 1` for `v`); 0 for a placed cell.
     masks: Vec<u32>,
-    /// The cells of each row, column and box (rows, then columns, then boxes), shared by
-    /// every grid of the size so that a new grid (one per rating) allocates only its cells.
+    /// The places of each value in each unit (entry `unit * n + value - 1`, bit `i` for
+    /// the unit's `i`th cell), kept in step with `masks`: the techniques ask for them in
+    /// every unit for every value, each time they look for a step.
+    places: Vec<u32>,
+    /// The units of the grid's size, shared by every grid of the size so that a new grid
+    /// (one per rating) allocates only its cells.
+    layout: &'static Layout,
+    /// The cells of each row, column and box (rows, then columns, then boxes): `layout`'s.
     units: &'static [Vec<usize>],
 }
 
-/// The units of the grid with boxes of `box_size` cells a side, built once per size.
-fn units_of(box_size: usize) -> &'static [Vec<usize>] {
-    static UNITS: [OnceLock<Vec<Vec<usize>>>; 8] = [const { OnceLock::new() }; 8];
-    UNITS[box_size].get_or_init(|| {
+/// The units of one grid size, and where each cell stands in them.
+#[derive(Debug, PartialEq, Eq)]
+struct Layout {
+    /// The cells of each row, column and box (rows, then columns, then boxes).
+    units: Vec<Vec<usize>>,
+    /// Each cell's row, column and box (as unit numbers), with its position in each.
+    of_cell: Vec<[(usize, u32); 3]>,
+}
+
+/// The layout of the grid with boxes of `box_size` cells a side, built once per size.
+fn layout_of(box_size: usize) -> &'static Layout {
+    static LAYOUTS: [OnceLock<Layout>; 8] = [const { OnceLock::new() }; 8];
+    LAYOUTS[box_size].get_or_init(|| {
         let n = box_size * box_size;
         let mut units: Vec<Vec<usize>> = Vec::with_capacity(3 * n);
         for r in 0..n {
@@ -318,7 +333,13 @@ fn units_of(box_size: usize) -> &'static [Vec<usize>] {
                     .collect(),
             );
         }
-        units
+        let mut of_cell = vec![[(0, 0); 3]; n * n];
+        for (unit, cells) in units.iter().enumerate() {
+            for (i, &c) in cells.iter().enumerate() {
+                of_cell[c][unit / n] = (unit, i as u32);
+            }
+        }
+        Layout { units, of_cell }
     })
 }
 
@@ -327,20 +348,29 @@ impl Candidates {
     pub fn new(puzzle: &Grid) -> Candidates {
         let box_size = puzzle.box_size();
         let n = puzzle.size();
-        let units = units_of(box_size);
         let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-        let mut grid = Candidates {
-            box_size,
-            n,
-            values: vec![0; n * n],
-            masks: vec![full; n * n],
-            units,
-        };
-        for (cell, &v) in puzzle.cells().iter().enumerate() {
-            if v != 0 {
-                grid.place(cell, v);
+        let layout = layout_of(box_size);
+        let cells = puzzle.cells();
+        // What placing each given in turn leaves, in one pass: an open cell keeps the
+        // values no given of its units holds, a given cell none.
+        let mut given = vec![0u32; 3 * n];
+        for (unit, members) in layout.units.iter().enumerate() {
+            for &c in members {
+                if cells[c] != 0 {
+                    given[unit] |= bit(cells[c]);
+                }
             }
         }
+        let masks = (0..n * n)
+            .map(|c| match cells[c] {
+                0 => layout.of_cell[c]
+                    .iter()
+                    .fold(full, |m, &(u, _)| m & !given[u]),
+                _ => 0,
+            })
+            .collect();
+        let mut grid = Candidates::with_masks(box_size, masks);
+        grid.values.copy_from_slice(cells);
         grid
     }
 
@@ -374,16 +404,63 @@ impl Candidates {
         Grid::from_cells(self.box_size, self.values.clone()).expect("a grid of its own size")
     }
 
+    /// A grid of `box_size` with no value placed and these candidates, its places counted.
+    fn with_masks(box_size: usize, masks: Vec<u32>) -> Candidates {
+        let n = box_size * box_size;
+        let layout = layout_of(box_size);
+        let mut places = vec![0u32; 3 * n * n];
+        for (unit, members) in layout.units.iter().enumerate() {
+            let row = &mut places[unit * n..(unit + 1) * n];
+            for (i, &c) in members.iter().enumerate() {
+                let mut values = masks[c];
+                while values != 0 {
+                    row[values.trailing_zeros() as usize] |= 1 << i;
+                    values &= values - 1;
+                }
+            }
+        }
+        Candidates {
+            box_size,
+            n,
+            values: vec![0; n * n],
+            masks,
+            places,
+            layout,
+            units: &layout.units,
+        }
+    }
+
+    /// Takes the candidate `b` (a value's bit) out of `cell`, and its place out of the
+    /// cell's units.
+    #[inline]
+    fn clear(&mut self, cell: usize, b: u32) {
+        if self.masks[cell] & b != 0 {
+            self.masks[cell] &= !b;
+            let v = b.trailing_zeros() as usize;
+            for &(unit, i) in &self.layout.of_cell[cell] {
+                self.places[unit * self.n + v] &= !(1 << i);
+            }
+        }
+    }
+
     /// Places `value` in `cell` and takes it out of the cell's peers.
     fn place(&mut self, cell: usize, value: u8) {
         self.values[cell] = value;
-        self.masks[cell] = 0;
+        let mut others = self.masks[cell];
+        while others != 0 {
+            let b = others & others.wrapping_neg();
+            others &= others - 1;
+            self.clear(cell, b);
+        }
         let b = bit(value);
-        let (r, c) = (cell / self.n, cell % self.n);
-        let bx = (r / self.box_size) * self.box_size + c / self.box_size;
-        for unit in [r, self.n + c, 2 * self.n + bx] {
-            for &p in &self.units[unit] {
-                self.masks[p] &= !b;
+        let layout = self.layout;
+        for &(unit, _) in &layout.of_cell[cell] {
+            // Only the cells that still have the value: its places in the unit.
+            let mut at = self.places[unit * self.n + usize::from(value - 1)];
+            while at != 0 {
+                let i = at.trailing_zeros() as usize;
+                at &= at - 1;
+                self.clear(layout.units[unit][i], b);
             }
         }
     }
@@ -394,46 +471,37 @@ impl Candidates {
             self.place(cell, value);
         }
         for &(cell, value) in &step.remove {
-            self.masks[cell] &= !bit(value);
+            self.clear(cell, bit(value));
         }
     }
 
     /// Whether cells `a` and `b` (different) share a row, column or box.
     fn sees(&self, a: usize, b: usize) -> bool {
-        let n = self.n;
-        let (ra, ca, rb, cb) = (a / n, a % n, b / n, b % n);
-        a != b
-            && (ra == rb
-                || ca == cb
-                || (ra / self.box_size == rb / self.box_size
-                    && ca / self.box_size == cb / self.box_size))
+        let (ua, ub) = (&self.layout.of_cell[a], &self.layout.of_cell[b]);
+        a != b && (ua[0].0 == ub[0].0 || ua[1].0 == ub[1].0 || ua[2].0 == ub[2].0)
     }
 
     /// The open cells of `unit` with `value` as a candidate.
     fn places(&self, unit: usize, value: u8) -> impl Iterator<Item = usize> + '_ {
-        self.units[unit]
-            .iter()
-            .copied()
-            .filter(move |&c| self.has(c, value))
+        self.cells_at(unit, self.place_mask(unit, value))
     }
 
     /// The positions in `unit` (bit `i` for its `i`th cell) where `value` is a candidate.
     fn place_mask(&self, unit: usize, value: u8) -> u32 {
-        let b = bit(value);
-        self.units[unit]
-            .iter()
-            .enumerate()
-            .filter(|&(_, &c)| self.masks[c] & b != 0)
-            .fold(0, |m, (i, _)| m | 1 << i)
+        self.places[unit * self.n + usize::from(value - 1)]
     }
 
     /// The cells of `unit` at the positions of `mask`.
     fn cells_at(&self, unit: usize, mask: u32) -> impl Iterator<Item = usize> + '_ {
-        self.units[unit]
-            .iter()
-            .enumerate()
-            .filter(move |&(i, _)| mask & 1 << i != 0)
-            .map(|(_, &c)| c)
+        let cells = &self.units[unit];
+        let mut left = mask;
+        std::iter::from_fn(move || {
+            (left != 0).then(|| {
+                let i = left.trailing_zeros() as usize;
+                left &= left - 1;
+                cells[i]
+            })
+        })
     }
 
     /// Every value's bit set.
@@ -519,6 +587,41 @@ impl Candidates {
             self.place(cell, self.masks[cell].trailing_zeros() as u8 + 1);
             *used = (*used).max(Some(Technique::NakedSingle));
             *steps += 1;
+        }
+    }
+
+    /// Places singles, naked and hidden, in whatever order is quickest, until none is left:
+    /// false when an open cell is left with no candidate. For a grid with a solution it
+    /// reaches the grid [`Candidates::fill_singles`] reaches (a single stays a single, or is
+    /// placed, whatever is placed before it: the singles closure is one), with no record of
+    /// which kind of single placed what: enough for a level, not for a score.
+    fn close_singles(&mut self) -> bool {
+        let n = self.n;
+        loop {
+            let mut placed = false;
+            for cell in 0..n * n {
+                if self.values[cell] == 0 {
+                    match self.masks[cell].count_ones() {
+                        0 => return false,
+                        1 => {
+                            self.place(cell, self.masks[cell].trailing_zeros() as u8 + 1);
+                            placed = true;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            for entry in 0..3 * n * n {
+                let at = self.places[entry];
+                if at != 0 && at & (at - 1) == 0 {
+                    let cell = self.units[entry / n][at.trailing_zeros() as usize];
+                    self.place(cell, (entry % n) as u8 + 1);
+                    placed = true;
+                }
+            }
+            if !placed {
+                return true;
+            }
         }
     }
 }
@@ -685,11 +788,7 @@ pub fn rate_within(puzzle: &Grid, ceiling: Difficulty) -> Rating {
     let mut hardest = None;
     let mut steps = 0;
     while grid.fill_singles(&mut hardest, &mut steps) && !grid.is_solved() {
-        let Some(step) = Technique::ALL
-            .iter()
-            .filter(|t| t.difficulty() > Difficulty::Easy && t.difficulty() <= ceiling)
-            .find_map(|&t| find(&grid, t))
-        else {
+        let Some(step) = pattern_step(&grid, ceiling) else {
             break;
         };
         grid.apply(&step);
@@ -700,5 +799,39 @@ pub fn rate_within(puzzle: &Grid, ceiling: Difficulty) -> Rating {
     Rating {
         grade: Grade::new(hardest, open),
         steps,
+    }
+}
+
+/// The easiest step of a technique above the singles and at most `ceiling`.
+fn pattern_step(grid: &Candidates, ceiling: Difficulty) -> Option<Step> {
+    Technique::ALL
+        .iter()
+        .filter(|t| t.difficulty() > Difficulty::Easy && t.difficulty() <= ceiling)
+        .find_map(|&t| find(grid, t))
+}
+
+/// [`rate_within`]'s level, `rate_within(puzzle, ceiling).difficulty()`, for a puzzle with a
+/// solution (the generator's are unique), found with less work. Only the level is asked, so
+/// the singles are placed in bulk in any order, with no record of their kinds: every order
+/// reaches the same grid when the puzzle has a solution (a single stays one, or is placed,
+/// whatever is placed before it), so each technique looks at the grid that
+/// [`rate_within`]'s looks at and finds the same step. The generator asks this of every
+/// move of its walk.
+pub fn level_within(puzzle: &Grid, ceiling: Difficulty) -> Difficulty {
+    let mut grid = Candidates::new(puzzle);
+    let mut hardest: Option<Technique> = None;
+    while grid.close_singles() && !grid.is_solved() {
+        let Some(step) = pattern_step(&grid, ceiling) else {
+            break;
+        };
+        grid.apply(&step);
+        hardest = hardest.max(Some(step.technique));
+    }
+    if grid.is_solved() {
+        // The level of the technique scored highest (as a rating's), not the highest level
+        // used: an X-wing (hard, 3.2) under a hidden pair (medium, 3.4) reads medium.
+        hardest.map_or(Difficulty::Easy, Technique::difficulty)
+    } else {
+        Difficulty::Beyond
     }
 }

@@ -38,13 +38,24 @@ fn remove_seen(
 fn wings(grid: &Candidates, technique: Technique) -> Option<Step> {
     let bivalue = pairs(grid);
     let pivot_size = if technique == Technique::XyWing { 2 } else { 3 };
+    // One buffer for every pivot's pincers: the search runs at every step of a rating.
+    let mut seen = Vec::with_capacity(bivalue.len());
     for pivot in (0..grid.n * grid.n).filter(|&c| grid.masks[c].count_ones() == pivot_size) {
         let pm = grid.masks[pivot];
-        let seen: Vec<usize> = bivalue
-            .iter()
-            .copied()
-            .filter(|&c| grid.sees(pivot, c))
-            .collect();
+        // A pincer of an XY-wing shares one candidate with the pivot, one of an XYZ-wing
+        // lies within it: the others can be in no wing of this pivot, and leaving them out
+        // keeps the pairs that can in the order they come.
+        let fits_pivot = |c: usize| match pivot_size {
+            2 => (grid.masks[c] & pm).count_ones() == 1,
+            _ => grid.masks[c] & !pm == 0,
+        };
+        seen.clear();
+        seen.extend(
+            bivalue
+                .iter()
+                .copied()
+                .filter(|&c| fits_pivot(c) && grid.sees(pivot, c)),
+        );
         for (i, &a) in seen.iter().enumerate() {
             for &b in &seen[i + 1..] {
                 let (ma, mb) = (grid.masks[a], grid.masks[b]);

@@ -264,3 +264,79 @@ fn malformed_candidate_grids_are_refused_with_the_reason() {
         assert!(e.to_string().contains(&reason), "{text:?}: {e}");
     }
 }
+
+#[test]
+fn the_level_alone_is_the_level_of_the_full_rating_at_every_ceiling() {
+    use bezzel_sudoku::generate::{Options, generate};
+    // Puzzles the walk makes for each level (seed 1's medium puzzle 55 needs an X-wing,
+    // hard, and a hidden pair, scored higher but medium: the level follows the score).
+    let mut all: Vec<Grid> = puzzles(TOP1465)
+        .into_iter()
+        .chain(puzzles(SEVENTEEN).into_iter().take(100))
+        .collect();
+    for (wanted, count) in [
+        (Difficulty::Medium, 60),
+        (Difficulty::Hard, 20),
+        (Difficulty::Expert, 20),
+        (Difficulty::Extreme, 10),
+    ] {
+        let options = Options {
+            seed: 1,
+            difficulty: Some(wanted),
+            ..Options::default()
+        };
+        all.extend(
+            generate(options, count)
+                .unwrap()
+                .into_iter()
+                .map(|g| g.puzzle),
+        );
+    }
+    for puzzle in &all {
+        for ceiling in Difficulty::ALL {
+            assert_eq!(
+                logic::level_within(puzzle, ceiling),
+                logic::rate_within(puzzle, ceiling).difficulty(),
+                "{ceiling}: {}",
+                puzzle.to_line()
+            );
+        }
+    }
+}
+
+#[test]
+fn candidate_grids_skip_a_byte_order_mark_and_comments_after_a_hash() {
+    let plain = "1 2 34 34\n34 34 12 12\n2 1 34 34\n34 34 1 2\n";
+    let grid = Candidates::from_marks(plain).unwrap();
+    let commented =
+        "\u{FEFF}# a 4x4 grid\n1 2 34 34 # row 1\n34 34 12 12\n2 1 34 34#\n34 34 1 2 # 1 2 3\n";
+    assert_eq!(Candidates::from_marks(commented), Ok(grid));
+}
+
+#[test]
+fn candidate_grids_that_contradict_themselves_are_refused() {
+    for (text, reason) in [
+        // Two open cells of row 1 left with 3 alone.
+        (
+            "1 2 .3 .3\n34 34 12 12\n2 1 34 34\n34 34 1 2",
+            "r1c3 and r1c4 share a unit and are both left with 3 alone",
+        ),
+        // The same in a 9x9 box, with room for every value elsewhere.
+        (
+            &format!(
+                ".5 {} .5 {}",
+                ["123456789"; 9].join(" "),
+                vec!["123456789"; 70].join(" ")
+            ),
+            "r1c1 and r2c2 share a unit and are both left with 5 alone",
+        ),
+        // Row 1 holds 1 and three cells of {2,3}: no place for 4.
+        (
+            "1 23 23 23\n1234 1234 1234 1234\n1234 1234 1234 1234\n1234 1234 1234 1234",
+            "row 1 has no place left for 4",
+        ),
+    ] {
+        let e = Candidates::from_marks(text).unwrap_err();
+        assert!(e.to_string().contains(reason), "{text:?}: {e}");
+    }
+}

@@ -209,3 +209,35 @@ fn endless_pencil_marks_are_refused_at_a_size_limit() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("larger than"), "{}", stderr(&o));
 }
+
+#[test]
+fn pencil_marks_read_as_puzzles_are_with_a_byte_order_mark_and_comments() {
+    let marks = "\u{FEFF}1 2 34 34 # row 1\n34 34 12 12\n2 1 34 34\n34 34 1 2 # done\n";
+    let o = run("sudoku", &["hint", "--candidates"], Some(marks));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let plain = run(
+        "sudoku",
+        &["hint", "--candidates"],
+        Some("1 2 34 34\n34 34 12 12\n2 1 34 34\n34 34 1 2\n"),
+    );
+    assert_eq!(stdout(&o), stdout(&plain));
+    assert!(!stdout(&o).is_empty());
+}
+
+#[test]
+fn contradictory_pencil_marks_are_an_error_not_a_hint() {
+    for (marks, reason) in [
+        (
+            "1 2 .3 .3\n34 34 12 12\n2 1 34 34\n34 34 1 2\n",
+            "both left with 3 alone",
+        ),
+        (
+            "1 23 23 23\n1234 1234 1234 1234\n1234 1234 1234 1234\n1234 1234 1234 1234\n",
+            "row 1 has no place left for 4",
+        ),
+    ] {
+        let o = run("sudoku", &["hint", "--candidates"], Some(marks));
+        assert_eq!(o.status.code(), Some(2), "{marks:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains(reason), "{marks:?}: {}", stderr(&o));
+    }
+}
