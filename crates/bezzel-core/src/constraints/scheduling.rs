@@ -9,7 +9,8 @@
 use crate::error::ModelError;
 use crate::model::Model;
 use crate::propagators::{
-    Cumulative, CumulativeEnergy, Diffn, Disjunctive, ENERGETIC_MAX_TASKS, Relation,
+    Cumulative, CumulativeEnergy, Diffn, DiffnEnergy, DiffnTimeTable, Disjunctive,
+    ENERGETIC_MAX_TASKS, Relation,
 };
 use crate::var::IntView;
 
@@ -203,6 +204,12 @@ impl Model {
         if let Some((starts, durations)) = self.unary_row(&origins, &sizes, strict) {
             self.post(Disjunctive::new(starts, durations, true))?;
         }
+        for d in 0..origins[0].len() {
+            self.post(DiffnTimeTable::new(origins.clone(), sizes.clone(), d))?;
+            if origins.len() <= ENERGETIC_MAX_TASKS {
+                self.post(DiffnEnergy::new(origins.clone(), sizes.clone(), d))?;
+            }
+        }
         self.post(Diffn::new(origins, sizes, strict))
     }
 
@@ -279,6 +286,12 @@ impl Model {
         let sizes = self.box_views(sizes)?;
         if origins.len() < 2 {
             return Ok(());
+        }
+        for d in 0..origins[0].len() {
+            self.post(DiffnTimeTable::flexible(origins.clone(), sizes.clone(), d))?;
+            if origins.len() <= ENERGETIC_MAX_TASKS {
+                self.post(DiffnEnergy::flexible(origins.clone(), sizes.clone(), d))?;
+            }
         }
         self.post(Diffn::flexible(origins, sizes, strict))
     }
