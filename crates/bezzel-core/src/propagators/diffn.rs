@@ -329,7 +329,9 @@ impl Propagator for Diffn {
 /// Boxes along one dimension as tasks on a cumulative resource, beside [`Diffn`]: each box
 /// runs for its size along the dimension with its cross-section (the product of its other
 /// sizes) as height, and the capacity is the cross-section of the bounding box of all the
-/// boxes, read at every run (see the [module](self) for why that holds). The rule is
+/// boxes, read at every run. That holds because the boxes that cover one coordinate along
+/// the dimension must be apart in another, so their cross-sections lie side by side within
+/// the bounding box's; it shrinks with the domains. The rule is
 /// time-tabling ([`DiffnTimeTable`]) or energetic reasoning ([`DiffnEnergy`]), as for
 /// [`Cumulative`](super::Cumulative) and [`CumulativeEnergy`](super::CumulativeEnergy).
 /// Sizes count with their least values; a box with a least size of 0 or less takes no
@@ -425,7 +427,9 @@ impl<R> DiffnStacks<R> {
             let along = self.side(ctx, i, self.along);
             let height = (0..self.dims)
                 .filter(|&e| e != self.along)
-                .fold(1i64, |h, e| h.saturating_mul(self.side(ctx, i, e).least.max(0)));
+                .fold(1i64, |h, e| {
+                    h.saturating_mul(self.side(ctx, i, e).least.max(0))
+                });
             if along.least <= 0 || height == 0 {
                 continue;
             }
@@ -485,7 +489,10 @@ impl<R: Rule> Propagator for DiffnStacks<R> {
         let mut cap = 1i64;
         for e in (0..k).filter(|&e| e != d) {
             let low = (0..n).map(|i| origin(i, e)).min().unwrap_or(0);
-            let high = (0..n).map(|i| origin(i, e) + size(i, e).max(0)).max().unwrap_or(0);
+            let high = (0..n)
+                .map(|i| origin(i, e) + size(i, e).max(0))
+                .max()
+                .unwrap_or(0);
             match cap.checked_mul(high - low) {
                 Some(c) => cap = c,
                 None => return true, // the rule does not run

@@ -16,9 +16,7 @@
 use bezzel_core::prelude::*;
 
 use crate::brute::*;
-use crate::scheduling::{
-    Case, TaskBounds, check_random_cases, energetic_holds, time_table_holds,
-};
+use crate::scheduling::{Case, TaskBounds, check_random_cases, energetic_holds, time_table_holds};
 
 /// A box's size in one dimension: a constant, or a view over one of the case's variables.
 #[derive(Debug, Clone, Copy)]
