@@ -9,7 +9,8 @@
 use crate::error::ModelError;
 use crate::model::Model;
 use crate::propagators::{
-    Cumulative, CumulativeEnergy, Diffn, Disjunctive, ENERGETIC_MAX_TASKS, Relation,
+    Cumulative, CumulativeEnergy, Diffn, DiffnEnergy, DiffnTimeTable, Disjunctive,
+    ENERGETIC_MAX_TASKS, Relation,
 };
 use crate::var::IntView;
 
@@ -109,9 +110,13 @@ impl Model {
     ///
     /// Posts [`Diffn`]: pairwise reasoning that fails pairs no dimension can separate,
     /// and separates a pair that only one dimension can, by bounds or by domain holes (see
-    /// the [propagator](crate::propagators::Diffn)). Rectangles whose rows are fixed and all
-    /// cross one another (one row of a machine, say) are tasks on a unary resource along
-    /// `x`: [`Disjunctive`] goes beside it, for edge finding.
+    /// the [propagator](crate::propagators::Diffn)). Beside it, along `x` and along `y`,
+    /// the rectangles are tasks on a cumulative resource as high as their bounding box
+    /// (three unit squares do not fit into one column of two rows): time-tabling
+    /// ([`DiffnTimeTable`]) and, for up to [`ENERGETIC_MAX_TASKS`] rectangles, energetic
+    /// reasoning ([`DiffnEnergy`]). Rectangles whose rows are fixed and all cross one another
+    /// (one row of a machine, say) are tasks on a unary resource along `x`: [`Disjunctive`]
+    /// goes beside them too, for edge finding.
     ///
     /// Errors: the arrays differ in length.
     ///
@@ -168,7 +173,8 @@ impl Model {
     /// `strict`, MiniZinc's `diffn_k(origins, sizes)`, where a box of zero size in a
     /// dimension still may not lie strictly inside another; without, `diffn_nonstrict_k`,
     /// where a box with a zero size is apart from every box. Sizes may be negative: the
-    /// definition is then read literally, as MiniZinc's decomposition does.
+    /// definition is then read literally, as MiniZinc's decomposition does. Posts what
+    /// [`diffn`](Model::diffn) does, in every dimension.
     ///
     /// Errors: a box has another number of dimensions than the first, or `sizes` is not
     /// shaped as `origins`.
@@ -202,6 +208,12 @@ impl Model {
         }
         if let Some((starts, durations)) = self.unary_row(&origins, &sizes, strict) {
             self.post(Disjunctive::new(starts, durations, true))?;
+        }
+        for d in 0..origins[0].len() {
+            self.post(DiffnTimeTable::new(origins.clone(), sizes.clone(), d))?;
+            if origins.len() <= ENERGETIC_MAX_TASKS {
+                self.post(DiffnEnergy::new(origins.clone(), sizes.clone(), d))?;
+            }
         }
         self.post(Diffn::new(origins, sizes, strict))
     }
@@ -249,7 +261,8 @@ impl Model {
 
     /// [`diffn_k`](Model::diffn_k) with sizes that are variables (or views): MiniZinc's
     /// `diffn`, `diffn_k` and their `nonstrict` forms in general. The reasoning uses the
-    /// sizes' least values, and bounds a size from above when its box must precede another.
+    /// sizes' least values, and bounds a size from above when its box must precede another;
+    /// the cumulative resources of [`diffn`](Model::diffn) go beside it, in every dimension.
     ///
     /// Errors: as [`diffn_k`](Model::diffn_k).
     ///
@@ -279,6 +292,12 @@ impl Model {
         let sizes = self.box_views(sizes)?;
         if origins.len() < 2 {
             return Ok(());
+        }
+        for d in 0..origins[0].len() {
+            self.post(DiffnTimeTable::flexible(origins.clone(), sizes.clone(), d))?;
+            if origins.len() <= ENERGETIC_MAX_TASKS {
+                self.post(DiffnEnergy::flexible(origins.clone(), sizes.clone(), d))?;
+            }
         }
         self.post(Diffn::flexible(origins, sizes, strict))
     }

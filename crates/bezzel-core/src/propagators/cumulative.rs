@@ -57,11 +57,11 @@ impl Amount {
 /// A task in one direction of time, as the reasoning sees it: its start lies in
 /// `[est, lst]`, and it runs at least `d` with at least height `r`.
 #[derive(Debug, Clone, Copy)]
-struct Bounds {
-    est: i64,
-    lst: i64,
-    d: i64,
-    r: i64,
+pub(crate) struct Bounds {
+    pub(crate) est: i64,
+    pub(crate) lst: i64,
+    pub(crate) d: i64,
+    pub(crate) r: i64,
 }
 
 impl Bounds {
@@ -176,7 +176,7 @@ impl Tasks {
 
 /// A rule for tasks on a cumulative resource, as one pass forward in time; the same pass
 /// over the tasks mirrored (time reversed) moves the latest starts.
-trait Rule: Default + Clone + std::fmt::Debug + Send {
+pub(crate) trait Rule: Default + Clone + std::fmt::Debug + Send {
     /// The propagator's name.
     const NAME: &'static str;
     /// How much one run costs.
@@ -197,10 +197,59 @@ trait Rule: Default + Clone + std::fmt::Debug + Send {
 pub struct CumulativeRule<R> {
     tasks: Tasks,
     now: Vec<Bounds>,
+    passes: Passes<R>,
+}
+
+/// One rule applied forward and backward in time to tasks given by their bounds, with its
+/// scratch: the new earliest and latest starts land in `est` and `lst`. Besides
+/// [`CumulativeRule`], [`DiffnStacks`](super::DiffnStacks) runs it on the resource that
+/// boxes make along one dimension.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Passes<R> {
+    rule: R,
     mirror: Vec<Bounds>,
     est: Vec<i64>,
     lst: Vec<i64>,
-    rule: R,
+}
+
+impl<R: Rule> Passes<R> {
+    /// Applies the rule to `tasks` under the capacity's greatest value `cap`, forward and
+    /// backward in time: fills `est` and `lst`, and returns the least capacity the tasks
+    /// need, or fails.
+    pub(crate) fn run(&mut self, tasks: &[Bounds], cap: i64) -> Result<i64, Conflict> {
+        let n = tasks.len();
+        self.est.resize(n, 0);
+        self.lst.resize(n, 0);
+        let need = self.rule.pass(tasks, cap, &mut self.est)?;
+        self.mirror.clear();
+        self.mirror.extend(tasks.iter().map(|t| t.mirrored()));
+        // The mirrored tasks need the same capacity: their windows are the same, reversed.
+        self.rule.pass(&self.mirror, cap, &mut self.lst)?;
+        for (lst, t) in self.lst.iter_mut().zip(&self.mirror) {
+            *lst = -*lst - t.d;
+        }
+        Ok(need)
+    }
+
+    /// Moves the bounds of `starts` (read as `now`) to the earliest and latest starts of
+    /// the last [`run`](Self::run); whether one moved.
+    pub(crate) fn narrow(
+        &self,
+        ctx: &mut Context<'_>,
+        starts: &[IntView],
+        now: &[Bounds],
+    ) -> Result<bool, Conflict> {
+        let mut changed = false;
+        for (i, &x) in starts.iter().enumerate() {
+            if self.est[i] > now[i].est {
+                changed |= ctx.set_min(x, self.est[i])?;
+            }
+            if self.lst[i] < now[i].lst {
+                changed |= ctx.set_max(x, self.lst[i])?;
+            }
+        }
+        Ok(changed)
+    }
 }
 
 impl<R: Default> CumulativeRule<R> {
@@ -208,10 +257,7 @@ impl<R: Default> CumulativeRule<R> {
         CumulativeRule {
             tasks,
             now: Vec::new(),
-            mirror: Vec::new(),
-            est: Vec::new(),
-            lst: Vec::new(),
-            rule: R::default(),
+            passes: Passes::default(),
         }
     }
 
@@ -256,25 +302,9 @@ impl<R: Rule> Propagator for CumulativeRule<R> {
         loop {
             self.tasks.read(ctx, &mut self.now);
             let cap = ctx.max(self.tasks.capacity);
-            self.est.resize(n, 0);
-            self.lst.resize(n, 0);
-            let need = self.rule.pass(&self.now, cap, &mut self.est)?;
-            self.mirror.clear();
-            self.mirror.extend(self.now.iter().map(|t| t.mirrored()));
-            // The mirrored tasks need the same capacity: their windows are the same, reversed.
-            self.rule.pass(&self.mirror, cap, &mut self.lst)?;
-            for (lst, t) in self.lst.iter_mut().zip(&self.mirror) {
-                *lst = -*lst - t.d;
-            }
+            let need = self.passes.run(&self.now, cap)?;
             let mut changed = ctx.set_min(self.tasks.capacity, need)?;
-            for (i, &x) in self.tasks.starts.iter().enumerate() {
-                if self.est[i] > self.now[i].est {
-                    changed |= ctx.set_min(x, self.est[i])?;
-                }
-                if self.lst[i] < self.now[i].lst {
-                    changed |= ctx.set_max(x, self.lst[i])?;
-                }
-            }
+            changed |= self.passes.narrow(ctx, &self.tasks.starts, &self.now)?;
             if !changed {
                 return Ok(PropStatus::subsumed_if(self.tasks.all_fixed(ctx)));
             }

@@ -15,7 +15,22 @@
 //! trailed list. Sizes count with their least values, which is sound for variable sizes and
 //! exact once they are fixed; a pair runs each pass in `O(k)`, a pass over the pairs in
 //! `O(n² k)`, and a run repeats passes until nothing moves.
+//!
+//! Pairs cannot see that three boxes are too many for two rows. So along each dimension
+//! `d` the boxes are also tasks on a cumulative resource, as Gecode's FlatZinc front end
+//! posts beside its `nooverlap` ([`DiffnStacks`]): the boxes that cover one coordinate
+//! along `d` are apart in the other dimensions, so their cross-sections (the products of
+//! their other sizes) fit side by side into the cross-section of the bounding box of all
+//! the boxes (the product of its other extents, from the least origin to the furthest
+//! end). That is the capacity; each box is a task as long as its size along `d`, as high
+//! as its cross-section, and the rules of [`Cumulative`](super::Cumulative) (time-tabling)
+//! and [`CumulativeEnergy`](super::CumulativeEnergy) (energetic reasoning) apply. The
+//! bounding box shrinks with the domains, so the capacity is read anew at every run. A box
+//! counts only where all its least sizes are positive (a box that may be empty stacks on
+//! nothing: it has no cross-section, or no length), and a run does nothing while the
+//! heights together fit into the capacity.
 
+use super::cumulative::{Bounds, Passes, Profile, Rule, Windows};
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::queue::Priority;
@@ -308,5 +323,202 @@ impl Propagator for Diffn {
 
     fn name(&self) -> &'static str {
         "diffn"
+    }
+}
+
+/// Boxes along one dimension as tasks on a cumulative resource, beside [`Diffn`]: each box
+/// runs for its size along the dimension with its cross-section (the product of its other
+/// sizes) as height, and the capacity is the cross-section of the bounding box of all the
+/// boxes, read at every run. That holds because the boxes that cover one coordinate along
+/// the dimension must be apart in another, so their cross-sections lie side by side within
+/// the bounding box's; it shrinks with the domains. The rule is
+/// time-tabling ([`DiffnTimeTable`]) or energetic reasoning ([`DiffnEnergy`]), as for
+/// [`Cumulative`](super::Cumulative) and [`CumulativeEnergy`](super::CumulativeEnergy).
+/// Sizes count with their least values; a box with a least size of 0 or less takes no
+/// room. Posted by [`Model::diffn_k`](crate::Model::diffn_k) and its kin, one per dimension.
+#[derive(Debug, Clone)]
+pub struct DiffnStacks<R> {
+    /// The origins, laid out as in [`Diffn`].
+    origins: Vec<IntView>,
+    sizes: Vec<Size>,
+    boxes: usize,
+    dims: usize,
+    /// The dimension along which the boxes are tasks.
+    along: usize,
+    /// Scratch: the tasks that take room, and their origins along the dimension.
+    tasks: Vec<Bounds>,
+    starts: Vec<IntView>,
+    passes: Passes<R>,
+}
+
+/// [`DiffnStacks`] with time-tabling over compulsory parts: `O(n²)` per pass.
+pub type DiffnTimeTable = DiffnStacks<Profile>;
+
+/// [`DiffnStacks`] with energetic reasoning over task intervals: `O(n³)` per pass.
+pub type DiffnEnergy = DiffnStacks<Windows>;
+
+impl<R: Default> DiffnStacks<R> {
+    fn with(origins: Vec<Vec<IntView>>, sizes: Vec<Size>, along: usize) -> DiffnStacks<R> {
+        let boxes = origins.len();
+        let dims = origins.first().map_or(0, Vec::len);
+        DiffnStacks {
+            origins: origins.into_iter().flatten().collect(),
+            sizes,
+            boxes,
+            dims,
+            along,
+            tasks: Vec::new(),
+            starts: Vec::new(),
+            passes: Passes::default(),
+        }
+    }
+
+    /// The boxes of [`Diffn::new`] (constant sizes) as tasks along dimension `along`.
+    pub fn new(origins: Vec<Vec<IntView>>, sizes: Vec<Vec<i64>>, along: usize) -> Self {
+        let sizes = sizes.into_iter().flatten().map(Size::Fixed).collect();
+        DiffnStacks::with(origins, sizes, along)
+    }
+
+    /// The boxes of [`Diffn::flexible`] (sizes that are views) as tasks along `along`.
+    pub fn flexible(origins: Vec<Vec<IntView>>, sizes: Vec<Vec<IntView>>, along: usize) -> Self {
+        let sizes = sizes.into_iter().flatten().map(Size::View).collect();
+        DiffnStacks::with(origins, sizes, along)
+    }
+}
+
+impl<R> DiffnStacks<R> {
+    /// Box `i`'s origin and size in dimension `d`, through the bounds.
+    fn side(&self, ctx: &Context<'_>, i: usize, d: usize) -> Side {
+        let at = i * self.dims + d;
+        let (least, most) = match self.sizes[at] {
+            Size::Fixed(v) => (v, v),
+            Size::View(s) => (ctx.min(s), ctx.max(s)),
+        };
+        Side {
+            lo: ctx.min(self.origins[at]),
+            hi: ctx.max(self.origins[at]),
+            least,
+            most,
+        }
+    }
+
+    /// The capacity: the product over the other dimensions of the bounding box's extent
+    /// there, from the least origin to the furthest end; `None` beyond `i64`.
+    fn capacity(&self, ctx: &Context<'_>) -> Option<i64> {
+        (0..self.dims)
+            .filter(|&e| e != self.along)
+            .try_fold(1i64, |cap, e| {
+                let (mut low, mut high) = (i64::MAX, i64::MIN);
+                for i in 0..self.boxes {
+                    let s = self.side(ctx, i, e);
+                    low = low.min(s.lo);
+                    high = high.max(s.hi + s.most.max(0));
+                }
+                cap.checked_mul(high - low)
+            })
+    }
+
+    /// Fills `tasks` and `starts` with the boxes that take room; returns their total height.
+    fn read(&mut self, ctx: &Context<'_>) -> i64 {
+        self.tasks.clear();
+        self.starts.clear();
+        let mut total = 0i64;
+        for i in 0..self.boxes {
+            let along = self.side(ctx, i, self.along);
+            let height = (0..self.dims)
+                .filter(|&e| e != self.along)
+                .fold(1i64, |h, e| {
+                    h.saturating_mul(self.side(ctx, i, e).least.max(0))
+                });
+            if along.least <= 0 || height == 0 {
+                continue;
+            }
+            total = total.saturating_add(height);
+            self.tasks.push(Bounds {
+                est: along.lo,
+                lst: along.hi,
+                d: along.least,
+                r: height,
+            });
+            self.starts.push(self.origins[i * self.dims + self.along]);
+        }
+        total
+    }
+}
+
+impl<R: Rule> Propagator for DiffnStacks<R> {
+    fn setup(&mut self, s: &mut Setup<'_>) {
+        for &x in &self.origins {
+            s.subscribe(x, Event::Bounds);
+        }
+        for size in &self.sizes {
+            if let Size::View(v) = *size {
+                s.subscribe(v, Event::Bounds);
+            }
+        }
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
+        loop {
+            let Some(cap) = self.capacity(ctx) else {
+                return Ok(PropStatus::Fixpoint);
+            };
+            if self.read(ctx) <= cap {
+                // Nothing can overload; the capacity only shrinks, so later runs may.
+                return Ok(PropStatus::Fixpoint);
+            }
+            if self.passes.run(&self.tasks, cap)? > cap {
+                return Err(Conflict); // both rules fail first; kept in case one does not
+            }
+            if !self.passes.narrow(ctx, &self.starts, &self.tasks)? {
+                return Ok(PropStatus::Fixpoint);
+            }
+        }
+    }
+
+    /// The implied resource on the values: at the origin of every box that takes room,
+    /// the cross-sections of the boxes that cover it along the dimension fit into the
+    /// bounding box's.
+    fn is_satisfied(&self, a: &Assignment<'_>) -> bool {
+        let (n, k, d) = (self.boxes, self.dims, self.along);
+        let size = |i: usize, e: usize| match self.sizes[i * k + e] {
+            Size::Fixed(v) => v,
+            Size::View(s) => a.value(s),
+        };
+        let origin = |i: usize, e: usize| a.value(self.origins[i * k + e]);
+        let mut cap = 1i64;
+        for e in (0..k).filter(|&e| e != d) {
+            let low = (0..n).map(|i| origin(i, e)).min().unwrap_or(0);
+            let high = (0..n)
+                .map(|i| origin(i, e) + size(i, e).max(0))
+                .max()
+                .unwrap_or(0);
+            match cap.checked_mul(high - low) {
+                Some(c) => cap = c,
+                None => return true, // the rule does not run
+            }
+        }
+        let room: Vec<usize> = (0..n).filter(|&i| (0..k).all(|e| size(i, e) > 0)).collect();
+        let height = |i: usize| {
+            (0..k)
+                .filter(|&e| e != d)
+                .fold(1i64, |h, e| h.saturating_mul(size(i, e)))
+        };
+        room.iter().all(|&i| {
+            let at = origin(i, d);
+            let load = room
+                .iter()
+                .filter(|&&j| origin(j, d) <= at && at < origin(j, d) + size(j, d))
+                .fold(0i64, |l, &j| l.saturating_add(height(j)));
+            load <= cap
+        })
+    }
+
+    fn priority(&self) -> Priority {
+        R::PRIORITY
+    }
+
+    fn name(&self) -> &'static str {
+        "diffn_stacks"
     }
 }

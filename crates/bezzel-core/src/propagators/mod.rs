@@ -31,7 +31,7 @@ pub use boolean::{Clause, FixTo, Parity, Reif, Reified};
 pub use check::{Check, Predicate};
 pub use circuit::NoSubtour;
 pub use cumulative::{Cumulative, CumulativeEnergy, CumulativeRule, ENERGETIC_MAX_TASKS};
-pub use diffn::Diffn;
+pub use diffn::{Diffn, DiffnEnergy, DiffnStacks, DiffnTimeTable};
 pub use disjunctive::Disjunctive;
 pub use linear::{LONG_SUM_TERMS, Linear, MAX_LINEAR_TERMS, Relation, UnitSum};
 pub use ordering::{Lex, ValuePrecede};

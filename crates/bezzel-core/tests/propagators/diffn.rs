@@ -8,12 +8,15 @@
 //! random decisions. At every node of those searches each pair of boxes that must be apart
 //! is judged by brute force over the node's values: some dimension can still separate the
 //! two boxes, and where only one can, every value of their origins and sizes there has a
-//! support in that dimension from the other three's values.
+//! support in that dimension from the other three's values. And along each dimension the
+//! boxes that take room (every size at least 1) are tasks on a resource as wide as the
+//! cross-section of the node's bounding box: the time-table and energetic rules of the
+//! cumulative resource hold there, checked time by time and window by window.
 
 use bezzel_core::prelude::*;
 
 use crate::brute::*;
-use crate::scheduling::{Case, check_random_cases};
+use crate::scheduling::{Case, TaskBounds, check_random_cases, energetic_holds, time_table_holds};
 
 /// A box's size in one dimension: a constant, or a view over one of the case's variables.
 #[derive(Debug, Clone, Copy)]
@@ -118,6 +121,57 @@ impl DiffnCase {
         match e {
             Extent::Fixed(v) => vec![v],
             Extent::View(v) => Self::origin_values(v, node),
+        }
+    }
+
+    /// The resource along each dimension at a node: the capacity is the product, over the
+    /// other dimensions, of the extent from the least origin to the furthest end; a box with
+    /// every size at least 1 is a task (its origin's bounds, its least size along the
+    /// dimension, the product of its least other sizes as height). The rules of the
+    /// cumulative resource hold on those tasks, forward and backward.
+    fn judge_stacks(&self, node: &Node) {
+        let (n, dims) = (self.origins.len(), self.origins[0].len());
+        let origin = |i: usize, e: usize| Self::origin_values(self.origins[i][e], node);
+        let size = |i: usize, e: usize| Self::size_values(self.sizes[i][e], node);
+        let least = |i: usize, e: usize| *size(i, e).iter().min().unwrap();
+        for d in 0..dims {
+            let cap: i64 = (0..dims)
+                .filter(|&e| e != d)
+                .map(|e| {
+                    let low = (0..n).flat_map(|i| origin(i, e)).min().unwrap();
+                    let high = (0..n)
+                        .map(|i| {
+                            let most = *size(i, e).iter().max().unwrap();
+                            origin(i, e).iter().max().unwrap() + most.max(0)
+                        })
+                        .max()
+                        .unwrap();
+                    high - low
+                })
+                .product();
+            let tasks: Vec<TaskBounds> = (0..n)
+                .filter(|&i| (0..dims).all(|e| least(i, e) > 0))
+                .map(|i| {
+                    let o = origin(i, d);
+                    let height = (0..dims).filter(|&e| e != d).map(|e| least(i, e)).product();
+                    let (lo, hi) = (*o.iter().min().unwrap(), *o.iter().max().unwrap());
+                    (lo, hi, least(i, d), height)
+                })
+                .collect();
+            let mirrored: Vec<TaskBounds> = tasks
+                .iter()
+                .map(|&(est, lst, p, r)| (-(lst + p), -(est + p), p, r))
+                .collect();
+            for (side, t) in [("forward", &tasks), ("backward", &mirrored)] {
+                for rule in [time_table_holds(t, cap, cap), energetic_holds(t, cap, cap)] {
+                    if let Err(rule) = rule {
+                        panic!(
+                            "{rule} ({side}) along dimension {d}, capacity {cap}, not applied \
+                             at {node:?} of {self:?}"
+                        );
+                    }
+                }
+            }
         }
     }
 
@@ -229,8 +283,10 @@ impl Case for DiffnCase {
         (m, vars)
     }
 
-    /// The pair rule, on every pair that must be apart at the node.
+    /// The pair rule, on every pair that must be apart at the node, and the resource along
+    /// each dimension.
     fn judge(&self, node: &Node) {
+        self.judge_stacks(node);
         let n = self.origins.len();
         let dims = self.origins[0].len();
         let may_vanish = |i: usize| {
@@ -350,4 +406,45 @@ fn rectangles_on_one_fixed_row_get_edge_finding() {
     ];
     m.diffn(&x, &y, &[2, 2, 2], &[1, 1, 1]).unwrap();
     assert!(m.propagate().is_ok());
+}
+
+#[test]
+fn three_boxes_in_one_column_of_two_rows_fail_at_the_root() {
+    // Three unit squares at x = 0, each on row 0 or 1: every pair can still take two rows,
+    // so the pair rule sees nothing; the boxes' cross-sections (1 each) do not fit into the
+    // bounding box's (2 rows), and the resource along x fails.
+    let mut m = Model::new();
+    let x = m.int_vars(3, 0..=0).unwrap();
+    let y = m.int_vars(3, 0..=1).unwrap();
+    m.diffn(&x, &y, &[1, 1, 1], &[1, 1, 1]).unwrap();
+    assert!(m.propagate().is_err());
+    // Two of them fit, one per row.
+    let mut m = Model::new();
+    let x = m.int_vars(2, 0..=0).unwrap();
+    let y = m.int_vars(2, 0..=1).unwrap();
+    m.diffn(&x, &y, &[1, 1], &[1, 1]).unwrap();
+    assert!(m.propagate().is_ok());
+}
+
+#[test]
+fn the_capacity_shrinks_with_the_rows_left() {
+    // Unit squares: two at x = 0 and one within 0..=3, each on a row in 0..=2. Three rows
+    // hold all three at x = 0. Once every row lies within 0..=1 (the bounding box is two
+    // rows high), only two fit there, and the third moves on; no pair could tell.
+    let mut m = Model::new();
+    let x = [
+        m.int_var(0..=0).unwrap(),
+        m.int_var(0..=0).unwrap(),
+        m.int_var(0..=3).unwrap(),
+    ];
+    let y = m.int_vars(3, 0..=2).unwrap();
+    m.diffn(&x, &y, &[1, 1, 1], &[1, 1, 1]).unwrap();
+    m.propagate().unwrap();
+    assert_eq!(m.domain(x[2]).unwrap(), vec![0, 1, 2, 3]);
+    let top = m.int_var(1..=1).unwrap();
+    for &row in &y {
+        m.less_eq(row, top).unwrap();
+    }
+    m.propagate().unwrap();
+    assert_eq!(m.domain(x[2]).unwrap(), vec![1, 2, 3]);
 }

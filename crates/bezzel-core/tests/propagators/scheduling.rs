@@ -312,7 +312,7 @@ fn disjunctive_zero_duration_tasks_are_free_unless_strict() {
 // ---------------------------------------------------------------------------------------
 
 /// A cumulative task at a node: earliest start, latest start, least duration, least height.
-type TaskBounds = (i64, i64, i64, i64);
+pub(crate) type TaskBounds = (i64, i64, i64, i64);
 
 /// A duration or a height: a constant, or the variable at this position.
 #[derive(Debug, Clone, Copy)]
@@ -486,7 +486,11 @@ impl Case for CumCase {
 /// `[lst, est + d)` never stack above the least capacity, and no task, started at its
 /// earliest start, would run over a time where the others' compulsory parts and its own
 /// height exceed the greatest capacity.
-fn time_table_holds(t: &[TaskBounds], cap_min: i64, cap_max: i64) -> Result<(), &'static str> {
+pub(crate) fn time_table_holds(
+    t: &[TaskBounds],
+    cap_min: i64,
+    cap_max: i64,
+) -> Result<(), &'static str> {
     let busy = |k: usize| t[k].2 > 0 && t[k].3 > 0;
     let load_without = |time: i64, skip: Option<usize>| -> i64 {
         (0..t.len())
@@ -520,7 +524,11 @@ fn overlap(s: i64, d: i64, a: i64, b: i64) -> i64 {
 /// (each task's least overlap over every start in `[est, lst]`, found by trying them all)
 /// fits in the least capacity, and no task started at its earliest start overlaps the window
 /// by more than the room the others leave under the greatest capacity.
-fn energetic_holds(t: &[TaskBounds], cap_min: i64, cap_max: i64) -> Result<(), &'static str> {
+pub(crate) fn energetic_holds(
+    t: &[TaskBounds],
+    cap_min: i64,
+    cap_max: i64,
+) -> Result<(), &'static str> {
     let busy: Vec<usize> = (0..t.len()).filter(|&k| t[k].2 > 0 && t[k].3 > 0).collect();
     let least_energy = |k: usize, a: i64, b: i64| -> i64 {
         let (est, lst, d, r) = t[k];
