@@ -636,10 +636,12 @@ impl Store {
         self.trail.mark()
     }
 
-    /// Undoes every write made since `to`. Inlined: search calls it at every backtrack, from
-    /// another module than the store's.
-    #[inline]
-    pub(crate) fn restore(&mut self, to: Mark) {
+    /// Undoes every write made since `to`, calling `reactivated` with each propagator that
+    /// becomes active again (subsumed since `to`). Inlined: search calls it at every
+    /// backtrack, from another module than the store's (always: with the callback it was
+    /// left out of line, +3 % on queens).
+    #[inline(always)]
+    pub(crate) fn restore(&mut self, to: Mark, mut reactivated: impl FnMut(u32)) {
         for &VarEntry { var, old } in self.trail.pop_vars_above(to).iter().rev() {
             self.vars[var as usize] = old;
         }
@@ -647,7 +649,10 @@ impl Store {
             match entry {
                 Entry::Word { index, old } => self.words[index as usize] = old,
                 Entry::Int { slot, old } => self.ints[slot as usize] = old,
-                Entry::Active { prop } => self.active[prop as usize] = true,
+                Entry::Active { prop } => {
+                    self.active[prop as usize] = true;
+                    reactivated(prop);
+                }
             }
         }
         self.trail.restored();
@@ -836,10 +841,10 @@ mod tests {
         s.set_max(1, 11).unwrap();
         s.set_int(slot, 1);
         s.set_int(slot, 2);
-        s.restore(cp2);
+        s.restore(cp2, |_| {});
         assert_eq!(s.state(), mid);
         s.remove(1, 11).unwrap();
-        s.restore(cp);
+        s.restore(cp, |_| {});
         assert_eq!(s.state(), before);
         assert_eq!(s.trail_len(), 0);
     }
@@ -900,7 +905,7 @@ mod tests {
                     }
                     Op::Restore => {
                         if let Some((mark, old)) = saved.pop() {
-                            s.restore(mark);
+                            s.restore(mark, |_| {});
                             model = old;
                         }
                         continue;
