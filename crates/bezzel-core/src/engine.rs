@@ -183,6 +183,9 @@ impl Engine {
         let inner = std::mem::replace(&mut self.props[p], placeholder);
         self.props[p] = Box::new(Retired(Some(inner)));
         self.store.retire(p as u32);
+        if !self.queue.is_waiting(p as u32) {
+            self.queue.park(p as u32);
+        }
         // Its entries become ghosts, which weigh 1 whatever it failed before.
         self.listens[p].clear();
         for &x in vars {
@@ -271,7 +274,10 @@ impl Engine {
                     }
                 }
                 Ok(PropStatus::NoFixpoint) => self.queue.schedule(p),
-                Ok(PropStatus::Subsumed) => self.store.deactivate(p),
+                Ok(PropStatus::Subsumed) => {
+                    self.store.deactivate(p);
+                    self.queue.park(p);
+                }
                 Err(conflict) => {
                     self.queue.clear();
                     let (blamed, weights) = (&mut self.blamed, &mut self.weights);
@@ -378,13 +384,15 @@ impl Engine {
     /// search backtracks (after a fixpoint, or after a failure emptied it).
     #[inline]
     pub(crate) fn restore(&mut self, mark: Mark) {
-        self.store.restore(mark);
+        let queue = &mut self.queue;
+        self.store.restore(mark, |p| queue.unpark(p));
     }
 
     /// Back to the state as posted: every change undone, nothing queued.
     pub(crate) fn reset(&mut self) {
-        self.store.restore(Mark::default());
         self.queue.clear();
+        let queue = &mut self.queue;
+        self.store.restore(Mark::default(), |p| queue.unpark(p));
     }
 
     // ----- reads -----

@@ -762,7 +762,18 @@ impl Context<'_> {
     }
 
     /// Removes every value below `value`.
+    #[inline]
     pub fn set_min(&mut self, v: IntView, value: i64) -> Result<bool, Conflict> {
+        // Most calls (a bounds propagator confirming a bound) change nothing: told here,
+        // without a call.
+        if value <= self.min(v) {
+            return Ok(false);
+        }
+        self.raise_min(v, value)
+    }
+
+    /// [`set_min`](Context::set_min) when `value` is above the view's minimum.
+    fn raise_min(&mut self, v: IntView, value: i64) -> Result<bool, Conflict> {
         let change = if v.negated {
             self.store.set_max(v.var.index, v.to_var(value))
         } else {
@@ -772,7 +783,16 @@ impl Context<'_> {
     }
 
     /// Removes every value above `value`.
+    #[inline]
     pub fn set_max(&mut self, v: IntView, value: i64) -> Result<bool, Conflict> {
+        if value >= self.max(v) {
+            return Ok(false);
+        }
+        self.lower_max(v, value)
+    }
+
+    /// [`set_max`](Context::set_max) when `value` is below the view's maximum.
+    fn lower_max(&mut self, v: IntView, value: i64) -> Result<bool, Conflict> {
         let change = if v.negated {
             self.store.set_min(v.var.index, v.to_var(value))
         } else {

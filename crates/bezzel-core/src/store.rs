@@ -517,6 +517,9 @@ impl Store {
     /// inside the window, above `min`).
     fn raise_large_min(&mut self, xi: usize, from: usize) -> Change {
         let d = self.vars[xi];
+        if Store::is_interval(&d) {
+            return Ok(Some(self.raise_interval_min(xi, from)));
+        }
         let start = d.large as usize;
         let words = &self.words[start..start + d.nwords as usize];
         let (lo, hi) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
@@ -535,6 +538,9 @@ impl Store {
     /// inside the window, below `max`).
     fn lower_large_max(&mut self, xi: usize, upto: usize) -> Change {
         let d = self.vars[xi];
+        if Store::is_interval(&d) {
+            return Ok(Some(self.lower_interval_max(xi, upto)));
+        }
         let start = d.large as usize;
         let words = &self.words[start..start + d.nwords as usize];
         let (lo, hi) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
@@ -548,6 +554,47 @@ impl Store {
         state.size -= removed;
         state.max = d.base + new_hi as i32;
         Ok(Some(Store::event(state, d.min, d.max)))
+    }
+
+    /// Whether a wide domain holds every value between its bounds: then every bit inside
+    /// the window is set, and a bound moves without a scan or a count of the words. Job
+    /// shops' start times (thousands of values, only ever bounded) stay so throughout:
+    /// la02 spent 170 instructions a raised minimum scanning and counting words.
+    #[inline(always)]
+    fn is_interval(d: &VarState) -> bool {
+        i64::from(d.size) == i64::from(d.max) - i64::from(d.min) + 1
+    }
+
+    /// [`raise_large_min`](Store::raise_large_min) for an interval: the new minimum is the
+    /// value at bit `from` itself.
+    #[inline(always)]
+    fn raise_interval_min(&mut self, xi: usize, from: usize) -> Event {
+        self.save_var(xi);
+        let state = &mut self.vars[xi];
+        let min = state.base + from as i32;
+        state.size -= (min - state.min) as u32;
+        state.min = min;
+        if state.size == 1 {
+            Event::Fixed
+        } else {
+            Event::Bounds
+        }
+    }
+
+    /// [`lower_large_max`](Store::lower_large_max) for an interval: the new maximum is the
+    /// value at bit `upto` itself.
+    #[inline(always)]
+    fn lower_interval_max(&mut self, xi: usize, upto: usize) -> Event {
+        self.save_var(xi);
+        let state = &mut self.vars[xi];
+        let max = state.base + upto as i32;
+        state.size -= (state.max - max) as u32;
+        state.max = max;
+        if state.size == 1 {
+            Event::Fixed
+        } else {
+            Event::Bounds
+        }
     }
 
     /// Removes the value at bit `bit` of a wide `x` (inside the window).
@@ -636,10 +683,12 @@ impl Store {
         self.trail.mark()
     }
 
-    /// Undoes every write made since `to`. Inlined: search calls it at every backtrack, from
-    /// another module than the store's.
-    #[inline]
-    pub(crate) fn restore(&mut self, to: Mark) {
+    /// Undoes every write made since `to`, calling `reactivated` with each propagator that
+    /// becomes active again (subsumed since `to`). Inlined: search calls it at every
+    /// backtrack, from another module than the store's (always: with the callback it was
+    /// left out of line, +3 % on queens).
+    #[inline(always)]
+    pub(crate) fn restore(&mut self, to: Mark, mut reactivated: impl FnMut(u32)) {
         for &VarEntry { var, old } in self.trail.pop_vars_above(to).iter().rev() {
             self.vars[var as usize] = old;
         }
@@ -647,7 +696,10 @@ impl Store {
             match entry {
                 Entry::Word { index, old } => self.words[index as usize] = old,
                 Entry::Int { slot, old } => self.ints[slot as usize] = old,
-                Entry::Active { prop } => self.active[prop as usize] = true,
+                Entry::Active { prop } => {
+                    self.active[prop as usize] = true;
+                    reactivated(prop);
+                }
             }
         }
         self.trail.restored();
@@ -836,10 +888,10 @@ mod tests {
         s.set_max(1, 11).unwrap();
         s.set_int(slot, 1);
         s.set_int(slot, 2);
-        s.restore(cp2);
+        s.restore(cp2, |_| {});
         assert_eq!(s.state(), mid);
         s.remove(1, 11).unwrap();
-        s.restore(cp);
+        s.restore(cp, |_| {});
         assert_eq!(s.state(), before);
         assert_eq!(s.trail_len(), 0);
     }
@@ -870,11 +922,15 @@ mod tests {
 
     proptest::proptest! {
         /// Every write, and every restore, agrees with a plain set of values: the lazy window
-        /// of wide domains (stale bits outside `min..=max`) never shows through.
+        /// of wide domains (stale bits outside `min..=max`) never shows through, nor do the
+        /// shortcuts of wide intervals (half the cases start without holes).
         #[test]
         fn writes_and_restores_agree_with_a_set_of_values(
             width in proptest::prop_oneof![1i64..=64, 65i64..=300],
-            holes in proptest::collection::vec(0i64..300, 0..40),
+            holes in proptest::prop_oneof![
+                proptest::strategy::Just(Vec::new()),
+                proptest::collection::vec(0i64..300, 0..40),
+            ],
             ops in proptest::collection::vec(op(-20, 300), 1..80),
         ) {
             use std::collections::BTreeSet;
@@ -900,7 +956,7 @@ mod tests {
                     }
                     Op::Restore => {
                         if let Some((mark, old)) = saved.pop() {
-                            s.restore(mark);
+                            s.restore(mark, |_| {});
                             model = old;
                         }
                         continue;

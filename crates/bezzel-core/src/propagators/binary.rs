@@ -5,6 +5,7 @@
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
 use crate::queue::Priority;
+use crate::store::Conflict;
 use crate::var::IntView;
 
 /// `x != y`: once one side is fixed, its value leaves the other.
@@ -123,6 +124,23 @@ pub(super) fn propagate_equal(ctx: &mut Context<'_>, x: IntView, y: IntView) -> 
     Ok(PropStatus::subsumed_if(ctx.is_fixed(x)))
 }
 
+/// Makes `x <= y` bounds consistent: `x` at most the largest `y`, `y` at least the smallest
+/// `x`. Over two variables one pass does it (each write moves the bound the other one does
+/// not read); views of one variable repeat until nothing moves (`x <= x - 1` must fail).
+#[inline(always)]
+pub(super) fn narrow_less_eq(
+    ctx: &mut Context<'_>,
+    x: IntView,
+    y: IntView,
+) -> Result<(), Conflict> {
+    loop {
+        let moved = ctx.set_max(x, ctx.max(y))? | ctx.set_min(y, ctx.min(x))?;
+        if !moved || x.var() != y.var() {
+            return Ok(());
+        }
+    }
+}
+
 /// `x <= y`, bounds consistent.
 #[derive(Debug, Clone, Copy)]
 pub struct LessEq {
@@ -144,8 +162,7 @@ impl Propagator for LessEq {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
-        // Repeats for views of the same variable (`x <= x - 1` must fail).
-        while ctx.set_max(self.x, ctx.max(self.y))? | ctx.set_min(self.y, ctx.min(self.x))? {}
+        narrow_less_eq(ctx, self.x, self.y)?;
         Ok(PropStatus::subsumed_if(ctx.max(self.x) <= ctx.min(self.y)))
     }
 

@@ -7,7 +7,7 @@
 
 use crate::event::Event;
 use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
-use crate::propagators::binary::propagate_equal;
+use crate::propagators::binary::{narrow_less_eq, propagate_equal};
 use crate::propagators::linear::not_equal_linear;
 use crate::propagators::{Linear, Relation};
 use crate::queue::Priority;
@@ -517,7 +517,7 @@ impl Cond {
                 } else {
                     (y.offset(1), *x)
                 };
-                while ctx.set_max(x, ctx.max(y))? | ctx.set_min(y, ctx.min(x))? {}
+                narrow_less_eq(ctx, x, y)?;
                 Ok(if ctx.max(x) <= ctx.min(y) {
                     PropStatus::Subsumed
                 } else {
