@@ -38,11 +38,6 @@ use predicate::{Kind, Predicate};
 const FIRST_REDUCTION: u64 = 2000;
 const REDUCTION_STEP: u64 = 300;
 
-/// VSIDS's decay per nogood learnt (MiniSat's and Pumpkin's 0.95), and the activity above
-/// which all activities are scaled down (the ratios stay, the floats stay finite).
-const ACTIVITY_DECAY: f64 = 0.95;
-const ACTIVITY_LIMIT: f64 = 1e100;
-
 #[cfg(test)]
 thread_local! {
     /// Set by tests: every reduction deletes every nogood, the reasons of the propagations
@@ -113,13 +108,6 @@ pub(crate) struct Learner {
     reduce_after: u64,
     /// How many nogoods reductions have deleted.
     pub(crate) deleted: u64,
-    /// VSIDS, when search branches by it ([`Learner::most_active`]): per variable, its
-    /// activity, raised by `increment` each time a learnt nogood names it; the increment
-    /// grows by `1 / ACTIVITY_DECAY` per nogood, so older bumps count for less.
-    activity: Vec<f64>,
-    increment: f64,
-    /// The variables VSIDS chooses among, when it is on.
-    pub(crate) vsids: Option<Vec<u32>>,
     /// How many failures analysis could not turn into a nogood (an explanation named a fact
     /// the log does not hold before the one it explains): a bug, which tests look for.
     pub(crate) broken: u64,
@@ -141,9 +129,6 @@ impl Learner {
             // Tests reduce after every few nogoods, so that deletion meets every case.
             reduce_after: if cfg!(test) { 3 } else { FIRST_REDUCTION },
             deleted: 0,
-            activity: vec![0.0; num_vars],
-            increment: 1.0,
-            vsids: None,
             broken: 0,
         }
     }
@@ -402,42 +387,11 @@ impl Learner {
         if let Some(learnt) = &mut self.learnt {
             learnt.push((learned.preds.clone(), self.bound));
         }
-        if self.vsids.is_some() {
-            self.bump(&learned.preds);
-        }
         let id = self.nogoods.add(learned.preds, learned.lbd);
         if asserted.is_true(engine.store()) {
             return Ok(());
         }
         self.assert(engine, id, asserted)
-    }
-
-    /// Raises the activity of the variables of a learnt nogood, then the increment.
-    fn bump(&mut self, preds: &[Predicate]) {
-        for p in preds {
-            let a = &mut self.activity[p.var as usize];
-            *a += self.increment;
-            if *a > ACTIVITY_LIMIT {
-                for a in &mut self.activity {
-                    *a /= ACTIVITY_LIMIT;
-                }
-                self.increment /= ACTIVITY_LIMIT;
-            }
-        }
-        self.increment /= ACTIVITY_DECAY;
-    }
-
-    /// The unfixed variable of VSIDS's variables with the highest activity (the first of
-    /// equals), if VSIDS is on and some unfixed one has been in a nogood.
-    pub(crate) fn most_active(&self, store: &Store) -> Option<u32> {
-        let mut best: Option<(u32, f64)> = None;
-        for &x in self.vsids.as_deref()? {
-            let a = self.activity[x as usize];
-            if a > best.map_or(0.0, |b| b.1) && store.size(x) > 1 {
-                best = Some((x, a));
-            }
-        }
-        best.map(|b| b.0)
     }
 
     /// After the subtree of level `level` is done (a solution, or a failure at a

@@ -154,12 +154,6 @@ impl Branching {
             || self.groups.iter().any(|g| g.var_order == VarOrder::DomWDeg)
     }
 
-    /// Whether branch groups ([`Solver::branch_groups`](super::Solver::branch_groups)) are
-    /// set.
-    pub(super) fn has_groups(&self) -> bool {
-        !self.groups.is_empty()
-    }
-
     /// Branching on every variable of a model (number `model`, with `n` variables and its
     /// engine), in creation order.
     pub(super) fn new(engine: &Engine, model: u32, n: u32) -> Branching {

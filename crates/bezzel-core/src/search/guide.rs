@@ -129,7 +129,7 @@ impl Guide {
     /// `decision` with its value replaced by the incumbent's, when solution-guided values are
     /// on and the domain still holds that value.
     #[inline]
-    pub(super) fn steer(&self, engine: &Engine, decision: Decision) -> Decision {
+    fn steer(&self, engine: &Engine, decision: Decision) -> Decision {
         if !self.solution_phase {
             return decision;
         }

@@ -15,10 +15,7 @@
 //! first solution, branch and bound) restart after their Luby budgets of failures, keeping
 //! the nogoods.
 
-use super::branching::VarOrder;
-use super::decision::Decision;
 use super::dfs::{Phase, Solver};
-use super::guide::decision_on;
 use super::optimize::Objective;
 use crate::learn::Learner;
 use crate::learn::analysis::{Analysis, Failure, Learned};
@@ -40,9 +37,6 @@ impl Solver {
                     let bound = self.objective.as_ref().and_then(Objective::bound_decision);
                     let root = self.prefix.iter().chain(&bound).copied();
                     let rooted = l.start(self.model.engine_mut(), root);
-                    if self.branches_by_activity() {
-                        l.vsids = Some(self.branching.decision_vars());
-                    }
                     self.stats.failures += u64::from(!rooted);
                     self.phase = if rooted && self.settle(l) {
                         Phase::Descend
@@ -64,7 +58,7 @@ impl Solver {
                         self.stats.restarts += 1;
                         continue;
                     }
-                    let Some(decision) = self.choose_learning(l) else {
+                    let Some(decision) = self.choose() else {
                         if let Some(objective) = &self.objective {
                             let value = self.model.engine().min(objective.var());
                             l.bound = Some(objective.value_of(value));
@@ -96,25 +90,6 @@ impl Solver {
                 }
             }
         }
-    }
-
-    /// Whether this run branches by VSIDS: a dynamic variable order (dom/wdeg), no groups
-    /// and no user brancher. Annotated searches keep their annotations.
-    fn branches_by_activity(&self) -> bool {
-        let user = self.custom.as_ref().is_some_and(|c| c.user.is_some());
-        self.config.var_order == VarOrder::DomWDeg && !self.branching.has_groups() && !user
-    }
-
-    /// The decision of a run that learns: on the most active variable (VSIDS), valued as
-    /// the configuration says (the incumbent's value first, when solution-guided values
-    /// are on); the configured heuristics before the first nogood, or without VSIDS.
-    fn choose_learning(&mut self, l: &Learner) -> Option<Decision> {
-        let engine = self.model.engine();
-        let Some(x) = l.most_active(engine.store()) else {
-            return self.choose();
-        };
-        let decision = decision_on(engine, self.model.id(), x, self.config.value_order);
-        Some(self.guide.steer(engine, decision))
     }
 
     /// Moves on from a solution: to the root under a tighter bound in branch and bound, to
