@@ -18,6 +18,11 @@ scheduling table of BENCHMARKS.md comes from
 
     python3 benches/minizinc/bench.py --time-limit 20 --per-family 99 \
         --suite ../shared/data/minizinc-scheduling --pumpkin ~/.cache/pumpkin-0.5.0
+
+Two configurations of Bezzel side by side (no Gecode), e.g. learning against the default:
+
+    python3 benches/minizinc/bench.py --time-limit 20 --per-family 99 \
+        --suite ../shared/data/minizinc-scheduling --bezzel-flags=--learning --versus-flags=""
 """
 
 import argparse
@@ -142,6 +147,10 @@ def main():
     ap.add_argument("--suite", default=os.path.join(ROOT, "..", "shared", "data", "minizinc"))
     ap.add_argument("--bezzel", help="the fzn-bezzel to run (default: target/release/fzn-bezzel)")
     ap.add_argument("--pumpkin", help="run Pumpkin too: its install folder (bin/, msc/)")
+    ap.add_argument("--bezzel-flags", default="", help="extra fzn-bezzel flags, e.g. \"--learning\"")
+    ap.add_argument("--versus-flags", metavar="FLAGS",
+                    help="in place of Gecode, fzn-bezzel again with these flags (\"\" for none): "
+                         "two configurations of Bezzel side by side, run one after the other per instance")
     ap.add_argument("families", nargs="*")
     a = ap.parse_args()
     if not os.path.isdir(a.suite):
@@ -160,9 +169,12 @@ def main():
             sys.exit("no Pumpkin in %s (run ../shared/peers/pumpkin/setup.sh)" % a.pumpkin)
         pumpkin = (pumpkin_msc, [pumpkin_bin, "-s", "-t", ms])
     tmp = tempfile.mkdtemp(prefix="bezzel-mzn-")
-    gecode = gecode_solver(tmp)
+    versus = a.versus_flags is not None
+    gecode = None if versus else gecode_solver(tmp)
+    bezzel_cmd = [fzn_bezzel, "-s", "-t", ms] + a.bezzel_flags.split()
+    peer_name = "bezzel " + a.versus_flags if versus else "gecode"
     rows = []
-    print("%-40s %-3s %-26s %-26s %s%s" % ("instance", "", "bezzel: status obj time", "gecode: status obj time",
+    print("%-40s %-3s %-26s %-26s %s%s" % ("instance", "", "bezzel: status obj time", peer_name[:16] + ": status obj time",
                                           "pumpkin: status obj time   " if pumpkin else "", "note"))
     for fam in families:
         for model, data in instances(a.suite, fam, a.per_family):
@@ -170,14 +182,15 @@ def main():
             fb, fg = os.path.join(tmp, "b.fzn"), os.path.join(tmp, "g.fzn")
             note = []
             eb = compile_fzn(msc, model, data, fb)
-            eg = compile_fzn(gecode, model, data, fg)
-            if eg:
+            eg = eb if versus else compile_fzn(gecode, model, data, fg)
+            if eg and not versus:
                 eg2 = compile_fzn("gecode", model, data, fg, ["-G", "std"])
                 note.append("gecode: std lib")
                 eg = eg2
             runs = [
-                ("bezzel", eb, fb, [fzn_bezzel, "-s", "-t", ms]),
-                ("gecode", eg, fg, ["fzn-gecode", "-s", "-p", "1", "-time", ms]),
+                ("bezzel", eb, fb, bezzel_cmd),
+                ("gecode", eg, fb, [fzn_bezzel, "-s", "-t", ms] + a.versus_flags.split()) if versus
+                else ("gecode", eg, fg, ["fzn-gecode", "-s", "-p", "1", "-time", ms]),
             ]
             if pumpkin:
                 fp = os.path.join(tmp, "p.fzn")
@@ -218,16 +231,16 @@ def main():
         return x is not None and (y is None or (x < y if sense == "minimize" else x > y))
     print()
     print("instances %d, time limit %gs, one thread each" % (len(rows), a.time_limit))
-    for key, who in (("bezzel", 2), ("gecode", 3)) + ((("pumpkin", 4),) if pumpkin else ()):
+    for key, who in (("bezzel", 2), (peer_name, 3)) + ((("pumpkin", 4),) if pumpkin else ()):
         rs = [r[who] for r in rows]
         print("%s: done %d (satisfied, proven optimal or unsatisfiable), a solution %d, errors %d" % (
             key, sum(r["done"] for r in rs), sum(r["solved"] for r in rs), sum(1 for r in rs if r["err"])))
-    for peer, who in (("gecode", 3),) + ((("pumpkin", 4),) if pumpkin else ()):
+    for peer, who in ((peer_name, 3),) + ((("pumpkin", 4),) if pumpkin else ()):
         opt = [(r[1], r[2], r[who]) for r in rows if r[1] in ("minimize", "maximize")]
         print("better objective than %s (optimisation, %d instances): bezzel %d, %s %d" % (
             peer, len(opt), sum(better(b["obj"], x["obj"], k) for k, b, x in opt), peer,
             sum(better(x["obj"], b["obj"], k) for k, b, x in opt)))
-    print("both done (bezzel, gecode): %d, bezzel faster on %d" % (len(both), faster))
+    print("both done (bezzel, %s): %d, bezzel faster on %d" % (peer_name, len(both), faster))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ pub(crate) struct Learned {
     pub(crate) assertion_level: u32,
     /// The level of the UIP.
     pub(crate) conflict_level: u32,
+    /// Its literal block distance: how many decision levels its predicates span.
+    pub(crate) lbd: u32,
 }
 
 /// What analysis found.
@@ -162,11 +164,18 @@ pub(crate) fn analyse(log: &Log, store: &Store, failure: &Failure) -> Analysis {
     lower.sort_by_key(|&(level, p)| (std::cmp::Reverse(level), p.var, p.value));
     lower.dedup_by_key(|&mut (_, p)| p);
     let assertion_level = lower.first().map_or(0, |&(level, _)| level);
+    // Sorted by level, so distinct levels are runs; the UIP's level is above them all.
+    let lbd = 1 + lower
+        .iter()
+        .enumerate()
+        .filter(|&(k, &(level, _))| k == 0 || lower[k - 1].0 != level)
+        .count() as u32;
     let mut preds = vec![uip];
     preds.extend(lower.into_iter().map(|(_, p)| p));
     Analysis::Learned(Learned {
         preds,
         assertion_level,
         conflict_level: m,
+        lbd,
     })
 }

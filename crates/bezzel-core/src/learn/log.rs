@@ -173,6 +173,21 @@ impl Log {
         self.entries.truncate(keep);
     }
 
+    /// The bound of entry `i`'s kind that its variable had just before it (its minimum for
+    /// a `≥` entry, its maximum for a `≤` entry): the previous such entry's, or the declared
+    /// one. It never lies inside the bound the variable really had (the declared bound
+    /// may be wider than the root's), which is what the nogoods' watches need.
+    pub(crate) fn bound_before(&self, i: u32, store: &Store) -> i64 {
+        let pred = self.entries[i as usize].pred;
+        let list = &self.by_var[pred.var as usize][slot(pred.kind)];
+        let k = list.partition_point(|&j| j < i);
+        match (k.checked_sub(1).map(|k| list[k]), pred.kind) {
+            (Some(j), _) => self.entries[j as usize].pred.value,
+            (None, Kind::Ge) => store.declared_min(pred.var),
+            (None, _) => store.declared_max(pred.var),
+        }
+    }
+
     /// The earliest entry at or after which `pred` (not an `=`: analysis splits those into
     /// two bounds) holds, given the declared domains of `store`.
     pub(crate) fn find(&self, pred: Predicate, store: &Store) -> Found {

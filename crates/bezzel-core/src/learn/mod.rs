@@ -31,7 +31,27 @@ use analysis::{Analysis, Failure, Learned};
 use explain::{Overlay, explain_failure};
 use log::{Cause, Item, Log};
 use nogoods::{Nogoods, Visit};
-use predicate::Predicate;
+use predicate::{Kind, Predicate};
+
+/// How many nogoods are learnt before the database is first reduced, and by how many more
+/// each later reduction waits (Glucose's 2,000 and 300).
+const FIRST_REDUCTION: u64 = 2000;
+const REDUCTION_STEP: u64 = 300;
+
+#[cfg(test)]
+thread_local! {
+    /// Set by tests: every reduction deletes every nogood, the reasons of the propagations
+    /// on the current path included, and happens at every nogood learnt.
+    pub(crate) static DELETE_ALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a test asked reductions to delete every nogood.
+fn delete_all() -> bool {
+    #[cfg(test)]
+    return DELETE_ALL.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    false
+}
 
 /// Where the changes of one batch of writes came from.
 enum Source<'a> {
@@ -79,8 +99,15 @@ pub(crate) struct Learner {
     /// view): every later state must beat it, so the nogoods learnt from then on hold
     /// only for the solutions that do.
     pub(crate) bound: Option<i64>,
-    /// Per nogood, the bound in force when it was learnt.
-    pub(crate) learnt_under: Vec<Option<i64>>,
+    /// Every nogood learnt, with the bound in force when it was, while tests ask for them
+    /// (the database may have deleted it since).
+    pub(crate) learnt: Option<Vec<(Vec<Predicate>, Option<i64>)>>,
+    /// Nogoods learnt since the database was last reduced, and how many it takes to
+    /// reduce it next (growing, as in Glucose).
+    since_reduction: u64,
+    reduce_after: u64,
+    /// How many nogoods reductions have deleted.
+    pub(crate) deleted: u64,
     /// How many failures analysis could not turn into a nogood (an explanation named a fact
     /// the log does not hold before the one it explains): a bug, which tests look for.
     pub(crate) broken: u64,
@@ -97,7 +124,11 @@ impl Learner {
             // Tests check every explanation; other builds keep none.
             audit: cfg!(test).then(Vec::new),
             bound: None,
-            learnt_under: Vec::new(),
+            learnt: cfg!(test).then(Vec::new),
+            since_reduction: 0,
+            // Tests reduce after every few nogoods, so that deletion meets every case.
+            reduce_after: if cfg!(test) { 3 } else { FIRST_REDUCTION },
+            deleted: 0,
             broken: 0,
         }
     }
@@ -251,31 +282,39 @@ impl Learner {
                 continue;
             }
             let x = entry.pred.var;
-            let mut k = 0;
-            while k < self.nogoods.watchers_of(x) {
-                let id = self.nogoods.watcher(x, k);
-                let (visit, still) = self.nogoods.visit(id, x, engine.store());
-                if still {
-                    k += 1;
-                } else {
-                    self.nogoods.unwatch(x, k);
-                }
-                match visit {
-                    Visit::Quiet => {}
-                    Visit::Fail => {
-                        let preds = &self.nogoods.list[id as usize];
-                        let items: Vec<Item> = preds.iter().map(|&p| Item::Pred(p)).collect();
-                        if let Some(audit) = &mut self.audit {
-                            audit.push(Explained {
-                                propagator: None,
-                                nogood: Some(preds.clone()),
-                                fact: None,
-                                reason: preds.clone(),
-                            });
-                        }
-                        return Err(Failure::Items(items));
+            let before = match entry.pred.kind {
+                Kind::Ge | Kind::Le => self.log.bound_before(self.qhead as u32 - 1, engine.store()),
+                _ => 0,
+            };
+            for &slot in nogoods::slots(entry.pred.kind) {
+                let mut k = 0;
+                while k < self.nogoods.watches(x, slot) {
+                    if !self.nogoods.fires(slot, k, entry.pred, before) {
+                        k += 1;
+                        continue;
                     }
-                    Visit::Propagate(asserted) => self.assert(engine, id, asserted)?,
+                    let id = self.nogoods.watcher(x, slot, k);
+                    match self.nogoods.visit(x, slot, k, engine.store()) {
+                        Visit::Moved => {}
+                        Visit::Quiet => k += 1,
+                        Visit::Fail => {
+                            let preds = &self.nogoods.list[id as usize];
+                            let items: Vec<Item> = preds.iter().map(|&p| Item::Pred(p)).collect();
+                            if let Some(audit) = &mut self.audit {
+                                audit.push(Explained {
+                                    propagator: None,
+                                    nogood: Some(preds.clone()),
+                                    fact: None,
+                                    reason: preds.clone(),
+                                });
+                            }
+                            return Err(Failure::Items(items));
+                        }
+                        Visit::Propagate(asserted) => {
+                            k += 1;
+                            self.assert(engine, id, asserted)?;
+                        }
+                    }
                 }
             }
         }
@@ -336,8 +375,19 @@ impl Learner {
     /// its conflict level), and propagates the negation of its UIP.
     pub(crate) fn learn(&mut self, engine: &mut Engine, learned: Learned) -> Result<(), Failure> {
         let asserted = learned.preds[0].negate();
-        let id = self.nogoods.add(learned.preds);
-        self.learnt_under.push(self.bound);
+        self.since_reduction += 1;
+        if delete_all() {
+            let all: Vec<u32> = (0..self.nogoods.list.len() as u32).collect();
+            self.deleted += self.nogoods.delete(&all) as u64;
+        } else if self.since_reduction >= self.reduce_after {
+            self.since_reduction = 0;
+            self.reduce_after += REDUCTION_STEP;
+            self.deleted += self.nogoods.reduce() as u64;
+        }
+        if let Some(learnt) = &mut self.learnt {
+            learnt.push((learned.preds.clone(), self.bound));
+        }
+        let id = self.nogoods.add(learned.preds, learned.lbd);
         if asserted.is_true(engine.store()) {
             return Ok(());
         }

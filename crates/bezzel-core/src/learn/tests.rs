@@ -339,7 +339,8 @@ fn check_learning(
     if learner.broken > 0 {
         return Err(format!("{} failures not analysed", learner.broken));
     }
-    for (ng, bound) in learner.nogoods.list.iter().zip(&learner.learnt_under) {
+    let learnt = learner.learnt.as_ref().ok_or("no audit of the nogoods")?;
+    for (ng, bound) in learnt {
         let kept = |s: &&Vec<i32>| match (objective, bound) {
             (Some(o), Some(b)) => i64::from(s[o]) < *b,
             _ => true,
@@ -358,7 +359,7 @@ fn check_learning(
     for e in audit {
         check_explanation(e, spec, solver.model())?;
     }
-    Ok(learner.nogoods.list.len())
+    Ok(learnt.len())
 }
 
 const ORDERS: [(VarOrder, ValueOrder); 4] = [
@@ -418,6 +419,48 @@ proptest! {
         let best = solutions.iter().map(|s| s[objective]).min();
         let mut solver = Solver::with_config(m, config(order));
         let optimum = solver.minimize(x[objective]).unwrap().finish();
+        prop_assert_eq!(optimum.value, best);
+        prop_assert_eq!((optimum.optimal, optimum.infeasible), (best.is_some(), best.is_none()));
+        check_learning(&solver, &spec, &solutions, Some(objective))
+            .map_err(TestCaseError::fail)?;
+    }
+}
+
+/// Runs `f` with every reduction of the nogood database deleting every nogood, at every
+/// nogood learnt (the reasons of propagations on the current path included).
+fn deleting_all<T>(f: impl FnOnce() -> T) -> T {
+    super::DELETE_ALL.with(|d| d.set(true));
+    let out = f();
+    super::DELETE_ALL.with(|d| d.set(false));
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Deleting nogoods, even those whose propagations are still on the path, loses no
+    /// solution and no optimum: the same counts and optima as brute force, every reason
+    /// still checked against its constraint.
+    #[test]
+    fn deleting_nogoods_loses_no_solution_and_no_optimum(
+        spec in spec(),
+        objective in 0usize..6,
+        order in 0..=ORDERS.len(),
+    ) {
+        let (m, x) = model(&spec);
+        let solutions = brute_force(&spec, &m);
+        let expected: BTreeSet<Vec<i32>> = solutions.iter().cloned().collect();
+        let mut solver = Solver::with_config(m, config(order));
+        let found: Vec<Vec<i32>> =
+            deleting_all(|| solver.solutions().map(|s| s.values_of(&x)).collect());
+        prop_assert_eq!(found.len(), expected.len(), "each solution once");
+        prop_assert_eq!(found.into_iter().collect::<BTreeSet<_>>(), expected);
+        check_learning(&solver, &spec, &solutions, None).map_err(TestCaseError::fail)?;
+        let objective = objective % x.len();
+        let best = solutions.iter().map(|s| s[objective]).min();
+        let (m, x) = model(&spec);
+        let mut solver = Solver::with_config(m, config(order));
+        let optimum = deleting_all(|| solver.minimize(x[objective]).unwrap().finish());
         prop_assert_eq!(optimum.value, best);
         prop_assert_eq!((optimum.optimal, optimum.infeasible), (best.is_some(), best.is_none()));
         check_learning(&solver, &spec, &solutions, Some(objective))
@@ -568,7 +611,8 @@ fn pigeonhole_is_refuted_by_learnt_nogoods() {
     assert_eq!(solver.count(), 0);
     let learner = solver.learner().expect("a learning run");
     assert_eq!(learner.broken, 0, "failures not analysed");
-    assert!(!learner.nogoods.list.is_empty(), "no nogood learnt");
+    let learnt = learner.learnt.as_ref().expect("audited");
+    assert!(!learnt.is_empty(), "no nogood learnt");
     let audit = learner.audit.as_ref().expect("audited");
     assert!(
         audit
@@ -582,6 +626,13 @@ fn pigeonhole_is_refuted_by_learnt_nogoods() {
             check_explanation(e, &spec, solver.model()).unwrap();
         }
     }
+    assert!(learner.deleted > 0, "no reduction deleted a nogood");
+    let mut deleting = Solver::with_config(model(&spec).0, config(1));
+    assert_eq!(deleting_all(|| deleting.count()), 0);
+    let learner = deleting.learner().expect("a learning run");
+    assert_eq!(learner.broken, 0, "failures not analysed");
+    assert!(learner.deleted > 0, "no nogood deleted");
+    assert!(learner.nogoods.list.len() <= 1, "nogoods kept");
     let plain = Solver::with_config(
         model(&spec).0,
         SearchConfig {
@@ -592,11 +643,9 @@ fn pigeonhole_is_refuted_by_learnt_nogoods() {
     .count();
     assert_eq!(plain, 0);
     assert!(
-        learner
-            .nogoods
-            .list
+        learnt
             .iter()
-            .all(|ng| ng.iter().all(|p| p.kind != Kind::Eq || p.value <= 1))
+            .all(|(ng, _)| ng.iter().all(|p| p.kind != Kind::Eq || p.value <= 1))
     );
 }
 
