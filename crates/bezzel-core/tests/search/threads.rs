@@ -217,7 +217,11 @@ fn a_solution_set_on_threads_is_read_with_the_variables_of_any_build() {
     let beyond = larger.int_vars(10, 0..=1).unwrap()[9];
     let mut solver = Solver::parallel(2, cheapest_digits).unwrap();
     let refused = solver.solution_set_of(&[v[0], beyond]).unwrap_err();
-    assert!(refused.to_string().contains("variable #9 is of another model"));
+    assert!(
+        refused
+            .to_string()
+            .contains("variable #9 is of another model")
+    );
     // A solver made from one model reads that model's variables only.
     let mut alone = Solver::new(cheapest_digits().unwrap());
     assert!(matches!(
