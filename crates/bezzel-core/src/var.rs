@@ -238,52 +238,48 @@ impl IntView {
         if u % s == 0 { u / s } else { NOT_A_VALUE }
     }
 
-    /// The least variable value whose view value is at least `view_value` (for an unnegated
-    /// view) or at most it (for a negated one): `⌈unscaled / s⌉`.
+    /// `unscaled / s`, rounded up or down where it is not exact.
     #[inline]
-    pub(crate) fn to_var_ceil(self, view_value: i64) -> i64 {
+    fn unscaled_over_scale(self, view_value: i64, up: bool) -> i64 {
         let u = self.unscaled(view_value);
         if self.scale == 1 {
             return u;
         }
         let s = i64::from(self.scale.max(1));
-        let q = u / s;
-        if u % s > 0 { q + 1 } else { q }
+        let (q, r) = (u / s, u % s);
+        match (up, r) {
+            (true, r) if r > 0 => q + 1,
+            (false, r) if r < 0 => q - 1,
+            _ => q,
+        }
+    }
+
+    /// The least variable value whose view value is at least `view_value` (for an unnegated
+    /// view) or at most it (for a negated one): `⌈unscaled / s⌉`.
+    #[inline]
+    pub(crate) fn to_var_ceil(self, view_value: i64) -> i64 {
+        self.unscaled_over_scale(view_value, true)
     }
 
     /// The greatest variable value whose view value is at most `view_value` (unnegated) or
     /// at least it (negated): `⌊unscaled / s⌋`.
     #[inline]
     pub(crate) fn to_var_floor(self, view_value: i64) -> i64 {
-        let u = self.unscaled(view_value);
-        if self.scale == 1 {
-            return u;
-        }
-        let s = i64::from(self.scale.max(1));
-        let q = u / s;
-        if u % s < 0 { q - 1 } else { q }
+        self.unscaled_over_scale(view_value, false)
     }
 
-    /// The variable's least value with a view value `>= w`, or its greatest, as
-    /// `(bound, true)` for `x >= bound` and `(bound, false)` for `x <= bound`: what `view >= w`
-    /// is on the variable.
+    /// What `view >= w` (when `at_least`) or `view <= w` is on the variable: `(b, true)`
+    /// for `x >= b`, `(b, false)` for `x <= b`, rounded over a scaled view's holes.
     #[inline]
-    pub(crate) fn var_bound_for_ge(self, w: i64) -> (i64, bool) {
-        if self.negated {
-            (self.to_var_floor(w), false)
+    pub(crate) fn var_bound(self, w: i64, at_least: bool) -> (i64, bool) {
+        // A negated view turns a lower bound on it into an upper one on its variable.
+        let lower = at_least != self.negated;
+        let b = if lower {
+            self.to_var_ceil(w)
         } else {
-            (self.to_var_ceil(w), true)
-        }
-    }
-
-    /// What `view <= w` is on the variable, as in [`var_bound_for_ge`](Self::var_bound_for_ge).
-    #[inline]
-    pub(crate) fn var_bound_for_le(self, w: i64) -> (i64, bool) {
-        if self.negated {
-            (self.to_var_ceil(w), true)
-        } else {
-            (self.to_var_floor(w), false)
-        }
+            self.to_var_floor(w)
+        };
+        (b, lower)
     }
 }
 
@@ -358,10 +354,10 @@ mod tests {
                 // By enumeration: which variable values give view values >= w and <= w.
                 let ge: Vec<i64> = (-30..30).filter(|&val| at(val) >= w).collect();
                 let le: Vec<i64> = (-30..30).filter(|&val| at(val) <= w).collect();
-                let (b, is_min) = v.var_bound_for_ge(w);
+                let (b, is_min) = v.var_bound(w, true);
                 let expected = if is_min { ge[0] } else { *ge.last().unwrap() };
                 assert_eq!(b, expected, "{v:?} >= {w}");
-                let (b, is_min) = v.var_bound_for_le(w);
+                let (b, is_min) = v.var_bound(w, false);
                 let expected = if is_min { le[0] } else { *le.last().unwrap() };
                 assert_eq!(b, expected, "{v:?} <= {w}");
                 let exact = (-30..30).find(|&val| at(val) == w);

@@ -136,7 +136,7 @@ impl Predicate {
     /// `view ≥ bound` as a predicate on the view's variable.
     pub(crate) fn view_ge(view: IntView, bound: i64) -> Predicate {
         let x = view.var.index;
-        match view.var_bound_for_ge(bound) {
+        match view.var_bound(bound, true) {
             (b, true) => Predicate::ge(x, b),
             (b, false) => Predicate::le(x, b),
         }

@@ -80,7 +80,7 @@ impl Objective {
         let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
         // view <= bound - 1 on the variable: x <= b, or x >= b (that is x > b - 1) for a
         // negated view, rounded over a scaled view's holes.
-        match self.view.var_bound_for_le(bound.saturating_sub(1)) {
+        match self.view.var_bound(bound.saturating_sub(1), false) {
             (b, true) => Decision::Above(x, clamp(b.saturating_sub(1))),
             (b, false) => Decision::AtMost(x, clamp(b)),
         }
