@@ -34,7 +34,9 @@ impl Families {
     /// may join a family when its views qualify.
     pub(crate) fn note_domain_unit(&mut self, engine: &Engine, p: usize, views: Vec<IntView>) {
         let plain = views.len() <= 64
-            && views.iter().all(|v| v.offset == 0 && !v.negated)
+            && views
+                .iter()
+                .all(|v| v.offset == 0 && !v.negated && v.is_unit())
             && views.iter().all(|v| {
                 let (lo, hi) = engine.declared_bounds(v.var.index);
                 i64::from(hi) - i64::from(lo) < 64
@@ -136,7 +138,7 @@ fn distinct_vars(views: &[IntView]) -> bool {
 /// distinct variables, whose declared values fit one window of 64.
 fn fits_one_window(engine: &Engine, views: &[IntView]) -> bool {
     views.len() <= 64
-        && views.iter().all(|v| !v.negated)
+        && views.iter().all(|v| !v.negated && v.is_unit())
         && {
             let bounds = views.iter().map(|v| {
                 let (lo, hi) = engine.declared_bounds(v.var.index);

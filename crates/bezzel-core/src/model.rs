@@ -314,9 +314,32 @@ impl Model {
     }
 
     /// Fails unless the view's variable was created by this model and its offset is within
-    /// ±[`MAX_VIEW_OFFSET`](crate::var::MAX_VIEW_OFFSET), so that its values fit an `i32`.
+    /// ±[`MAX_VIEW_OFFSET`](crate::var::MAX_VIEW_OFFSET), so that its values fit an `i32`;
+    /// a scaled view ([`IntView::scale`]) also needs a nonzero scale and every value over
+    /// its variable's declared domain within `i32`.
     pub fn check_view(&self, v: IntView) -> Result<(), ModelError> {
         self.check_var(v.var)?;
+        if !v.is_unit() {
+            if v.scale == 0 {
+                return Err(ModelError::InvalidArgument {
+                    reason: format!(
+                        "view {v:?} is scaled by 0: a constant, not a view of its variable"
+                    ),
+                });
+            }
+            let (lo, hi) = self.engine().declared_bounds(v.var.index);
+            let (a, b) = (v.to_view(lo), v.to_view(hi));
+            let fits = |w: i64| i32::try_from(w).is_ok();
+            if !fits(a) || !fits(b) {
+                return Err(ModelError::InvalidArgument {
+                    reason: format!(
+                        "view {v:?} takes values up to {} over its variable's domain \
+                         {lo}..={hi}, beyond i32",
+                        a.abs().max(b.abs())
+                    ),
+                });
+            }
+        }
         if v.offset.unsigned_abs() > u64::from(crate::var::MAX_VIEW_OFFSET.unsigned_abs()) {
             return Err(ModelError::InvalidArgument {
                 reason: format!(

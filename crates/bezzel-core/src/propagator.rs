@@ -409,7 +409,8 @@ impl Setup<'_> {
     }
 
     /// The view as a [`WordView`] over the window `base..base + 64`: `Some` when the view is
-    /// `x + c` (not negated) and every value it was declared with lies in that window. A
+    /// `x + c` (neither negated nor scaled) and every value it was declared with lies in that
+    /// window. A
     /// [`WordView`] reads and narrows the whole domain in one word, with the shift into the
     /// window worked out here once instead of on every access.
     ///
@@ -446,7 +447,7 @@ impl Setup<'_> {
     pub fn word_view(&self, v: impl Into<IntView>, base: i64) -> Option<WordView> {
         let v = v.into();
         let (lo, hi) = (self.declared_min(v), self.declared_max(v));
-        if v.negated || lo < base || hi - base >= 64 {
+        if v.negated || !v.is_unit() || lo < base || hi - base >= 64 {
             return None;
         }
         Some(WordView {
@@ -557,7 +558,8 @@ impl Context<'_> {
 
     /// The view's values in `base..base + 64` as a bitmask (bit `i`: value `base + i`), for
     /// word-level propagators; `None` when the variable's domain is wider than one word
-    /// (declared over more than 64 values). Values outside the window are left out. A
+    /// (declared over more than 64 values) or the view is scaled (`3·x`: its values are
+    /// spread over more words than its variable's). Values outside the window are left out. A
     /// propagator that uses one window throughout does better with a [`WordView`].
     ///
     /// ```
@@ -585,6 +587,9 @@ impl Context<'_> {
     #[inline]
     pub fn bits64(&self, v: IntView, base: i64) -> Option<u64> {
         let x = v.var.index;
+        if !v.is_unit() {
+            return None;
+        }
         if v.negated {
             // View value w = offset - x, so w in base..base+64 is x in offset-base-63..=offset-base,
             // in reverse order.
@@ -601,7 +606,8 @@ impl Context<'_> {
     /// Keeps only the view's values in `base..base + 64` whose bits are set in `mask` (bit
     /// `i`: value `base + i`), in one write and with one event, however many values go; values
     /// outside the window go too. Returns whether the domain changed, or `None` (and changes
-    /// nothing) when the variable's domain is wider than one word.
+    /// nothing) when the variable's domain is wider than one word or the view is scaled, as
+    /// for [`bits64`](Context::bits64).
     ///
     /// ```
     /// use bezzel_core::prelude::*;
@@ -640,6 +646,9 @@ impl Context<'_> {
         mask: u64,
     ) -> Option<Result<bool, Conflict>> {
         let x = v.var.index;
+        if !v.is_unit() {
+            return None;
+        }
         let change = if v.negated {
             self.store.keep_word_from(
                 x,
@@ -775,9 +784,9 @@ impl Context<'_> {
     /// [`set_min`](Context::set_min) when `value` is above the view's minimum.
     fn raise_min(&mut self, v: IntView, value: i64) -> Result<bool, Conflict> {
         let change = if v.negated {
-            self.store.set_max(v.var.index, v.to_var(value))
+            self.store.set_max(v.var.index, v.to_var_floor(value))
         } else {
-            self.store.set_min(v.var.index, v.to_var(value))
+            self.store.set_min(v.var.index, v.to_var_ceil(value))
         };
         self.report(v, change)
     }
@@ -794,9 +803,9 @@ impl Context<'_> {
     /// [`set_max`](Context::set_max) when `value` is below the view's maximum.
     fn lower_max(&mut self, v: IntView, value: i64) -> Result<bool, Conflict> {
         let change = if v.negated {
-            self.store.set_min(v.var.index, v.to_var(value))
+            self.store.set_min(v.var.index, v.to_var_ceil(value))
         } else {
-            self.store.set_max(v.var.index, v.to_var(value))
+            self.store.set_max(v.var.index, v.to_var_floor(value))
         };
         self.report(v, change)
     }

@@ -263,7 +263,7 @@ impl From<&VarId> for IntExpr {
 impl From<IntView> for IntExpr {
     fn from(v: IntView) -> IntExpr {
         IntExpr {
-            terms: vec![(if v.negated { -1 } else { 1 }, Atom::Var(v.var))],
+            terms: vec![(v.factor().into(), Atom::Var(v.var))],
             constant: v.offset.into(),
         }
     }

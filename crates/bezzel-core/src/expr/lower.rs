@@ -42,13 +42,14 @@ fn flipped(mode: Reif) -> Reif {
     }
 }
 
-/// The view `sign·x + offset` when the offset is one a view may have.
-fn view(x: VarId, sign: i128, offset: i128) -> Option<IntView> {
+/// The view `a·x + offset` when the offset is one a view may have and `a` a nonzero `i32`
+/// (whether its values fit is [`Model::scaled_view`]'s to check).
+fn view(x: VarId, a: i128, offset: i128) -> Option<IntView> {
     let offset = i64::try_from(offset)
         .ok()
         .filter(|o| o.unsigned_abs() <= u64::from(MAX_VIEW_OFFSET.unsigned_abs()))?;
-    let v = IntView::from(x);
-    let v = if sign < 0 { v.minus() } else { v };
+    let a = i32::try_from(a).ok().filter(|&a| a != 0)?;
+    let v = IntView::from(x).scale(a);
     Some(IntView {
         offset: v.offset + offset,
         ..v
@@ -58,18 +59,18 @@ fn view(x: VarId, sign: i128, offset: i128) -> Option<IntView> {
 /// What a non-linear part is stated equal to in `part = value`.
 enum Defined {
     Constant(i128),
-    /// `sign·y + offset`.
+    /// `a·y + offset`, a view (scaled when `|a| > 1`).
     View(VarId, i128, i128),
 }
 
-/// `e = 0` as `part = value`, when `e` is `±part + c` or `±part ± y + c` for a non-linear
-/// part and a variable `y`: the shape of `max(xs).eq(top)` or `(x * y).eq(12)`, which can
-/// define the part onto its value rather than through a variable and a sum. Anything else
-/// comes back unchanged.
+/// `e = 0` as `part = value`, when `e` is `±part + c` or `±part + r·y + c` for a non-linear
+/// part and a variable `y`: the shape of `max(xs).eq(top)`, `(x * y).eq(12)` or
+/// `abs(x).eq(2 * y + 1)`, which can define the part onto its value (a view, scaled where
+/// `|r| > 1`) rather than through a variable and a sum. Anything else comes back unchanged.
 fn definition(e: IntExpr) -> Result<(Atom, Defined), IntExpr> {
     let part =
         |(s, atom): &(i128, Atom)| s.abs() == 1 && !matches!(atom, Atom::Var(_) | Atom::Truth(_));
-    let unit_var = |(r, atom): &(i128, Atom)| r.abs() == 1 && matches!(atom, Atom::Var(_));
+    let unit_var = |(r, atom): &(i128, Atom)| *r != 0 && matches!(atom, Atom::Var(_));
     let c = e.constant;
     let shape = match &e.terms[..] {
         [p] if part(p) => 0,
@@ -88,6 +89,12 @@ fn definition(e: IntExpr) -> Result<(Atom, Defined), IntExpr> {
 }
 
 impl Model {
+    /// The view `a·x + offset` when a model accepts it: a scaled one only where its values
+    /// over `x`'s declared domain fit an `i32` (see [`Model::check_view`]).
+    fn scaled_view(&self, x: VarId, a: i128, offset: i128) -> Option<IntView> {
+        view(x, a, offset).filter(|&v| self.check_view(v).is_ok())
+    }
+
     /// Bounds of a view, from the domain its variable was declared with.
     fn view_bounds(&self, v: IntView) -> (i128, i128) {
         let (lo, hi) = self.engine().declared_bounds(v.var().index);
@@ -130,7 +137,7 @@ impl Model {
         let hashed = e.terms.len() > 32;
         for (a, atom) in e.terms {
             let v = self.atom(atom)?;
-            let a_signed = if v.negated { a.saturating_neg() } else { a };
+            let a_signed = a.saturating_mul(v.factor().into());
             constant = constant.saturating_add(a.saturating_mul(v.offset.into()));
             let seen = if hashed {
                 position.get(&v.var).copied()
@@ -165,13 +172,12 @@ impl Model {
             })
     }
 
-    /// The expression as a view: `±x + c` as it is, anything else through an auxiliary
-    /// variable equal to it.
+    /// The expression as a view: `a·x + c` as it is (a scaled view where `|a| > 1`), anything
+    /// else through an auxiliary variable equal to it.
     fn lower_view(&mut self, e: IntExpr) -> Result<IntView, ModelError> {
         let lin = self.linearise(e)?;
         if let [(a, x)] = lin.terms[..]
-            && a.abs() == 1
-            && let Some(v) = view(x, a, lin.constant)
+            && let Some(v) = self.scaled_view(x, a, lin.constant)
         {
             return Ok(v);
         }
@@ -583,9 +589,9 @@ impl Model {
             Defined::Constant(c) if i128::from(MIN_VALUE) <= c && c <= i128::from(MAX_VALUE) => {
                 self.aux_var(c, c, "a constant")?.into()
             }
-            Defined::View(y, sign, offset) => {
+            Defined::View(y, a, offset) => {
                 self.check_var(y)?;
-                match view(y, sign, offset) {
+                match self.scaled_view(y, a, offset) {
                     Some(v) => v,
                     None => return self.post_defined_by_sum(atom, value),
                 }
@@ -663,8 +669,9 @@ impl Model {
         self.as_bool(r.var())
     }
 
-    /// The expression as a view, for the constraints that take views: `x`, `-x` and `x + c`
-    /// as they are, anything else through an auxiliary variable equal to it.
+    /// The expression as a view, for the constraints that take views: `x`, `-x`, `x + c` and
+    /// `a·x + c` (a scaled view, [`IntView::scale`]) as they are, anything else through an
+    /// auxiliary variable equal to it.
     ///
     /// ```
     /// use bezzel_core::prelude::*;
@@ -675,7 +682,10 @@ impl Model {
     /// m.all_different(&up)?;
     /// let down: Vec<IntView> = (0..4).map(|i| m.view_of(q[i] - i as i32)).collect::<Result<_, _>>()?;
     /// m.all_different(&down)?;
-    /// assert_eq!(m.num_vars(), 4); // offsets are views
+    /// // Scales too: 2q + 1 all different (as q is already), with no variable for them.
+    /// let odd: Vec<IntView> = q.iter().map(|&x| m.view_of(2 * x + 1)).collect::<Result<_, _>>()?;
+    /// m.all_different(&odd)?;
+    /// assert_eq!(m.num_vars(), 4); // offsets and scales are views
     /// assert_eq!(Solver::new(m).count(), 2); // four queens
     /// # Ok::<(), ModelError>(())
     /// ```
@@ -698,7 +708,7 @@ impl Model {
     /// ```
     pub fn var_of(&mut self, e: impl Into<IntExpr>) -> Result<VarId, ModelError> {
         let v = self.lower_view(e.into())?;
-        if !v.is_negated() && v.constant() == 0 {
+        if v.factor() == 1 && v.constant() == 0 {
             return Ok(v.var());
         }
         let (lo, hi) = self.view_bounds(v);

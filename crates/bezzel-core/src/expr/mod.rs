@@ -12,7 +12,10 @@
 //! [`Model::post_if`]. Posting lowers the expression to the model's own constraints, adding
 //! variables only where one is needed:
 //!
-//! - `x + c` and `-x` are views, with no variable and no propagator;
+//! - `x + c`, `-x` and `a·x + c` are views ([`IntView`](crate::IntView), scaled for `|a| > 1`),
+//!   with no variable and no propagator, wherever a view goes: an operand of `*`, `/`, `%`,
+//!   `abs`, `min`, `max`, an element's index or entries, [`Model::view_of`] for the
+//!   constraints that take views (an all-different of `3·x + 1`, ...);
 //! - a comparison of two linear expressions is one linear constraint, everything moved to one
 //!   side and equal variables merged: two unit terms become a view relation (`x ≤ y + c`,
 //!   `x = y + c`, `x ≠ y + c`), three unit terms a unit sum, others [`Model::linear`]; a
@@ -22,10 +25,11 @@
 //!   arithmetic or element constraint of [`Model`];
 //! - a common factor of a product's or an absolute value's operand is taken out as a
 //!   coefficient (`(3 * x) * y` is `3·(x·y)`, `abs(2 * x - 4)` is `2·|x - 2|`), so that the
-//!   scaled operand needs no variable of its own (views themselves are `±x + c` only);
-//! - a part stated equal to a variable or a constant (`max(&xs).eq(top)`,
-//!   `(x * y).eq(12)`) is defined onto it, as the call by hand would be, with no variable in
-//!   between;
+//!   product and the absolute value stay on the unscaled operand (`x·y`, not `3x·y`), which
+//!   keeps their propagators on intervals without holes;
+//! - a part stated equal to a variable, a view of one or a constant (`max(&xs).eq(top)`,
+//!   `(x * y).eq(12)`, `abs(x).eq(2 * y)`) is defined onto it, as the call by hand would be,
+//!   with no variable in between;
 //! - Boolean structure becomes clauses and reified comparisons.
 //!
 //! Auxiliary variables are functions of the declared ones, so counts are unchanged, and they

@@ -154,6 +154,30 @@ fn negated(terms: &[(i128, IntView)]) -> Vec<(i128, IntView)> {
 }
 
 impl<'a> Shape<'a> {
+    /// Whether a view of the shape is scaled (`3·x`). The explanations are written for views
+    /// `±x + c`, whose values are every integer between their bounds; a propagator over a
+    /// scaled view is explained from the decisions instead, as one without a shape is.
+    pub(crate) fn has_scaled_view(&self) -> bool {
+        let scaled = |vs: &[IntView]| vs.iter().any(|v| !v.is_unit());
+        let scaled_terms = |ts: &[(i128, IntView)]| ts.iter().any(|(_, v)| !v.is_unit());
+        match *self {
+            Shape::Linear { terms, .. } => scaled_terms(terms),
+            Shape::UnitSum { views, .. } => scaled(views),
+            Shape::Clause { lits } => scaled(lits),
+            Shape::ReifiedLinear { b, terms, .. } => scaled(&[b]) || scaled_terms(terms),
+            Shape::ReifiedLessEq { b, x, y, .. } => scaled(&[b, x, y]),
+            Shape::Cumulative {
+                starts, capacity, ..
+            } => scaled(starts) || scaled(&[capacity]),
+            Shape::LessEq { x, y } | Shape::Equal { x, y } | Shape::NotEqual { x, y } => {
+                scaled(&[x, y])
+            }
+            Shape::ElementConst { index, value, .. } => scaled(&[index, value]),
+            Shape::Table { views, .. } | Shape::AllDifferent { views } => scaled(views),
+            Shape::Disjunctive { starts, .. } => scaled(starts),
+        }
+    }
+
     /// The shape as tasks on a resource, if it is one.
     fn resource(&self) -> Option<Resource<'a>> {
         match *self {

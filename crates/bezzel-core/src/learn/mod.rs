@@ -441,7 +441,7 @@ impl Record for Recorder<'_> {
     }
 
     fn after_run(&mut self, p: u32, props: &[Box<dyn Propagator>], store: &Store, ok: bool) {
-        let shape = props[p as usize].shape();
+        let shape = props[p as usize].shape().filter(|s| !s.has_scaled_view());
         let source = shape.map_or(Source::Opaque, Source::Shape);
         self.learner.record(store, self.batch, source, Some(p));
         if !ok {

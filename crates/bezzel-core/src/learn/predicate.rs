@@ -136,10 +136,9 @@ impl Predicate {
     /// `view ≥ bound` as a predicate on the view's variable.
     pub(crate) fn view_ge(view: IntView, bound: i64) -> Predicate {
         let x = view.var.index;
-        if view.negated {
-            Predicate::le(x, view.offset.saturating_sub(bound))
-        } else {
-            Predicate::ge(x, bound.saturating_sub(view.offset))
+        match view.var_bound(bound, true) {
+            (b, true) => Predicate::ge(x, b),
+            (b, false) => Predicate::le(x, b),
         }
     }
 

@@ -127,6 +127,9 @@ impl<'a> Resource<'a> {
         }
         let i = self.starts.iter().position(|v| v.var.index == fact.var)?;
         let view = self.starts[i];
+        if !view.is_unit() {
+            return None;
+        }
         let target = if view.negated {
             view.offset.checked_sub(fact.value)?
         } else {
@@ -312,7 +315,7 @@ impl<'r, 'a, D: Domains> Scene<'r, 'a, D> {
     /// The capacity's least value rises to `fact`'s: a point where the compulsory parts
     /// reach it.
     fn capacity_reason(&self, c: IntView, fact: Predicate) -> Option<Vec<Item>> {
-        if c.negated || fact.kind != Kind::Ge {
+        if c.negated || !c.is_unit() || fact.kind != Kind::Ge {
             return None;
         }
         let need = fact.value.checked_add(c.offset)?;

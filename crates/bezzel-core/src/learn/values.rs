@@ -17,11 +17,8 @@ const MAX_VALUES: i64 = 1024;
 
 /// The value of `view` when its variable takes `value`.
 pub(crate) fn view_value(view: IntView, value: i64) -> i64 {
-    if view.negated {
-        view.offset - value
-    } else {
-        value + view.offset
-    }
+    let scaled = value.saturating_mul(view.factor());
+    scaled.saturating_add(view.offset)
 }
 
 /// Why `view` cannot take `w` as the domains stand: `[view ≠ w]`, or the bound that puts

@@ -299,11 +299,22 @@ impl Solver {
     }
 
     /// All solutions projected on `vars` (deduplicated), as a canonical [`SolutionSet`].
+    ///
+    /// A solver made by [`parallel`](Solver::parallel) searches copies of its model, so it
+    /// takes the variables of any build of the model, as its objective does: each names the
+    /// variable at its position. A solver made from one model takes only that model's.
     pub fn solution_set_of(&mut self, vars: &[VarId]) -> Result<SolutionSet, ModelError> {
-        for &x in vars {
-            self.model.check_var(x)?;
-        }
-        Ok(self.collect_set(vars))
+        let vars = if self.threads.is_some() {
+            vars.iter()
+                .map(|&x| Ok(self.model.same_position(x.into())?.var()))
+                .collect::<Result<Vec<_>, ModelError>>()?
+        } else {
+            for &x in vars {
+                self.model.check_var(x)?;
+            }
+            vars.to_vec()
+        };
+        Ok(self.collect_set(&vars))
     }
 
     fn collect_set(&mut self, vars: &[VarId]) -> SolutionSet {

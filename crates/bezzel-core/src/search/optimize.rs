@@ -78,13 +78,11 @@ impl Objective {
     fn decision(&self, bound: i64) -> Decision {
         let x = self.view.var;
         let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
-        let offset = self.view.offset;
-        if self.view.negated {
-            // offset - x <= bound - 1  <=>  x > offset - bound
-            Decision::Above(x, clamp(offset.saturating_sub(bound)))
-        } else {
-            // x + offset <= bound - 1  <=>  x <= bound - 1 - offset
-            Decision::AtMost(x, clamp(bound.saturating_sub(1).saturating_sub(offset)))
+        // view <= bound - 1 on the variable: x <= b, or x >= b (that is x > b - 1) for a
+        // negated view, rounded over a scaled view's holes.
+        match self.view.var_bound(bound.saturating_sub(1), false) {
+            (b, true) => Decision::Above(x, clamp(b.saturating_sub(1))),
+            (b, false) => Decision::AtMost(x, clamp(b)),
         }
     }
 

@@ -65,6 +65,8 @@ pub(crate) struct ViewSpec {
     pub(crate) var: usize,
     pub(crate) negated: bool,
     pub(crate) offset: i32,
+    /// The factor `s >= 1` of `±s·x + offset` (1 for an unscaled view).
+    pub(crate) scale: i32,
 }
 
 impl ViewSpec {
@@ -77,6 +79,7 @@ impl ViewSpec {
             } else {
                 0
             },
+            scale: 1,
         }
     }
     pub(crate) fn of(var: usize, negated: bool, offset: i32) -> ViewSpec {
@@ -84,6 +87,7 @@ impl ViewSpec {
             var,
             negated,
             offset,
+            scale: 1,
         }
     }
     /// A plain view of variable `var`.
@@ -92,7 +96,7 @@ impl ViewSpec {
     }
     /// The view's value when its variable is `x`.
     pub(crate) fn at(self, x: i32) -> i64 {
-        let v = i64::from(x);
+        let v = i64::from(x) * i64::from(self.scale);
         (if self.negated { -v } else { v }) + i64::from(self.offset)
     }
     pub(crate) fn eval(self, a: &[i32]) -> i64 {
@@ -106,7 +110,7 @@ impl ViewSpec {
     pub(crate) fn view(self, vars: &[VarId]) -> IntView {
         let base: IntView = vars[self.var].into();
         let base = if self.negated { base.minus() } else { base };
-        base.offset(self.offset)
+        base.scale(self.scale).offset(self.offset)
     }
 }
 

@@ -144,10 +144,16 @@ impl ModelSpec {
     }
 }
 
-/// A view of one of `nvars` variables, negated a quarter of the time, shifted by -3..=3.
+/// A view of one of `nvars` variables, negated a quarter of the time, scaled by 2 or 3 a
+/// fifth of the time, shifted by -3..=3.
 pub(crate) fn view_spec(nvars: usize) -> impl Strategy<Value = ViewSpec> {
-    (0..nvars, prop::bool::weighted(0.25), -3..=3i32)
-        .prop_map(|(var, negated, offset)| ViewSpec::of(var, negated, offset))
+    let scale = prop_oneof![4 => Just(1), 1 => 2..=3i32];
+    (0..nvars, prop::bool::weighted(0.25), -3..=3i32, scale).prop_map(
+        |(var, negated, offset, scale)| ViewSpec {
+            scale,
+            ..ViewSpec::of(var, negated, offset)
+        },
+    )
 }
 
 /// Any of the six relations.

@@ -2,7 +2,8 @@
 //! (projected on the declared variables) must be exactly the assignments where a direct
 //! evaluation of the expression, written here and sharing nothing with the lowering, says so.
 //! Every operator is drawn, nested, with Booleans mixed into the integers and the other way
-//! round, and views (`-x`, `x + c`, `!b`) as leaves.
+//! round, and views (`-x`, `x + c`, `!b`, the scaled `k·x + c`) and scaled terms (`k * x + c`,
+//! which the lowering makes a scaled view wherever it needs a view) as leaves.
 //!
 //! Semantics checked: `/` and `%` round as Rust's do, and a division by zero or an index out
 //! of range anywhere in the expression makes the assignment no solution, whatever Boolean
@@ -28,6 +29,10 @@ enum Int {
     Var(usize),
     /// `±x + c`, as a view.
     View(usize, bool, i32),
+    /// `k·x + c`, as a scaled view built by hand.
+    ScaledView(usize, i32, i32),
+    /// `k * x + c`, as an expression.
+    Affine(i32, usize, i32),
     /// A Boolean variable (or its negation) as 0/1.
     BoolVar(usize, bool),
     Add(Box<Int>, Box<Int>),
@@ -72,6 +77,9 @@ fn eval_int(e: &Int, p: &Point<'_>) -> Option<i64> {
         Int::View(i, negated, c) => {
             let v = p.ints[*i];
             (if *negated { -v } else { v }) + i64::from(*c)
+        }
+        Int::ScaledView(i, k, c) | Int::Affine(k, i, c) => {
+            i64::from(*k) * p.ints[*i] + i64::from(*c)
         }
         Int::BoolVar(i, negated) => {
             let v = p.bools[*i];
@@ -164,6 +172,8 @@ fn int_expr(e: &Int, v: &Vars) -> IntExpr {
             };
             x.offset(*c).into()
         }
+        Int::ScaledView(i, k, c) => v.ints[*i].scale(*k).offset(*c).into(),
+        Int::Affine(k, i, c) => *k * v.ints[*i] + *c,
         Int::BoolVar(i, false) => v.bools[*i].into(),
         Int::BoolVar(i, true) => (!v.bools[*i]).into(),
         Int::Add(a, b) => int_expr(a, v) + int_expr(b, v),
@@ -212,8 +222,15 @@ fn int_leaf() -> impl Strategy<Value = Int> {
         (-3..=3i32).prop_map(Int::Const),
         (0..INTS).prop_map(Int::Var),
         (0..INTS, any::<bool>(), -2..=2i32).prop_map(|(i, n, c)| Int::View(i, n, c)),
+        (0..INTS, scale(), -2..=2i32).prop_map(|(i, k, c)| Int::ScaledView(i, k, c)),
+        (scale(), 0..INTS, -2..=2i32).prop_map(|(k, i, c)| Int::Affine(k, i, c)),
         (0..BOOLS, any::<bool>()).prop_map(|(i, n)| Int::BoolVar(i, n)),
     ]
+}
+
+/// A factor of a scaled term: ±2 or ±3.
+fn scale() -> impl Strategy<Value = i32> {
+    prop_oneof![Just(-3), Just(-2), Just(2), Just(3)]
 }
 
 fn bool_leaf() -> impl Strategy<Value = Bool> {

@@ -7,4 +7,5 @@ mod brute;
 
 mod lowering_against_evaluation;
 mod node_counts;
+mod scaled_views;
 mod surface;

@@ -25,12 +25,14 @@ fn view_of(var: usize) -> impl Strategy<Value = ViewSpec> {
                 var,
                 negated: false,
                 offset: 0,
+                scale: 1,
             }
         } else {
             ViewSpec {
                 var,
                 negated,
                 offset,
+                scale: 1,
             }
         }
     })
@@ -41,9 +43,16 @@ fn distinct_views(n: usize) -> impl Strategy<Value = Vec<ViewSpec>> {
     (0..n).map(view_of).collect::<Vec<_>>()
 }
 
-/// `k` views on variables drawn from `0..n`, which may repeat.
+/// `k` views on variables drawn from `0..n`, which may repeat, a quarter of them scaled by
+/// 2 or 3 (these tests check solutions, not a level of consistency, which a scale's holes
+/// may lower).
 fn shared_views(k: usize, n: usize) -> impl Strategy<Value = Vec<ViewSpec>> {
-    prop::collection::vec((0..n).prop_flat_map(view_of), k)
+    let scale = prop_oneof![3 => Just(1), 1 => 2..=3i32];
+    let scaled = (0..n).prop_flat_map(view_of);
+    prop::collection::vec(
+        (scaled, scale).prop_map(|(v, scale)| ViewSpec { scale, ..v }),
+        k,
+    )
 }
 
 type Poster<'a> = &'a dyn Fn(&mut Model, &[VarId]) -> Result<(), ModelError>;

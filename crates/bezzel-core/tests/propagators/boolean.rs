@@ -339,6 +339,7 @@ fn view(n: usize) -> impl Strategy<Value = ViewSpec> {
         var,
         negated,
         offset,
+        scale: 1,
     })
 }
 

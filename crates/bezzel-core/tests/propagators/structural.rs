@@ -151,6 +151,7 @@ impl LexCase {
                     var: i,
                     negated: rng.chance(20),
                     offset: rng.range(-1, 1) as i32,
+                    scale: 1,
                 }
             } else {
                 ViewSpec::random(rng, nvars)

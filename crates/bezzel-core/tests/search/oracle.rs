@@ -154,16 +154,19 @@ fn every_builtin_alone_matches_brute_force() {
             var: 0,
             negated: false,
             offset: 0,
+            scale: 1,
         },
         ViewSpec {
             var: 1,
             negated: true,
             offset: 2,
+            scale: 1,
         },
         ViewSpec {
             var: 2,
             negated: false,
             offset: -1,
+            scale: 1,
         },
     ];
     let (a, b, c) = (views[0], views[1], views[2]);
@@ -201,16 +204,19 @@ fn views_of_the_same_variable_reach_a_fixpoint() {
         var: 0,
         negated: false,
         offset: 0,
+        scale: 1,
     };
     let x_minus_1 = ViewSpec {
         var: 0,
         negated: false,
         offset: -1,
+        scale: 1,
     };
     let minus_x = ViewSpec {
         var: 0,
         negated: true,
         offset: 0,
+        scale: 1,
     };
     for constraint in [
         ConstraintSpec::LessEq(x, x_minus_1),

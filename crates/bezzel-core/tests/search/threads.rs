@@ -194,6 +194,43 @@ fn an_objective_from_another_build_names_the_same_variable_on_threads_and_in_the
 }
 
 #[test]
+fn a_solution_set_on_threads_is_read_with_the_variables_of_any_build() {
+    // The caller's own build, not the solver's nor any worker's.
+    let v: Vec<VarId> = cheapest_digits().unwrap().vars()[..3].to_vec();
+    let mut expected = String::new();
+    for x in 0..=5 {
+        for y in 0..=5 {
+            for z in 0..=5 {
+                if x != y && y != z && x != z && x + y + z >= 7 {
+                    expected.push_str(&format!("v[0]={x} v[1]={y} v[2]={z}\n"));
+                }
+            }
+        }
+    }
+    for threads in [1, 3] {
+        let mut solver = Solver::parallel(threads, cheapest_digits).unwrap();
+        let set = solver.solution_set_of(&v).unwrap();
+        assert_eq!(set.to_string(), expected, "{threads} threads");
+    }
+    // A position the model lacks is refused as for an objective.
+    let mut larger = Model::new();
+    let beyond = larger.int_vars(10, 0..=1).unwrap()[9];
+    let mut solver = Solver::parallel(2, cheapest_digits).unwrap();
+    let refused = solver.solution_set_of(&[v[0], beyond]).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("variable #9 is of another model")
+    );
+    // A solver made from one model reads that model's variables only.
+    let mut alone = Solver::new(cheapest_digits().unwrap());
+    assert!(matches!(
+        alone.solution_set_of(&v),
+        Err(ModelError::ForeignVariable { index: 0 })
+    ));
+}
+
+#[test]
 fn an_objective_at_a_position_the_model_lacks_is_refused_by_both_layers_alike() {
     use bezzel_core::parallel::ParallelSearch;
     // Variable #9 of a larger model: the digits model has 4 declared variables and the
