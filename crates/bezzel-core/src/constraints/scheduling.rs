@@ -209,13 +209,18 @@ impl Model {
         if let Some((starts, durations)) = self.unary_row(&origins, &sizes, strict) {
             self.post(Disjunctive::new(starts, durations, true))?;
         }
-        for d in 0..origins[0].len() {
-            self.post(DiffnTimeTable::new(origins.clone(), sizes.clone(), d))?;
-            if origins.len() <= ENERGETIC_MAX_TASKS {
-                self.post(DiffnEnergy::new(origins.clone(), sizes.clone(), d))?;
+        self.post_diffn(Diffn::new(origins, sizes, strict))
+    }
+
+    /// Posts `diffn` and, dimension by dimension, the cumulative resources beside it.
+    fn post_diffn(&mut self, diffn: Diffn) -> Result<(), ModelError> {
+        for d in 0..diffn.dims() {
+            self.post(DiffnTimeTable::of(&diffn, d))?;
+            if diffn.boxes() <= ENERGETIC_MAX_TASKS {
+                self.post(DiffnEnergy::of(&diffn, d))?;
             }
         }
-        self.post(Diffn::new(origins, sizes, strict))
+        self.post(diffn)
     }
 
     /// Boxes that all stand across one another in every dimension but one, their origins
@@ -293,13 +298,7 @@ impl Model {
         if origins.len() < 2 {
             return Ok(());
         }
-        for d in 0..origins[0].len() {
-            self.post(DiffnTimeTable::flexible(origins.clone(), sizes.clone(), d))?;
-            if origins.len() <= ENERGETIC_MAX_TASKS {
-                self.post(DiffnEnergy::flexible(origins.clone(), sizes.clone(), d))?;
-            }
-        }
-        self.post(Diffn::flexible(origins, sizes, strict))
+        self.post_diffn(Diffn::flexible(origins, sizes, strict))
     }
 
     fn box_views<V: Into<IntView> + Copy>(

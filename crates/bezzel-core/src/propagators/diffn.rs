@@ -55,6 +55,19 @@ struct Side {
 }
 
 impl Side {
+    /// An origin and a size, through their bounds.
+    fn read(ctx: &Context<'_>, origin: IntView, size: Size) -> Side {
+        let (least, most) = match size {
+            Size::Fixed(v) => (v, v),
+            Size::View(s) => (ctx.min(s), ctx.max(s)),
+        };
+        Side {
+            lo: ctx.min(origin),
+            hi: ctx.max(origin),
+            least,
+            most,
+        }
+    }
     /// Whether this box can still end at or before `other` begins.
     fn can_precede(self, other: Side) -> bool {
         self.lo + self.least <= other.hi
@@ -130,18 +143,18 @@ impl Diffn {
         Diffn::with(origins, sizes, strict)
     }
 
+    /// The number of boxes.
+    pub fn boxes(&self) -> usize {
+        self.boxes
+    }
+
+    /// The number of dimensions.
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+
     fn side(&self, ctx: &Context<'_>, at: usize) -> Side {
-        let x = self.origins[at];
-        let (least, most) = match self.sizes[at] {
-            Size::Fixed(v) => (v, v),
-            Size::View(s) => (ctx.min(s), ctx.max(s)),
-        };
-        Side {
-            lo: ctx.min(x),
-            hi: ctx.max(x),
-            least,
-            most,
-        }
+        Side::read(ctx, self.origins[at], self.sizes[at])
     }
 
     /// For `diffn_nonstrict`: whether some size of box `i` is surely zero (`Some(true)`: the
@@ -358,31 +371,18 @@ pub type DiffnTimeTable = DiffnStacks<Profile>;
 pub type DiffnEnergy = DiffnStacks<Windows>;
 
 impl<R: Default> DiffnStacks<R> {
-    fn with(origins: Vec<Vec<IntView>>, sizes: Vec<Size>, along: usize) -> DiffnStacks<R> {
-        let boxes = origins.len();
-        let dims = origins.first().map_or(0, Vec::len);
+    /// The boxes of `diffn` as tasks along dimension `along`.
+    pub fn of(diffn: &Diffn, along: usize) -> DiffnStacks<R> {
         DiffnStacks {
-            origins: origins.into_iter().flatten().collect(),
-            sizes,
-            boxes,
-            dims,
+            origins: diffn.origins.clone(),
+            sizes: diffn.sizes.clone(),
+            boxes: diffn.boxes,
+            dims: diffn.dims,
             along,
             tasks: Vec::new(),
             starts: Vec::new(),
             passes: Passes::default(),
         }
-    }
-
-    /// The boxes of [`Diffn::new`] (constant sizes) as tasks along dimension `along`.
-    pub fn new(origins: Vec<Vec<IntView>>, sizes: Vec<Vec<i64>>, along: usize) -> Self {
-        let sizes = sizes.into_iter().flatten().map(Size::Fixed).collect();
-        DiffnStacks::with(origins, sizes, along)
-    }
-
-    /// The boxes of [`Diffn::flexible`] (sizes that are views) as tasks along `along`.
-    pub fn flexible(origins: Vec<Vec<IntView>>, sizes: Vec<Vec<IntView>>, along: usize) -> Self {
-        let sizes = sizes.into_iter().flatten().map(Size::View).collect();
-        DiffnStacks::with(origins, sizes, along)
     }
 }
 
@@ -390,16 +390,7 @@ impl<R> DiffnStacks<R> {
     /// Box `i`'s origin and size in dimension `d`, through the bounds.
     fn side(&self, ctx: &Context<'_>, i: usize, d: usize) -> Side {
         let at = i * self.dims + d;
-        let (least, most) = match self.sizes[at] {
-            Size::Fixed(v) => (v, v),
-            Size::View(s) => (ctx.min(s), ctx.max(s)),
-        };
-        Side {
-            lo: ctx.min(self.origins[at]),
-            hi: ctx.max(self.origins[at]),
-            least,
-            most,
-        }
+        Side::read(ctx, self.origins[at], self.sizes[at])
     }
 
     /// The capacity: the product over the other dimensions of the bounding box's extent

@@ -386,26 +386,32 @@ fn boxes_without_dimensions_always_overlap() {
     }
 }
 
+/// Whether root propagation fails on `w` × `h` rectangles with origins `x[i]` and rows
+/// `y[i]` within the given ranges.
+fn rectangles_fail_at_root(x: &[(i32, i32)], y: &[(i32, i32)], w: i32, h: i32) -> bool {
+    let mut m = Model::new();
+    let mut vars = |r: &[(i32, i32)]| -> Vec<VarId> {
+        r.iter().map(|&(a, b)| m.int_var(a..=b).unwrap()).collect()
+    };
+    let (x, y) = (vars(x), vars(y));
+    let n = x.len();
+    m.diffn(&x, &y, &vec![w; n], &vec![h; n]).unwrap();
+    m.propagate().is_err()
+}
+
 #[test]
 fn rectangles_on_one_fixed_row_get_edge_finding() {
     // Three 2 × 1 rectangles on one row, each starting within 0..=3: together they need 6
     // time units in a window of 5. Every pair fits, so pairwise reasoning cannot see it; the
     // unary resource posted beside it fails at the root.
-    let mut m = Model::new();
-    let x = m.int_vars(3, 0..=3).unwrap();
-    let y = m.int_vars(3, 0..=0).unwrap();
-    m.diffn(&x, &y, &[2, 2, 2], &[1, 1, 1]).unwrap();
-    assert!(m.propagate().is_err());
+    assert!(rectangles_fail_at_root(&[(0, 3); 3], &[(0, 0); 3], 2, 1));
     // Rows that need not cross (one rectangle may move to another row): no failure.
-    let mut m = Model::new();
-    let x = m.int_vars(3, 0..=3).unwrap();
-    let y = [
-        m.int_var(0..=0).unwrap(),
-        m.int_var(0..=0).unwrap(),
-        m.int_var(0..=1).unwrap(),
-    ];
-    m.diffn(&x, &y, &[2, 2, 2], &[1, 1, 1]).unwrap();
-    assert!(m.propagate().is_ok());
+    assert!(!rectangles_fail_at_root(
+        &[(0, 3); 3],
+        &[(0, 0), (0, 0), (0, 1)],
+        2,
+        1
+    ));
 }
 
 #[test]
@@ -413,17 +419,9 @@ fn three_boxes_in_one_column_of_two_rows_fail_at_the_root() {
     // Three unit squares at x = 0, each on row 0 or 1: every pair can still take two rows,
     // so the pair rule sees nothing; the boxes' cross-sections (1 each) do not fit into the
     // bounding box's (2 rows), and the resource along x fails.
-    let mut m = Model::new();
-    let x = m.int_vars(3, 0..=0).unwrap();
-    let y = m.int_vars(3, 0..=1).unwrap();
-    m.diffn(&x, &y, &[1, 1, 1], &[1, 1, 1]).unwrap();
-    assert!(m.propagate().is_err());
+    assert!(rectangles_fail_at_root(&[(0, 0); 3], &[(0, 1); 3], 1, 1));
     // Two of them fit, one per row.
-    let mut m = Model::new();
-    let x = m.int_vars(2, 0..=0).unwrap();
-    let y = m.int_vars(2, 0..=1).unwrap();
-    m.diffn(&x, &y, &[1, 1], &[1, 1]).unwrap();
-    assert!(m.propagate().is_ok());
+    assert!(!rectangles_fail_at_root(&[(0, 0); 2], &[(0, 1); 2], 1, 1));
 }
 
 #[test]
