@@ -57,11 +57,11 @@ impl Amount {
 /// A task in one direction of time, as the reasoning sees it: its start lies in
 /// `[est, lst]`, and it runs at least `d` with at least height `r`.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Bounds {
-    pub(crate) est: i64,
-    pub(crate) lst: i64,
-    pub(crate) d: i64,
-    pub(crate) r: i64,
+pub(super) struct Bounds {
+    pub(super) est: i64,
+    pub(super) lst: i64,
+    pub(super) d: i64,
+    pub(super) r: i64,
 }
 
 impl Bounds {
@@ -176,7 +176,7 @@ impl Tasks {
 
 /// A rule for tasks on a cumulative resource, as one pass forward in time; the same pass
 /// over the tasks mirrored (time reversed) moves the latest starts.
-pub(crate) trait Rule: Default + Clone + std::fmt::Debug + Send {
+pub(super) trait Rule: Default + Clone + std::fmt::Debug + Send {
     /// The propagator's name.
     const NAME: &'static str;
     /// How much one run costs.
@@ -205,7 +205,7 @@ pub struct CumulativeRule<R> {
 /// [`CumulativeRule`], [`DiffnStacks`](super::DiffnStacks) runs it on the resource that
 /// boxes make along one dimension.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Passes<R> {
+pub(super) struct Passes<R> {
     rule: R,
     mirror: Vec<Bounds>,
     est: Vec<i64>,
@@ -216,7 +216,7 @@ impl<R: Rule> Passes<R> {
     /// Applies the rule to `tasks` under the capacity's greatest value `cap`, forward and
     /// backward in time: fills `est` and `lst`, and returns the least capacity the tasks
     /// need, or fails.
-    pub(crate) fn run(&mut self, tasks: &[Bounds], cap: i64) -> Result<i64, Conflict> {
+    pub(super) fn run(&mut self, tasks: &[Bounds], cap: i64) -> Result<i64, Conflict> {
         let n = tasks.len();
         self.est.resize(n, 0);
         self.lst.resize(n, 0);
@@ -233,7 +233,7 @@ impl<R: Rule> Passes<R> {
 
     /// Moves the bounds of `starts` (read as `now`) to the earliest and latest starts of
     /// the last [`run`](Self::run); whether one moved.
-    pub(crate) fn narrow(
+    pub(super) fn narrow(
         &self,
         ctx: &mut Context<'_>,
         starts: &[IntView],
