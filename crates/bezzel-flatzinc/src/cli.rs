@@ -38,14 +38,20 @@ pub struct Options {
         short = 't',
         long = "time-limit",
         value_name = "MS",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = parse_positive::<u64>
     )]
     pub time_ms: Option<u64>,
     /// Stop after this many search nodes, all runs of the search together
     /// (branch and bound, neighbourhoods): a limit that, unlike the time, gives the same
     /// answer on every machine. What was found is printed, not claimed complete. Searches on
     /// one thread.
-    #[arg(long = "node-limit", value_name = "N", allow_negative_numbers = true)]
+    #[arg(
+        long = "node-limit",
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = parse_positive::<u64>
+    )]
     pub node_limit: Option<u64>,
     /// Do not post the `disjunctive` constraints implied by pairs of reified precedences
     /// (see the crate docs): the same answers, usually in more nodes; for measurements.
@@ -121,9 +127,9 @@ pub struct Options {
 /// larger ones.
 pub const LNS_FIRST_NODES: u64 = 20_000;
 
-/// Reads a count that must be at least 1 (`-n`, `-p`): zero solutions or threads would run
-/// nothing, so it is refused rather than read as "all" (Gecode's reading of `-n 0`) or
-/// silently ignored.
+/// Reads a number that must be at least 1 (`-n`, `-p`, `-t`, `--node-limit`): zero
+/// solutions, threads, milliseconds or nodes would run nothing, so zero is refused rather than
+/// read as "all" or "no limit" (Gecode's readings of `-n 0` and `-t 0`) or silently ignored.
 fn parse_positive<T>(text: &str) -> Result<T, String>
 where
     T: std::str::FromStr + PartialEq + From<u8>,

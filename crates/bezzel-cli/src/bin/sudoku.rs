@@ -259,11 +259,11 @@ struct LogicCommand {
 struct HintCommand {
     #[command(flatten)]
     logic: LogicCommand,
-    /// Read each input as one grid of candidates (pencil marks): the 81 (or 16) cells in
-    /// row order, each written as the digits of its candidates (one digit: the value
+    /// Read each input as one grid of candidates (pencil marks) of a 9×9 or 4×4 puzzle (larger
+    /// sizes are not read as marks): its 81 or 16 cells in row order, each written as the digits of its candidates (one digit: the value
     /// placed; `.5`: open, 5 its only candidate), separated by spaces or line ends; `|`,
     /// `-`, `+` and comments (from a `#` to the end of the line) are ignored, so `--format
-    /// board` output reads back. Marks that contradict themselves are refused.
+    /// board` output of those sizes reads back. Marks that contradict themselves are refused.
     #[arg(long, conflicts_with = "grid")]
     candidates: bool,
     /// `text`: the step in words; `board`: the grid's candidates, then the step; `svg`: one

@@ -112,6 +112,9 @@ fn a_bad_command_line_is_refused_with_status_2() {
         &["-n", "-1"],
         &["-t", "-5"],
         &["--node-limit", "-1"],
+        &["-t", "0"],
+        &["--node-limit", "0"],
+        &["--node-limit", "99999999999999999999999"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_fzn-bezzel"))
             .args(args)
