@@ -62,6 +62,13 @@ fn views<V: Into<IntView> + Copy>(m: &Model, vars: &[V]) -> Result<Vec<IntView>,
         .collect()
 }
 
+/// The error of a sum longer than the linear propagator takes.
+pub(crate) fn too_many_linear_terms(n: usize) -> ModelError {
+    ModelError::InvalidArgument {
+        reason: format!("linear: {n} terms; at most {MAX_LINEAR_TERMS} are supported"),
+    }
+}
+
 /// [`views`] for a constraint that needs one or more: none is a
 /// [`ModelError::TooFewVariables`] of `constraint`.
 fn some_views<V: Into<IntView> + Copy>(
@@ -223,12 +230,7 @@ impl Model {
             });
         }
         if vars.len() > MAX_LINEAR_TERMS {
-            return Err(ModelError::InvalidArgument {
-                reason: format!(
-                    "linear: {} terms; at most {MAX_LINEAR_TERMS} are supported",
-                    vars.len()
-                ),
-            });
+            return Err(too_many_linear_terms(vars.len()));
         }
         let views = views(self, vars)?;
         let terms: Vec<(i64, IntView)> = coefficients
@@ -236,7 +238,18 @@ impl Model {
             .map(|&a| i64::from(a))
             .zip(views)
             .collect();
-        let constant = i64::from(constant);
+        self.post_linear_terms(terms, relation, i64::from(constant))
+    }
+
+    /// [`Model::linear`] once its arguments are checked: the terms' views belong to the
+    /// model, there are at most [`MAX_LINEAR_TERMS`], and every coefficient and the constant
+    /// fit an `i32`. Posts the cheapest propagator that prunes as the sum would.
+    pub(crate) fn post_linear_terms(
+        &mut self,
+        terms: Vec<(i64, IntView)>,
+        relation: Relation,
+        constant: i64,
+    ) -> Result<(), ModelError> {
         if relation == Relation::Ne
             && let [(a, x), (b, y)] = terms[..]
             && a.abs() == 1

@@ -70,7 +70,7 @@ impl BoolExpr {
     ) -> BoolExpr {
         let difference = lhs.into() - rhs.into();
         match difference.as_constant() {
-            Some(d) => BoolExpr::constant(relation.holds(d, 0)),
+            Some(d) => BoolExpr::constant(relation.holds(d.into(), 0)),
             None => BoolExpr(Node::Cmp(difference, relation)),
         }
     }

@@ -3,6 +3,7 @@
 use super::BoolExpr;
 use crate::constraints::BoolVar;
 use crate::var::{IntView, VarId};
+use smallvec::{SmallVec, smallvec};
 use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
 
 /// An integer expression such as `x + 2 * y - 3`, `x * y`, `abs(x - y)` or `element(&xs, i)`.
@@ -33,17 +34,26 @@ use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
 /// ```
 #[derive(Clone, Debug)]
 pub struct IntExpr {
-    /// `(aᵢ, tᵢ)`, unmerged: equal variables are merged when the expression is lowered.
-    /// Coefficients are `i128` and saturate, so that no sequence of operators can wrap; a
-    /// coefficient beyond what the constraints take is refused when it is posted.
-    pub(crate) terms: Vec<(i128, Atom)>,
-    pub(crate) constant: i128,
+    /// `(aᵢ, xᵢ)` over variables, unmerged: equal variables are merged when the expression
+    /// is lowered.
+    pub(crate) vars: Vars,
+    /// `(bⱼ, pⱼ)` over non-linear parts, kept apart from the variables so that a sum of
+    /// variables, the common case, is copied rather than moved term by term.
+    pub(crate) parts: Vec<(i64, Atom)>,
+    pub(crate) constant: i64,
+    /// Whether a coefficient or the constant overflowed an `i64` on the way: the expression
+    /// is then refused when it is posted, rather than wrapped or saturated into another
+    /// one. (The constraints take `i32`, so nothing that fits them is lost.)
+    pub(crate) overflow: bool,
 }
 
-/// A term of an [`IntExpr`]: a variable, or a part that becomes one when posted.
+/// The variable terms of an [`IntExpr`]. One or two, what most operators start from and
+/// compare, need no allocation.
+pub(crate) type Vars = SmallVec<[(i64, VarId); 4]>;
+
+/// A non-linear part of an [`IntExpr`]: it becomes a variable when posted.
 #[derive(Clone, Debug)]
 pub(crate) enum Atom {
-    Var(VarId),
     Times(Box<IntExpr>, Box<IntExpr>),
     Div(Box<IntExpr>, Box<IntExpr>),
     Mod(Box<IntExpr>, Box<IntExpr>),
@@ -59,35 +69,104 @@ pub(crate) enum Atom {
 impl IntExpr {
     /// The constant `c`.
     pub fn constant(c: i32) -> IntExpr {
+        IntExpr::from_constant(c.into())
+    }
+
+    fn from_constant(c: i64) -> IntExpr {
         IntExpr {
-            terms: Vec::new(),
-            constant: c.into(),
+            vars: Vars::new(),
+            parts: Vec::new(),
+            constant: c,
+            overflow: false,
         }
     }
 
-    fn atom(atom: Atom) -> IntExpr {
+    /// A constant that is out of `i64`'s range (`None`) makes an expression that posting
+    /// refuses.
+    fn checked_constant(c: Option<i64>) -> IntExpr {
+        let mut e = IntExpr::from_constant(c.unwrap_or(0));
+        e.overflow = c.is_none();
+        e
+    }
+
+    /// `a·x + c`.
+    fn term(a: i64, x: VarId, c: i64) -> IntExpr {
         IntExpr {
-            terms: vec![(1, atom)],
+            vars: smallvec![(a, x)],
+            parts: Vec::new(),
+            constant: c,
+            overflow: false,
+        }
+    }
+
+    pub(crate) fn atom(atom: Atom) -> IntExpr {
+        IntExpr {
+            vars: Vars::new(),
+            parts: vec![(1, atom)],
             constant: 0,
+            overflow: false,
         }
     }
 
-    /// The value of the expression when it has no variables.
-    pub(crate) fn as_constant(&self) -> Option<i128> {
-        self.terms.is_empty().then_some(self.constant)
+    /// The value of the expression when it has no variables (and did not overflow).
+    pub(crate) fn as_constant(&self) -> Option<i64> {
+        (self.vars.is_empty() && self.parts.is_empty() && !self.overflow).then_some(self.constant)
     }
 
-    fn scaled(mut self, k: i128) -> IntExpr {
-        for (a, _) in &mut self.terms {
-            *a = a.saturating_mul(k);
+    fn scaled(mut self, k: i64) -> IntExpr {
+        if k == 1 {
+            return self;
         }
-        self.constant = self.constant.saturating_mul(k);
+        let mut overflow = self.overflow;
+        let mut times = |a: &mut i64| {
+            let (product, wrapped) = a.overflowing_mul(k);
+            *a = product;
+            overflow |= wrapped;
+        };
+        self.vars.iter_mut().for_each(|(a, _)| times(a));
+        self.parts.iter_mut().for_each(|(a, _)| times(a));
+        times(&mut self.constant);
+        self.overflow = overflow;
         self
     }
 
+    /// `self + a·x + c` (no `x` when `None`). The operands are a view's, within `i64`.
+    fn add_term(mut self, a: i64, x: Option<VarId>, c: i64) -> IntExpr {
+        if let Some(x) = x {
+            if self.vars.len() == self.vars.capacity() {
+                self.vars.reserve(8);
+            }
+            self.vars.push((a, x));
+        }
+        let (sum, wrapped) = self.constant.overflowing_add(c);
+        self.constant = sum;
+        self.overflow |= wrapped;
+        self
+    }
+
+    #[inline]
     fn plus(mut self, other: IntExpr) -> IntExpr {
-        self.terms.extend(other.terms);
-        self.constant = self.constant.saturating_add(other.constant);
+        let IntExpr {
+            vars,
+            parts,
+            constant,
+            overflow,
+        } = other;
+        if self.vars.len() + vars.len() > self.vars.capacity() {
+            // A sum grows a term at a time: room for several saves a reallocation each.
+            self.vars.reserve(vars.len().max(8));
+        }
+        self.vars.extend_from_slice(&vars);
+        if parts.capacity() == 0 {
+            // Nothing to drop: skips the call to the parts' drop glue, most sums' only
+            // cost besides the copy.
+            std::mem::forget(parts);
+        } else {
+            self.parts.extend(parts);
+        }
+        let (sum, wrapped) = self.constant.overflowing_add(constant);
+        self.constant = sum;
+        self.overflow |= wrapped | overflow;
         self
     }
 
@@ -99,49 +178,53 @@ impl IntExpr {
                 // (g·a)·(h·b) = g·h·(a·b): the factors become a coefficient of the product,
                 // so that `3 * x` needs no variable of its own as an operand.
                 let ((g, a), (h, b)) = (self.common_factor(), other.common_factor());
-                IntExpr::atom(Atom::Times(Box::new(a), Box::new(b))).scaled(g.saturating_mul(h))
+                let (gh, wrapped) = g.overflowing_mul(h);
+                let mut product = IntExpr::atom(Atom::Times(Box::new(a), Box::new(b))).scaled(gh);
+                product.overflow |= wrapped;
+                product
             }
         }
     }
 
     /// `(g, e)` with `self = g·e`, `g > 0` the greatest common divisor of the coefficients
     /// and the constant: `3x + 6` is `3·(x + 2)`.
-    fn common_factor(self) -> (i128, IntExpr) {
-        let gcd = |mut a: i128, mut b: i128| {
-            (a, b) = (a.saturating_abs(), b.saturating_abs());
+    fn common_factor(mut self) -> (i64, IntExpr) {
+        let gcd = |mut a: u64, b: i64| {
+            let mut b = b.unsigned_abs();
             while b != 0 {
                 (a, b) = (b, a % b);
             }
             a
         };
-        let g = self
-            .terms
-            .iter()
-            .fold(gcd(self.constant, 0), |g, &(a, _)| gcd(g, a));
-        if g <= 1 {
+        let g = self.vars.iter().map(|&(a, _)| a);
+        let g = g
+            .chain(self.parts.iter().map(|&(a, _)| a))
+            .fold(self.constant.unsigned_abs(), gcd);
+        // A factor of 2^63 (every coefficient i64::MIN or 0) stays where it is.
+        let g = i64::try_from(g).unwrap_or(1);
+        if g <= 1 || self.overflow {
             return (1, self);
         }
-        let terms = self.terms.into_iter().map(|(a, t)| (a / g, t)).collect();
-        let constant = self.constant / g;
-        (g, IntExpr { terms, constant })
+        for (a, _) in &mut self.vars {
+            *a /= g;
+        }
+        for (a, _) in &mut self.parts {
+            *a /= g;
+        }
+        self.constant /= g;
+        (g, self)
     }
 
     fn divided_by(self, other: IntExpr) -> IntExpr {
         match (self.as_constant(), other.as_constant()) {
-            (Some(a), Some(b)) if b != 0 => IntExpr {
-                terms: Vec::new(),
-                constant: a / b,
-            },
+            (Some(a), Some(b)) if b != 0 => IntExpr::checked_constant(a.checked_div(b)),
             _ => IntExpr::atom(Atom::Div(Box::new(self), Box::new(other))),
         }
     }
 
     fn remainder(self, other: IntExpr) -> IntExpr {
         match (self.as_constant(), other.as_constant()) {
-            (Some(a), Some(b)) if b != 0 => IntExpr {
-                terms: Vec::new(),
-                constant: a % b,
-            },
+            (Some(a), Some(b)) if b != 0 => IntExpr::checked_constant(a.checked_rem(b)),
             _ => IntExpr::atom(Atom::Mod(Box::new(self), Box::new(other))),
         }
     }
@@ -166,10 +249,7 @@ impl IntExpr {
 pub fn abs(e: impl Into<IntExpr>) -> IntExpr {
     let e = e.into();
     match e.as_constant() {
-        Some(c) => IntExpr {
-            terms: Vec::new(),
-            constant: c.saturating_abs(),
-        },
+        Some(c) => IntExpr::checked_constant(c.checked_abs()),
         None => {
             // |g·e| = g·|e| for g > 0: `abs(3 * x)` is 3·|x|, with no variable for `3 * x`.
             let (g, e) = e.common_factor();
@@ -250,7 +330,7 @@ impl From<&i32> for IntExpr {
 
 impl From<VarId> for IntExpr {
     fn from(x: VarId) -> IntExpr {
-        IntExpr::atom(Atom::Var(x))
+        IntExpr::term(1, x, 0)
     }
 }
 
@@ -262,10 +342,7 @@ impl From<&VarId> for IntExpr {
 
 impl From<IntView> for IntExpr {
     fn from(v: IntView) -> IntExpr {
-        IntExpr {
-            terms: vec![(v.factor().into(), Atom::Var(v.var))],
-            constant: v.offset.into(),
-        }
+        IntExpr::term(v.factor(), v.var, v.offset)
     }
 }
 
@@ -309,6 +386,54 @@ impl From<&BoolExpr> for IntExpr {
     }
 }
 
+/// An operand of the arithmetic operators: a constant is a factor, and a variable or a view
+/// is added as a term, without an expression of its own.
+trait Operand: Into<IntExpr> {
+    fn as_factor(&self) -> Option<i64> {
+        None
+    }
+
+    /// `e + k·self`, for `k` = ±1.
+    fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
+        e.plus(self.into().scaled(k))
+    }
+}
+
+impl Operand for i32 {
+    fn as_factor(&self) -> Option<i64> {
+        Some((*self).into())
+    }
+
+    fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
+        e.add_term(0, None, k * i64::from(self))
+    }
+}
+
+impl Operand for VarId {
+    fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
+        e.add_term(k, Some(self), 0)
+    }
+}
+
+impl Operand for IntView {
+    fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
+        e.add_term(
+            k * self.factor(),
+            Some(self.var),
+            k * self.offset,
+        )
+    }
+}
+
+impl Operand for BoolVar {
+    fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
+        e.add_term(k, Some(self.var()), 0)
+    }
+}
+
+impl Operand for IntExpr {}
+impl Operand for BoolExpr {}
+
 /// `impl Op<R> for L` for every pair of operand types but `i32 op i32`.
 macro_rules! binary_ops {
     ($($l:ty),* ; $rs:tt) => {
@@ -319,19 +444,24 @@ macro_rules! binary_ops {
             impl Add<$r> for $l {
                 type Output = IntExpr;
                 fn add(self, rhs: $r) -> IntExpr {
-                    IntExpr::from(self).plus(IntExpr::from(rhs))
+                    rhs.add_to(IntExpr::from(self), 1)
                 }
             }
             impl Sub<$r> for $l {
                 type Output = IntExpr;
                 fn sub(self, rhs: $r) -> IntExpr {
-                    IntExpr::from(self).plus(IntExpr::from(rhs).scaled(-1))
+                    rhs.add_to(IntExpr::from(self), -1)
                 }
             }
             impl Mul<$r> for $l {
                 type Output = IntExpr;
                 fn mul(self, rhs: $r) -> IntExpr {
-                    IntExpr::from(self).times(IntExpr::from(rhs))
+                    // A constant factor, known from the types, scales the other operand.
+                    match (self.as_factor(), rhs.as_factor()) {
+                        (Some(k), _) => IntExpr::from(rhs).scaled(k),
+                        (_, Some(k)) => IntExpr::from(self).scaled(k),
+                        _ => IntExpr::from(self).times(IntExpr::from(rhs)),
+                    }
                 }
             }
             impl Div<$r> for $l {

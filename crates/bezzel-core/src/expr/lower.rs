@@ -12,11 +12,11 @@
 
 use super::boolean::{Node, negate};
 use super::{Atom, BoolExpr, IntExpr};
-use crate::constraints::BoolVar;
+use crate::constraints::{BoolVar, too_many_linear_terms};
 use crate::domain::{MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
 use crate::error::ModelError;
 use crate::model::Model;
-use crate::propagators::{Equal, FixTo, Reif, Relation};
+use crate::propagators::{Equal, FixTo, MAX_LINEAR_TERMS, Reif, Relation};
 use crate::var::{IntView, MAX_VIEW_OFFSET, VarId};
 
 /// `Σ aᵢ·xᵢ + c`: distinct variables, nonzero coefficients, in order of first appearance.
@@ -26,7 +26,8 @@ struct Linear {
 }
 
 /// A value of the expression API as the posting functions take it (`i32`, the API's one
-/// integer type). The one place where expression arithmetic (`i128`, saturating) meets it.
+/// integer type). The one place where lowering's arithmetic (`i128`, over an expression's
+/// checked `i64` terms, so that merging and bounds cannot overflow) meets it.
 fn api_int(v: i128) -> Result<i32, ModelError> {
     i32::try_from(v).map_err(|_| ModelError::InvalidArgument {
         reason: format!("expression: the number {v} is too large for a constraint"),
@@ -56,6 +57,45 @@ fn view(x: VarId, a: i128, offset: i128) -> Option<IntView> {
     })
 }
 
+/// Adds up the coefficients of equal variables, keeping each where it first appears, and drops
+/// the terms whose coefficients cancel.
+fn merge_equal_variables(terms: &mut Vec<(i128, VarId)>) {
+    let mut kept = 0;
+    if terms.len() <= 32 {
+        // Short sums, most of them, find a repeated variable by a scan, which costs less than
+        // hashing.
+        for i in 0..terms.len() {
+            let (a, x) = terms[i];
+            match terms[..kept].iter().position(|&(_, y)| y == x) {
+                Some(j) => terms[j].0 = terms[j].0.saturating_add(a),
+                None => {
+                    terms[kept] = (a, x);
+                    kept += 1;
+                }
+            }
+        }
+    } else {
+        // Long ones by a map, so that merging stays linear.
+        let mut position = std::collections::HashMap::with_capacity(terms.len());
+        for i in 0..terms.len() {
+            let (a, x) = terms[i];
+            match position.get(&x) {
+                Some(&j) => {
+                    let (b, _): &mut (i128, VarId) = &mut terms[j];
+                    *b = b.saturating_add(a);
+                }
+                None => {
+                    position.insert(x, kept);
+                    terms[kept] = (a, x);
+                    kept += 1;
+                }
+            }
+        }
+    }
+    terms.truncate(kept);
+    terms.retain(|&(a, _)| a != 0);
+}
+
 /// What a non-linear part is stated equal to in `part = value`.
 enum Defined {
     Constant(i128),
@@ -67,23 +107,24 @@ enum Defined {
 /// part and a variable `y`: the shape of `max(xs).eq(top)`, `(x * y).eq(12)` or
 /// `abs(x).eq(2 * y + 1)`, which can define the part onto its value (a view, scaled where
 /// `|r| > 1`) rather than through a variable and a sum. Anything else comes back unchanged.
-fn definition(e: IntExpr) -> Result<(Atom, Defined), IntExpr> {
-    let part =
-        |(s, atom): &(i128, Atom)| s.abs() == 1 && !matches!(atom, Atom::Var(_) | Atom::Truth(_));
-    let unit_var = |(r, atom): &(i128, Atom)| *r != 0 && matches!(atom, Atom::Var(_));
-    let c = e.constant;
-    let shape = match &e.terms[..] {
-        [p] if part(p) => 0,
-        [p, y] if part(p) && unit_var(y) => 1,
-        [y, p] if part(p) && unit_var(y) => 2,
-        _ => return Err(e),
-    };
-    let mut terms = e.terms;
-    let (s, atom) = terms.remove(if shape == 2 { 1 } else { 0 });
+fn definition(mut e: IntExpr) -> Result<(Atom, Defined), IntExpr> {
+    let c = i128::from(e.constant);
+    let is_definable = !e.overflow
+        && match (&e.parts[..], &e.vars[..]) {
+            ([(s, part)], []) | ([(s, part)], [(1.., _) | (..=-1, _)]) => {
+                s.abs() == 1 && !matches!(part, Atom::Truth(_))
+            }
+            _ => false,
+        };
+    if !is_definable {
+        return Err(e);
+    }
+    let (s, atom) = e.parts.pop().expect("one part");
+    let s = i128::from(s);
     // s·part + r·y + c = 0, with s = ±1 (so 1/s = s): part = -(r·s)·y - c·s.
-    let value = match terms.pop() {
-        Some((r, Atom::Var(y))) => Defined::View(y, -(r * s), -(c * s)),
-        _ => Defined::Constant(-(c * s)),
+    let value = match e.vars.pop() {
+        Some((r, y)) => Defined::View(y, -(i128::from(r) * s), -(c * s)),
+        None => Defined::Constant(-(c * s)),
     };
     Ok((atom, value))
 }
@@ -129,35 +170,26 @@ impl Model {
     /// The expression as `Σ aᵢ·xᵢ + c` over distinct variables, non-linear parts replaced by
     /// auxiliary variables.
     fn linearise(&mut self, e: IntExpr) -> Result<Linear, ModelError> {
-        let mut terms: Vec<(i128, VarId)> = Vec::with_capacity(e.terms.len());
-        let mut constant = e.constant;
-        // Short sums (most of them) find a repeated variable by a scan, which costs less
-        // than hashing; long ones by a map, so that merging stays linear.
-        let mut position = std::collections::HashMap::new();
-        let hashed = e.terms.len() > 32;
-        for (a, atom) in e.terms {
-            let v = self.atom(atom)?;
-            let a_signed = a.saturating_mul(v.factor().into());
-            constant = constant.saturating_add(a.saturating_mul(v.offset.into()));
-            let seen = if hashed {
-                position.get(&v.var).copied()
-            } else {
-                terms.iter().position(|&(_, x)| x == v.var)
-            };
-            match seen {
-                Some(i) => {
-                    let (b, _): &mut (i128, VarId) = &mut terms[i];
-                    *b = b.saturating_add(a_signed);
-                }
-                None => {
-                    if hashed {
-                        position.insert(v.var, terms.len());
-                    }
-                    terms.push((a_signed, v.var));
-                }
-            }
+        if e.overflow {
+            return Err(ModelError::InvalidArgument {
+                reason: "expression: a coefficient or constant beyond 64 bits on the way; \
+                         the constraints take 32"
+                    .into(),
+            });
         }
-        terms.retain(|&(a, _)| a != 0);
+        let mut terms: Vec<(i128, VarId)> = Vec::with_capacity(e.vars.len() + e.parts.len());
+        let mut constant = i128::from(e.constant);
+        for &(a, x) in &e.vars {
+            self.check_var(x)?;
+            terms.push((a.into(), x));
+        }
+        for (a, atom) in e.parts {
+            let v = self.atom(atom)?;
+            // Both factors fit an i64: the products cannot overflow an i128.
+            constant += i128::from(a) * i128::from(v.offset);
+            terms.push((i128::from(a) * i128::from(v.factor()), v.var));
+        }
+        merge_equal_variables(&mut terms);
         Ok(Linear { terms, constant })
     }
 
@@ -219,10 +251,6 @@ impl Model {
     /// or the variable the part was defined on).
     fn atom_onto(&mut self, atom: Atom, target: Option<IntView>) -> Result<IntView, ModelError> {
         match atom {
-            Atom::Var(x) => {
-                self.check_var(x)?;
-                Ok(x.into())
-            }
             Atom::Truth(b) => self.literal_of(*b),
             Atom::Times(a, b) => {
                 let (x, y) = (self.lower_view(*a)?, self.lower_view(*b)?);
@@ -308,7 +336,10 @@ impl Model {
                     self.post_false()?;
                     return Ok(self.aux_var(0, 0, "an element")?.into());
                 }
-                let constants: Option<Vec<i128>> = array.iter().map(IntExpr::as_constant).collect();
+                let constants: Option<Vec<i128>> = array
+                    .iter()
+                    .map(|e| e.as_constant().map(i128::from))
+                    .collect();
                 if let Some(values) = constants {
                     let (lo, hi) = (values.iter().min(), values.iter().max());
                     let (lo, hi) = (lo.copied().unwrap_or(0), hi.copied().unwrap_or(0));
@@ -345,19 +376,22 @@ impl Model {
         es.into_iter().map(|e| self.lower_view(e)).collect()
     }
 
-    /// Posts `Σ aᵢ·xᵢ (relation) c` through [`Model::linear`].
+    /// Posts `Σ aᵢ·xᵢ (relation) c` as [`Model::linear`] does. The terms come from
+    /// [`Model::linearise`]: their variables are the model's and distinct.
     fn post_linear(
         &mut self,
         terms: &[(i128, VarId)],
         relation: Relation,
         constant: i128,
     ) -> Result<(), ModelError> {
-        let coefficients = terms
-            .iter()
-            .map(|&(a, _)| api_int(a))
-            .collect::<Result<Vec<_>, _>>()?;
-        let vars: Vec<VarId> = terms.iter().map(|&(_, x)| x).collect();
-        self.linear(&coefficients, &vars, relation, api_int(constant)?)
+        if terms.len() > MAX_LINEAR_TERMS {
+            return Err(too_many_linear_terms(terms.len()));
+        }
+        let mut checked = Vec::with_capacity(terms.len());
+        for &(a, x) in terms {
+            checked.push((i64::from(api_int(a)?), IntView::from(x)));
+        }
+        self.post_linear_terms(checked, relation, api_int(constant)?.into())
     }
 
     /// A constraint that always fails: the model has no solution.
@@ -608,19 +642,19 @@ impl Model {
 
     /// `atom = value` as any comparison is posted, for a value no view can hold.
     fn post_defined_by_sum(&mut self, atom: Atom, value: Defined) -> Result<(), ModelError> {
-        let mut e = IntExpr {
-            terms: vec![(1, atom)],
-            constant: 0,
-        };
+        // part - value = 0.
+        let v = self.atom(atom)?;
+        let mut terms = vec![(i128::from(v.factor()), v.var)];
+        let mut constant = i128::from(v.offset);
         match value {
-            Defined::Constant(c) => e.constant = -c,
-            Defined::View(y, sign, offset) => {
-                e.terms.push((-sign, Atom::Var(y)));
-                e.constant = -offset;
+            Defined::Constant(c) => constant -= c,
+            Defined::View(y, a, offset) => {
+                terms.push((-a, y));
+                constant -= offset;
             }
         }
-        let lin = self.linearise(e)?;
-        self.post_compare(lin, Relation::Eq)
+        merge_equal_variables(&mut terms);
+        self.post_compare(Linear { terms, constant }, Relation::Eq)
     }
 
     /// Posts `e` only where `condition` holds: `condition -> e` (see

@@ -136,6 +136,27 @@ fn wrong_expressions_are_errors_not_panics() {
 }
 
 #[test]
+fn a_coefficient_that_overflows_on_the_way_is_refused_not_cancelled() {
+    // x·2¹²⁸·2 - x·2¹²⁸ is x·2¹²⁸: no constraint takes it. Arithmetic that saturated
+    // would read both terms as the same largest number, cancel them, and post `0 = 0`,
+    // every x a solution where the true constraint (x·2¹²⁸ = 0) has only x = 0.
+    let mut m = Model::new();
+    let x = m.int_var(0..=2).unwrap();
+    let huge = (0..8).fold(IntExpr::from(x), |e, _| e * 65_536);
+    let err = m.post((huge.clone() * 2 - huge).eq(0)).unwrap_err();
+    assert!(err.to_string().contains("64 bits"), "{err}");
+    // The same on the constant side, and through a nested part.
+    let c = (0..8).fold(IntExpr::constant(1), |e, _| e * 65_536);
+    assert!(m.post((c.clone() * 2 - c + x).eq(0)).is_err());
+    let c = (0..8).fold(IntExpr::constant(1), |e, _| e * 65_536);
+    assert!(m.post(abs(c.clone() * 2 - c + x).eq(0)).is_err());
+    // Large but within 64 bits on the way, and cancelled back: accepted and exact.
+    let big = IntExpr::from(x) * 65_536 * 65_536 * 65_536;
+    m.post((big.clone() - big + x).eq(1)).unwrap();
+    assert_eq!(Solver::new(m).count(), 1);
+}
+
+#[test]
 fn a_part_equal_to_a_variable_is_defined_onto_it_without_a_new_one() {
     let mut m = Model::new();
     let x = m.named_var("x", 0..=5).unwrap();
