@@ -417,11 +417,7 @@ impl Operand for VarId {
 
 impl Operand for IntView {
     fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
-        e.add_term(
-            k * self.factor(),
-            Some(self.var),
-            k * self.offset,
-        )
+        e.add_term(k * self.factor(), Some(self.var), k * self.offset)
     }
 }
 
