@@ -73,6 +73,45 @@ fn locate(log: &Log, store: &Store, item: Item, out: &mut Vec<(u32, Predicate)>)
     Some(())
 }
 
+/// Whether `p` being true makes `q` true (`p` stronger or the same); `false` where that
+/// is not obvious, which only keeps a predicate a nogood could have dropped.
+fn implies(p: Predicate, q: Predicate) -> bool {
+    p == q
+        || p.var == q.var
+            && match (p.kind, q.kind) {
+                (Kind::Ge, Kind::Ge) => p.value >= q.value,
+                (Kind::Le, Kind::Le) => p.value <= q.value,
+                (Kind::Ge, Kind::Ne) => q.value < p.value,
+                (Kind::Le, Kind::Ne) => q.value > p.value,
+                _ => false,
+            }
+}
+
+/// Whether the entry at log position `i` follows from the other predicates of a nogood
+/// (`nogood`: log positions, each with the predicate it stands for) and the root: it has a
+/// reason, and every item of it became true at the root or at a position whose predicate in
+/// the nogood implies it.
+fn implied_by_the_others(
+    log: &Log,
+    store: &Store,
+    nogood: &HashMap<u32, Predicate>,
+    i: u32,
+) -> bool {
+    let Cause::Reason { start, end } = log.entries[i as usize].cause else {
+        return false;
+    };
+    let mut parts = Vec::new();
+    log.items(start, end).iter().all(|&item| {
+        parts.clear();
+        locate(log, store, item, &mut parts).is_some()
+            && parts.iter().all(|&(j, q)| {
+                j < i
+                    && (log.entries[j as usize].level == 0
+                        || nogood.get(&j).is_some_and(|&p| implies(p, q)))
+            })
+    })
+}
+
 /// Analyses a failure at the current state of `store`; see the [module docs](self).
 pub(crate) fn analyse(log: &Log, store: &Store, failure: &Failure) -> Analysis {
     let current = log.level();
@@ -155,10 +194,13 @@ pub(crate) fn analyse(log: &Log, store: &Store, failure: &Failure) -> Analysis {
     let Some(uip) = uip else {
         return broken;
     };
+    // Local minimisation: a predicate whose reason the rest of the nogood already implies
+    // adds nothing. Reasons name earlier facts only, so a chain of such removals always ends
+    // at a predicate that stays (or at the root), and the nogood still follows.
     let mut lower: Vec<(u32, Predicate)> = seen
-        .into_iter()
-        .filter(|&(i, _)| level_of(i) < m)
-        .map(|(i, p)| (level_of(i), p))
+        .iter()
+        .filter(|&(&i, _)| level_of(i) < m && !implied_by_the_others(log, store, &seen, i))
+        .map(|(&i, &p)| (level_of(i), p))
         .collect();
     // The highest level first: it is the second watch.
     lower.sort_by_key(|&(level, p)| (std::cmp::Reverse(level), p.var, p.value));
