@@ -144,6 +144,20 @@ impl IntExpr {
         self
     }
 
+    /// `self + k·v`, for `k` = ±1.
+    fn add_view_of(self, v: IntView, k: i64) -> IntExpr {
+        match view_terms(v) {
+            Some((a, c)) => self.add_term(k * a, Some(v.var), k * c),
+            None => self.overflowed(),
+        }
+    }
+
+    /// The expression marked as refused when posted.
+    fn overflowed(mut self) -> IntExpr {
+        self.overflow = true;
+        self
+    }
+
     #[inline]
     fn plus(mut self, other: IntExpr) -> IntExpr {
         let IntExpr {
@@ -224,7 +238,8 @@ impl IntExpr {
 
     fn remainder(self, other: IntExpr) -> IntExpr {
         match (self.as_constant(), other.as_constant()) {
-            (Some(a), Some(b)) if b != 0 => IntExpr::checked_constant(a.checked_rem(b)),
+            // i64::MIN % -1 is 0, which `wrapping_rem` gives; no other remainder wraps.
+            (Some(a), Some(b)) if b != 0 => IntExpr::from_constant(a.wrapping_rem(b)),
             _ => IntExpr::atom(Atom::Mod(Box::new(self), Box::new(other))),
         }
     }
@@ -340,9 +355,26 @@ impl From<&VarId> for IntExpr {
     }
 }
 
+/// The largest offset and scale a view may bring into an expression. A view's own
+/// arithmetic saturates (see [`IntView::offset`], [`IntView::scale`]), and a saturated
+/// view is not the view it was built as: any view beyond these is taken as one, and the
+/// expression is refused when posted. No constraint takes such a view or coefficient anyway.
+const VIEW_OFFSET_LIMIT: u64 = 1 << 62;
+const VIEW_SCALE_LIMIT: i64 = i32::MAX as i64;
+
+/// `(factor, offset)` of a view, or `None` for one that may have saturated.
+fn view_terms(v: IntView) -> Option<(i64, i64)> {
+    let exact =
+        v.factor().abs() <= VIEW_SCALE_LIMIT && v.offset.unsigned_abs() <= VIEW_OFFSET_LIMIT;
+    exact.then_some((v.factor(), v.offset))
+}
+
 impl From<IntView> for IntExpr {
     fn from(v: IntView) -> IntExpr {
-        IntExpr::term(v.factor(), v.var, v.offset)
+        match view_terms(v) {
+            Some((a, c)) => IntExpr::term(a, v.var, c),
+            None => IntExpr::term(1, v.var, 0).overflowed(),
+        }
     }
 }
 
@@ -417,7 +449,7 @@ impl Operand for VarId {
 
 impl Operand for IntView {
     fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
-        e.add_term(k * self.factor(), Some(self.var), k * self.offset)
+        e.add_view_of(self, k)
     }
 }
 

@@ -34,6 +34,15 @@ fn api_int(v: i128) -> Result<i32, ModelError> {
     })
 }
 
+/// The error of an expression whose arithmetic overflowed.
+fn overflow_error() -> ModelError {
+    ModelError::InvalidArgument {
+        reason: "expression: a coefficient or constant beyond 64 bits on the way (or a view \
+                 whose own arithmetic saturated); the constraints take 32-bit numbers"
+            .into(),
+    }
+}
+
 /// `Imp` and `Pmi` swap when the condition is negated (`b -> not C` is `C -> not b`).
 fn flipped(mode: Reif) -> Reif {
     match mode {
@@ -171,11 +180,7 @@ impl Model {
     /// auxiliary variables.
     fn linearise(&mut self, e: IntExpr) -> Result<Linear, ModelError> {
         if e.overflow {
-            return Err(ModelError::InvalidArgument {
-                reason: "expression: a coefficient or constant beyond 64 bits on the way; \
-                         the constraints take 32"
-                    .into(),
-            });
+            return Err(overflow_error());
         }
         let mut terms: Vec<(i128, VarId)> = Vec::with_capacity(e.vars.len() + e.parts.len());
         let mut constant = i128::from(e.constant);
@@ -561,6 +566,50 @@ impl Model {
         }
     }
 
+    /// The errors an expression can be found to have before anything is posted: a variable
+    /// of another model, a view that is not 0/1 used as a literal, an arithmetic overflow,
+    /// a minimum or maximum of nothing. Checked first, so that these leave the model as it
+    /// was (errors found while lowering, such as a part too wide for a variable, may leave
+    /// some of the expression posted).
+    pub(crate) fn validate(&self, e: &BoolExpr) -> Result<(), ModelError> {
+        match &e.0 {
+            Node::Const(_) => Ok(()),
+            Node::Lit(l) => self.literal("expression", *l).map(|_| ()),
+            Node::And(es) | Node::Or(es) => es.iter().try_for_each(|e| self.validate(e)),
+            Node::Xor(a, b) | Node::Iff(a, b) | Node::Implies(a, b) => {
+                self.validate(a)?;
+                self.validate(b)
+            }
+            Node::Cmp(e, _) => self.validate_int(e),
+        }
+    }
+
+    /// [`Model::validate`] for an integer expression.
+    pub(crate) fn validate_int(&self, e: &IntExpr) -> Result<(), ModelError> {
+        if e.overflow {
+            return Err(overflow_error());
+        }
+        e.vars.iter().try_for_each(|&(_, x)| self.check_var(x))?;
+        e.parts.iter().try_for_each(|(_, part)| match part {
+            Atom::Times(a, b) | Atom::Div(a, b) | Atom::Mod(a, b) => {
+                self.validate_int(a)?;
+                self.validate_int(b)
+            }
+            Atom::Abs(a) => self.validate_int(a),
+            Atom::Min(es) | Atom::Max(es) if es.is_empty() => Err(ModelError::TooFewVariables {
+                constraint: "min/max expression",
+                min: 1,
+                found: 0,
+            }),
+            Atom::Min(es) | Atom::Max(es) => es.iter().try_for_each(|e| self.validate_int(e)),
+            Atom::Element(array, index) => {
+                array.iter().try_for_each(|e| self.validate_int(e))?;
+                self.validate_int(index)
+            }
+            Atom::Truth(b) => self.validate(b),
+        })
+    }
+
     /// Posts `e`: it holds in every solution.
     pub(crate) fn post_expr(&mut self, e: BoolExpr) -> Result<(), ModelError> {
         match e.0 {
@@ -675,7 +724,9 @@ impl Model {
         condition: impl Into<BoolExpr>,
         e: impl Into<BoolExpr>,
     ) -> Result<(), ModelError> {
-        self.post_expr(condition.into().implies(e))
+        let e = condition.into().implies(e);
+        self.validate(&e)?;
+        self.post_expr(e)
     }
 
     /// The truth of `e` as a Boolean variable: 1 exactly when `e` holds. A literal is
@@ -694,7 +745,9 @@ impl Model {
     /// # Ok::<(), ModelError>(())
     /// ```
     pub fn reify(&mut self, e: impl Into<BoolExpr>) -> Result<BoolVar, ModelError> {
-        let l = self.literal_of(e.into())?;
+        let e = e.into();
+        self.validate(&e)?;
+        let l = self.literal_of(e)?;
         if !l.is_negated() && l.constant() == 0 {
             return self.as_bool(l.var());
         }
@@ -724,7 +777,9 @@ impl Model {
     /// # Ok::<(), ModelError>(())
     /// ```
     pub fn view_of(&mut self, e: impl Into<IntExpr>) -> Result<IntView, ModelError> {
-        self.lower_view(e.into())
+        let e = e.into();
+        self.validate_int(&e)?;
+        self.lower_view(e)
     }
 
     /// A variable equal to the expression: the variable itself if it is one, otherwise an
@@ -741,7 +796,9 @@ impl Model {
     /// # Ok::<(), ModelError>(())
     /// ```
     pub fn var_of(&mut self, e: impl Into<IntExpr>) -> Result<VarId, ModelError> {
-        let v = self.lower_view(e.into())?;
+        let e = e.into();
+        self.validate_int(&e)?;
+        let v = self.lower_view(e)?;
         if v.factor() == 1 && v.constant() == 0 {
             return Ok(v.var());
         }

@@ -75,6 +75,11 @@ impl Model {
     /// belong to this model; it is scheduled for the first propagation. An expression is
     /// lowered to propagators (see [`expr`](crate::expr)).
     ///
+    /// An expression refused for a variable of another model, a literal that is not 0/1, an
+    /// arithmetic overflow or a minimum of nothing leaves the model as it was. One refused
+    /// while it is lowered (a part whose range no variable holds, a number too large for a
+    /// constraint) may leave some of it posted: build the model again rather than go on.
+    ///
     /// ```
     /// use bezzel_core::prelude::*;
     /// let mut m = Model::new();
@@ -104,6 +109,7 @@ impl<P: Propagator + 'static> Postable for P {
 
 impl Postable for BoolExpr {
     fn post_into(self, model: &mut Model) -> Result<(), ModelError> {
+        model.validate(&self)?;
         model.post_expr(self)
     }
 }

@@ -136,6 +136,35 @@ fn wrong_expressions_are_errors_not_panics() {
 }
 
 #[test]
+fn an_expression_refused_before_lowering_leaves_the_model_as_it_was() {
+    let mut m = Model::new();
+    let x = m.int_var(0..=2).unwrap();
+    let y = m.int_var(0..=2).unwrap();
+    let mut other = Model::new();
+    let z = other.int_var(0..=1).unwrap();
+    let (vars, propagators) = (m.num_vars(), m.num_propagators());
+    let huge = || (0..8).fold(IntExpr::constant(1), |e, _| e * 65_536);
+    // Each would post its first parts (y != 0 for the quotient, x = 1) before meeting the
+    // error, were the error not found first.
+    let refused = [
+        (x / y + abs(huge() * 2 - huge() + x)).eq(0),
+        x.eq(1) & (huge() * 2 - huge() + x).eq(0),
+        x.eq(1) & (x / y).eq(z),
+        x.eq(1) & bezzel_core::expr::max(Vec::<VarId>::new()).eq(0),
+        x.eq(1) & x.offset(3).eq(0).implies(x.offset(5)),
+    ];
+    for e in refused {
+        assert!(m.post(e.clone()).is_err(), "{e:?}");
+        assert!(m.reify(e.clone()).is_err(), "{e:?}");
+        assert!(m.post_if(x.eq(0), e).is_err());
+    }
+    assert!(m.view_of(x / y + abs(huge() * 2 - huge())).is_err());
+    assert!(m.var_of(x / y + z).is_err());
+    assert_eq!((m.num_vars(), m.num_propagators()), (vars, propagators));
+    assert_eq!(Solver::new(m).count(), 9);
+}
+
+#[test]
 fn a_coefficient_that_overflows_on_the_way_is_refused_not_cancelled() {
     // x·2¹²⁸·2 - x·2¹²⁸ is x·2¹²⁸: no constraint takes it. Arithmetic that saturated
     // would read both terms as the same largest number, cancel them, and post `0 = 0`,
@@ -150,6 +179,19 @@ fn a_coefficient_that_overflows_on_the_way_is_refused_not_cancelled() {
     assert!(m.post((c.clone() * 2 - c + x).eq(0)).is_err());
     let c = (0..8).fold(IntExpr::constant(1), |e, _| e * 65_536);
     assert!(m.post(abs(c.clone() * 2 - c + x).eq(0)).is_err());
+    // A view whose own arithmetic saturated is not the view it was built as.
+    let saturated = IntView::from(x).scale(65_536).scale(65_536);
+    assert!(m.post(saturated.eq(x * 65_536 * 65_536)).is_err());
+    let far = IntView::from(x)
+        .offset(i32::MIN)
+        .scale(65_536)
+        .scale(65_535);
+    let far = far.offset(i32::MIN).offset(i32::MIN);
+    assert!(m.post((x - far).eq(0)).is_err());
+    assert!(m.post((x + -far).eq(0)).is_err());
+    // i64::MIN % -1 is 0, not an overflow.
+    let min64 = IntExpr::constant(i32::MIN) * i32::MIN * -2;
+    m.post((x + min64 % IntExpr::constant(-1)).eq(1)).unwrap();
     // Large but within 64 bits on the way, and cancelled back: accepted and exact.
     let big = IntExpr::from(x) * 65_536 * 65_536 * 65_536;
     m.post((big.clone() - big + x).eq(1)).unwrap();
