@@ -111,9 +111,11 @@ pub struct Options {
         allow_negative_numbers = true
     )]
     pub lns_first_nodes: Option<u64>,
-    /// Learn from failures (experimental; see `docs/learning.md` in the repository): each
-    /// failure is analysed into a nogood that is kept and propagated. Optimises by branch
-    /// and bound on one thread, without large neighbourhood search or restarts.
+    /// Learn from failures (see `docs/learning.md` in the repository): each failure is
+    /// analysed into a nogood that is kept and propagated. Optimises on one thread by large
+    /// neighbourhood search whose every part learns (the nogoods of a neighbourhood stay in
+    /// it; the complete runs that prove optimality learn too), or with `--no-lns` by branch
+    /// and bound alone.
     #[arg(long = "learning")]
     pub learning: bool,
     /// The FlatZinc file; standard input when absent or `-`.

@@ -197,7 +197,7 @@ pub fn run_text_cancellable(
             } else {
                 Sense::Maximize
             };
-            let (found, complete, value, stats, best) = if !options.no_lns && !options.learning {
+            let (found, complete, value, stats, best) = if !options.no_lns {
                 let lns = Lns {
                     seed: options.seed.unwrap_or(0) as u64,
                     neighbourhood: options.neighbourhood,

@@ -314,6 +314,8 @@ fn lns_never_reports_a_wrong_optimum_or_a_wrong_proof() {
             SearchConfig::default()
         };
         config.limits.nodes = Some(rng.range(1, 20_000) as u64);
+        // Every other run learns in each part (nogoods kept within the part only).
+        config.learning = i % 2 == 1;
         let (_, value, optimal, infeasible) = run_lns(&case, config, &lns);
         cases += 1;
         match optimum {
@@ -342,7 +344,7 @@ fn lns_never_reports_a_wrong_optimum_or_a_wrong_proof() {
 }
 
 #[test]
-fn lns_with_a_proof_share_and_no_limit_proves_the_brute_force_optimum() {
+fn lns_with_a_proof_share_and_no_limit_proves_the_brute_force_optimum_learning_or_not() {
     let mut rng = Rng(0xb0b);
     for i in 0..200 {
         let case = Case::random(&mut rng);
@@ -356,10 +358,15 @@ fn lns_with_a_proof_share_and_no_limit_proves_the_brute_force_optimum() {
                 proof_share: 0.2,
                 ..Lns::default()
             };
-            let (_, value, optimal, infeasible) =
-                run_lns(&case, SearchConfig::for_optimization(), &lns);
-            let what = format!("{case:?} {neighbourhood:?}");
-            assert_proves(optimum, value, optimal, infeasible, &what);
+            for learning in [false, true] {
+                let config = SearchConfig {
+                    learning,
+                    ..SearchConfig::for_optimization()
+                };
+                let (_, value, optimal, infeasible) = run_lns(&case, config, &lns);
+                let what = format!("{case:?} {neighbourhood:?} learning {learning}");
+                assert_proves(optimum, value, optimal, infeasible, &what);
+            }
         }
     }
 }

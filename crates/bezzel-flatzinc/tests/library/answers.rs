@@ -18,12 +18,16 @@ solve minimize cost;
 ";
     let out = run(text, &Options::default());
     assert_eq!(out, "x = 4;\ny = 1;\ncost = 6;\n----------\n==========\n");
-    // Learning from failures (--learning) proves the same optimum.
-    let learning = Options {
-        learning: true,
-        ..Options::default()
-    };
-    assert_eq!(run(text, &learning), out);
+    // Learning from failures (--learning: LNS whose parts learn; with --no-lns, branch and
+    // bound that learns) proves the same optimum.
+    for no_lns in [false, true] {
+        let learning = Options {
+            learning: true,
+            no_lns,
+            ..Options::default()
+        };
+        assert_eq!(run(text, &learning), out, "--no-lns {no_lns}");
+    }
     // With -a every improving solution is printed, the last the optimum.
     let out = run_all(text, None);
     assert!(
