@@ -43,6 +43,19 @@ fn overflow_error() -> ModelError {
     }
 }
 
+/// `v (relation) c` when it is the same for every `i32` value `v`, as a unit view's are:
+/// `v >= i32::MIN` is true, `v = 2^31` false. `None` for a relation other than `=`, `<=`,
+/// `>=`, or a constant that leaves it open.
+fn decided_over_i32(relation: Relation, c: i128) -> Option<bool> {
+    let (lo, hi) = (i128::from(i32::MIN), i128::from(i32::MAX));
+    match relation {
+        Relation::Eq => (c < lo || c > hi).then_some(false),
+        Relation::Le if c >= hi || c < lo => Some(c >= hi),
+        Relation::Ge if c <= lo || c > hi => Some(c <= lo),
+        _ => None,
+    }
+}
+
 /// `Imp` and `Pmi` swap when the condition is negated (`b -> not C` is `C -> not b`).
 fn flipped(mode: Reif) -> Reif {
     match mode {
@@ -419,13 +432,18 @@ impl Model {
             // only reach for some relations.
             [(a, x), (b, y)] if a.abs() == 1 && b.abs() == 1 => {
                 let lhs = view(x, a, 0).expect("no offset");
-                match view(y, -b, c) {
+                // x < y + c is x <= y + c - 1, and x > y + c is y + c + 1 <= x: the view of y
+                // takes the shift, within what a view's offset may be.
+                let shift = match relation {
+                    Relation::Lt => -1,
+                    Relation::Gt => 1,
+                    _ => 0,
+                };
+                match view(y, -b, c + shift) {
                     Some(rhs) => match relation {
                         Relation::Eq => self.equal(lhs, rhs),
-                        Relation::Le => self.less_eq(lhs, rhs),
-                        Relation::Lt => self.less_eq(lhs.offset(1), rhs),
-                        Relation::Ge => self.less_eq(rhs, lhs),
-                        Relation::Gt => self.less_eq(rhs.offset(1), lhs),
+                        Relation::Le | Relation::Lt => self.less_eq(lhs, rhs),
+                        Relation::Ge | Relation::Gt => self.less_eq(rhs, lhs),
                         Relation::Ne => self.not_equal(lhs, rhs),
                     },
                     None => self.post_linear(&lin.terms, relation, c),
@@ -449,14 +467,10 @@ impl Model {
             return self.reify_compare(lin, relation.negation(), negate(b), flipped(mode));
         }
         match lin.terms[..] {
-            [] => {
-                let holds = relation.holds(0, c);
-                match mode {
-                    Reif::Equiv => self.post(FixTo::new(b, holds.into())),
-                    Reif::Imp if !holds => self.post(FixTo::new(b, 0)),
-                    Reif::Pmi if holds => self.post(FixTo::new(b, 1)),
-                    _ => Ok(()),
-                }
+            [] => self.reify_truth(relation.holds(0, c), b, mode),
+            [(a, _)] if a.abs() == 1 && decided_over_i32(relation, c).is_some() => {
+                let holds = decided_over_i32(relation, c).expect("checked");
+                self.reify_truth(holds, b, mode)
             }
             [(a, x)] if a.abs() == 1 => {
                 let v = view(x, a, 0).expect("no offset");
@@ -486,6 +500,16 @@ impl Model {
                 let vars: Vec<VarId> = lin.terms.iter().map(|&(_, x)| x).collect();
                 self.linear_reif(&coefficients, &vars, relation, api_int(c)?, b, mode)
             }
+        }
+    }
+
+    /// `b (mode) holds`, for a comparison that is decided.
+    fn reify_truth(&mut self, holds: bool, b: IntView, mode: Reif) -> Result<(), ModelError> {
+        match mode {
+            Reif::Equiv => self.post(FixTo::new(b, holds.into())),
+            Reif::Imp if !holds => self.post(FixTo::new(b, 0)),
+            Reif::Pmi if holds => self.post(FixTo::new(b, 1)),
+            _ => Ok(()),
         }
     }
 

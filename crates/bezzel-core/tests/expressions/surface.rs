@@ -136,6 +136,32 @@ fn wrong_expressions_are_errors_not_panics() {
 }
 
 #[test]
+fn constants_at_the_ends_of_i32_decide_comparisons_rather_than_refuse_them() {
+    let mut m = Model::new();
+    let x = m.int_var(0..=2).unwrap();
+    let always = m.reify(x.ge(i32::MIN)).unwrap();
+    let never = m.reify(x.lt(i32::MIN)).unwrap();
+    let also_always = m.reify((-x).ge(i32::MIN)).unwrap();
+    m.post_if(always, x.ge(i32::MIN)).unwrap();
+    m.post(x.ge(i32::MIN) | never).unwrap();
+    let flags = [always, never, also_always].map(|b| b.var());
+    let mut solver = Solver::new(m);
+    let seen: Vec<Vec<i32>> = solver.solutions().map(|s| s.values_of(&flags)).collect();
+    assert_eq!(seen, vec![vec![1, 0, 1]; 3]);
+
+    // x > y + (2^30 - 1) near the largest offset a view may have: brute force has 3.
+    let mut m = Model::new();
+    let x = m.int_var((1 << 30) - 2..=1 << 30).unwrap();
+    let y = m.int_var(-1..=1).unwrap();
+    m.post(x.gt(y + ((1 << 30) - 1))).unwrap();
+    let brute = ((1 << 30) - 2..=1i64 << 30)
+        .flat_map(|a| (-1..=1i64).map(move |b| (a, b)))
+        .filter(|&(a, b)| a > b + (1 << 30) - 1)
+        .count();
+    assert_eq!(Solver::new(m).count() as usize, brute);
+}
+
+#[test]
 fn an_expression_refused_before_lowering_leaves_the_model_as_it_was() {
     let mut m = Model::new();
     let x = m.int_var(0..=2).unwrap();
