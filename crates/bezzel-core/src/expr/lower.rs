@@ -596,13 +596,22 @@ impl Model {
     /// was (errors found while lowering, such as a part too wide for a variable, may leave
     /// some of the expression posted).
     pub(crate) fn validate(&self, e: &BoolExpr) -> Result<(), ModelError> {
+        self.validate_below(e, true)
+    }
+
+    /// [`Model::validate`]; at the `top` of an expression, a comparison of linear terms is
+    /// left to its lowering, which checks every term before it posts anything.
+    fn validate_below(&self, e: &BoolExpr, top: bool) -> Result<(), ModelError> {
         match &e.0 {
+            Node::Cmp(e, _) if top && e.parts.is_empty() => Ok(()),
             Node::Const(_) => Ok(()),
             Node::Lit(l) => self.literal("expression", *l).map(|_| ()),
-            Node::And(es) | Node::Or(es) => es.iter().try_for_each(|e| self.validate(e)),
+            Node::And(es) | Node::Or(es) => {
+                es.iter().try_for_each(|e| self.validate_below(e, false))
+            }
             Node::Xor(a, b) | Node::Iff(a, b) | Node::Implies(a, b) => {
-                self.validate(a)?;
-                self.validate(b)
+                self.validate_below(a, false)?;
+                self.validate_below(b, false)
             }
             Node::Cmp(e, _) => self.validate_int(e),
         }
@@ -630,7 +639,7 @@ impl Model {
                 array.iter().try_for_each(|e| self.validate_int(e))?;
                 self.validate_int(index)
             }
-            Atom::Truth(b) => self.validate(b),
+            Atom::Truth(b) => self.validate_below(b, false),
         })
     }
 
@@ -770,7 +779,8 @@ impl Model {
     /// ```
     pub fn reify(&mut self, e: impl Into<BoolExpr>) -> Result<BoolVar, ModelError> {
         let e = e.into();
-        self.validate(&e)?;
+        // In full: the auxiliary Boolean comes before the comparison's own checks.
+        self.validate_below(&e, false)?;
         let l = self.literal_of(e)?;
         if !l.is_negated() && l.constant() == 0 {
             return self.as_bool(l.var());

@@ -184,6 +184,9 @@ fn an_expression_refused_before_lowering_leaves_the_model_as_it_was() {
         assert!(m.reify(e.clone()).is_err(), "{e:?}");
         assert!(m.post_if(x.eq(0), e).is_err());
     }
+    // A lone comparison too: reifying it makes its Boolean first.
+    assert!(m.reify(x.eq(z)).is_err());
+    assert!(m.reify((huge() * 2 - huge() + x).eq(0)).is_err());
     assert!(m.view_of(x / y + abs(huge() * 2 - huge())).is_err());
     assert!(m.var_of(x / y + z).is_err());
     assert_eq!((m.num_vars(), m.num_propagators()), (vars, propagators));
