@@ -292,13 +292,15 @@ impl Generator {
                 // A given (group) out; if that lets another solution in, a cell where that
                 // one differs from the solution given in its place, which rules it out.
                 let mut next = givens.clone();
-                for c in pick(rng, true) {
+                let removed = pick(rng, true);
+                for &c in &removed {
                     next[c] = 0;
                 }
-                if !self.rule_out_others(&mut next, &solution, rng) {
+                if !self.rule_out_others(&mut next, &solution, &removed, rng) {
                     continue;
                 }
-                let then = level(&next);
+                // A move that gave back the cells it took is no move: the level is known.
+                let then = if next == givens { now } else { level(&next) };
                 if distance(then) <= distance(now) {
                     (givens, now) = (next, then);
                 }
@@ -309,10 +311,24 @@ impl Generator {
 
     /// Adds to `givens` cells of `solution` (groups of the symmetry) where another solution
     /// differs, until `solution` is the only one: false when a few cells are not enough.
-    fn rule_out_others(&self, givens: &mut [u8], solution: &[u8], rng: &mut SplitMix) -> bool {
+    /// With the cells `removed` given, `solution` was the only solution, so every other one
+    /// differs from it in a removed cell: with one cell removed, the search for another rules
+    /// that cell's value out before it starts (the tree below that value holds no other
+    /// solution) and ends at the first solution it finds.
+    fn rule_out_others(
+        &self,
+        givens: &mut [u8],
+        solution: &[u8],
+        removed: &[usize],
+        rng: &mut SplitMix,
+    ) -> bool {
         let n = self.layout.n;
+        let other_of = |givens: &[u8]| match *removed {
+            [c] => search::first_solution(&self.layout, givens, (c, solution[c]), BUDGET),
+            _ => search::other_solution(&self.layout, givens, solution, BUDGET),
+        };
         for _ in 0..FIXES {
-            let other = match search::other_solution(&self.layout, givens, solution, BUDGET) {
+            let other = match other_of(givens) {
                 Some(None) => return true,
                 Some(Some(other)) => other,
                 None => return false,
@@ -323,7 +339,7 @@ impl Generator {
                 givens[c] = solution[c];
             }
         }
-        search::count(&self.layout, givens, None, 2, BUDGET) == Some(1)
+        other_of(givens) == Some(None)
     }
 
     /// `puzzle` with `solution`, once the engine has proven it the only one.

@@ -303,6 +303,33 @@ pub(crate) fn other_solution(
         .then(|| first.map(|(other, _)| other))
 }
 
+/// The first solution of `givens` with the value `exclude.1` ruled out of the cell
+/// `exclude.0`: `Some(None)` when there is none, `None` when `budget` nodes were not enough
+/// to tell.
+pub(crate) fn first_solution(
+    layout: &Layout,
+    givens: &[u8],
+    exclude: (usize, u8),
+    budget: u64,
+) -> Option<Option<Vec<u8>>> {
+    if layout.n == kernel::BOX_SIZE * kernel::BOX_SIZE {
+        let found = ask_kernel(givens, Some(exclude), None, 1, budget);
+        return (found.stats.stopped != Some(StopReason::NodeLimit)).then_some(found.first);
+    }
+    let Some(board) = Board::new(layout, givens, Some(exclude)) else {
+        return Some(None);
+    };
+    let mut walk = Walk {
+        layout,
+        rng: None,
+        budget,
+        avoid: None,
+    };
+    let (mut found, mut first) = (0, None);
+    walk.count(board, 1, &mut found, &mut first, &mut Vec::new())
+        .then(|| first.map(|(other, _)| other))
+}
+
 /// A 9×9 question put to the [`kernel`], which answers it with the same propagation and
 /// branching as the search here (so the same answers), faster and with no board to build.
 fn ask_kernel(
@@ -333,4 +360,92 @@ pub(crate) fn random_solution(layout: &Layout, rng: &mut SplitMix, budget: u64) 
     let (mut found, mut first) = (0, None);
     walk.count(board, 1, &mut found, &mut first, &mut Vec::new());
     first.map(|(solution, _)| solution)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check;
+    use crate::generate::{BUDGET, Generator, Options};
+    use crate::grid::Grid;
+
+    /// Solutions of `cells` up to `limit`, by plain backtracking over the definition (no code
+    /// shared with the searches above).
+    fn brute_count(box_size: usize, cells: &mut [u8], limit: usize) -> usize {
+        let n = box_size * box_size;
+        let Some(at) = cells.iter().position(|&v| v == 0) else {
+            return 1;
+        };
+        let (r, c) = (at / n, at % n);
+        let (top, left) = (r / box_size * box_size, c / box_size * box_size);
+        let mut found = 0;
+        for v in 1..=n as u8 {
+            let clash = (0..n).any(|i| {
+                cells[r * n + i] == v
+                    || cells[i * n + c] == v
+                    || cells[(top + i / box_size) * n + left + i % box_size] == v
+            });
+            if !clash {
+                cells[at] = v;
+                found += brute_count(box_size, cells, limit - found);
+                cells[at] = 0;
+                if found >= limit {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    /// Takes each given of a unique puzzle away in turn: the first solution with its value
+    /// ruled out is a solution of the rest that differs there, and there is none exactly when
+    /// the rest is still unique.
+    #[test]
+    fn the_first_solution_with_a_value_ruled_out_differs_there_or_the_rest_is_unique() {
+        let (mut unique, mut other) = (0, 0);
+        for box_size in [2, 3] {
+            let options = Options {
+                box_size,
+                seed: 11,
+                ..Options::default()
+            };
+            let layout = Layout::new(box_size);
+            let mut generator = Generator::new(options).unwrap();
+            for index in 0..3 {
+                let made = generator.puzzle(index).unwrap();
+                let solution = made.solution.cells();
+                // More givens than needed, so that some can go with the puzzle still unique.
+                let puzzle: Vec<u8> = (0..solution.len())
+                    .map(|c| match c % 4 {
+                        0 => solution[c],
+                        _ => made.puzzle.cells()[c],
+                    })
+                    .collect();
+                for cell in (0..solution.len()).filter(|&c| puzzle[c] != 0) {
+                    let mut rest = puzzle.clone();
+                    rest[cell] = 0;
+                    let found = first_solution(&layout, &rest, (cell, solution[cell]), BUDGET);
+                    let alone = brute_count(box_size, &mut rest.clone(), 2) == 1;
+                    match found.expect("within the budget") {
+                        None => {
+                            assert!(alone, "no other solution reported, but there is one");
+                            unique += 1;
+                        }
+                        Some(found) => {
+                            assert!(!alone, "another solution reported for a unique puzzle");
+                            assert_ne!(found[cell], solution[cell]);
+                            let rest = Grid::from_cells(box_size, rest).unwrap();
+                            let found = Grid::from_cells(box_size, found).unwrap();
+                            assert_eq!(check::is_valid_solution(&rest, &found), Ok(()));
+                            other += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            unique > 0 && other > 0,
+            "both answers met: {unique}, {other}"
+        );
+    }
 }
