@@ -427,6 +427,30 @@ pub(crate) fn ask(givens: &[u8], question: Question<'_>, limits: Limits<'_>) -> 
     }
 }
 
+/// The grid that naked and hidden singles reach from the 9×9 `givens` (81 values, 0 for an
+/// empty cell), 0 in the cells they leave open: `None` when the givens clash or the singles
+/// run into a contradiction. For a puzzle with a solution this is the grid any order of
+/// placing singles reaches, the logical rater's first (its levels start from here).
+pub(crate) fn singles(givens: &[u8]) -> Option<Vec<u8>> {
+    let mut board = Board::EMPTY;
+    let consistent = givens
+        .iter()
+        .enumerate()
+        .all(|(cell, &g)| g == 0 || board.place(cell, g as usize - 1));
+    if !consistent || !board.propagate() {
+        return None;
+    }
+    let mut values = vec![0; CELLS];
+    for (value, &c) in (1..).zip(&board.cand) {
+        let mut cells = c & !board.open;
+        while cells != 0 {
+            values[cells.trailing_zeros() as usize] = value;
+            cells &= cells - 1;
+        }
+    }
+    Some(values)
+}
+
 /// [`count`] for a [`Grid`], which must be 9×9.
 pub fn count_grid(puzzle: &Grid, limits: Limits<'_>) -> Found {
     count(puzzle.cells(), limits)
