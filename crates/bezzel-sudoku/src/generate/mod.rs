@@ -323,12 +323,20 @@ impl Generator {
         rng: &mut SplitMix,
     ) -> bool {
         let n = self.layout.n;
-        let other_of = |givens: &[u8]| match *removed {
-            [c] => search::first_solution(&self.layout, givens, (c, solution[c]), BUDGET),
-            _ => search::other_solution(&self.layout, givens, solution, BUDGET),
+        let mut differing = match *removed {
+            [c] => Some(search::Differing::new(
+                &self.layout,
+                givens,
+                (c, solution[c]),
+            )),
+            _ => None,
+        };
+        let other_of = |givens: &[u8], differing: &Option<search::Differing>| match differing {
+            Some(differing) => differing.first(BUDGET),
+            None => search::other_solution(&self.layout, givens, solution, BUDGET),
         };
         for _ in 0..FIXES {
-            let other = match other_of(givens) {
+            let other = match other_of(givens, &differing) {
                 Some(None) => return true,
                 Some(Some(other)) => other,
                 None => return false,
@@ -337,9 +345,12 @@ impl Generator {
             let c = differ[rng.below(differ.len())];
             for c in self.options.symmetry.orbit(n, c / n, c % n) {
                 givens[c] = solution[c];
+                if let Some(differing) = &mut differing {
+                    differing.give(c, solution[c]);
+                }
             }
         }
-        other_of(givens) == Some(None)
+        other_of(givens, &differing) == Some(None)
     }
 
     /// `puzzle` with `solution`, once the engine has proven it the only one.

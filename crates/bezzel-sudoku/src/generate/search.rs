@@ -330,6 +330,44 @@ pub(crate) fn first_solution(
         .then(|| first.map(|(other, _)| other))
 }
 
+/// The question "a solution of `givens` with the value `exclude.1` ruled out of the cell
+/// `exclude.0`?" asked again as givens are added: on 9×9 the kernel's [`kernel::Root`]
+/// keeps the singles already placed, on other sizes each question starts again.
+pub(crate) struct Differing<'a> {
+    layout: &'a Layout,
+    givens: Vec<u8>,
+    exclude: (usize, u8),
+    root: Option<kernel::Root>,
+}
+
+impl<'a> Differing<'a> {
+    pub(crate) fn new(layout: &'a Layout, givens: &[u8], exclude: (usize, u8)) -> Differing<'a> {
+        let nine = layout.n == kernel::BOX_SIZE * kernel::BOX_SIZE;
+        Differing {
+            layout,
+            givens: givens.to_vec(),
+            exclude,
+            root: nine.then(|| kernel::Root::new(givens, Some(exclude))),
+        }
+    }
+
+    /// Gives `value` in `cell` too.
+    pub(crate) fn give(&mut self, cell: usize, value: u8) {
+        self.givens[cell] = value;
+        if let Some(root) = &mut self.root {
+            root.give(cell, value);
+        }
+    }
+
+    /// [`first_solution`] of the givens so far.
+    pub(crate) fn first(&self, budget: u64) -> Option<Option<Vec<u8>>> {
+        match &self.root {
+            Some(root) => root.first(&self.givens, budget).ok(),
+            None => first_solution(self.layout, &self.givens, self.exclude, budget),
+        }
+    }
+}
+
 /// A 9×9 question put to the [`kernel`], which answers it with the same propagation and
 /// branching as the search here (so the same answers), faster and with no board to build.
 fn ask_kernel(
@@ -446,6 +484,54 @@ mod tests {
         assert!(
             unique > 0 && other > 0,
             "both answers met: {unique}, {other}"
+        );
+    }
+
+    /// Takes a given of a unique puzzle away, then gives back cells where the other solution
+    /// found differs, one at a time: each answer of the kept root is the answer of a search
+    /// from scratch, and agrees with the counter here.
+    #[test]
+    fn a_root_given_more_cells_answers_as_a_search_from_scratch() {
+        let (mut unique, mut other, mut again) = (0, 0, 0);
+        for box_size in [2, 3] {
+            let options = Options {
+                box_size,
+                seed: 12,
+                ..Options::default()
+            };
+            let layout = Layout::new(box_size);
+            let made = Generator::new(options).unwrap().puzzle(0).unwrap();
+            let solution = made.solution.cells();
+            for cell in (0..solution.len()).filter(|&c| made.puzzle.cells()[c] != 0) {
+                let mut rest = made.puzzle.cells().to_vec();
+                rest[cell] = 0;
+                let exclude = (cell, solution[cell]);
+                let mut differing = Differing::new(&layout, &rest, exclude);
+                for round in 0..4 {
+                    let found = differing.first(BUDGET).expect("within the budget");
+                    let scratch = first_solution(&layout, &rest, exclude, BUDGET).unwrap();
+                    assert_eq!(found, scratch);
+                    let alone = brute_count(box_size, &mut rest.clone(), 2) == 1;
+                    let Some(found) = found else {
+                        assert!(alone, "no other solution reported, but there is one");
+                        unique += 1;
+                        break;
+                    };
+                    assert!(!alone, "another solution reported for a unique puzzle");
+                    other += 1;
+                    again += usize::from(round > 0);
+                    // Not the cell taken away: that would make it unique at once.
+                    let fix = (0..solution.len())
+                        .find(|&c| c != cell && found[c] != solution[c])
+                        .unwrap();
+                    rest[fix] = solution[fix];
+                    differing.give(fix, solution[fix]);
+                }
+            }
+        }
+        assert!(
+            unique > 0 && again > 0,
+            "both answers met: {unique}, {other}, {again}"
         );
     }
 }
