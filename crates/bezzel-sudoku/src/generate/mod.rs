@@ -30,6 +30,7 @@
 mod search;
 
 use crate::grid::{Grid, is_supported_box_size};
+use crate::kernel;
 use crate::logic::{self, Difficulty};
 use crate::model::{DEFAULT_CONSISTENCY, Status, SudokuError, SudokuSolver};
 use search::Layout;
@@ -251,12 +252,22 @@ impl Generator {
         let n = self.layout.n;
         // The level of a unique puzzle, as far as the walk needs it: any level above
         // `wanted` reads `Beyond`, found with no technique above `wanted` tried.
-        let level = |givens: &[u8]| {
-            let grid = Grid::from_cells(box_size, givens.to_vec()).expect("a grid");
-            match logic::level_within(&grid, wanted) {
+        let nine = n == kernel::BOX_SIZE * kernel::BOX_SIZE;
+        // On 9x9 the grid that singles reach from the givens (`None` elsewhere): the level
+        // depends on it alone, so a move that reaches the same grid keeps the level.
+        let singles = |givens: &[u8]| nine.then(|| kernel::singles(givens)).flatten();
+        let level = |givens: &[u8], singles: &Option<Vec<u8>>| {
+            let within = |ceiling| match singles {
+                Some(values) => logic::level_of_singles(values, ceiling),
+                None => {
+                    let grid = Grid::from_cells(box_size, givens.to_vec()).expect("a grid");
+                    logic::level_within(&grid, ceiling)
+                }
+            };
+            match within(wanted) {
                 // The ceiling can find an easier way than the full rating (an X-wing, hard,
                 // is tried before a hidden pair, medium): the full rating decides.
-                d if d == wanted => logic::level_within(&grid, Difficulty::Beyond).max(d),
+                d if d == wanted => within(Difficulty::Beyond).max(d),
                 d => d,
             }
         };
@@ -275,7 +286,8 @@ impl Generator {
                 }
             };
             let mut givens = self.dig(&solution, rng, false);
-            let mut now = level(&givens);
+            let mut reached = singles(&givens);
+            let mut now = level(&givens, &reached);
             for _ in 0..WALK {
                 if now == wanted {
                     let puzzle = Grid::from_cells(box_size, givens).expect("a grid");
@@ -299,10 +311,18 @@ impl Generator {
                 if !self.rule_out_others(&mut next, &solution, &removed, rng) {
                     continue;
                 }
-                // A move that gave back the cells it took is no move: the level is known.
-                let then = if next == givens { now } else { level(&next) };
+                // A move that gave back the cells it took, or whose singles reach the grid
+                // they reached, keeps the level.
+                if next == givens {
+                    continue;
+                }
+                let next_reached = singles(&next);
+                let then = match next_reached.is_some() && next_reached == reached {
+                    true => now,
+                    false => level(&next, &next_reached),
+                };
                 if distance(then) <= distance(now) {
-                    (givens, now) = (next, then);
+                    (givens, now, reached) = (next, then, next_reached);
                 }
             }
         }

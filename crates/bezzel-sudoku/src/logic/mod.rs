@@ -822,16 +822,28 @@ fn pattern_step(grid: &Candidates, ceiling: Difficulty) -> Option<Step> {
 /// [`rate_within`]'s looks at and finds the same step. The generator asks this of every
 /// move of its walk.
 pub fn level_within(puzzle: &Grid, ceiling: Difficulty) -> Difficulty {
-    let mut grid = if puzzle.box_size() == kernel::BOX_SIZE {
-        // The kernel's bitboards reach the singles' grid first: the candidates of that grid
-        // are those its values leave, as placing the singles one at a time leaves them.
-        match kernel::singles(puzzle.cells()) {
-            Some(values) => Candidates::of_cells(kernel::BOX_SIZE, &values),
-            None => return Difficulty::Beyond,
-        }
-    } else {
-        Candidates::new(puzzle)
-    };
+    if puzzle.box_size() == kernel::BOX_SIZE {
+        // The kernel's bitboards reach the singles' grid first.
+        return match kernel::singles(puzzle.cells()) {
+            Some(values) => level_of_singles(&values, ceiling),
+            None => Difficulty::Beyond,
+        };
+    }
+    level_of_grid(Candidates::new(puzzle), ceiling)
+}
+
+/// [`level_within`] of a 9×9 puzzle from the grid its singles reach ([`kernel::singles`]):
+/// the level is a function of that grid alone. Its candidates are those its values leave,
+/// as placing the singles one at a time leaves them; a full grid is easy.
+pub(crate) fn level_of_singles(values: &[u8], ceiling: Difficulty) -> Difficulty {
+    if values.iter().all(|&v| v != 0) {
+        return Difficulty::Easy;
+    }
+    level_of_grid(Candidates::of_cells(kernel::BOX_SIZE, values), ceiling)
+}
+
+/// [`level_within`] from a puzzle's candidates.
+fn level_of_grid(mut grid: Candidates, ceiling: Difficulty) -> Difficulty {
     let mut hardest: Option<Technique> = None;
     while grid.close_singles() && !grid.is_solved() {
         let Some(step) = pattern_step(&grid, ceiling) else {
