@@ -435,6 +435,16 @@ mod tests {
         found
     }
 
+    /// The layout of boxes of `box_size` cells a side, and a generator of plain puzzles.
+    fn sized(box_size: usize, seed: u64) -> (Layout, Generator) {
+        let options = Options {
+            box_size,
+            seed,
+            ..Options::default()
+        };
+        (Layout::new(box_size), Generator::new(options).unwrap())
+    }
+
     /// Takes each given of a unique puzzle away in turn: the first solution with its value
     /// ruled out is a solution of the rest that differs there, and there is none exactly when
     /// the rest is still unique.
@@ -442,13 +452,7 @@ mod tests {
     fn the_first_solution_with_a_value_ruled_out_differs_there_or_the_rest_is_unique() {
         let (mut unique, mut other) = (0, 0);
         for box_size in [2, 3] {
-            let options = Options {
-                box_size,
-                seed: 11,
-                ..Options::default()
-            };
-            let layout = Layout::new(box_size);
-            let mut generator = Generator::new(options).unwrap();
+            let (layout, mut generator) = sized(box_size, 11);
             for index in 0..3 {
                 let made = generator.puzzle(index).unwrap();
                 let solution = made.solution.cells();
@@ -494,13 +498,8 @@ mod tests {
     fn a_root_given_more_cells_answers_as_a_search_from_scratch() {
         let (mut unique, mut other, mut again) = (0, 0, 0);
         for box_size in [2, 3] {
-            let options = Options {
-                box_size,
-                seed: 12,
-                ..Options::default()
-            };
-            let layout = Layout::new(box_size);
-            let made = Generator::new(options).unwrap().puzzle(0).unwrap();
+            let (layout, mut generator) = sized(box_size, 12);
+            let made = generator.puzzle(0).unwrap();
             let solution = made.solution.cells();
             for cell in (0..solution.len()).filter(|&c| made.puzzle.cells()[c] != 0) {
                 let mut rest = made.puzzle.cells().to_vec();
