@@ -427,6 +427,92 @@ pub(crate) fn ask(givens: &[u8], question: Question<'_>, limits: Limits<'_>) -> 
     }
 }
 
+/// The grid that naked and hidden singles reach from the 9×9 `givens` (81 values, 0 for an
+/// empty cell), 0 in the cells they leave open: `None` when the givens clash or the singles
+/// run into a contradiction. For a puzzle with a solution this is the grid any order of
+/// placing singles reaches, the logical rater's first (its levels start from here).
+pub(crate) fn singles(givens: &[u8]) -> Option<Vec<u8>> {
+    let mut board = Board::EMPTY;
+    let consistent = givens
+        .iter()
+        .enumerate()
+        .all(|(cell, &g)| g == 0 || board.place(cell, g as usize - 1));
+    if !consistent || !board.propagate() {
+        return None;
+    }
+    let mut values = vec![0; CELLS];
+    for (value, &c) in (1..).zip(&board.cand) {
+        let mut cells = c & !board.open;
+        while cells != 0 {
+            values[cells.trailing_zeros() as usize] = value;
+            cells &= cells - 1;
+        }
+    }
+    Some(values)
+}
+
+/// A puzzle's root node, its singles placed, kept so that more givens can be added to it
+/// and the question "a solution?" asked again with no board built and no singles found again
+/// (the generator adds givens one at a time until a puzzle is unique). Singles reach one grid
+/// whatever order they are placed in, so a root given a value reaches the node that the
+/// puzzle with that value among its givens has, and the search below is the same.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Root {
+    board: Board,
+    /// False once givens clash or singles run into a contradiction: no solution.
+    consistent: bool,
+}
+
+impl Root {
+    /// The root of `givens` (81 values, 0 for an empty cell), with the value `exclude.1` (1 to
+    /// 9) ruled out of the cell `exclude.0` when given.
+    pub(crate) fn new(givens: &[u8], exclude: Option<(usize, u8)>) -> Root {
+        assert!(
+            givens.len() == CELLS && givens.iter().all(|&g| g as usize <= N),
+            "the kernel takes 81 values from 0 to 9"
+        );
+        let mut board = Board::EMPTY;
+        if let Some((cell, value)) = exclude {
+            board.cand[value as usize - 1] &= !(1 << cell);
+        }
+        let consistent = givens
+            .iter()
+            .enumerate()
+            .all(|(cell, &g)| g == 0 || board.place(cell, g as usize - 1))
+            && board.propagate();
+        Root { board, consistent }
+    }
+
+    /// Gives `value` (1 to 9) in `cell` too, and places the singles that follow.
+    pub(crate) fn give(&mut self, cell: usize, value: u8) {
+        self.consistent =
+            self.consistent && self.board.place(cell, value as usize - 1) && self.board.propagate();
+    }
+
+    /// The first solution below the root, `None` when there is none; `Err` when `nodes`
+    /// nodes were not enough to tell.
+    pub(crate) fn first(&self, givens: &[u8], nodes: u64) -> Result<Option<Vec<u8>>, ()> {
+        if !self.consistent {
+            return Ok(None);
+        }
+        let mut run = Run {
+            givens,
+            avoid: None,
+            limits: Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+            stats: Statistics::default(),
+            first: None,
+        };
+        run.search(self.board, 0);
+        match run.stats.stopped {
+            Some(StopReason::NodeLimit) => Err(()),
+            _ => Ok(run.first),
+        }
+    }
+}
+
 /// [`count`] for a [`Grid`], which must be 9×9.
 pub fn count_grid(puzzle: &Grid, limits: Limits<'_>) -> Found {
     count(puzzle.cells(), limits)

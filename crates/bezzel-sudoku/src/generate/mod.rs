@@ -30,6 +30,7 @@
 mod search;
 
 use crate::grid::{Grid, is_supported_box_size};
+use crate::kernel;
 use crate::logic::{self, Difficulty};
 use crate::model::{DEFAULT_CONSISTENCY, Status, SudokuError, SudokuSolver};
 use search::Layout;
@@ -251,12 +252,22 @@ impl Generator {
         let n = self.layout.n;
         // The level of a unique puzzle, as far as the walk needs it: any level above
         // `wanted` reads `Beyond`, found with no technique above `wanted` tried.
-        let level = |givens: &[u8]| {
-            let grid = Grid::from_cells(box_size, givens.to_vec()).expect("a grid");
-            match logic::level_within(&grid, wanted) {
+        let nine = n == kernel::BOX_SIZE * kernel::BOX_SIZE;
+        // On 9x9 the grid that singles reach from the givens (`None` elsewhere): the level
+        // depends on it alone, so a move that reaches the same grid keeps the level.
+        let singles = |givens: &[u8]| nine.then(|| kernel::singles(givens)).flatten();
+        let level = |givens: &[u8], singles: &Option<Vec<u8>>| {
+            let within = |ceiling| match singles {
+                Some(values) => logic::level_of_singles(values, ceiling),
+                None => {
+                    let grid = Grid::from_cells(box_size, givens.to_vec()).expect("a grid");
+                    logic::level_within(&grid, ceiling)
+                }
+            };
+            match within(wanted) {
                 // The ceiling can find an easier way than the full rating (an X-wing, hard,
                 // is tried before a hidden pair, medium): the full rating decides.
-                d if d == wanted => logic::level_within(&grid, Difficulty::Beyond).max(d),
+                d if d == wanted => within(Difficulty::Beyond).max(d),
                 d => d,
             }
         };
@@ -275,7 +286,8 @@ impl Generator {
                 }
             };
             let mut givens = self.dig(&solution, rng, false);
-            let mut now = level(&givens);
+            let mut reached = singles(&givens);
+            let mut now = level(&givens, &reached);
             for _ in 0..WALK {
                 if now == wanted {
                     let puzzle = Grid::from_cells(box_size, givens).expect("a grid");
@@ -292,15 +304,25 @@ impl Generator {
                 // A given (group) out; if that lets another solution in, a cell where that
                 // one differs from the solution given in its place, which rules it out.
                 let mut next = givens.clone();
-                for c in pick(rng, true) {
+                let removed = pick(rng, true);
+                for &c in &removed {
                     next[c] = 0;
                 }
-                if !self.rule_out_others(&mut next, &solution, rng) {
+                if !self.rule_out_others(&mut next, &solution, &removed, rng) {
                     continue;
                 }
-                let then = level(&next);
+                // A move that gave back the cells it took, or whose singles reach the grid
+                // they reached, keeps the level.
+                if next == givens {
+                    continue;
+                }
+                let next_reached = singles(&next);
+                let then = match next_reached.is_some() && next_reached == reached {
+                    true => now,
+                    false => level(&next, &next_reached),
+                };
                 if distance(then) <= distance(now) {
-                    (givens, now) = (next, then);
+                    (givens, now, reached) = (next, then, next_reached);
                 }
             }
         }
@@ -309,10 +331,32 @@ impl Generator {
 
     /// Adds to `givens` cells of `solution` (groups of the symmetry) where another solution
     /// differs, until `solution` is the only one: false when a few cells are not enough.
-    fn rule_out_others(&self, givens: &mut [u8], solution: &[u8], rng: &mut SplitMix) -> bool {
+    /// With the cells `removed` given, `solution` was the only solution, so every other one
+    /// differs from it in a removed cell: with one cell removed, the search for another rules
+    /// that cell's value out before it starts (the tree below that value holds no other
+    /// solution) and ends at the first solution it finds.
+    fn rule_out_others(
+        &self,
+        givens: &mut [u8],
+        solution: &[u8],
+        removed: &[usize],
+        rng: &mut SplitMix,
+    ) -> bool {
         let n = self.layout.n;
+        let mut differing = match *removed {
+            [c] => Some(search::Differing::new(
+                &self.layout,
+                givens,
+                (c, solution[c]),
+            )),
+            _ => None,
+        };
+        let other_of = |givens: &[u8], differing: &Option<search::Differing>| match differing {
+            Some(differing) => differing.first(BUDGET),
+            None => search::other_solution(&self.layout, givens, solution, BUDGET),
+        };
         for _ in 0..FIXES {
-            let other = match search::other_solution(&self.layout, givens, solution, BUDGET) {
+            let other = match other_of(givens, &differing) {
                 Some(None) => return true,
                 Some(Some(other)) => other,
                 None => return false,
@@ -321,9 +365,12 @@ impl Generator {
             let c = differ[rng.below(differ.len())];
             for c in self.options.symmetry.orbit(n, c / n, c % n) {
                 givens[c] = solution[c];
+                if let Some(differing) = &mut differing {
+                    differing.give(c, solution[c]);
+                }
             }
         }
-        search::count(&self.layout, givens, None, 2, BUDGET) == Some(1)
+        other_of(givens, &differing) == Some(None)
     }
 
     /// `puzzle` with `solution`, once the engine has proven it the only one.

@@ -303,6 +303,71 @@ pub(crate) fn other_solution(
         .then(|| first.map(|(other, _)| other))
 }
 
+/// The first solution of `givens` with the value `exclude.1` ruled out of the cell
+/// `exclude.0`: `Some(None)` when there is none, `None` when `budget` nodes were not enough
+/// to tell.
+pub(crate) fn first_solution(
+    layout: &Layout,
+    givens: &[u8],
+    exclude: (usize, u8),
+    budget: u64,
+) -> Option<Option<Vec<u8>>> {
+    if layout.n == kernel::BOX_SIZE * kernel::BOX_SIZE {
+        let found = ask_kernel(givens, Some(exclude), None, 1, budget);
+        return (found.stats.stopped != Some(StopReason::NodeLimit)).then_some(found.first);
+    }
+    let Some(board) = Board::new(layout, givens, Some(exclude)) else {
+        return Some(None);
+    };
+    let mut walk = Walk {
+        layout,
+        rng: None,
+        budget,
+        avoid: None,
+    };
+    let (mut found, mut first) = (0, None);
+    walk.count(board, 1, &mut found, &mut first, &mut Vec::new())
+        .then(|| first.map(|(other, _)| other))
+}
+
+/// The question "a solution of `givens` with the value `exclude.1` ruled out of the cell
+/// `exclude.0`?" asked again as givens are added: on 9×9 the kernel's [`kernel::Root`]
+/// keeps the singles already placed, on other sizes each question starts again.
+pub(crate) struct Differing<'a> {
+    layout: &'a Layout,
+    givens: Vec<u8>,
+    exclude: (usize, u8),
+    root: Option<kernel::Root>,
+}
+
+impl<'a> Differing<'a> {
+    pub(crate) fn new(layout: &'a Layout, givens: &[u8], exclude: (usize, u8)) -> Differing<'a> {
+        let nine = layout.n == kernel::BOX_SIZE * kernel::BOX_SIZE;
+        Differing {
+            layout,
+            givens: givens.to_vec(),
+            exclude,
+            root: nine.then(|| kernel::Root::new(givens, Some(exclude))),
+        }
+    }
+
+    /// Gives `value` in `cell` too.
+    pub(crate) fn give(&mut self, cell: usize, value: u8) {
+        self.givens[cell] = value;
+        if let Some(root) = &mut self.root {
+            root.give(cell, value);
+        }
+    }
+
+    /// [`first_solution`] of the givens so far.
+    pub(crate) fn first(&self, budget: u64) -> Option<Option<Vec<u8>>> {
+        match &self.root {
+            Some(root) => root.first(&self.givens, budget).ok(),
+            None => first_solution(self.layout, &self.givens, self.exclude, budget),
+        }
+    }
+}
+
 /// A 9×9 question put to the [`kernel`], which answers it with the same propagation and
 /// branching as the search here (so the same answers), faster and with no board to build.
 fn ask_kernel(
@@ -333,4 +398,139 @@ pub(crate) fn random_solution(layout: &Layout, rng: &mut SplitMix, budget: u64) 
     let (mut found, mut first) = (0, None);
     walk.count(board, 1, &mut found, &mut first, &mut Vec::new());
     first.map(|(solution, _)| solution)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check;
+    use crate::generate::{BUDGET, Generator, Options};
+    use crate::grid::Grid;
+
+    /// Solutions of `cells` up to `limit`, by plain backtracking over the definition (no code
+    /// shared with the searches above).
+    fn brute_count(box_size: usize, cells: &mut [u8], limit: usize) -> usize {
+        let n = box_size * box_size;
+        let Some(at) = cells.iter().position(|&v| v == 0) else {
+            return 1;
+        };
+        let (r, c) = (at / n, at % n);
+        let (top, left) = (r / box_size * box_size, c / box_size * box_size);
+        let mut found = 0;
+        for v in 1..=n as u8 {
+            let clash = (0..n).any(|i| {
+                cells[r * n + i] == v
+                    || cells[i * n + c] == v
+                    || cells[(top + i / box_size) * n + left + i % box_size] == v
+            });
+            if !clash {
+                cells[at] = v;
+                found += brute_count(box_size, cells, limit - found);
+                cells[at] = 0;
+                if found >= limit {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    /// The layout of boxes of `box_size` cells a side, and a generator of plain puzzles.
+    fn sized(box_size: usize, seed: u64) -> (Layout, Generator) {
+        let options = Options {
+            box_size,
+            seed,
+            ..Options::default()
+        };
+        (Layout::new(box_size), Generator::new(options).unwrap())
+    }
+
+    /// Takes each given of a unique puzzle away in turn: the first solution with its value
+    /// ruled out is a solution of the rest that differs there, and there is none exactly when
+    /// the rest is still unique.
+    #[test]
+    fn the_first_solution_with_a_value_ruled_out_differs_there_or_the_rest_is_unique() {
+        let (mut unique, mut other) = (0, 0);
+        for box_size in [2, 3] {
+            let (layout, mut generator) = sized(box_size, 11);
+            for index in 0..3 {
+                let made = generator.puzzle(index).unwrap();
+                let solution = made.solution.cells();
+                // More givens than needed, so that some can go with the puzzle still unique.
+                let puzzle: Vec<u8> = (0..solution.len())
+                    .map(|c| match c % 4 {
+                        0 => solution[c],
+                        _ => made.puzzle.cells()[c],
+                    })
+                    .collect();
+                for cell in (0..solution.len()).filter(|&c| puzzle[c] != 0) {
+                    let mut rest = puzzle.clone();
+                    rest[cell] = 0;
+                    let found = first_solution(&layout, &rest, (cell, solution[cell]), BUDGET);
+                    let alone = brute_count(box_size, &mut rest.clone(), 2) == 1;
+                    match found.expect("within the budget") {
+                        None => {
+                            assert!(alone, "no other solution reported, but there is one");
+                            unique += 1;
+                        }
+                        Some(found) => {
+                            assert!(!alone, "another solution reported for a unique puzzle");
+                            assert_ne!(found[cell], solution[cell]);
+                            let rest = Grid::from_cells(box_size, rest).unwrap();
+                            let found = Grid::from_cells(box_size, found).unwrap();
+                            assert_eq!(check::is_valid_solution(&rest, &found), Ok(()));
+                            other += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            unique > 0 && other > 0,
+            "both answers met: {unique}, {other}"
+        );
+    }
+
+    /// Takes a given of a unique puzzle away, then gives back cells where the other solution
+    /// found differs, one at a time: each answer of the kept root is the answer of a search
+    /// from scratch, and agrees with the counter here.
+    #[test]
+    fn a_root_given_more_cells_answers_as_a_search_from_scratch() {
+        let (mut unique, mut other, mut again) = (0, 0, 0);
+        for box_size in [2, 3] {
+            let (layout, mut generator) = sized(box_size, 12);
+            let made = generator.puzzle(0).unwrap();
+            let solution = made.solution.cells();
+            for cell in (0..solution.len()).filter(|&c| made.puzzle.cells()[c] != 0) {
+                let mut rest = made.puzzle.cells().to_vec();
+                rest[cell] = 0;
+                let exclude = (cell, solution[cell]);
+                let mut differing = Differing::new(&layout, &rest, exclude);
+                for round in 0..4 {
+                    let found = differing.first(BUDGET).expect("within the budget");
+                    let scratch = first_solution(&layout, &rest, exclude, BUDGET).unwrap();
+                    assert_eq!(found, scratch);
+                    let alone = brute_count(box_size, &mut rest.clone(), 2) == 1;
+                    let Some(found) = found else {
+                        assert!(alone, "no other solution reported, but there is one");
+                        unique += 1;
+                        break;
+                    };
+                    assert!(!alone, "another solution reported for a unique puzzle");
+                    other += 1;
+                    again += usize::from(round > 0);
+                    // Not the cell taken away: that would make it unique at once.
+                    let fix = (0..solution.len())
+                        .find(|&c| c != cell && found[c] != solution[c])
+                        .unwrap();
+                    rest[fix] = solution[fix];
+                    differing.give(fix, solution[fix]);
+                }
+            }
+        }
+        assert!(
+            unique > 0 && again > 0,
+            "both answers met: {unique}, {other}, {again}"
+        );
+    }
 }

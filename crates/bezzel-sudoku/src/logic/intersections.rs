@@ -35,24 +35,36 @@ fn step(
     })
 }
 
+/// `box_size` bits from bit 0: one box's stretch of a line, or one row of a box.
+fn stretch(box_size: usize) -> u32 {
+    (1 << box_size) - 1
+}
+
+/// The positions of one column of a box (bit `i` for its `i`th cell), the first one's.
+fn box_column(box_size: usize) -> u32 {
+    (0..box_size).fold(0, |m, r| m | 1 << (r * box_size))
+}
+
 /// Pointing.
 pub(super) fn pointing(grid: &Candidates) -> Option<Step> {
-    let n = grid.n;
+    let (n, bs) = (grid.n, grid.box_size);
     for unit in 2 * n..3 * n {
+        let b = unit - 2 * n;
+        let (top, left) = (b / bs * bs, b % bs * bs);
         for value in 1..=n as u8 {
             let pattern = grid.place_mask(unit, value);
             if pattern.count_ones() < 2 {
                 continue;
             }
-            let mut cells = grid.cells_at(unit, pattern);
-            let first = cells.next()?;
-            let (mut row, mut col) = (true, true);
-            for c in cells {
-                row &= c / n == first / n;
-                col &= c % n == first % n;
-            }
-            for (same, line) in [(row, first / n), (col, n + first % n)] {
+            // Positions in a box: row `i / bs`, column `i % bs` within it. A line's places
+            // are positions along it, so its places outside the box leave a step.
+            let i = pattern.trailing_zeros() as usize;
+            let row = pattern & !(stretch(bs) << (i / bs * bs)) == 0;
+            let col = pattern & !(box_column(bs) << (i % bs)) == 0;
+            let (r, c) = (top + i / bs, left + i % bs);
+            for (same, line, inside) in [(row, r, left), (col, n + c, top)] {
                 if same
+                    && grid.place_mask(line, value) & !(stretch(bs) << inside) != 0
                     && let Some(s) = step(grid, Technique::Pointing, (unit, pattern), value, line)
                 {
                     return Some(s);
@@ -65,16 +77,30 @@ pub(super) fn pointing(grid: &Candidates) -> Option<Step> {
 
 /// Claiming.
 pub(super) fn claiming(grid: &Candidates) -> Option<Step> {
-    let n = grid.n;
+    let (n, bs) = (grid.n, grid.box_size);
     for unit in 0..2 * n {
+        // The line's position within each box: its row there (a row), or its column.
+        let (line, is_row) = (unit % n, unit < n);
+        let inside = if is_row {
+            stretch(bs) << (line % bs * bs)
+        } else {
+            box_column(bs) << (line % bs)
+        };
         for value in 1..=n as u8 {
             let pattern = grid.place_mask(unit, value);
             if pattern.count_ones() < 2 {
                 continue;
             }
-            let mut cells = grid.cells_at(unit, pattern);
-            let b = box_of(grid, cells.next()?);
-            if cells.all(|c| box_of(grid, c) == b)
+            // Positions along a line: its boxes take `bs` each.
+            let i = pattern.trailing_zeros() as usize;
+            if pattern & !(stretch(bs) << (i / bs * bs)) != 0 {
+                continue;
+            }
+            let b = match is_row {
+                true => box_of(grid, line * n + i),
+                false => box_of(grid, i * n + line),
+            };
+            if grid.place_mask(b, value) & !inside != 0
                 && let Some(s) = step(grid, Technique::Claiming, (unit, pattern), value, b)
             {
                 return Some(s);

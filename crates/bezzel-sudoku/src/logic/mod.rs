@@ -39,6 +39,7 @@ mod subsets;
 mod wings;
 
 use crate::grid::Grid;
+use crate::kernel;
 pub use marks::MarksError;
 use std::fmt;
 use std::sync::OnceLock;
@@ -346,11 +347,14 @@ fn layout_of(box_size: usize) -> &'static Layout {
 impl Candidates {
     /// The candidates of `puzzle`: every value its placed peers leave to each open cell.
     pub fn new(puzzle: &Grid) -> Candidates {
-        let box_size = puzzle.box_size();
-        let n = puzzle.size();
+        Candidates::of_cells(puzzle.box_size(), puzzle.cells())
+    }
+
+    /// [`Candidates::new`] for the values of a grid with boxes of `box_size` cells a side.
+    fn of_cells(box_size: usize, cells: &[u8]) -> Candidates {
+        let n = box_size * box_size;
         let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let layout = layout_of(box_size);
-        let cells = puzzle.cells();
         // What placing each given in turn leaves, in one pass: an open cell keeps the
         // values no given of its units holds, a given cell none.
         let mut given = vec![0u32; 3 * n];
@@ -818,7 +822,28 @@ fn pattern_step(grid: &Candidates, ceiling: Difficulty) -> Option<Step> {
 /// [`rate_within`]'s looks at and finds the same step. The generator asks this of every
 /// move of its walk.
 pub fn level_within(puzzle: &Grid, ceiling: Difficulty) -> Difficulty {
-    let mut grid = Candidates::new(puzzle);
+    if puzzle.box_size() == kernel::BOX_SIZE {
+        // The kernel's bitboards reach the singles' grid first.
+        return match kernel::singles(puzzle.cells()) {
+            Some(values) => level_of_singles(&values, ceiling),
+            None => Difficulty::Beyond,
+        };
+    }
+    level_of_grid(Candidates::new(puzzle), ceiling)
+}
+
+/// [`level_within`] of a 9×9 puzzle from the grid its singles reach ([`kernel::singles`]):
+/// the level is a function of that grid alone. Its candidates are those its values leave,
+/// as placing the singles one at a time leaves them; a full grid is easy.
+pub(crate) fn level_of_singles(values: &[u8], ceiling: Difficulty) -> Difficulty {
+    if values.iter().all(|&v| v != 0) {
+        return Difficulty::Easy;
+    }
+    level_of_grid(Candidates::of_cells(kernel::BOX_SIZE, values), ceiling)
+}
+
+/// [`level_within`] from a puzzle's candidates.
+fn level_of_grid(mut grid: Candidates, ceiling: Difficulty) -> Difficulty {
     let mut hardest: Option<Technique> = None;
     while grid.close_singles() && !grid.is_solved() {
         let Some(step) = pattern_step(&grid, ceiling) else {

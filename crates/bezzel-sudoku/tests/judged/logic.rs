@@ -340,3 +340,32 @@ fn candidate_grids_that_contradict_themselves_are_refused() {
         assert!(e.to_string().contains(reason), "{text:?}: {e}");
     }
 }
+
+#[test]
+fn values_that_singles_place_given_in_advance_leave_the_level_as_it_was() {
+    // The generator keeps a move's level when its singles reach the grid they reached: the
+    // level must depend on that grid alone. Checked with the full rating, step by step.
+    let mut checked = 0;
+    for puzzle in puzzles(TOP1465).iter().chain(&puzzles(SEVENTEEN)[..100]) {
+        let (steps, _) = logic::explain(puzzle);
+        let n = puzzle.size();
+        let mut more = puzzle.clone();
+        for step in steps
+            .iter()
+            .take_while(|s| s.technique.difficulty() == Difficulty::Easy)
+        {
+            let (cell, value) = step.place.expect("a single places a value");
+            more.set(cell / n, cell % n, value);
+        }
+        if more == *puzzle {
+            continue;
+        }
+        checked += 1;
+        for ceiling in Difficulty::ALL {
+            let level = logic::rate_within(puzzle, ceiling).difficulty();
+            assert_eq!(logic::rate_within(&more, ceiling).difficulty(), level);
+            assert_eq!(logic::level_within(&more, ceiling), level);
+        }
+    }
+    assert!(checked > 50, "{checked} puzzles with singles to give");
+}
