@@ -513,6 +513,44 @@ impl Root {
     }
 }
 
+/// A random solution of the empty grid: the search of [`count`], with the candidate values of
+/// each branch cell in the order `shuffle` leaves them (values 0 to 8). `None` when `nodes`
+/// nodes were not enough (the empty grid's search rarely backtracks at all).
+pub(crate) fn random_solution(shuffle: &mut dyn FnMut(&mut [u8]), nodes: u64) -> Option<Vec<u8>> {
+    /// The first solution below `board` (its last placement not yet propagated).
+    fn below(
+        mut board: Board,
+        shuffle: &mut dyn FnMut(&mut [u8]),
+        nodes: &mut u64,
+    ) -> Option<Board> {
+        if *nodes == 0 {
+            return None;
+        }
+        *nodes -= 1;
+        if !board.propagate() {
+            return None;
+        }
+        let Some(cell) = board.branch_cell() else {
+            return Some(board);
+        };
+        let (mut values, mut k) = ([0u8; N], 0);
+        for value in 0..N {
+            if board.cand[value] & (1 << cell) != 0 {
+                values[k] = value as u8;
+                k += 1;
+            }
+        }
+        shuffle(&mut values[..k]);
+        values[..k].iter().find_map(|&value| {
+            let mut child = board;
+            child.place(cell, value as usize).then_some(())?;
+            below(child, shuffle, nodes)
+        })
+    }
+    let mut nodes = nodes;
+    below(Board::EMPTY, shuffle, &mut nodes).map(|board| board.values())
+}
+
 /// [`count`] for a [`Grid`], which must be 9×9.
 pub fn count_grid(puzzle: &Grid, limits: Limits<'_>) -> Found {
     count(puzzle.cells(), limits)
