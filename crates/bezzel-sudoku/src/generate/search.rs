@@ -276,6 +276,14 @@ pub(crate) fn count(
         .then_some(found)
 }
 
+/// Whether singles alone fill the grid from `givens`: a search of one node finds the solution.
+pub(crate) fn filled_by_singles(layout: &Layout, givens: &[u8]) -> bool {
+    if layout.n == kernel::BOX_SIZE * kernel::BOX_SIZE {
+        return kernel::filled_by_singles(givens);
+    }
+    count(layout, givens, None, 2, 1) == Some(1)
+}
+
 /// A solution of `givens` other than `solution` (one of theirs): `Some(None)` when there is
 /// none, `None` when `budget` nodes were not enough to tell. The first other one in the
 /// search's order; the 9×9 kernel stops there, not at a second solution.
