@@ -126,6 +126,34 @@ impl Board {
         dirty: [ALL_UNITS; N],
     };
 
+    /// The board that placing every one of `givens` (81 values, 0 for an empty cell) reaches,
+    /// built in one pass: `None` when two givens clash (a value given twice in a unit).
+    fn of_givens(givens: &[u8]) -> Option<Board> {
+        let (mut given, mut seen, mut done) = ([0u128; N], [0u128; N], [0u32; N]);
+        for (cell, &g) in givens.iter().enumerate() {
+            if g != 0 {
+                let value = g as usize - 1;
+                given[value] |= 1 << cell;
+                seen[value] |= PEERS[cell];
+                done[value] |= CELL_UNITS[cell];
+            }
+        }
+        let open = ALL & !given.iter().fold(0, |all, &g| all | g);
+        let mut cand = [0; N];
+        for value in 0..N {
+            if given[value] & seen[value] != 0 {
+                return None;
+            }
+            cand[value] = given[value] | (open & !seen[value]);
+        }
+        Some(Board {
+            cand,
+            open,
+            done,
+            dirty: [ALL_UNITS; N],
+        })
+    }
+
     /// Places `value` (0-based) in `cell`: false when the cell cannot take it or a peer
     /// already holds it.
     #[inline]
@@ -513,6 +541,55 @@ impl Root {
     }
 }
 
+/// Whether naked and hidden singles alone fill the grid from the 9×9 `givens` (81 values, 0
+/// for an empty cell) with no contradiction: the question the generator asks of every cell it
+/// digs out, answered with the board built in one pass.
+pub(crate) fn filled_by_singles(givens: &[u8]) -> bool {
+    assert!(
+        givens.len() == CELLS && givens.iter().all(|&g| g as usize <= N),
+        "the kernel takes 81 values from 0 to 9"
+    );
+    Board::of_givens(givens).is_some_and(|mut board| board.propagate() && board.open == 0)
+}
+
+/// A random solution of the empty grid: the search of [`count`], with the candidate values of
+/// each branch cell in the order `shuffle` leaves them (values 0 to 8). `None` when `nodes`
+/// nodes were not enough (the empty grid's search rarely backtracks at all).
+pub(crate) fn random_solution(shuffle: &mut dyn FnMut(&mut [u8]), nodes: u64) -> Option<Vec<u8>> {
+    /// The first solution below `board` (its last placement not yet propagated).
+    fn below(
+        mut board: Board,
+        shuffle: &mut dyn FnMut(&mut [u8]),
+        nodes: &mut u64,
+    ) -> Option<Board> {
+        if *nodes == 0 {
+            return None;
+        }
+        *nodes -= 1;
+        if !board.propagate() {
+            return None;
+        }
+        let Some(cell) = board.branch_cell() else {
+            return Some(board);
+        };
+        let (mut values, mut k) = ([0u8; N], 0);
+        for value in 0..N {
+            if board.cand[value] & (1 << cell) != 0 {
+                values[k] = value as u8;
+                k += 1;
+            }
+        }
+        shuffle(&mut values[..k]);
+        values[..k].iter().find_map(|&value| {
+            let mut child = board;
+            child.place(cell, value as usize).then_some(())?;
+            below(child, shuffle, nodes)
+        })
+    }
+    let mut nodes = nodes;
+    below(Board::EMPTY, shuffle, &mut nodes).map(|board| board.values())
+}
+
 /// [`count`] for a [`Grid`], which must be 9×9.
 pub fn count_grid(puzzle: &Grid, limits: Limits<'_>) -> Found {
     count(puzzle.cells(), limits)
@@ -525,6 +602,66 @@ mod tests {
 
     fn line(values: &[u8]) -> String {
         values.iter().map(|v| char::from(b'0' + v)).collect()
+    }
+
+    /// The board built in one pass is the one placing the givens one by one reaches, clash
+    /// for clash; and singles fill the grid exactly when a search of one node finds the
+    /// solution.
+    #[test]
+    fn a_board_built_in_one_pass_is_the_one_placed_given_by_given() {
+        let solution: Vec<u8> = SOLUTION.bytes().map(|b| b - b'0').collect();
+        let mut state = 7u64;
+        let (mut filled, mut clashes) = (0, 0);
+        for round in 0..400 {
+            let mut givens = solution.clone();
+            for given in &mut givens {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                if (state >> 33) % 100 < round / 4 {
+                    *given = 0;
+                }
+            }
+            if round % 5 == 0 {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                givens[(state >> 33) as usize % CELLS] = 1 + (state >> 40) as u8 % 9;
+            }
+            let mut placed = Board::EMPTY;
+            let consistent = givens
+                .iter()
+                .enumerate()
+                .all(|(cell, &g)| g == 0 || placed.place(cell, g as usize - 1));
+            match Board::of_givens(&givens) {
+                None => {
+                    assert!(!consistent, "{}", line(&givens));
+                    clashes += 1;
+                }
+                Some(built) => {
+                    assert!(consistent, "{}", line(&givens));
+                    assert_eq!(built.cand, placed.cand);
+                    assert_eq!(built.open, placed.open);
+                    assert_eq!(built.done, placed.done);
+                    assert_eq!(built.dirty, placed.dirty);
+                }
+            }
+            let one_node = count(
+                &givens,
+                Limits {
+                    solutions: 2,
+                    nodes: Some(1),
+                    ..Limits::default()
+                },
+            );
+            let by_one_node = one_node.stats.stopped.is_none() && one_node.stats.solutions == 1;
+            assert_eq!(filled_by_singles(&givens), by_one_node, "{}", line(&givens));
+            filled += usize::from(by_one_node);
+        }
+        assert!(
+            clashes > 10 && filled > 50 && filled < 350,
+            "{clashes} {filled}"
+        );
     }
 
     #[test]

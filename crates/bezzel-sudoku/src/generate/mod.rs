@@ -408,7 +408,7 @@ impl Generator {
             orbit
                 .iter()
                 .all(|&c| self.layout.naked_single(givens, c, solution[c]))
-                || search::count(&self.layout, givens, None, 2, 1) == Some(1)
+                || search::filled_by_singles(&self.layout, givens)
         };
         self.take_away(&mut givens, solution, &order, by_singles);
         if minimal {

@@ -276,6 +276,14 @@ pub(crate) fn count(
         .then_some(found)
 }
 
+/// Whether singles alone fill the grid from `givens`: a search of one node finds the solution.
+pub(crate) fn filled_by_singles(layout: &Layout, givens: &[u8]) -> bool {
+    if layout.n == kernel::BOX_SIZE * kernel::BOX_SIZE {
+        return kernel::filled_by_singles(givens);
+    }
+    count(layout, givens, None, 2, 1) == Some(1)
+}
+
 /// A solution of `givens` other than `solution` (one of theirs): `Some(None)` when there is
 /// none, `None` when `budget` nodes were not enough to tell. The first other one in the
 /// search's order; the 9×9 kernel stops there, not at a second solution.
@@ -386,8 +394,12 @@ fn ask_kernel(
     kernel::ask(givens, question, limits)
 }
 
-/// A random solution of the empty grid; `None` when `budget` nodes were not enough.
+/// A random solution of the empty grid (on 9×9 the [`kernel`]'s); `None` when `budget` nodes
+/// were not enough.
 pub(crate) fn random_solution(layout: &Layout, rng: &mut SplitMix, budget: u64) -> Option<Vec<u8>> {
+    if layout.n == kernel::BOX_SIZE * kernel::BOX_SIZE {
+        return kernel::random_solution(&mut |values: &mut [u8]| rng.shuffle(values), budget);
+    }
     let board = Board::new(layout, &vec![0; layout.n * layout.n], None)?;
     let mut walk = Walk {
         layout,
@@ -443,6 +455,27 @@ mod tests {
             ..Options::default()
         };
         (Layout::new(box_size), Generator::new(options).unwrap())
+    }
+
+    /// The 9×9 random solutions (the kernel's) are full grids that the definition accepts,
+    /// the same for the same draws and different for different ones.
+    #[test]
+    fn random_solutions_are_valid_grids_reproducible_and_varied() {
+        let layout = Layout::new(3);
+        let mut seen = std::collections::HashSet::new();
+        for index in 0..40 {
+            let draw = || random_solution(&layout, &mut SplitMix::new(5, index), BUDGET);
+            let solution = draw().expect("the empty grid is solved within the budget");
+            let grid = Grid::from_cells(3, solution.clone()).unwrap();
+            assert!(check::is_complete_and_valid(&grid), "{solution:?}");
+            assert_eq!(
+                draw(),
+                Some(solution.clone()),
+                "the same draws, the same grid"
+            );
+            seen.insert(solution);
+        }
+        assert_eq!(seen.len(), 40, "forty draws, forty grids");
     }
 
     /// Takes each given of a unique puzzle away in turn: the first solution with its value
