@@ -130,14 +130,17 @@ impl IntExpr {
         self
     }
 
-    /// `self + a·x + c` (no `x` when `None`). The operands are a view's, within `i64`.
-    fn add_term(mut self, a: i64, x: Option<VarId>, c: i64) -> IntExpr {
-        if let Some(x) = x {
-            if self.vars.len() == self.vars.capacity() {
-                self.vars.reserve(8);
-            }
-            self.vars.push((a, x));
+    /// `self + a·x + c`. The operands are a view's, within `i64`.
+    fn add_term(mut self, a: i64, x: VarId, c: i64) -> IntExpr {
+        if self.vars.len() == self.vars.capacity() {
+            self.vars.reserve(8);
         }
+        self.vars.push((a, x));
+        self.add_constant(c)
+    }
+
+    /// `self + c`.
+    fn add_constant(mut self, c: i64) -> IntExpr {
         let (sum, wrapped) = self.constant.overflowing_add(c);
         self.constant = sum;
         self.overflow |= wrapped;
@@ -147,7 +150,7 @@ impl IntExpr {
     /// `self + k·v`, for `k` = ±1.
     fn add_view_of(self, v: IntView, k: i64) -> IntExpr {
         match view_terms(v) {
-            Some((a, c)) => self.add_term(k * a, Some(v.var), k * c),
+            Some((a, c)) => self.add_term(k * a, v.var, k * c),
             None => self.overflowed(),
         }
     }
@@ -437,13 +440,13 @@ impl Operand for i32 {
     }
 
     fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
-        e.add_term(0, None, k * i64::from(self))
+        e.add_constant(k * i64::from(self))
     }
 }
 
 impl Operand for VarId {
     fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
-        e.add_term(k, Some(self), 0)
+        e.add_term(k, self, 0)
     }
 }
 
@@ -455,7 +458,7 @@ impl Operand for IntView {
 
 impl Operand for BoolVar {
     fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
-        e.add_term(k, Some(self.var()), 0)
+        e.add_term(k, self.var(), 0)
     }
 }
 
