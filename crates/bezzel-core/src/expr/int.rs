@@ -68,10 +68,12 @@ pub(crate) enum Atom {
 
 impl IntExpr {
     /// The constant `c`.
+    #[inline]
     pub fn constant(c: i32) -> IntExpr {
         IntExpr::from_constant(c.into())
     }
 
+    #[inline]
     fn from_constant(c: i64) -> IntExpr {
         IntExpr {
             vars: Vars::new(),
@@ -90,6 +92,7 @@ impl IntExpr {
     }
 
     /// `a·x + c`.
+    #[inline]
     fn term(a: i64, x: VarId, c: i64) -> IntExpr {
         IntExpr {
             vars: smallvec![(a, x)],
@@ -113,6 +116,7 @@ impl IntExpr {
         (self.vars.is_empty() && self.parts.is_empty() && !self.overflow).then_some(self.constant)
     }
 
+    #[inline]
     fn scaled(mut self, k: i64) -> IntExpr {
         if k == 1 {
             return self;
@@ -131,27 +135,28 @@ impl IntExpr {
     }
 
     /// `self + a·x + c`. The operands are a view's, within `i64`.
-    fn add_term(mut self, a: i64, x: VarId, c: i64) -> IntExpr {
+    #[inline]
+    fn add_term(&mut self, a: i64, x: VarId, c: i64) {
         if self.vars.len() == self.vars.capacity() {
             self.vars.reserve(8);
         }
         self.vars.push((a, x));
-        self.add_constant(c)
+        self.add_constant(c);
     }
 
     /// `self + c`.
-    fn add_constant(mut self, c: i64) -> IntExpr {
+    #[inline]
+    fn add_constant(&mut self, c: i64) {
         let (sum, wrapped) = self.constant.overflowing_add(c);
         self.constant = sum;
         self.overflow |= wrapped;
-        self
     }
 
     /// `self + k·v`, for `k` = ±1.
-    fn add_view_of(self, v: IntView, k: i64) -> IntExpr {
+    fn add_view_of(&mut self, v: IntView, k: i64) {
         match view_terms(v) {
             Some((a, c)) => self.add_term(k * a, v.var, k * c),
-            None => self.overflowed(),
+            None => self.overflow = true,
         }
     }
 
@@ -162,18 +167,23 @@ impl IntExpr {
     }
 
     #[inline]
-    fn plus(mut self, other: IntExpr) -> IntExpr {
+    fn plus(&mut self, other: IntExpr) {
         let IntExpr {
             vars,
             parts,
             constant,
             overflow,
         } = other;
-        if self.vars.len() + vars.len() > self.vars.capacity() {
-            // A sum grows a term at a time: room for several saves a reallocation each.
-            self.vars.reserve(vars.len().max(8));
+        if let [(a, x)] = vars[..] {
+            // `... + 10 * n`, a term at a time: the common case.
+            self.add_term(a, x, 0);
+        } else {
+            if self.vars.len() + vars.len() > self.vars.capacity() {
+                // A sum grows a term at a time: room for several saves a reallocation each.
+                self.vars.reserve(vars.len().max(8));
+            }
+            self.vars.extend_from_slice(&vars);
         }
-        self.vars.extend_from_slice(&vars);
         if parts.capacity() == 0 {
             // Nothing to drop: skips the call to the parts' drop glue, most sums' only
             // cost besides the copy.
@@ -184,7 +194,6 @@ impl IntExpr {
         let (sum, wrapped) = self.constant.overflowing_add(constant);
         self.constant = sum;
         self.overflow |= wrapped | overflow;
-        self
     }
 
     fn times(self, other: IntExpr) -> IntExpr {
@@ -288,8 +297,10 @@ pub fn abs(e: impl Into<IntExpr>) -> IntExpr {
 /// # Ok::<(), ModelError>(())
 /// ```
 pub fn sum<T: Into<IntExpr>>(es: impl IntoIterator<Item = T>) -> IntExpr {
-    es.into_iter()
-        .fold(IntExpr::constant(0), |acc, e| acc.plus(e.into()))
+    es.into_iter().fold(IntExpr::constant(0), |mut acc, e| {
+        acc.plus(e.into());
+        acc
+    })
 }
 
 /// The smallest of the expressions. None at all is refused when posted.
@@ -335,6 +346,7 @@ pub fn element<T: Into<IntExpr>>(
 }
 
 impl From<i32> for IntExpr {
+    #[inline]
     fn from(c: i32) -> IntExpr {
         IntExpr::constant(c)
     }
@@ -347,6 +359,7 @@ impl From<&i32> for IntExpr {
 }
 
 impl From<VarId> for IntExpr {
+    #[inline]
     fn from(x: VarId) -> IntExpr {
         IntExpr::term(1, x, 0)
     }
@@ -424,40 +437,47 @@ impl From<&BoolExpr> for IntExpr {
 /// An operand of the arithmetic operators: a constant is a factor, and a variable or a view
 /// is added as a term, without an expression of its own.
 trait Operand: Into<IntExpr> {
+    #[inline]
     fn as_factor(&self) -> Option<i64> {
         None
     }
 
     /// `e + k·self`, for `k` = ±1.
-    fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
+    #[inline]
+    fn add_to(self, e: &mut IntExpr, k: i64) {
         e.plus(self.into().scaled(k))
     }
 }
 
 impl Operand for i32 {
+    #[inline]
     fn as_factor(&self) -> Option<i64> {
         Some((*self).into())
     }
 
-    fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
+    #[inline]
+    fn add_to(self, e: &mut IntExpr, k: i64) {
         e.add_constant(k * i64::from(self))
     }
 }
 
 impl Operand for VarId {
-    fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
+    #[inline]
+    fn add_to(self, e: &mut IntExpr, k: i64) {
         e.add_term(k, self, 0)
     }
 }
 
 impl Operand for IntView {
-    fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
+    #[inline]
+    fn add_to(self, e: &mut IntExpr, k: i64) {
         e.add_view_of(self, k)
     }
 }
 
 impl Operand for BoolVar {
-    fn add_to(self, e: IntExpr, k: i64) -> IntExpr {
+    #[inline]
+    fn add_to(self, e: &mut IntExpr, k: i64) {
         e.add_term(k, self.var(), 0)
     }
 }
@@ -474,18 +494,25 @@ macro_rules! binary_ops {
         $(
             impl Add<$r> for $l {
                 type Output = IntExpr;
+                #[inline]
                 fn add(self, rhs: $r) -> IntExpr {
-                    rhs.add_to(IntExpr::from(self), 1)
+                    let mut e = IntExpr::from(self);
+                    rhs.add_to(&mut e, 1);
+                    e
                 }
             }
             impl Sub<$r> for $l {
                 type Output = IntExpr;
+                #[inline]
                 fn sub(self, rhs: $r) -> IntExpr {
-                    rhs.add_to(IntExpr::from(self), -1)
+                    let mut e = IntExpr::from(self);
+                    rhs.add_to(&mut e, -1);
+                    e
                 }
             }
             impl Mul<$r> for $l {
                 type Output = IntExpr;
+                #[inline]
                 fn mul(self, rhs: $r) -> IntExpr {
                     // A constant factor, known from the types, scales the other operand.
                     match (self.as_factor(), rhs.as_factor()) {

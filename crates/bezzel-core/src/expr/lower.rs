@@ -25,6 +25,9 @@ struct Linear {
     constant: i128,
 }
 
+/// The terms and right-hand constant of a sum as [`Model::post_linear_terms`] takes them.
+type PlainSum = (Vec<(i64, IntView)>, i64);
+
 /// A value of the expression API as the posting functions take it (`i32`, the API's one
 /// integer type). The one place where lowering's arithmetic (`i128`, over an expression's
 /// checked `i64` terms, so that merging and bounds cannot overflow) meets it.
@@ -209,6 +212,50 @@ impl Model {
         }
         merge_equal_variables(&mut terms);
         Ok(Linear { terms, constant })
+    }
+
+    /// `e (relation) 0` for an expression of variable terms alone, as [`Model::post_compare`]'s
+    /// general case would post it (the merged terms as `post_linear_terms` takes them, and the
+    /// constant moved to the right), without the wide intermediate form: the usual long sum,
+    /// which must cost no more than the same call by hand. `None` where `post_compare` decides
+    /// otherwise (no term, one unit term in `=`, two unit terms), where a number is beyond
+    /// `i32` (the general path reports it) or a merged coefficient passes `i64` on the way,
+    /// and for sums of more than 32 terms (the general path merges them by a map).
+    fn plain_linear(
+        &self,
+        e: &IntExpr,
+        relation: Relation,
+    ) -> Result<Option<PlainSum>, ModelError> {
+        if e.vars.len() > 32 {
+            return Ok(None);
+        }
+        let mut terms: Vec<(i64, IntView)> = Vec::with_capacity(e.vars.len());
+        for &(a, x) in &e.vars {
+            self.check_var(x)?;
+            match terms.iter_mut().find(|(_, y)| y.var == x) {
+                Some((b, _)) => match b.checked_add(a) {
+                    Some(sum) => *b = sum,
+                    None => return Ok(None),
+                },
+                None => terms.push((a, IntView::from(x))),
+            }
+        }
+        terms.retain(|&(a, _)| a != 0);
+        let fits = |v: i64| i32::try_from(v).is_ok();
+        let unit = |a: i64| a.abs() == 1;
+        let taken_elsewhere = match terms[..] {
+            [] => true,
+            [(a, _)] => unit(a) && relation == Relation::Eq,
+            [(a, _), (b, _)] => unit(a) && unit(b),
+            _ => false,
+        };
+        let c = e.constant.checked_neg().filter(|&c| fits(c));
+        match c {
+            Some(c) if !taken_elsewhere && terms.iter().all(|&(a, _)| fits(a)) => {
+                Ok(Some((terms, c)))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// Least and greatest values of a linear form over the declared domains.
@@ -684,6 +731,15 @@ impl Model {
                 }
                 a => self.post_expr(!BoolExpr(a) | *b),
             },
+            Node::Cmp(e, relation) if e.parts.is_empty() && !e.overflow => {
+                match self.plain_linear(&e, relation)? {
+                    Some((terms, c)) => self.post_linear_terms(terms, relation, c),
+                    None => {
+                        let lin = self.linearise(e)?;
+                        self.post_compare(lin, relation)
+                    }
+                }
+            }
             Node::Cmp(e, Relation::Eq) => match definition(e) {
                 Ok((atom, value)) => self.post_definition(atom, value),
                 Err(e) => {

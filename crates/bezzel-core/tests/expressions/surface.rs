@@ -224,6 +224,11 @@ fn a_coefficient_that_overflows_on_the_way_is_refused_not_cancelled() {
     // Large but within 64 bits on the way, and cancelled back: accepted and exact.
     let big = IntExpr::from(x) * 65_536 * 65_536 * 65_536;
     m.post((big.clone() - big + x).eq(1)).unwrap();
+    // Within 64 bits term by term, beyond them while merging (2⁶² + 2⁶²), exact after.
+    let half = IntExpr::from(x) * 65_536 * 65_536 * 65_536 * 16_384;
+    let terms = half.clone() + half.clone() - half.clone() - half;
+    m.post((terms.clone() + x + x + x).eq(3)).unwrap();
+    m.post((terms + x + 2 * x).ne(0)).unwrap();
     assert_eq!(Solver::new(m).count(), 1);
 }
 
