@@ -169,7 +169,7 @@ impl IntExpr {
     #[inline]
     fn plus(&mut self, other: IntExpr) {
         let IntExpr {
-            vars,
+            mut vars,
             parts,
             constant,
             overflow,
@@ -178,6 +178,11 @@ impl IntExpr {
             // `... + 10 * n`, a term at a time: the common case.
             self.add_term(a, x, 0);
         } else {
+            if vars.len() > self.vars.len() {
+                // `x + acc`, a sum built from the right: the shorter is appended, so that
+                // building stays linear. (The order of the terms changes nothing posted.)
+                std::mem::swap(&mut self.vars, &mut vars);
+            }
             if self.vars.len() + vars.len() > self.vars.capacity() {
                 // A sum grows a term at a time: room for several saves a reallocation each.
                 self.vars.reserve(vars.len().max(8));

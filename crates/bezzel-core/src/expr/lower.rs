@@ -16,7 +16,7 @@ use crate::constraints::{BoolVar, too_many_linear_terms};
 use crate::domain::{MAX_DOMAIN_WIDTH, MAX_VALUE, MIN_VALUE};
 use crate::error::ModelError;
 use crate::model::Model;
-use crate::propagators::{Equal, FixTo, MAX_LINEAR_TERMS, Reif, Relation};
+use crate::propagators::{Equal, FixTo, MAX_LINEAR_TERMS, Reif, Reified, Relation};
 use crate::var::{IntView, MAX_VIEW_OFFSET, VarId};
 
 /// `Σ aᵢ·xᵢ + c`: distinct variables, nonzero coefficients, in order of first appearance.
@@ -29,11 +29,21 @@ struct Linear {
 type PlainSum = (Vec<(i64, IntView)>, i64);
 
 /// A value of the expression API as the posting functions take it (`i32`, the API's one
-/// integer type). The one place where lowering's arithmetic (`i128`, over an expression's
-/// checked `i64` terms, so that merging and bounds cannot overflow) meets it.
+/// integer type): where lowering's arithmetic (`i128`, over an expression's checked `i64`
+/// terms, so that merging and bounds cannot overflow) meets a value, an element's array or
+/// a reified comparison of one variable. Sums take wider numbers ([`sum_int`]).
 fn api_int(v: i128) -> Result<i32, ModelError> {
     i32::try_from(v).map_err(|_| ModelError::InvalidArgument {
         reason: format!("expression: the number {v} is too large for a constraint"),
+    })
+}
+
+/// A coefficient or constant of a sum, which the sum's propagators take as `i64` (their own
+/// arithmetic is `i128`): a sum is not bound to `i32` as values are, so that
+/// `(x + y).eq(2 * 2^30)` is the constraint it says.
+fn sum_int(v: i128) -> Result<i64, ModelError> {
+    i64::try_from(v).map_err(|_| ModelError::InvalidArgument {
+        reason: format!("expression: the number {v} is beyond 64 bits, too large for a sum"),
     })
 }
 
@@ -218,8 +228,8 @@ impl Model {
     /// general case would post it (the merged terms as `post_linear_terms` takes them, and the
     /// constant moved to the right), without the wide intermediate form: the usual long sum,
     /// which must cost no more than the same call by hand. `None` where `post_compare` decides
-    /// otherwise (no term, one unit term in `=`, two unit terms), where a number is beyond
-    /// `i32` (the general path reports it) or a merged coefficient passes `i64` on the way,
+    /// otherwise (no term, one unit term in `=`, two unit terms), where the constant is
+    /// `i64::MIN` (the general path reports it) or a merged coefficient passes `i64` on the way,
     /// and for sums of more than 32 terms (the general path merges them by a map).
     fn plain_linear(
         &self,
@@ -241,7 +251,6 @@ impl Model {
             }
         }
         terms.retain(|&(a, _)| a != 0);
-        let fits = |v: i64| i32::try_from(v).is_ok();
         let unit = |a: i64| a.abs() == 1;
         let taken_elsewhere = match terms[..] {
             [] => true,
@@ -249,11 +258,8 @@ impl Model {
             [(a, _), (b, _)] => unit(a) && unit(b),
             _ => false,
         };
-        let c = e.constant.checked_neg().filter(|&c| fits(c));
-        match c {
-            Some(c) if !taken_elsewhere && terms.iter().all(|&(a, _)| fits(a)) => {
-                Ok(Some((terms, c)))
-            }
+        match e.constant.checked_neg() {
+            Some(c) if !taken_elsewhere => Ok(Some((terms, c))),
             _ => Ok(None),
         }
     }
@@ -454,9 +460,9 @@ impl Model {
         }
         let mut checked = Vec::with_capacity(terms.len());
         for &(a, x) in terms {
-            checked.push((i64::from(api_int(a)?), IntView::from(x)));
+            checked.push((sum_int(a)?, IntView::from(x)));
         }
-        self.post_linear_terms(checked, relation, api_int(constant)?.into())
+        self.post_linear_terms(checked, relation, sum_int(constant)?)
     }
 
     /// A constraint that always fails: the model has no solution.
@@ -539,13 +545,17 @@ impl Model {
                 }
             }
             _ => {
-                let coefficients = lin
+                // As `linear_reif` posts it, with the sum's numbers in `i64`: `b` is a
+                // checked literal and the variables the model's.
+                if lin.terms.len() > MAX_LINEAR_TERMS {
+                    return Err(too_many_linear_terms(lin.terms.len()));
+                }
+                let terms = lin
                     .terms
                     .iter()
-                    .map(|&(a, _)| api_int(a))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let vars: Vec<VarId> = lin.terms.iter().map(|&(_, x)| x).collect();
-                self.linear_reif(&coefficients, &vars, relation, api_int(c)?, b, mode)
+                    .map(|&(a, x)| Ok((sum_int(a)?, IntView::from(x))))
+                    .collect::<Result<Vec<_>, ModelError>>()?;
+                self.post(Reified::linear(b, mode, terms, relation, sum_int(c)?))
             }
         }
     }

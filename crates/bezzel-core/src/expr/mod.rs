@@ -19,7 +19,8 @@
 //! - a comparison of two linear expressions is one linear constraint, everything moved to one
 //!   side and equal variables merged: two unit terms become a view relation (`x ≤ y + c`,
 //!   `x = y + c`, `x ≠ y + c`), three unit terms a unit sum, others [`Model::linear`]; a
-//!   coefficient costs nothing;
+//!   coefficient costs nothing, and a sum's coefficients and constant may pass `i32` (they
+//!   are checked `i64`: `(x + y).eq(2 * 2^30)` is what it says; beyond 64 bits is refused);
 //! - each non-linear part (`x * y`, `abs`, `min`, `max`, `/`, `%`, `element`, a Boolean used
 //!   as a number) gets an *auxiliary* variable, with bounds from its operands, defined by the
 //!   arithmetic or element constraint of [`Model`];

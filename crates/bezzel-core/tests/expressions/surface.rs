@@ -162,6 +162,53 @@ fn constants_at_the_ends_of_i32_decide_comparisons_rather_than_refuse_them() {
 }
 
 #[test]
+fn sums_take_coefficients_and_constants_beyond_i32() {
+    // Values are i32, but a sum of them is not: x + y + z = 3·2^30 - 1 near the top of the
+    // domains, 2^32·w as a term, and the same as a reified condition. Brute force over the
+    // small domains counts each.
+    let base = (1i64 << 30) - 2;
+    let range = base..=base + 2;
+    let two_30 = IntExpr::constant(1 << 30);
+    let target = two_30.clone() * 3 - 1;
+    let brute = |pred: &dyn Fn(i64, i64, i64, i64) -> bool| {
+        let mut n = 0;
+        for x in range.clone() {
+            for y in range.clone() {
+                for z in range.clone() {
+                    n += (0..=2).filter(|&w| pred(x, y, z, w)).count() as u64;
+                }
+            }
+        }
+        n
+    };
+    let model = || {
+        let mut m = Model::new();
+        let lo = base as i32;
+        let v = m.int_vars(3, lo..=lo + 2).unwrap();
+        let w = m.int_var(0..=2).unwrap();
+        (m, v[0], v[1], v[2], w)
+    };
+    let (mut m, x, y, z, _) = model();
+    m.post((x + y + z).eq(target.clone())).unwrap();
+    let want = brute(&|x, y, z, _| x + y + z == 3 * (1 << 30) - 1);
+    assert_eq!(Solver::new(m).count(), want);
+    let (mut m, x, y, z, w) = model();
+    m.post((x + y - z + w * two_30.clone() * 4).gt(two_30.clone() * 5))
+        .unwrap();
+    let want = brute(&|x, y, z, w| x + y - z + w * (1 << 32) > 5 * (1 << 30));
+    assert_eq!(Solver::new(m).count(), want);
+    let (mut m, x, y, z, w) = model();
+    let b = m.reify((x + y + z + w).le(target.clone())).unwrap();
+    m.post(b).unwrap();
+    let want = brute(&|x, y, z, w| x + y + z + w < 3 * (1 << 30));
+    assert_eq!(Solver::new(m).count(), want);
+    // Beyond 64 bits is still refused.
+    let (mut m, x, y, z, _) = model();
+    let huge = (0..4).fold(IntExpr::constant(1), |e, _| e * 65_536) - 1; // 2^64 - 1
+    assert!(m.post((x + y + z).eq(huge)).is_err());
+}
+
+#[test]
 fn an_expression_refused_before_lowering_leaves_the_model_as_it_was() {
     let mut m = Model::new();
     let x = m.int_var(0..=2).unwrap();
