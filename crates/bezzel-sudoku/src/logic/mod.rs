@@ -11,7 +11,13 @@
 //! not finish is graded [`Grade::BeyondLogic`], never guessed at. Named [`Difficulty`]
 //! levels group the grades.
 //!
-//! One file per family of techniques: [`singles`](self) (hidden and naked singles),
+//! Singles come in the order of QQWing and HoDoKu, naked before hidden (in boxes, then in
+//! lines), where Sudoku Explainer puts hidden singles first: with candidates on the grid, as
+//! here, a cell with one candidate left is in plain sight, and a puzzle that QQWing calls
+//! *simple* (naked singles alone solve it) then rates below one it calls *easy* (it needed
+//! a hidden single). The naked single scores 1.0; every other score is Sudoku Explainer's.
+//!
+//! One file per family of techniques: [`singles`](self) (naked and hidden singles),
 //! intersections (locked candidates), subsets (naked and hidden pairs, triples and quads),
 //! fish (X-wing, swordfish, jellyfish), wings (XY-wing, XYZ-wing), coloring (simple
 //! coloring) and chains (forcing chains: a candidate whose assumption leads to a
@@ -47,12 +53,12 @@ use std::sync::OnceLock;
 /// The techniques, easiest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Technique {
+    /// A cell with one candidate left.
+    NakedSingle,
     /// A value with one place left in a box.
     HiddenSingleBox,
     /// A value with one place left in a row or column.
     HiddenSingleLine,
-    /// A cell with one candidate left.
-    NakedSingle,
     /// A box's candidates for a value all in one row or column: not elsewhere in that line.
     Pointing,
     /// A line's candidates for a value all in one box: not elsewhere in that box.
@@ -92,9 +98,9 @@ pub enum Technique {
 impl Technique {
     /// Every technique, easiest first: the order [`next_step`] tries them in.
     pub const ALL: [Technique; 19] = [
+        Technique::NakedSingle,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
-        Technique::NakedSingle,
         Technique::Pointing,
         Technique::Claiming,
         Technique::NakedPair,
@@ -113,12 +119,13 @@ impl Technique {
         Technique::DynamicForcingChain,
     ];
 
-    /// The difficulty score, on Sudoku Explainer's scale (where it has the technique).
+    /// The difficulty score, on Sudoku Explainer's scale (where it has the technique), but
+    /// for the naked single: see the [module](self)'s note on the order of singles.
     pub fn score(self) -> f32 {
         match self {
+            Technique::NakedSingle => 1.0,
             Technique::HiddenSingleBox => 1.2,
             Technique::HiddenSingleLine => 1.5,
-            Technique::NakedSingle => 2.3,
             Technique::Pointing => 2.6,
             Technique::Claiming => 2.8,
             Technique::NakedPair => 3.0,
@@ -166,7 +173,7 @@ impl Technique {
     /// The named level a puzzle needing this technique (and none harder) has.
     pub fn difficulty(self) -> Difficulty {
         match self {
-            Technique::HiddenSingleBox | Technique::HiddenSingleLine | Technique::NakedSingle => {
+            Technique::NakedSingle | Technique::HiddenSingleBox | Technique::HiddenSingleLine => {
                 Difficulty::Easy
             }
             Technique::Pointing
@@ -531,21 +538,39 @@ impl Candidates {
         (once, twice, placed)
     }
 
-    /// Places singles the way [`next_step`] takes them (hidden singles in boxes while there
-    /// are any, then in lines, then one naked single at a time), with no [`Step`] built, until
-    /// none is left. `used` keeps the hardest single placed and `steps` counts the values
-    /// placed. False when the grid contradicts itself: an open cell with no candidate, or a
-    /// value with no place in a unit.
+    /// Places singles the way [`next_step`] takes them (naked singles while there are any,
+    /// then hidden singles in boxes, then in lines), with no [`Step`] built, until none is
+    /// left. `used` keeps the hardest single placed and `steps` counts the values placed.
+    /// False when the grid contradicts itself: an open cell with no candidate, or a value
+    /// with no place in a unit.
     ///
-    /// The singles closure of a grid does not depend on the order singles are placed in, so
-    /// this reaches the state [`next_step`] reaches one step at a time, and a single kind is
-    /// used here exactly when it is used there (a line single only when the boxes have none
-    /// left, a naked one only when no hidden one is left).
+    /// The closure of a grid under any set of these rules does not depend on the order they
+    /// are applied in, so this reaches the state [`next_step`] reaches one step at a time,
+    /// and a single kind is used here exactly when it is used there: a box single when the
+    /// naked singles' closure is stuck short of the singles' closure, a line single when
+    /// the closure of naked and box singles is.
     fn fill_singles(&mut self, used: &mut Option<Technique>, steps: &mut usize) -> bool {
         let n = self.n;
         let full = self.full();
         loop {
             let mut placed = false;
+            for cell in 0..n * n {
+                if self.values[cell] == 0 {
+                    match self.masks[cell].count_ones() {
+                        0 => return false,
+                        1 => {
+                            self.place(cell, self.masks[cell].trailing_zeros() as u8 + 1);
+                            *used = (*used).max(Some(Technique::NakedSingle));
+                            *steps += 1;
+                            placed = true;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if placed {
+                continue;
+            }
             for (units, technique) in [
                 (2 * n..3 * n, Technique::HiddenSingleBox),
                 (0..2 * n, Technique::HiddenSingleLine),
@@ -574,23 +599,9 @@ impl Candidates {
                     break;
                 }
             }
-            if placed {
-                continue;
+            if !placed {
+                return true;
             }
-            let mut naked = None;
-            for cell in 0..n * n {
-                if self.values[cell] == 0 {
-                    match self.masks[cell].count_ones() {
-                        0 => return false,
-                        1 if naked.is_none() => naked = Some(cell),
-                        _ => {}
-                    }
-                }
-            }
-            let Some(cell) = naked else { return true };
-            self.place(cell, self.masks[cell].trailing_zeros() as u8 + 1);
-            *used = (*used).max(Some(Technique::NakedSingle));
-            *steps += 1;
         }
     }
 

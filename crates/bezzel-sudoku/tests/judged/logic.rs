@@ -114,7 +114,7 @@ fn the_rating_of_a_puzzle_solved_by_singles_is_easy_and_the_hardest_beyond() {
         let rating = logic::rate(&puzzle);
         assert_eq!(rating.difficulty(), level, "{line}");
         match rating.grade {
-            Grade::Solved { .. } => assert!(rating.score() <= Technique::NakedSingle.score()),
+            Grade::Solved { .. } => assert!(rating.score() <= Technique::HiddenSingleLine.score()),
             Grade::BeyondLogic { open, .. } => assert!(open > 0),
         }
     }
