@@ -162,10 +162,13 @@ impl Settings {
     }
 }
 
-/// Failures after which the kernel leaves a puzzle to the model: puzzles that singles nearly
-/// finish (easy ones, and ones with many solutions) fail that seldom, while the hard ones,
-/// where the model's matchings and dom/wdeg need several times fewer nodes, fail at once.
-const KERNEL_FAILURES: u64 = 3;
+/// Failures after which the kernel leaves a puzzle to the model, which starts again with its
+/// matchings and dom/wdeg. Measured in instructions over the six collections of
+/// `benches/peers/sudoku_peers.sh` for 3, 8, 12, 20, 30, 50 and no limit: 30 is the least on
+/// top1465 and the 17-clue sample but for 50 (−12 % and −11 % against 3), and gives QQWing's
+/// hard set (which propagation nearly solves, 5 failures a puzzle on average: at 3 most went
+/// to the model) −59 %; the forum's hardest (+5.5 %) alone prefer the kernel to the end.
+const KERNEL_FAILURES: u64 = 30;
 
 /// The answer to one puzzle (serde, to come back from another process of a distributed
 /// batch).
@@ -714,6 +717,53 @@ mod tests {
     }
 
     const UNIQUE_4X4: &str = "....3..2..4....3";
+
+    #[test]
+    fn a_puzzle_the_kernel_gives_up_on_gets_the_answer_of_the_model_alone() {
+        // Some of the forum's hardest puzzles take the kernel past its failure limit; the
+        // default engine then asks the model, which must answer as it does on its own.
+        let text = include_str!("../../../benches/data/sudoku_forum_hardest_1106.txt");
+        let given_up: Vec<Puzzle> = read(text)
+            .into_iter()
+            .filter(|p| {
+                let grid = p.grid.as_ref().unwrap();
+                let limits = crate::kernel::Limits {
+                    solutions: 2,
+                    failures: Some(KERNEL_FAILURES),
+                    ..Default::default()
+                };
+                crate::kernel::count_grid(grid, limits).stats.failures >= KERNEL_FAILURES
+            })
+            .take(4)
+            .collect();
+        assert!(
+            !given_up.is_empty(),
+            "no puzzle takes the kernel to its limit"
+        );
+        let answers = |engine| {
+            let settings = Settings {
+                engine,
+                mode: Mode::Count(2),
+                ..Settings::default()
+            };
+            Batch::new(settings, 1).unwrap().answer(&given_up)
+        };
+        let (by_default, by_model) = (answers(Engine::Kernel), answers(Engine::Model));
+        for ((p, a), b) in given_up.iter().zip(&by_default).zip(&by_model) {
+            let (Answer::Done(a), Answer::Done(b)) = (a, b) else {
+                panic!("line {}: {a:?} / {b:?}", p.line);
+            };
+            assert_eq!(
+                (a.solutions, a.exact),
+                (b.solutions, b.exact),
+                "line {}",
+                p.line
+            );
+            assert_eq!(a.solution, b.solution, "line {}", p.line);
+            let solution = a.solution.as_ref().expect("the forum's puzzles have one");
+            crate::check::is_valid_solution(p.grid.as_ref().unwrap(), solution).unwrap();
+        }
+    }
 
     #[test]
     fn a_raised_flag_gives_unknown_never_a_conclusion() {
