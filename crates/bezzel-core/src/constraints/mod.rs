@@ -243,7 +243,7 @@ impl Model {
 
     /// [`Model::linear`] once its arguments are checked: the terms' views belong to the
     /// model, there are at most [`MAX_LINEAR_TERMS`], and every coefficient and the constant
-    /// fit an `i32`. Posts the cheapest propagator that prunes as the sum would.
+    /// fit an `i64`. Posts the cheapest propagator that prunes as the sum would.
     pub(crate) fn post_linear_terms(
         &mut self,
         terms: Vec<(i64, IntView)>,

@@ -43,7 +43,8 @@ pub struct IntExpr {
     pub(crate) constant: i64,
     /// Whether a coefficient or the constant overflowed an `i64` on the way: the expression
     /// is then refused when it is posted, rather than wrapped or saturated into another
-    /// one. (The constraints take `i32`, so nothing that fits them is lost.)
+    /// one. (A sum's coefficients and constant are `i64`, values `i32`: nothing that fits
+    /// them is lost.)
     pub(crate) overflow: bool,
 }
 

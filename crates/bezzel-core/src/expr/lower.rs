@@ -28,6 +28,9 @@ struct Linear {
 /// The terms and right-hand constant of a sum as [`Model::post_linear_terms`] takes them.
 type PlainSum = (Vec<(i64, IntView)>, i64);
 
+/// A sum's terms, relation and right-hand constant as its propagators take them.
+type SumInI64 = (Vec<(i64, IntView)>, Relation, i64);
+
 /// A value of the expression API as the posting functions take it (`i32`, the API's one
 /// integer type): where lowering's arithmetic (`i128`, over an expression's checked `i64`
 /// terms, so that merging and bounds cannot overflow) meets a value, an element's array or
@@ -47,11 +50,39 @@ fn sum_int(v: i128) -> Result<i64, ModelError> {
     })
 }
 
+/// `Σ aᵢ·xᵢ (relation) c` with its numbers in `i64`, as the sum's propagators take them, or
+/// the same sum turned round (`Σ -aᵢ·xᵢ (mirrored) -c`) where only that fits: a constant of
+/// `i64::MIN` moved to the right is `2⁶³`, whose negation fits (`x + i64::MIN <= 0` is
+/// `-x >= i64::MIN`). The terms are [`Model::linearise`]'s: the model's variables, distinct.
+fn sum_in_i64(
+    terms: &[(i128, VarId)],
+    relation: Relation,
+    c: i128,
+) -> Result<SumInI64, ModelError> {
+    if terms.len() > MAX_LINEAR_TERMS {
+        return Err(too_many_linear_terms(terms.len()));
+    }
+    let convert = |sign: i128| {
+        let terms = terms
+            .iter()
+            .map(|&(a, x)| Ok((sum_int(sign * a)?, IntView::from(x))))
+            .collect::<Result<Vec<_>, ModelError>>()?;
+        Ok((terms, sum_int(sign * c)?))
+    };
+    match convert(1) {
+        Ok((terms, c)) => Ok((terms, relation, c)),
+        Err(e) => match convert(-1) {
+            Ok((terms, c)) => Ok((terms, relation.mirrored(), c)),
+            Err(_) => Err(e),
+        },
+    }
+}
+
 /// The error of an expression whose arithmetic overflowed.
 fn overflow_error() -> ModelError {
     ModelError::InvalidArgument {
         reason: "expression: a coefficient or constant beyond 64 bits on the way (or a view \
-                 whose own arithmetic saturated); the constraints take 32-bit numbers"
+                 whose own arithmetic saturated); a sum takes 64-bit numbers, a value 32-bit"
             .into(),
     }
 }
@@ -229,8 +260,8 @@ impl Model {
     /// constant moved to the right), without the wide intermediate form: the usual long sum,
     /// which must cost no more than the same call by hand. `None` where `post_compare` decides
     /// otherwise (no term, one unit term in `=`, two unit terms), where the constant is
-    /// `i64::MIN` (the general path reports it) or a merged coefficient passes `i64` on the way,
-    /// and for sums of more than 32 terms (the general path merges them by a map).
+    /// `i64::MIN` (the general path turns the sum round) or a merged coefficient passes `i64`
+    /// on the way, and for sums of more than 32 terms (the general path merges them by a map).
     fn plain_linear(
         &self,
         e: &IntExpr,
@@ -455,14 +486,8 @@ impl Model {
         relation: Relation,
         constant: i128,
     ) -> Result<(), ModelError> {
-        if terms.len() > MAX_LINEAR_TERMS {
-            return Err(too_many_linear_terms(terms.len()));
-        }
-        let mut checked = Vec::with_capacity(terms.len());
-        for &(a, x) in terms {
-            checked.push((sum_int(a)?, IntView::from(x)));
-        }
-        self.post_linear_terms(checked, relation, sum_int(constant)?)
+        let (terms, relation, constant) = sum_in_i64(terms, relation, constant)?;
+        self.post_linear_terms(terms, relation, constant)
     }
 
     /// A constraint that always fails: the model has no solution.
@@ -547,15 +572,8 @@ impl Model {
             _ => {
                 // As `linear_reif` posts it, with the sum's numbers in `i64`: `b` is a
                 // checked literal and the variables the model's.
-                if lin.terms.len() > MAX_LINEAR_TERMS {
-                    return Err(too_many_linear_terms(lin.terms.len()));
-                }
-                let terms = lin
-                    .terms
-                    .iter()
-                    .map(|&(a, x)| Ok((sum_int(a)?, IntView::from(x))))
-                    .collect::<Result<Vec<_>, ModelError>>()?;
-                self.post(Reified::linear(b, mode, terms, relation, sum_int(c)?))
+                let (terms, relation, c) = sum_in_i64(&lin.terms, relation, c)?;
+                self.post(Reified::linear(b, mode, terms, relation, c))
             }
         }
     }

@@ -356,3 +356,63 @@ fn a_common_factor_of_an_operand_is_a_coefficient_not_a_variable() {
     assert!(expected > 0);
     assert_eq!(Solver::new(m).count(), expected as u64);
 }
+
+#[test]
+fn a_constant_of_i64_min_moved_across_a_comparison_is_posted_not_refused() {
+    // `e + i64::MIN (rel) 0` puts 2^63 on the right of the sum, beyond i64, where its
+    // negation `-e (mirrored rel) i64::MIN` fits: posted, reified and enforced alike, each
+    // counted against brute force over x, y in -2..=2 (and the Boolean).
+    let min = || IntExpr::constant(i32::MIN) * 65_536 * 65_536;
+    let relations = [
+        Relation::Eq,
+        Relation::Ne,
+        Relation::Le,
+        Relation::Lt,
+        Relation::Ge,
+        Relation::Gt,
+    ];
+    type Shape = (fn(VarId, VarId) -> IntExpr, fn(i128, i128) -> i128);
+    let shapes: [Shape; 4] = [
+        (|x, _| x.into(), |x, _| x),
+        (|x, y| x - y, |x, y| x - y),
+        (|x, y| 2 * x + y, |x, y| 2 * x + y),
+        (
+            |x, y| x * (IntExpr::constant(1 << 30) * 65_536 * 65_536) + y,
+            |x, y| x * (1 << 62) + y,
+        ),
+    ];
+    for rel in relations {
+        for (make, value) in shapes {
+            let truth = |x: i128, y: i128| rel.holds(value(x, y) - (1 << 63), 0);
+            let brute = |f: &dyn Fn(bool, bool) -> bool| {
+                let mut n = 0;
+                for x in -2..=2 {
+                    for y in -2..=2 {
+                        n += [false, true]
+                            .into_iter()
+                            .filter(|&b| f(truth(x, y), b))
+                            .count() as u64;
+                    }
+                }
+                n
+            };
+            for context in 0..3 {
+                let mut m = Model::new();
+                let x = m.int_var(-2..=2).unwrap();
+                let y = m.int_var(-2..=2).unwrap();
+                let b = m.bool_var().unwrap();
+                let cmp = BoolExpr::compare(make(x, y) + min(), rel, 0);
+                let (posted, want) = match context {
+                    0 => (m.post(cmp), brute(&|t, _| t)),
+                    1 => (
+                        m.reify(cmp).and_then(|r| m.post(r.eq(b))),
+                        brute(&|t, b| t == b),
+                    ),
+                    _ => (m.post_if(b, cmp), brute(&|t, b| !b || t)),
+                };
+                posted.unwrap_or_else(|e| panic!("{rel:?} in context {context}: {e}"));
+                assert_eq!(Solver::new(m).count(), want, "{rel:?} in context {context}");
+            }
+        }
+    }
+}
