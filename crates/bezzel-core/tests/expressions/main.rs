@@ -8,4 +8,5 @@ mod brute;
 mod lowering_against_evaluation;
 mod node_counts;
 mod scaled_views;
+mod sums_against_evaluation;
 mod surface;
