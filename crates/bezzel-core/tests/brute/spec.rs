@@ -168,6 +168,16 @@ pub(crate) fn relation() -> impl Strategy<Value = Relation> {
     ]
 }
 
+/// Every relation.
+pub(crate) const RELATIONS: [Relation; 6] = [
+    Relation::Eq,
+    Relation::Le,
+    Relation::Ge,
+    Relation::Ne,
+    Relation::Lt,
+    Relation::Gt,
+];
+
 /// Which constraints a random model draws from.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Kinds {

@@ -12,31 +12,16 @@ use bezzel_core::expr::{abs, sum};
 use bezzel_core::prelude::*;
 use std::collections::BTreeSet;
 
-use crate::brute::spec::relation_holds;
+use crate::brute::Rng;
+use crate::brute::spec::{RELATIONS, relation_holds};
 
-/// A small deterministic generator (SplitMix64): the cases are the same on every run.
-struct Rng(u64);
+/// A number below `n`.
+fn below(r: &mut Rng, n: usize) -> usize {
+    r.below(n as u64) as usize
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
+fn pick<T: Copy>(r: &mut Rng, xs: &[T]) -> T {
+    xs[below(r, xs.len())]
 }
 
 /// An integer expression, as the test builds it through the API.
@@ -85,27 +70,30 @@ const FACTORS: [i32; 14] = [
 ];
 
 fn factors(r: &mut Rng) -> Vec<i32> {
-    let n = 1 + r.below(3);
-    (0..n).map(|_| r.pick(&FACTORS)).collect()
+    let n = 1 + below(r, 3);
+    (0..n).map(|_| pick(r, &FACTORS)).collect()
 }
 
 fn leaf(r: &mut Rng, ints: usize, bools: usize) -> E {
-    match r.below(10) {
+    match below(r, 10) {
         0 | 1 => E::Const(if r.chance(50) {
-            vec![r.pick(&[0, 1, -1, 2, i32::MAX, i32::MIN, i32::MIN + 1, i32::MAX - 1])]
+            vec![pick(
+                r,
+                &[0, 1, -1, 2, i32::MAX, i32::MIN, i32::MIN + 1, i32::MAX - 1],
+            )]
         } else if r.chance(20) {
             // i64::MIN, and one above it.
-            vec![i32::MIN, 65_536, r.pick(&[65_536, -65_536])]
+            vec![i32::MIN, 65_536, pick(r, &[65_536, -65_536])]
         } else {
             factors(r)
         }),
-        2..=4 => E::Var(r.below(ints)),
-        5 => E::View(r.below(ints), r.chance(50), r.pick(&[0, 1, -2, 1 << 20])),
-        6 => E::Scaled(r.below(ints), r.pick(&[2, -3, 5]), r.pick(&[0, 1, -1])),
-        7 => E::Bool(r.below(bools), r.chance(50)),
+        2..=4 => E::Var(below(r, ints)),
+        5 => E::View(below(r, ints), r.chance(50), pick(r, &[0, 1, -2, 1 << 20])),
+        6 => E::Scaled(below(r, ints), pick(r, &[2, -3, 5]), pick(r, &[0, 1, -1])),
+        7 => E::Bool(below(r, bools), r.chance(50)),
         _ => {
             // A variable with a large coefficient, on either side.
-            let x = Box::new(E::Var(r.below(ints)));
+            let x = Box::new(E::Var(below(r, ints)));
             let mut e = *x;
             for f in factors(r) {
                 e = if r.chance(50) {
@@ -124,26 +112,26 @@ fn expr(r: &mut Rng, depth: u32, ints: usize, bools: usize) -> E {
         return leaf(r, ints, bools);
     }
     let sub = |r: &mut Rng| Box::new(expr(r, depth - 1, ints, bools));
-    match r.below(12) {
+    match below(r, 12) {
         0..=2 => E::Add(sub(r), sub(r)),
         3 | 4 => E::Sub(sub(r), sub(r)),
         5 => {
             let e = sub(r);
-            E::Times(e, r.pick(&FACTORS))
+            E::Times(e, pick(r, &FACTORS))
         }
         6 => {
             let e = sub(r);
-            E::TimesLeft(r.pick(&FACTORS), e)
+            E::TimesLeft(pick(r, &FACTORS), e)
         }
         7 => E::Neg(sub(r)),
         8 => {
             // A long sum, 30..40 terms over few variables: repeated, maybe cancelling.
-            let n = 30 + r.below(11);
+            let n = 30 + below(r, 11);
             E::Sum((0..n).map(|_| leaf(r, ints, bools)).collect())
         }
         9 => {
             // A right fold (`x + acc`) and a left one.
-            let n = 2 + r.below(40);
+            let n = 2 + below(r, 40);
             let terms: Vec<E> = (0..n).map(|_| leaf(r, ints, bools)).collect();
             if r.chance(50) {
                 terms
@@ -161,7 +149,7 @@ fn expr(r: &mut Rng, depth: u32, ints: usize, bools: usize) -> E {
         10 => {
             // e + k·x - k·x: a large term that cancels.
             let e = sub(r);
-            let x = r.below(ints);
+            let x = below(r, ints);
             let k = factors(r);
             let big = k.iter().fold(E::Var(x), |e, &f| E::Times(Box::new(e), f));
             E::Sub(Box::new(E::Add(e, Box::new(big.clone()))), Box::new(big))
@@ -170,9 +158,9 @@ fn expr(r: &mut Rng, depth: u32, ints: usize, bools: usize) -> E {
             if r.chance(30) {
                 // Over a variable alone: its auxiliary variable holds every value.
                 let x = if r.chance(50) {
-                    E::Var(r.below(ints))
+                    E::Var(below(r, ints))
                 } else {
-                    E::Bool(r.below(bools), r.chance(50))
+                    E::Bool(below(r, bools), r.chance(50))
                 };
                 E::Abs(Box::new(x))
             } else {
@@ -328,26 +316,6 @@ fn representable(lhs: &E, rhs: &E) -> bool {
     merged.values().all(|&a| fits(a)) && fits(c)
 }
 
-const RELATIONS: [Relation; 6] = [
-    Relation::Eq,
-    Relation::Ne,
-    Relation::Le,
-    Relation::Lt,
-    Relation::Ge,
-    Relation::Gt,
-];
-
-fn compare(a: IntExpr, rel: Relation, b: IntExpr) -> BoolExpr {
-    match rel {
-        Relation::Eq => a.eq(b),
-        Relation::Ne => a.ne(b),
-        Relation::Le => a.le(b),
-        Relation::Lt => a.lt(b),
-        Relation::Ge => a.ge(b),
-        Relation::Gt => a.gt(b),
-    }
-}
-
 /// How the comparison goes into the model.
 #[derive(Debug, Clone, Copy)]
 enum Context {
@@ -392,9 +360,9 @@ struct Case {
 }
 
 fn draw(r: &mut Rng) -> Case {
-    let ints = 2 + r.below(3);
-    let bools = 1 + r.below(2);
-    let domains: Vec<(i32, i32)> = (0..ints).map(|_| r.pick(&DOMAINS)).collect();
+    let ints = 2 + below(r, 3);
+    let bools = 1 + below(r, 2);
+    let domains: Vec<(i32, i32)> = (0..ints).map(|_| pick(r, &DOMAINS)).collect();
     let lhs = expr(r, 3, ints, bools);
     let mut rhs = if r.chance(40) {
         leaf(r, ints, bools)
@@ -406,10 +374,10 @@ fn draw(r: &mut Rng) -> Case {
         // one shows.
         let point: Vec<i64> = domains
             .iter()
-            .map(|&(lo, hi): &(i32, i32)| i64::from(lo) + r.below((hi - lo + 1) as usize) as i64)
+            .map(|&(lo, hi): &(i32, i32)| i64::from(lo) + below(r, (hi - lo + 1) as usize) as i64)
             .collect();
-        let bits: Vec<i64> = (0..bools).map(|_| r.below(2) as i64).collect();
-        let d = eval(&lhs, &point, &bits) - eval(&rhs, &point, &bits) + r.pick(&[-1, 0, 1]);
+        let bits: Vec<i64> = (0..bools).map(|_| below(r, 2) as i64).collect();
+        let d = eval(&lhs, &point, &bits) - eval(&rhs, &point, &bits) + pick(r, &[-1, 0, 1]);
         if let Ok(d) = i64::try_from(d) {
             rhs = E::Add(Box::new(rhs), Box::new(E::Wide(d)));
         }
@@ -418,9 +386,9 @@ fn draw(r: &mut Rng) -> Case {
         domains,
         bools,
         lhs,
-        rel: r.pick(&RELATIONS),
+        rel: pick(r, &RELATIONS),
         rhs,
-        context: r.pick(&CONTEXTS),
+        context: pick(r, &CONTEXTS),
         learning: r.chance(20),
     }
 }
@@ -458,7 +426,7 @@ fn run(case: &Case) -> Result<(), String> {
     let bools: Vec<BoolVar> = (0..case.bools).map(|_| m.bool_var().unwrap()).collect();
     let switch = m.bool_var().unwrap();
     let v = Vars { ints, bools };
-    let cmp = compare(build(&case.lhs, &v), case.rel, build(&case.rhs, &v));
+    let cmp = BoolExpr::compare(build(&case.lhs, &v), case.rel, build(&case.rhs, &v));
     let mut shown = v.ints.clone();
     shown.extend(v.bools.iter().map(|b| b.var()));
     shown.push(switch.var());
@@ -534,7 +502,7 @@ fn random_wide_sums_have_exactly_the_evaluated_solutions() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(7);
-    let mut r = Rng(seed);
+    let mut r = Rng::seeded(seed);
     let mut failures = Vec::new();
     for i in 0..cases {
         let case = draw(&mut r);

@@ -363,14 +363,6 @@ fn a_constant_of_i64_min_moved_across_a_comparison_is_posted_not_refused() {
     // negation `-e (mirrored rel) i64::MIN` fits: posted, reified and enforced alike, each
     // counted against brute force over x, y in -2..=2 (and the Boolean).
     let min = || IntExpr::constant(i32::MIN) * 65_536 * 65_536;
-    let relations = [
-        Relation::Eq,
-        Relation::Ne,
-        Relation::Le,
-        Relation::Lt,
-        Relation::Ge,
-        Relation::Gt,
-    ];
     type Shape = (fn(VarId, VarId) -> IntExpr, fn(i128, i128) -> i128);
     let shapes: [Shape; 4] = [
         (|x, _| x.into(), |x, _| x),
@@ -381,7 +373,7 @@ fn a_constant_of_i64_min_moved_across_a_comparison_is_posted_not_refused() {
             |x, y| x * (1 << 62) + y,
         ),
     ];
-    for rel in relations {
+    for rel in crate::brute::spec::RELATIONS {
         for (make, value) in shapes {
             let truth = |x: i128, y: i128| rel.holds(value(x, y) - (1 << 63), 0);
             let brute = |f: &dyn Fn(bool, bool) -> bool| {
