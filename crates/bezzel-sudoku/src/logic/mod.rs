@@ -553,24 +553,15 @@ impl Candidates {
         let n = self.n;
         let full = self.full();
         loop {
-            let mut placed = false;
-            for cell in 0..n * n {
-                if self.values[cell] == 0 {
-                    match self.masks[cell].count_ones() {
-                        0 => return false,
-                        1 => {
-                            self.place(cell, self.masks[cell].trailing_zeros() as u8 + 1);
-                            *used = (*used).max(Some(Technique::NakedSingle));
-                            *steps += 1;
-                            placed = true;
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            if placed {
+            let Some(naked) = self.place_naked_singles() else {
+                return false;
+            };
+            if naked > 0 {
+                *used = (*used).max(Some(Technique::NakedSingle));
+                *steps += naked;
                 continue;
             }
+            let mut placed = false;
             for (units, technique) in [
                 (2 * n..3 * n, Technique::HiddenSingleBox),
                 (0..2 * n, Technique::HiddenSingleLine),
@@ -605,6 +596,25 @@ impl Candidates {
         }
     }
 
+    /// Places every naked single in one pass over the cells (one placed may make a later cell
+    /// one): how many, or `None` when an open cell is left with no candidate.
+    fn place_naked_singles(&mut self) -> Option<usize> {
+        let mut placed = 0;
+        for cell in 0..self.n * self.n {
+            if self.values[cell] == 0 {
+                match self.masks[cell].count_ones() {
+                    0 => return None,
+                    1 => {
+                        self.place(cell, self.masks[cell].trailing_zeros() as u8 + 1);
+                        placed += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Some(placed)
+    }
+
     /// Places singles, naked and hidden, in whatever order is quickest, until none is left:
     /// false when an open cell is left with no candidate. For a grid with a solution it
     /// reaches the grid [`Candidates::fill_singles`] reaches (a single stays a single, or is
@@ -613,19 +623,10 @@ impl Candidates {
     fn close_singles(&mut self) -> bool {
         let n = self.n;
         loop {
-            let mut placed = false;
-            for cell in 0..n * n {
-                if self.values[cell] == 0 {
-                    match self.masks[cell].count_ones() {
-                        0 => return false,
-                        1 => {
-                            self.place(cell, self.masks[cell].trailing_zeros() as u8 + 1);
-                            placed = true;
-                        }
-                        _ => {}
-                    }
-                }
-            }
+            let Some(naked) = self.place_naked_singles() else {
+                return false;
+            };
+            let mut placed = naked > 0;
             for entry in 0..3 * n * n {
                 let at = self.places[entry];
                 if at != 0 && at & (at - 1) == 0 {
