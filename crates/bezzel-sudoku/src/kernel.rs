@@ -154,6 +154,20 @@ impl Board {
         })
     }
 
+    /// [`Board::of_givens`] with the value `exclude.1` (1 to 9) ruled out of the cell
+    /// `exclude.0` first, as placing the givens on a board without it would leave it: `None`
+    /// too when that cell is given that value.
+    fn of_givens_excluding(givens: &[u8], exclude: Option<(usize, u8)>) -> Option<Board> {
+        let mut board = Board::of_givens(givens)?;
+        if let Some((cell, value)) = exclude {
+            if givens[cell] == value {
+                return None;
+            }
+            board.cand[value as usize - 1] &= !(1 << cell);
+        }
+        Some(board)
+    }
+
     /// Places `value` (0-based) in `cell`: false when the cell cannot take it or a peer
     /// already holds it.
     #[inline]
@@ -257,11 +271,11 @@ impl Board {
         Some(best.1)
     }
 
-    /// The grid's values, 1 to 9, once no cell is open.
+    /// The grid's values, 1 to 9, and 0 in the cells still open.
     fn values(&self) -> Vec<u8> {
         let mut values = vec![0; CELLS];
         for (value, &c) in (1..).zip(&self.cand) {
-            let mut cells = c;
+            let mut cells = c & !self.open;
             while cells != 0 {
                 values[cells.trailing_zeros() as usize] = value;
                 cells &= cells - 1;
@@ -433,15 +447,9 @@ pub(crate) fn ask(givens: &[u8], question: Question<'_>, limits: Limits<'_>) -> 
         stats: Statistics::default(),
         first: None,
     };
-    let mut board = Board::EMPTY;
-    if let Some((cell, value)) = question.exclude {
-        board.cand[value as usize - 1] &= !(1 << cell);
-    }
-    let consistent = givens
-        .iter()
-        .enumerate()
-        .all(|(cell, &g)| g == 0 || board.place(cell, g as usize - 1));
-    if consistent {
+    let board = Board::of_givens_excluding(givens, question.exclude);
+    let consistent = board.is_some();
+    if let Some(board) = board {
         run.search(board, 0);
     } else {
         run.stats.nodes = 1;
@@ -460,23 +468,8 @@ pub(crate) fn ask(givens: &[u8], question: Question<'_>, limits: Limits<'_>) -> 
 /// run into a contradiction. For a puzzle with a solution this is the grid any order of
 /// placing singles reaches, the logical rater's first (its levels start from here).
 pub(crate) fn singles(givens: &[u8]) -> Option<Vec<u8>> {
-    let mut board = Board::EMPTY;
-    let consistent = givens
-        .iter()
-        .enumerate()
-        .all(|(cell, &g)| g == 0 || board.place(cell, g as usize - 1));
-    if !consistent || !board.propagate() {
-        return None;
-    }
-    let mut values = vec![0; CELLS];
-    for (value, &c) in (1..).zip(&board.cand) {
-        let mut cells = c & !board.open;
-        while cells != 0 {
-            values[cells.trailing_zeros() as usize] = value;
-            cells &= cells - 1;
-        }
-    }
-    Some(values)
+    let mut board = Board::of_givens(givens)?;
+    board.propagate().then(|| board.values())
 }
 
 /// A puzzle's root node, its singles placed, kept so that more givens can be added to it
@@ -499,16 +492,16 @@ impl Root {
             givens.len() == CELLS && givens.iter().all(|&g| g as usize <= N),
             "the kernel takes 81 values from 0 to 9"
         );
-        let mut board = Board::EMPTY;
-        if let Some((cell, value)) = exclude {
-            board.cand[value as usize - 1] &= !(1 << cell);
+        match Board::of_givens_excluding(givens, exclude) {
+            Some(mut board) => {
+                let consistent = board.propagate();
+                Root { board, consistent }
+            }
+            None => Root {
+                board: Board::EMPTY,
+                consistent: false,
+            },
         }
-        let consistent = givens
-            .iter()
-            .enumerate()
-            .all(|(cell, &g)| g == 0 || board.place(cell, g as usize - 1))
-            && board.propagate();
-        Root { board, consistent }
     }
 
     /// Gives `value` (1 to 9) in `cell` too, and places the singles that follow.
