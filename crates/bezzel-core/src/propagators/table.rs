@@ -20,8 +20,9 @@
 //! declared range, and those giving one variable two values (a variable seen at two
 //! positions). That keeps both tables domain consistent even on shared variables.
 
+use super::bits;
 use crate::event::Event;
-use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup};
+use crate::propagator::{Assignment, Context, PropResult, PropStatus, Propagator, Setup, WordView};
 use crate::queue::Priority;
 use crate::store::{Conflict, TrailedInt};
 use crate::var::{IntView, VarId};
@@ -64,7 +65,14 @@ struct State {
     others: Vec<Vec<usize>>,
     /// Scratch: a mask being built.
     scratch: Vec<u64>,
+    /// Per position whose view's declared values span at most 64: the view as a word, and
+    /// per bit the number of its value in `values` ([`NOT_LISTED`] when no tuple has it), so
+    /// that a run reads and narrows the domain a word at a time.
+    word_views: Vec<Option<(WordView, Vec<u32>)>>,
 }
+
+/// In a word position's numbering of bits: a value that no kept tuple puts there.
+const NOT_LISTED: u32 = u32::MAX;
 
 impl Table {
     /// The positive table: `views` take the values of one of `tuples`, each as long as
@@ -150,7 +158,22 @@ impl Table {
                 out
             })
             .collect();
+        let word_views = (0..n)
+            .map(|i| {
+                let view = self.views[i];
+                let base = s.declared_min(view);
+                let word = s.word_view(view, base)?;
+                let numbers = (0..64)
+                    .map(|b| match values[i].binary_search(&(base + b)) {
+                        Ok(at) => at as u32,
+                        Err(_) => NOT_LISTED,
+                    })
+                    .collect();
+                Some((word, numbers))
+            })
+            .collect();
         State {
+            word_views,
             residues: values.iter().map(|vs| vec![0; vs.len()]).collect(),
             values,
             masks,
@@ -196,7 +219,17 @@ impl State {
         }
         let values = &self.values[i];
         let masks = &self.masks[i];
-        if (ctx.size(view) as usize) < values.len() {
+        if let Some((word, numbers)) = &self.word_views[i] {
+            for b in bits(ctx.word(*word)) {
+                let at = numbers[b];
+                if at != NOT_LISTED {
+                    for k in 0..live {
+                        let w = self.index[k];
+                        self.scratch[w] |= masks[at as usize][w];
+                    }
+                }
+            }
+        } else if (ctx.size(view) as usize) < values.len() {
             for v in ctx.values(view) {
                 if let Ok(at) = values.binary_search(&v) {
                     for k in 0..live {
@@ -274,7 +307,40 @@ impl State {
         ctx: &mut Context<'_>,
         views: &[IntView],
     ) -> Result<(), Conflict> {
+        // Out of `self` while `supported` updates the residues.
+        let word_views = std::mem::take(&mut self.word_views);
+        let result = self.filter_positive_with(ctx, views, &word_views);
+        self.word_views = word_views;
+        result
+    }
+
+    /// [`filter_positive`](State::filter_positive) with the word positions held apart.
+    fn filter_positive_with(
+        &mut self,
+        ctx: &mut Context<'_>,
+        views: &[IntView],
+        word_views: &[Option<(WordView, Vec<u32>)>],
+    ) -> Result<(), Conflict> {
         for (i, &view) in views.iter().enumerate() {
+            // Every position changed since the last run has been reset, so the valid tuples
+            // all agree with every domain: a fixed position's value has support.
+            if ctx.is_fixed(view) {
+                continue;
+            }
+            if let Some((word, numbers)) = &word_views[i] {
+                let domain = ctx.word(*word);
+                let mut kept = 0;
+                for b in bits(domain) {
+                    let at = numbers[b];
+                    if at != NOT_LISTED && self.supported(ctx, i, at as usize) {
+                        kept |= 1 << b;
+                    }
+                }
+                if kept != domain {
+                    ctx.keep_word(*word, kept)?;
+                }
+                continue;
+            }
             for v in ctx.values(view) {
                 let keep = match self.values[i].binary_search(&v) {
                     Ok(at) => self.supported(ctx, i, at),

@@ -623,3 +623,114 @@ fn count_over_more_views_than_advice_bits_is_exact() {
         );
     }
 }
+
+/// One set of values per view.
+type Domains = Vec<BTreeSet<i64>>;
+
+/// What inverse leaves of `xs` and `ys` (values in `0..n`, `n` each), from its definition
+/// alone: `j` stays in `xs[i]` while `ys[j]` holds `i` and the other way round, until nothing
+/// changes.
+fn channeling_fixpoint(xs: &mut [BTreeSet<i64>], ys: &mut [BTreeSet<i64>]) {
+    let n = xs.len() as i64;
+    let narrow = |a: &mut [BTreeSet<i64>], b: &[BTreeSet<i64>]| -> bool {
+        let mut changed = false;
+        for (i, d) in a.iter_mut().enumerate() {
+            let before = d.len();
+            d.retain(|&j| (0..n).contains(&j) && b[j as usize].contains(&(i as i64)));
+            changed |= d.len() != before;
+        }
+        changed
+    };
+    while narrow(xs, ys) | narrow(ys, xs) {}
+}
+
+/// Posts inverse over variables with the given domains, shifted by `shift` and read back
+/// through views offset by `-shift`; returns the views' domains after one propagation, or
+/// `None` when it failed.
+fn inverse_pruning(
+    xs: &[BTreeSet<i64>],
+    ys: &[BTreeSet<i64>],
+    shift: i64,
+) -> Option<(Domains, Domains)> {
+    let mut m = Model::new();
+    let vars = |m: &mut Model, ds: &[BTreeSet<i64>]| -> Vec<VarId> {
+        ds.iter()
+            .map(|d| {
+                m.int_var(d.iter().map(|&v| v + shift).collect::<Vec<i64>>())
+                    .unwrap()
+            })
+            .collect()
+    };
+    let (x, y) = (vars(&mut m, xs), vars(&mut m, ys));
+    let shifted = |vs: &[VarId]| -> Vec<IntView> {
+        vs.iter()
+            .map(|&v| IntView::from(v).offset(-shift as i32))
+            .collect()
+    };
+    m.inverse(&shifted(&x), &shifted(&y)).unwrap();
+    m.propagate().ok()?;
+    let read = |m: &Model, vs: &[VarId]| -> Vec<BTreeSet<i64>> {
+        vs.iter()
+            .map(|&v| {
+                m.domain(v)
+                    .unwrap()
+                    .into_iter()
+                    .map(|d| i64::from(d) - shift)
+                    .collect()
+            })
+            .collect()
+    };
+    Some((read(&m, &x), read(&m, &y)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Both ways of propagating inverse (words over `0..64`, and value by value for views
+    /// whose values reach outside it, here shifted or holding -1 or 64) prune to the
+    /// channeling's fixpoint, and fail exactly when it empties a domain.
+    #[test]
+    fn inverse_prunes_to_the_channeling_fixpoint(
+        (domains, shift) in (1..=7usize).prop_flat_map(|n| (
+            prop::collection::vec(
+                prop::collection::btree_set(-1..=n as i64, 1..=n + 2), 2 * n),
+            prop_oneof![Just(0i64), Just(-5), Just(64)],
+        )),
+    ) {
+        let n = domains.len() / 2;
+        let (mut xs, mut ys) = (domains[..n].to_vec(), domains[n..].to_vec());
+        let got = inverse_pruning(&xs, &ys, shift);
+        channeling_fixpoint(&mut xs, &mut ys);
+        let emptied = xs.iter().chain(&ys).any(BTreeSet::is_empty);
+        match got {
+            None => prop_assert!(emptied, "failed, but the fixpoint is {xs:?} / {ys:?}"),
+            Some((px, py)) => {
+                prop_assert!(!emptied, "the fixpoint empties a domain: {xs:?} / {ys:?}");
+                prop_assert_eq!(px, xs);
+                prop_assert_eq!(py, ys);
+            }
+        }
+    }
+}
+
+#[test]
+fn inverse_prunes_permutations_of_64_and_65_alike() {
+    // 64 positions fit one word; 65 take the value-by-value path: the same pruning.
+    for n in [63usize, 64, 65] {
+        let all: BTreeSet<i64> = (0..n as i64).collect();
+        let mut xs = vec![all.clone(); n];
+        let mut ys = vec![all; n];
+        // Position i may not take i + 1 (mod n), nor values above n - 3 from position 2 on,
+        // and y[0] is 5.
+        for (i, d) in xs.iter_mut().enumerate() {
+            d.remove(&(((i + 1) % n) as i64));
+            if i >= 2 {
+                d.retain(|&v| v < n as i64 - 3);
+            }
+        }
+        ys[0] = BTreeSet::from([5]);
+        let got = inverse_pruning(&xs, &ys, 0).expect("a permutation is left");
+        channeling_fixpoint(&mut xs, &mut ys);
+        assert_eq!(got, (xs, ys), "n = {n}");
+    }
+}
