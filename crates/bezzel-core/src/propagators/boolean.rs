@@ -373,7 +373,9 @@ fn wide_le(ctx: &mut Context<'_>, terms: &[(i128, IntView)], bound: i128) -> Pro
 impl Cond {
     fn subscribe(&mut self, s: &mut Setup<'_>) {
         match self {
-            Cond::EqValue(x, _) => s.subscribe(*x, Event::Domain),
+            // Only losing `value`, or keeping nothing else, decides `x = value`: a watch
+            // sleeps through the other changes (`nmseq`: n reified equalities a variable).
+            Cond::EqValue(x, value) => s.subscribe_watching(*x, *value, 1),
             Cond::LeValue(x, _) => s.subscribe(*x, Event::Bounds),
             Cond::Eq(x, y) => {
                 s.subscribe(*x, Event::Domain);
