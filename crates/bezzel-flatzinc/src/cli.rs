@@ -57,6 +57,11 @@ pub struct Options {
     /// (see the crate docs): the same answers, usually in more nodes; for measurements.
     #[arg(long = "no-implied-disjunctives")]
     pub no_implied_disjunctives: bool,
+    /// Large neighbourhood search's complete runs all follow the search annotations (by
+    /// default every other one searches freely, as `-f` does, so that a stated search that
+    /// proves slowly does not keep an optimum unproven); for measurements.
+    #[arg(long = "no-free-proofs")]
+    pub no_free_proofs: bool,
     /// When the time limit's clock started: `fzn-bezzel` sets its own start, so that reading
     /// and translating a large model counts, as MiniZinc's `-t` means; `None` starts it when
     /// the run starts.

@@ -306,6 +306,8 @@ fn lns_never_reports_a_wrong_optimum_or_a_wrong_proof() {
             first_nodes: [0, 5, 50, 1000][(i / 3) as usize % 4],
             initial_free_share: [0.05, 0.3, 1.0][rng.range(0, 2) as usize],
             proof_share: [0.0, 0.1, 0.5][rng.range(0, 2) as usize],
+            // Every other pair of runs proves with the free search in turn.
+            free_proofs: i % 4 >= 2,
             vars: Vec::new(),
         };
         let mut config = if rng.chance(50) {
@@ -656,5 +658,48 @@ fn ft06_optimum_55_is_found_and_proven_by_every_search() {
         let values: Vec<Vec<i32>> = starts.iter().map(|s| solution.values_of(s)).collect();
         assert_eq!(ft06_schedule_end(&values), solution[makespan]);
         assert_eq!((best.value, best.optimal), (Some(55), true), "lns: {lns:?}");
+    }
+}
+
+/// Pigeons `q` (7) in 6 holes, or 7 when `cost` is 1, each pair apart by a binary `!=`, and
+/// 14 Booleans that nothing constrains, branched on first in the stated order: the optimum
+/// (cost 1) is found at once, and proving that cost 0 is impossible costs the stated search
+/// the pigeonhole's refutation under each of the 2^14 settings of the Booleans.
+fn pigeons_behind_noise() -> (Solver, VarId) {
+    let mut m = Model::new();
+    let noise = m.int_vars(14, 0..=1).unwrap();
+    let q = m.int_vars(7, 0..=6).unwrap();
+    let cost = m.int_var(0..=1).unwrap();
+    for (i, &a) in q.iter().enumerate() {
+        m.linear(&[1, -1], &[a, cost], Relation::Le, 5).unwrap();
+        for &b in &q[i + 1..] {
+            m.not_equal(a, b).unwrap();
+        }
+    }
+    let stated = BranchGroup {
+        vars: noise.iter().chain(&q).copied().chain([cost]).collect(),
+        var_order: VarOrder::InputOrder,
+        value_order: ValueOrder::Min,
+    };
+    let mut config = SearchConfig::default();
+    config.limits.nodes = Some(300_000);
+    let solver = Solver::with_config(m, config)
+        .branch_groups(&[stated])
+        .unwrap();
+    (solver, cost)
+}
+
+#[test]
+fn free_complete_runs_prove_what_the_stated_search_cannot() {
+    for free_proofs in [false, true] {
+        let (mut solver, cost) = pigeons_behind_noise();
+        let lns = Lns {
+            free_proofs,
+            ..Lns::default()
+        };
+        let best = solver.lns(cost, Sense::Minimize, &lns).unwrap().finish();
+        assert_eq!(best.value, Some(1), "free proofs {free_proofs}");
+        // 300,000 nodes: far fewer than the stated search's 2^14 refutations.
+        assert_eq!(best.optimal, free_proofs, "free proofs {free_proofs}");
     }
 }

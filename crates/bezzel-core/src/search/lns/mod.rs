@@ -93,6 +93,15 @@ pub struct Lns {
     /// to one half: the incumbent is then likely optimal or close, and proving it is what is
     /// left to do.
     pub proof_share: f64,
+    /// Whether every other complete run searches freely: dom/wdeg, last conflict, the
+    /// incumbent's values first and restarts
+    /// ([`SearchConfig::for_optimization`](super::SearchConfig::for_optimization)'s orders)
+    /// over every variable, in place of the solver's own branching and orders. A model's
+    /// stated search may find good solutions and still prove slowly, or never; the runs of
+    /// both kinds are complete, so either proves. Off by default; ignored when the solver
+    /// has a user's [`Brancher`](crate::Brancher).
+    #[serde(default)]
+    pub free_proofs: bool,
     /// The variables that neighbourhoods fix or free; empty (the default) means the
     /// solver's branching variables ([`Solver::branch_on`], [`Solver::branch_groups`], or all
     /// of them). The objective's variable is always left free.
@@ -108,6 +117,7 @@ impl Default for Lns {
             first_nodes: 0,
             initial_free_share: 0.2,
             proof_share: 0.1,
+            free_proofs: false,
             vars: Vec::new(),
         }
     }
@@ -191,6 +201,55 @@ pub struct LnsRun<'a> {
     stopped: Option<StopReason>,
     /// Whether the run is over.
     finished: bool,
+    /// The free search of [`Lns::free_proofs`] while the solver has its own; swapped with
+    /// the solver's for the free complete runs. `None` when not asked for.
+    other_search: Option<Box<ProofSearch>>,
+    /// Whether the solver holds the free search (and `other_search` its own).
+    searching_freely: bool,
+    /// Complete runs started after the first solution.
+    proofs_started: u64,
+}
+
+/// How a solver searches: its branching and the orders of its configuration.
+#[derive(Debug)]
+struct ProofSearch {
+    branching: super::branching::Branching,
+    var_order: super::VarOrder,
+    value_order: super::ValueOrder,
+    restarts: Option<super::Restarts>,
+    last_conflict: bool,
+    solution_phase: bool,
+}
+
+impl ProofSearch {
+    /// The free search over every variable of `solver`'s model.
+    fn free(solver: &Solver) -> ProofSearch {
+        let model = &solver.model;
+        let orders = super::SearchConfig::for_optimization();
+        ProofSearch {
+            branching: super::branching::Branching::new(
+                model.engine(),
+                model.id(),
+                model.num_vars() as u32,
+            ),
+            var_order: orders.var_order,
+            value_order: orders.value_order,
+            restarts: orders.restarts,
+            last_conflict: orders.last_conflict,
+            solution_phase: orders.solution_phase,
+        }
+    }
+
+    /// Gives `solver` this search and keeps the one it had.
+    fn swap_with(&mut self, solver: &mut Solver) {
+        let config = &mut solver.config;
+        std::mem::swap(&mut self.branching, &mut solver.branching);
+        std::mem::swap(&mut self.var_order, &mut config.var_order);
+        std::mem::swap(&mut self.value_order, &mut config.value_order);
+        std::mem::swap(&mut self.restarts, &mut config.restarts);
+        std::mem::swap(&mut self.last_conflict, &mut config.last_conflict);
+        std::mem::swap(&mut self.solution_phase, &mut config.solution_phase);
+    }
 }
 
 impl Solver {
@@ -266,6 +325,9 @@ impl Solver {
             .filter(|&x| x != objective_var && !std::mem::replace(&mut seen[x as usize], true))
             .collect();
         let limits = self.config.limits;
+        let has_user_brancher = self.custom.as_ref().is_some_and(|c| c.user.is_some());
+        let other_search =
+            (settings.free_proofs && !has_user_brancher).then(|| Box::new(ProofSearch::free(self)));
         Ok(LnsRun {
             solver: self,
             settings: settings.clone(),
@@ -289,6 +351,9 @@ impl Solver {
             proven: false,
             stopped: None,
             finished: false,
+            other_search,
+            searching_freely: false,
+            proofs_started: 0,
         })
     }
 }
@@ -361,6 +426,11 @@ impl LnsRun<'_> {
     /// Starts a part below `prefix` with a node budget (`None`: unlimited), under the
     /// incumbent's bound.
     fn start(&mut self, part: Part, prefix: Vec<Decision>, budget: Option<u64>) {
+        let freely = part == Part::Proof && self.proofs_started % 2 == 1;
+        if part == Part::Proof {
+            self.proofs_started += 1;
+        }
+        self.search_freely(freely);
         let nodes = match (budget, self.nodes_left()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -394,6 +464,16 @@ impl LnsRun<'_> {
         }
         self.part = Some((part, budget));
         self.improved = false;
+    }
+
+    /// Gives the solver the free search, or its own back; nothing without a free search.
+    fn search_freely(&mut self, freely: bool) {
+        if let Some(other) = &mut self.other_search
+            && freely != self.searching_freely
+        {
+            other.swap_with(self.solver);
+            self.searching_freely = freely;
+        }
     }
 
     /// Ends the part going on, learning from how it ended.
@@ -607,6 +687,7 @@ impl Iterator for LnsRun<'_> {
 impl Drop for LnsRun<'_> {
     /// Gives the solver its limits back, and the whole run's statistics as its latest run's.
     fn drop(&mut self) {
+        self.search_freely(false);
         let stats = self.stats();
         self.solver.config.limits = self.limits;
         self.solver.stats = stats;
