@@ -243,6 +243,8 @@ pub struct Inverse {
     ys: Vec<IntView>,
     /// The views of `xs` and `ys` as words over `0..64`, when they all fit; made at setup.
     words: Option<(Vec<WordView>, Vec<WordView>)>,
+    /// Whether a variable appears more than once among `xs` and `ys`; made at setup.
+    shared: bool,
 }
 
 impl Inverse {
@@ -253,13 +255,14 @@ impl Inverse {
             xs,
             ys,
             words: None,
+            shared: true,
         }
     }
 }
 
 /// [`channel`] over words: keeps in `a[i]` only the `j` whose `b[j]` holds `i`, with `a` and
-/// `b` of one length `n ≤ 64`.
-fn channel_words(ctx: &mut Context<'_>, a: &[WordView], b: &[WordView]) -> Result<(), Conflict> {
+/// `b` of one length `n ≤ 64`; returns whether anything changed.
+fn channel_words(ctx: &mut Context<'_>, a: &[WordView], b: &[WordView]) -> Result<bool, Conflict> {
     let n = a.len();
     let in_range = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
     let mut support = [0u64; 64];
@@ -268,25 +271,27 @@ fn channel_words(ctx: &mut Context<'_>, a: &[WordView], b: &[WordView]) -> Resul
             support[i] |= 1 << j;
         }
     }
+    let mut changed = false;
     for (&w, &keep) in a.iter().zip(&support) {
-        ctx.keep_word(w, keep)?;
+        changed |= ctx.keep_word(w, keep)?.is_some();
     }
-    Ok(())
+    Ok(changed)
 }
 
-/// Keeps `a[i]` in `0..n` and removes `j` from it whenever `b[j]` lacks `i`.
-fn channel(ctx: &mut Context<'_>, a: &[IntView], b: &[IntView]) -> Result<(), Conflict> {
+/// Keeps `a[i]` in `0..n` and removes `j` from it whenever `b[j]` lacks `i`; returns whether
+/// anything changed.
+fn channel(ctx: &mut Context<'_>, a: &[IntView], b: &[IntView]) -> Result<bool, Conflict> {
     let n = a.len() as i64;
+    let mut changed = false;
     for (i, &x) in a.iter().enumerate() {
-        ctx.set_min(x, 0)?;
-        ctx.set_max(x, n - 1)?;
+        changed |= ctx.set_min(x, 0)? | ctx.set_max(x, n - 1)?;
         for j in ctx.values(x) {
             if !ctx.contains(b[j as usize], i as i64) {
-                ctx.remove(x, j)?;
+                changed |= ctx.remove(x, j)?;
             }
         }
     }
-    Ok(())
+    Ok(changed)
 }
 
 impl Propagator for Inverse {
@@ -297,6 +302,9 @@ impl Propagator for Inverse {
         let words = |views: &[IntView]| -> Option<Vec<WordView>> {
             views.iter().map(|&v| s.word_view(v, 0)).collect()
         };
+        let mut vars: Vec<VarId> = self.xs.iter().chain(&self.ys).map(|v| v.var()).collect();
+        vars.sort_unstable();
+        self.shared = vars.windows(2).any(|w| w[0] == w[1]);
         self.words = match (words(&self.xs), words(&self.ys)) {
             (Some(xs), Some(ys)) if xs.len() <= 64 => Some((xs, ys)),
             _ => None,
@@ -304,14 +312,21 @@ impl Propagator for Inverse {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) -> PropResult {
-        // Two passes reach the fixpoint: the second takes `i` from `ys[j]` only where `xs[i]`
-        // lacks `j` already, so what the first left in `xs` keeps its support.
-        if let Some((xs, ys)) = &self.words {
-            channel_words(ctx, xs, ys)?;
-            channel_words(ctx, ys, xs)?;
-        } else {
-            channel(ctx, &self.xs, &self.ys)?;
-            channel(ctx, &self.ys, &self.xs)?;
+        // On distinct variables two passes reach the fixpoint: the second takes `i` from
+        // `ys[j]` only where `xs[i]` lacks `j` already, so what the first left in `xs` keeps
+        // its support. A variable in both arrays (or twice in one) narrowed by the second
+        // pass may lose support it gave the first: again until nothing changes.
+        let mut passes = 0;
+        loop {
+            let changed = if let Some((xs, ys)) = &self.words {
+                channel_words(ctx, xs, ys)? | channel_words(ctx, ys, xs)?
+            } else {
+                channel(ctx, &self.xs, &self.ys)? | channel(ctx, &self.ys, &self.xs)?
+            };
+            passes += 1;
+            if !changed || (passes == 1 && !self.shared) {
+                break;
+            }
         }
         Ok(PropStatus::subsumed_if(
             self.xs.iter().chain(&self.ys).all(|&x| ctx.is_fixed(x)),

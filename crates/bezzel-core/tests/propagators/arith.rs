@@ -624,53 +624,53 @@ fn count_over_more_views_than_advice_bits_is_exact() {
     }
 }
 
-/// One set of values per view.
+/// One set of values per variable.
 type Domains = Vec<BTreeSet<i64>>;
 
-/// What inverse leaves of `xs` and `ys` (values in `0..n`, `n` each), from its definition
-/// alone: `j` stays in `xs[i]` while `ys[j]` holds `i` and the other way round, until nothing
-/// changes.
-fn channeling_fixpoint(xs: &mut [BTreeSet<i64>], ys: &mut [BTreeSet<i64>]) {
+/// What inverse leaves of the variables' domains, from its definition alone, when position
+/// `i` of `xs` is variable `xs[i]` and of `ys` variable `ys[i]` (`n` positions each, values
+/// in `0..n`; a variable may stand at several positions): `j` stays in the variable at
+/// `xs[i]` while the one at `ys[j]` holds `i` and the other way round, until nothing changes.
+fn channeling_fixpoint(domains: &mut Domains, xs: &[usize], ys: &[usize]) {
     let n = xs.len() as i64;
-    let narrow = |a: &mut [BTreeSet<i64>], b: &[BTreeSet<i64>]| -> bool {
+    let narrow = |d: &mut Domains, a: &[usize], b: &[usize]| -> bool {
         let mut changed = false;
-        for (i, d) in a.iter_mut().enumerate() {
-            let before = d.len();
-            d.retain(|&j| (0..n).contains(&j) && b[j as usize].contains(&(i as i64)));
-            changed |= d.len() != before;
+        for (i, &x) in a.iter().enumerate() {
+            let keep: BTreeSet<i64> = d[x]
+                .iter()
+                .copied()
+                .filter(|&j| (0..n).contains(&j) && d[b[j as usize]].contains(&(i as i64)))
+                .collect();
+            changed |= keep.len() != d[x].len();
+            d[x] = keep;
         }
         changed
     };
-    while narrow(xs, ys) | narrow(ys, xs) {}
+    while narrow(domains, xs, ys) | narrow(domains, ys, xs) {}
 }
 
 /// Posts inverse over variables with the given domains, shifted by `shift` and read back
-/// through views offset by `-shift`; returns the views' domains after one propagation, or
-/// `None` when it failed.
-fn inverse_pruning(
-    xs: &[BTreeSet<i64>],
-    ys: &[BTreeSet<i64>],
-    shift: i64,
-) -> Option<(Domains, Domains)> {
+/// through views offset by `-shift`, position `i` of `xs` on variable `xs[i]` and so on;
+/// returns the domains after one propagation, or `None` when it failed.
+fn inverse_pruning(domains: &Domains, xs: &[usize], ys: &[usize], shift: i64) -> Option<Domains> {
     let mut m = Model::new();
-    let vars = |m: &mut Model, ds: &[BTreeSet<i64>]| -> Vec<VarId> {
-        ds.iter()
-            .map(|d| {
-                m.int_var(d.iter().map(|&v| v + shift).collect::<Vec<i64>>())
-                    .unwrap()
-            })
+    let vars: Vec<VarId> = domains
+        .iter()
+        .map(|d| {
+            m.int_var(d.iter().map(|&v| v + shift).collect::<Vec<i64>>())
+                .unwrap()
+        })
+        .collect();
+    let at = |positions: &[usize]| -> Vec<IntView> {
+        positions
+            .iter()
+            .map(|&p| IntView::from(vars[p]).offset(-shift as i32))
             .collect()
     };
-    let (x, y) = (vars(&mut m, xs), vars(&mut m, ys));
-    let shifted = |vs: &[VarId]| -> Vec<IntView> {
-        vs.iter()
-            .map(|&v| IntView::from(v).offset(-shift as i32))
-            .collect()
-    };
-    m.inverse(&shifted(&x), &shifted(&y)).unwrap();
+    m.inverse(&at(xs), &at(ys)).unwrap();
     m.propagate().ok()?;
-    let read = |m: &Model, vs: &[VarId]| -> Vec<BTreeSet<i64>> {
-        vs.iter()
+    Some(
+        vars.iter()
             .map(|&v| {
                 m.domain(v)
                     .unwrap()
@@ -678,36 +678,41 @@ fn inverse_pruning(
                     .map(|d| i64::from(d) - shift)
                     .collect()
             })
-            .collect()
-    };
-    Some((read(&m, &x), read(&m, &y)))
+            .collect(),
+    )
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(500))]
 
     /// Both ways of propagating inverse (words over `0..64`, and value by value for views
     /// whose values reach outside it, here shifted or holding -1 or 64) prune to the
-    /// channeling's fixpoint, and fail exactly when it empties a domain.
+    /// channeling's fixpoint, and fail exactly when it empties a domain; on distinct
+    /// variables and on variables that stand at several positions of either array.
     #[test]
     fn inverse_prunes_to_the_channeling_fixpoint(
-        (domains, shift) in (1..=7usize).prop_flat_map(|n| (
-            prop::collection::vec(
-                prop::collection::btree_set(-1..=n as i64, 1..=n + 2), 2 * n),
-            prop_oneof![Just(0i64), Just(-5), Just(64)],
-        )),
+        (mut domains, xs, ys, shift) in (1..=6usize, any::<bool>()).prop_flat_map(|(n, shared)| {
+            let nvars = if shared { n + 1 } else { 2 * n };
+            let position = move |p: usize| -> BoxedStrategy<usize> {
+                if shared { (0..nvars).boxed() } else { Just(p).boxed() }
+            };
+            (
+                prop::collection::vec(
+                    prop::collection::btree_set(-1..=n as i64, 1..=n + 2), nvars),
+                (0..n).map(position).collect::<Vec<_>>(),
+                (n..2 * n).map(position).collect::<Vec<_>>(),
+                prop_oneof![Just(0i64), Just(-5), Just(64)],
+            )
+        }),
     ) {
-        let n = domains.len() / 2;
-        let (mut xs, mut ys) = (domains[..n].to_vec(), domains[n..].to_vec());
-        let got = inverse_pruning(&xs, &ys, shift);
-        channeling_fixpoint(&mut xs, &mut ys);
-        let emptied = xs.iter().chain(&ys).any(BTreeSet::is_empty);
+        let got = inverse_pruning(&domains, &xs, &ys, shift);
+        channeling_fixpoint(&mut domains, &xs, &ys);
+        let emptied = domains.iter().any(BTreeSet::is_empty);
         match got {
-            None => prop_assert!(emptied, "failed, but the fixpoint is {xs:?} / {ys:?}"),
-            Some((px, py)) => {
-                prop_assert!(!emptied, "the fixpoint empties a domain: {xs:?} / {ys:?}");
-                prop_assert_eq!(px, xs);
-                prop_assert_eq!(py, ys);
+            None => prop_assert!(emptied, "failed, but the fixpoint is {domains:?}"),
+            Some(left) => {
+                prop_assert!(!emptied, "the fixpoint empties a domain: {domains:?}");
+                prop_assert_eq!(left, domains);
             }
         }
     }
@@ -718,19 +723,58 @@ fn inverse_prunes_permutations_of_64_and_65_alike() {
     // 64 positions fit one word; 65 take the value-by-value path: the same pruning.
     for n in [63usize, 64, 65] {
         let all: BTreeSet<i64> = (0..n as i64).collect();
-        let mut xs = vec![all.clone(); n];
-        let mut ys = vec![all; n];
+        let mut domains = vec![all; 2 * n];
         // Position i may not take i + 1 (mod n), nor values above n - 3 from position 2 on,
         // and y[0] is 5.
-        for (i, d) in xs.iter_mut().enumerate() {
+        for (i, d) in domains[..n].iter_mut().enumerate() {
             d.remove(&(((i + 1) % n) as i64));
             if i >= 2 {
                 d.retain(|&v| v < n as i64 - 3);
             }
         }
-        ys[0] = BTreeSet::from([5]);
-        let got = inverse_pruning(&xs, &ys, 0).expect("a permutation is left");
-        channeling_fixpoint(&mut xs, &mut ys);
-        assert_eq!(got, (xs, ys), "n = {n}");
+        domains[n] = BTreeSet::from([5]);
+        let (xs, ys): (Vec<usize>, Vec<usize>) = ((0..n).collect(), (n..2 * n).collect());
+        let got = inverse_pruning(&domains, &xs, &ys, 0).expect("a permutation is left");
+        channeling_fixpoint(&mut domains, &xs, &ys);
+        assert_eq!(got, domains, "n = {n}");
     }
+}
+
+#[test]
+fn inverse_over_shared_variables_admits_no_wrong_solution() {
+    // ys is xs turned by one (found by an outside review).
+    let mut m = Model::new();
+    let a = m.int_var([1, 2]).unwrap();
+    let b = m.int_var([0, 2, 3]).unwrap();
+    let c = m.int_var(0..=3).unwrap();
+    let d = m.int_var(0..=3).unwrap();
+    m.all_different_with(&[a, c, d, b], Consistency::Domain)
+        .unwrap();
+    m.all_different_with(&[c, d, b, a], Consistency::Domain)
+        .unwrap();
+    m.inverse(&[a, c, d, b], &[c, d, b, a]).unwrap();
+    // The assignments (a, b, c, d) that satisfy it, by the definition.
+    let holds = |x: [i64; 4], y: [i64; 4]| {
+        (0..4).all(|i| {
+            (0..4).contains(&x[i])
+                && (0..4).contains(&y[i])
+                && y[x[i] as usize] == i as i64
+                && x[y[i] as usize] == i as i64
+        })
+    };
+    let mut expected = 0;
+    for a in [1, 2] {
+        for b in [0, 2, 3] {
+            for c in 0..=3 {
+                for d in 0..=3 {
+                    expected += u64::from(holds([a, c, d, b], [c, d, b, a]));
+                }
+            }
+        }
+    }
+    let config = SearchConfig {
+        check_solutions: true,
+        ..SearchConfig::default()
+    };
+    assert_eq!(Solver::with_config(m, config).count(), expected);
 }
