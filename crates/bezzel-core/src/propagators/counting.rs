@@ -316,15 +316,13 @@ impl Propagator for Inverse {
         // `ys[j]` only where `xs[i]` lacks `j` already, so what the first left in `xs` keeps
         // its support. A variable in both arrays (or twice in one) narrowed by the second
         // pass may lose support it gave the first: again until nothing changes.
-        let mut passes = 0;
         loop {
             let changed = if let Some((xs, ys)) = &self.words {
                 channel_words(ctx, xs, ys)? | channel_words(ctx, ys, xs)?
             } else {
                 channel(ctx, &self.xs, &self.ys)? | channel(ctx, &self.ys, &self.xs)?
             };
-            passes += 1;
-            if !changed || (passes == 1 && !self.shared) {
+            if !(self.shared && changed) {
                 break;
             }
         }
